@@ -1,0 +1,108 @@
+/**
+ * Every failure the CLI reports is one of these. Only src/cli.ts turns them into exit codes
+ * (see `exitCodeFor`); commands throw, they never exit.
+ */
+
+export const EXIT = {
+  OK: 0,
+  UNEXPECTED: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  CONFLICT: 5,
+  REJECTED: 6,
+  RATE_LIMITED: 7,
+  UNAVAILABLE: 8,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Invalid flags or input, caught before anything was sent. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    /** The flag or field at fault, e.g. `--postal-code` or `delivered.delivered_number`. */
+    readonly field?: string,
+    /** One line telling the user what to do instead. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An answer from the service with a non-2xx status. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    /** The service's error code string when it gives one, else a code derived from the status. */
+    readonly code: string,
+    message: string,
+    /** The parsed response body (an envelope), or undefined when it was not JSON. */
+    readonly body: unknown,
+    /** Seconds to wait, from Retry-After, when present. */
+    readonly retryAfter?: number,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** No usable answer: connection refused or reset, DNS failure, timeout, malformed response. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The user interrupted (Ctrl-C) or declined a prompt. */
+export class CancelledError extends Error {
+  override readonly name = 'CancelledError';
+  constructor(message = 'cancelled') {
+    super(message);
+  }
+}
+
+/** A precondition of the change no longer holds locally (e.g. a PATCH retry met 412 and the re-read differs). */
+export class ConflictError extends Error {
+  override readonly name = 'ConflictError';
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return EXIT.AUTH;
+  if (status === 404) return EXIT.NOT_FOUND;
+  if (status === 409 || status === 412) return EXIT.CONFLICT;
+  if (status === 429) return EXIT.RATE_LIMITED;
+  if (status >= 500) return EXIT.UNAVAILABLE;
+  if (status >= 400) return EXIT.REJECTED;
+  return EXIT.UNEXPECTED;
+}
+
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError) return EXIT.USAGE;
+  if (error instanceof ApiError) return exitCodeForStatus(error.status);
+  if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
+  if (error instanceof ConflictError) return EXIT.CONFLICT;
+  if (error instanceof CancelledError) return EXIT.UNEXPECTED;
+  return EXIT.UNEXPECTED;
+}
+
+/** The code string printed in JSON error output. */
+export function errorCodeFor(error: unknown): string {
+  if (error instanceof UsageError) return 'invalid_usage';
+  if (error instanceof ApiError || error instanceof NetworkError) return error.code;
+  if (error instanceof ConflictError) return 'conflict';
+  if (error instanceof CancelledError) return 'cancelled';
+  return 'unexpected';
+}

@@ -1,0 +1,20 @@
+import * as z from 'zod/mini';
+import { typeError } from './text.js';
+
+/** 1 January 2000 00:00:00 UTC, the earliest observation time the spec allows. */
+export const MIN_OBSERVATION_TIME = 946_684_800;
+/** Observation times may lie at most this many seconds in the future. */
+export const MAX_FUTURE_SKEW_S = 300;
+
+/** Seconds since the Unix epoch, as the caller's clock sees it. */
+export type Clock = () => number;
+
+export const systemClock: Clock = () => Math.floor(Date.now() / 1000);
+
+/** An int64 observation time in Unix seconds: >= 2000-01-01 and at most five minutes after `now()`. */
+export function observationTime(now: Clock) {
+  return z.int({ error: typeError('must be an integer number of Unix seconds') }).check(
+    z.gte(MIN_OBSERVATION_TIME, { error: `must be at least ${MIN_OBSERVATION_TIME} (2000-01-01T00:00:00Z)` }),
+    z.refine((t) => t <= now() + MAX_FUTURE_SKEW_S, { message: 'must not be more than five minutes in the future' }),
+  );
+}

@@ -1,0 +1,27 @@
+import * as z from 'zod/mini';
+
+export interface FieldIssue {
+  /** Dotted path of the offending field, e.g. `delivered.delivered_postal_code`; empty for the body itself. */
+  path: string;
+  message: string;
+}
+
+export type Validated<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
+
+/** Runs a schema and flattens zod's issues into field paths and rule messages. */
+export function validate<S extends z.ZodMiniType>(schema: S, input: unknown): Validated<z.infer<S>> {
+  const result = z.safeParse(schema, input);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    issues: result.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: describeIssue(issue),
+    })),
+  };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown field(s): ${issue.keys.join(', ')}`;
+  return issue.message;
+}

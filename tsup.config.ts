@@ -1,0 +1,24 @@
+import { defineConfig } from 'tsup';
+
+// One ESM bundle per entry; every command module reached through `await import()`
+// becomes its own chunk, so a command's code (and its dependencies) load only when it runs.
+export default defineConfig({
+  entry: {
+    cli: 'src/cli.ts',
+    'sandbox/index': 'src/sandbox/index.ts',
+  },
+  format: ['esm'],
+  platform: 'node',
+  target: 'node20',
+  splitting: true,
+  clean: true,
+  dts: false,
+  sourcemap: false,
+  // Bundle pure-JS dependencies (fewer files to resolve at start-up); the native addon stays external.
+  noExternal: [/^(?!better-sqlite3$).*/],
+  external: ['better-sqlite3'],
+  // Bundled CommonJS dependencies call require() for Node built-ins; give the ESM output a real one.
+  banner: {
+    js: "import { createRequire as __parcelsCreateRequire } from 'node:module'; const require = __parcelsCreateRequire(import.meta.url);",
+  },
+});
