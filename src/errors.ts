@@ -13,6 +13,8 @@ export const EXIT = {
   REJECTED: 6,
   RATE_LIMITED: 7,
   UNAVAILABLE: 8,
+  /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
+  CANCELLED: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -33,6 +35,10 @@ export class UsageError extends Error {
 /** An answer from the service with a non-2xx status. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  /** The request that got this answer (path without query), set by the HTTP client. */
+  request?: { method: string; path: string };
+  /** Which attempt (1 = the first) got this answer, set by the HTTP client. */
+  attempt?: number;
   constructor(
     readonly status: number,
     /** The service's error code string when it gives one, else a code derived from the status. */
@@ -94,7 +100,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
-  if (error instanceof CancelledError) return EXIT.UNEXPECTED;
+  if (error instanceof CancelledError) return EXIT.CANCELLED;
   return EXIT.UNEXPECTED;
 }
 

@@ -1,0 +1,30 @@
+import { validateAddress } from '../../api/address.js';
+import { UsageError } from '../../errors.js';
+import { defineCommand } from '../types.js';
+import { dataFlag, defined } from '../shared/flags.js';
+import { showRecord } from '../shared/show.js';
+
+export interface ValidateAddressOptions {
+  body: Record<string, unknown>;
+}
+
+export default defineCommand<ValidateAddressOptions>({
+  async parse({ flags }, ctx) {
+    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    // The spec does not show this route's fields; the parcel's own address field names are used.
+    const body = {
+      ...(str('data') === undefined ? { country: 'NL' } : {}),
+      ...fromData,
+      ...defined({ country: str('country'), postal_code: str('postalCode'), number: str('number'), addition: str('addition') }),
+    };
+    if (body.postal_code === undefined && str('data') === undefined) {
+      throw new UsageError('--postal-code is required', '--postal-code');
+    }
+    return { body };
+  },
+  async run({ body }, ctx) {
+    const response = await validateAddress(await ctx.api(), body);
+    await showRecord(ctx, response.data);
+  },
+});

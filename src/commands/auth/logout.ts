@@ -1,0 +1,23 @@
+import { renderMessage } from '../../io/render.js';
+import { defineCommand } from '../types.js';
+
+export default defineCommand<Record<string, never>>({
+  parse: () => ({}),
+  async run(_options, ctx) {
+    const settings = await ctx.settings();
+    const { updateConfig } = await import('../../config/store.js');
+    let removed = false;
+    await updateConfig(ctx.env, (config) => {
+      const profile = config.profiles[settings.profile];
+      if (profile?.api_key !== undefined) {
+        delete profile.api_key;
+        removed = true;
+      }
+    });
+    await renderMessage(
+      ctx.io,
+      removed ? `Removed the API key of profile "${settings.profile}"` : `Profile "${settings.profile}" had no saved key`,
+      removed ? 'success' : 'info',
+    );
+  },
+});

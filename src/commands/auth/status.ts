@@ -1,0 +1,18 @@
+import { maskKey } from '../../api/redact.js';
+import { defineCommand } from '../types.js';
+import { showRecord } from '../shared/show.js';
+
+export default defineCommand<Record<string, never>>({
+  parse: () => ({}),
+  async run(_options, ctx) {
+    const settings = await ctx.settings();
+    await showRecord(ctx, {
+      profile: settings.profile,
+      base_url: settings.baseUrl ?? null,
+      base_url_from: settings.sources.baseUrl,
+      api_key: settings.apiKey === undefined ? null : maskKey(settings.apiKey),
+      api_key_from: settings.apiKey === undefined ? null : settings.sources.apiKey,
+      logged_in: settings.apiKey !== undefined,
+    });
+  },
+});

@@ -1,0 +1,18 @@
+import { writeOut } from '../../io/streams.js';
+import { defineCommand } from '../types.js';
+import type { ConfigKey } from './keys.js';
+import { configKeyArg } from './keys.js';
+
+export default defineCommand<{ key: ConfigKey }>({
+  parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
+  async run({ key }, ctx) {
+    const settings = await ctx.settings();
+    const values: Record<ConfigKey, unknown> = {
+      output: settings.output,
+      timeout: settings.timeoutMs / 1000,
+      retries: settings.retries,
+      base_url: settings.baseUrl ?? '',
+    };
+    await writeOut(ctx.io.stdout, `${String(values[key])}\n`);
+  },
+});

@@ -1,0 +1,26 @@
+import { maskKey } from '../../api/redact.js';
+import { defineCommand } from '../types.js';
+import { showStream } from '../shared/show.js';
+
+export default defineCommand<Record<string, never>>({
+  parse: () => ({}),
+  async run(_options, ctx) {
+    const { readConfig } = await import('../../config/store.js');
+    const config = await readConfig(ctx.env);
+    const active = (await ctx.settings()).profile;
+    const rows = Object.entries(config.profiles).map(([name, profile]) => ({
+      profile: name,
+      active: name === active,
+      base_url: profile.base_url ?? null,
+      api_key: profile.api_key === undefined ? null : maskKey(profile.api_key),
+      output: profile.output ?? null,
+      timeout: profile.timeout ?? null,
+      retries: profile.retries ?? null,
+    }));
+    await showStream(ctx, toAsync(rows), 'No profiles yet: run `parcels auth login --base-url URL`.');
+  },
+});
+
+async function* toAsync<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
+}

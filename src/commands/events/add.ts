@@ -1,0 +1,48 @@
+import { createEvent } from '../../api/history.js';
+import type { StatusEventInput } from '../../schemas/history.js';
+import { statusEventSchema } from '../../schemas/history.js';
+import { validate } from '../../schemas/validate.js';
+import { renderMessage } from '../../io/render.js';
+import { defineCommand } from '../types.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { statusFlag } from '../shared/codes.js';
+import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { showRecord } from '../shared/show.js';
+
+export interface EventAddOptions {
+  id: string;
+  body: StatusEventInput;
+  idempotencyKey: string;
+}
+
+const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
+
+export default defineCommand<EventAddOptions>({
+  async parse({ args, flags }, ctx) {
+    const id = parcelIdArg(args[0] ?? '');
+    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const status = str('status');
+    const at = str('at');
+    const body = {
+      ...fromData,
+      ...defined({
+        status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
+        occurred_at: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+      }),
+    };
+    if (body.occurred_at === undefined && str('data') === undefined) body.occurred_at = ctx.now();
+    const checked = validate(statusEventSchema(() => ctx.now()), body);
+    if (!checked.ok) throw issuesToUsageError(checked.issues, str('data') === undefined ? EVENT_FLAGS : {}, 'the event');
+    // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
+    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(str('idempotencyKey'), ctx) };
+  },
+
+  async run({ id, body, idempotencyKey }, ctx) {
+    const response = await createEvent(await ctx.api(), id, body, idempotencyKey);
+    // The parcel's representation (its status) changed, so a cached ETag is now stale.
+    await (await ctx.etags()).delete(id);
+    await showRecord(ctx, response.data);
+    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded status event for parcel ${id}`, 'success');
+  },
+});

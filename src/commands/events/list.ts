@@ -1,0 +1,12 @@
+import { listEvents } from '../../api/history.js';
+import { defineCommand } from '../types.js';
+import { parcelIdArg } from '../shared/flags.js';
+import { showPage } from '../shared/show.js';
+
+export default defineCommand<{ id: string }>({
+  parse: ({ args }) => ({ id: parcelIdArg(args[0] ?? '') }),
+  async run({ id }, ctx) {
+    const response = await listEvents(await ctx.api(), id);
+    await showPage(ctx, response.data, 'No status events for this parcel.');
+  },
+});

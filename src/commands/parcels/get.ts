@@ -1,0 +1,22 @@
+import { getParcel } from '../../api/parcels.js';
+import { defineCommand } from '../types.js';
+import { parcelIdArg } from '../shared/flags.js';
+import { showRecord } from '../shared/show.js';
+
+export interface GetOptions {
+  id: string;
+}
+
+export default defineCommand<GetOptions>({
+  parse({ args }) {
+    return { id: parcelIdArg(args[0] ?? '') };
+  },
+
+  async run({ id }, ctx) {
+    const response = await getParcel(await ctx.api(), id);
+    const etags = await ctx.etags();
+    if (response.etag !== undefined) await etags.set(id, response.etag);
+    else await etags.delete(id);
+    await showRecord(ctx, response.data);
+  },
+});

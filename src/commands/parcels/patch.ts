@@ -1,0 +1,133 @@
+import { getParcel, patchParcel } from '../../api/parcels.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { renderMessage } from '../../io/render.js';
+import { etagSchema } from '../../schemas/headers.js';
+import { parcelPatchSchema } from '../../schemas/parcel.js';
+import { validate } from '../../schemas/validate.js';
+import { defineCommand } from '../types.js';
+import { dataFlag, intFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { showRecord } from '../shared/show.js';
+
+/** Where the If-Match value comes from. */
+export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };
+
+export interface PatchOptions {
+  id: string;
+  body: Record<string, unknown>;
+  ifMatch: IfMatchSource;
+}
+
+/** Short names accepted by --clear and --set, next to the body's own field names. */
+const FIELD_ALIASES: Readonly<Record<string, string>> = {
+  weight: 'parcel_weight',
+  length: 'parcel_length',
+  width: 'parcel_width',
+  height: 'parcel_height',
+  'slot-start': 'time_slot_period_start',
+  'slot-end': 'time_slot_period_end',
+  'service-type': 'service_type',
+  'postal-code': 'postal_code',
+};
+/** Text fields are cleared with "" (spec 4.4); every other field with null. */
+const TEXT_FIELDS = new Set(['addition']);
+
+const PATCH_FLAGS = { parcel_weight: '--weight', addition: '--addition' };
+
+function fieldName(name: string, flag: string): string {
+  const trimmed = name.trim();
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(trimmed)) throw new UsageError(`${flag} needs a field name (got "${name}")`, flag);
+  return FIELD_ALIASES[trimmed] ?? trimmed;
+}
+
+function setValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export default defineCommand<PatchOptions>({
+  async parse({ args, flags }, ctx) {
+    const id = parcelIdArg(args[0] ?? '');
+    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const list = (name: string): string[] => (Array.isArray(flags[name]) ? (flags[name] as string[]) : []);
+
+    const body: Record<string, unknown> = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const setBy = new Map<string, string>();
+    const assign = (field: string, value: unknown, flag: string): void => {
+      const earlier = setBy.get(field);
+      if (earlier !== undefined && earlier !== flag) {
+        throw new UsageError(`${flag} and ${earlier} both change ${field}: give one`, flag);
+      }
+      setBy.set(field, flag);
+      body[field] = value;
+    };
+    for (const pair of list('set')) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--set takes field=value (got "${pair}")`, '--set');
+      assign(fieldName(pair.slice(0, eq), '--set'), setValue(pair.slice(eq + 1)), '--set');
+    }
+    const weight = str('weight');
+    if (weight !== undefined) assign('parcel_weight', intFlag(weight, '--weight'), '--weight');
+    const addition = str('addition');
+    if (addition !== undefined) assign('addition', addition, '--addition');
+    for (const name of list('clear')) {
+      const field = fieldName(name, '--clear');
+      assign(field, TEXT_FIELDS.has(field) ? '' : null, '--clear');
+    }
+
+    const checked = validate(parcelPatchSchema, body);
+    if (!checked.ok) {
+      if (Object.keys(body).length === 0) {
+        throw new UsageError('nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data', '--data');
+      }
+      throw issuesToUsageError(checked.issues, PATCH_FLAGS, 'the change');
+    }
+
+    const ifMatch = str('ifMatch');
+    if (ifMatch !== undefined && flags.refresh === true) {
+      throw new UsageError('--if-match and --refresh cannot be used together', '--if-match');
+    }
+    if (ifMatch !== undefined) {
+      const etag = validate(etagSchema, ifMatch);
+      if (!etag.ok) throw new UsageError(`--if-match ${etag.issues[0]?.message ?? 'is invalid'}`, '--if-match');
+      return { id, body, ifMatch: { kind: 'flag', etag: ifMatch } };
+    }
+    return { id, body, ifMatch: flags.refresh === true ? { kind: 'refresh' } : { kind: 'cached' } };
+  },
+
+  async run({ id, body, ifMatch }, ctx) {
+    const client = await ctx.api();
+    const etags = await ctx.etags();
+    const etag = await resolveIfMatch(ifMatch, id, ctx);
+    const response = await patchParcel(client, id, body, etag);
+    if (response.etag !== undefined) await etags.set(id, response.etag);
+    else await etags.delete(id);
+    await showRecord(ctx, response.data);
+    if (ctx.outputFormat() === 'table') {
+      const note = response.recoveredAfter412 ? ' (an earlier attempt had already applied it)' : '';
+      await renderMessage(ctx.io, `Updated parcel ${id}${note}`, 'success');
+    }
+  },
+});
+
+async function resolveIfMatch(source: IfMatchSource, id: string, ctx: Context): Promise<string> {
+  if (source.kind === 'flag') return source.etag;
+  if (source.kind === 'refresh') {
+    const latest = await getParcel(await ctx.api(), id);
+    if (latest.etag === undefined) throw new Error('the service answered the read without an ETag, so the change cannot be made safely');
+    await (await ctx.etags()).set(id, latest.etag);
+    return latest.etag;
+  }
+  const cached = await (await ctx.etags()).get(id);
+  if (cached === undefined) {
+    throw new UsageError(
+      `no cached ETag for parcel ${id}`,
+      '--if-match',
+      `run \`parcels get ${id}\` first (it caches the ETag), or add --refresh to read the latest one before patching`,
+    );
+  }
+  return cached;
+}

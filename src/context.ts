@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiClient } from './api/http.js';
+import type { EtagCache } from './config/etags.js';
+import type { Settings } from './config/settings.js';
+import { UsageError } from './errors.js';
+import type { CodeNames } from './io/format.js';
+import type { OutputFormat } from './io/render.js';
+import type { IO } from './io/streams.js';
+
+/** The options every command accepts, as commander parsed them (still unvalidated strings). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  output?: string;
+  fields?: string;
+  quiet: boolean;
+  color: boolean;
+  verbose: boolean;
+  dryRun: boolean;
+  sandbox: boolean;
+  timeout?: string;
+  retries?: string;
+}
+
+/**
+ * The factory handed to every command. Everything costly (config file, HTTP client, embedded
+ * sandbox, reference names) is created on first use, so a command pays only for what it touches.
+ */
+export interface Context {
+  readonly io: IO;
+  readonly env: NodeJS.ProcessEnv;
+  readonly globals: GlobalOptions;
+  /** Unix seconds. */
+  now(): number;
+  settings(): Promise<Settings>;
+  api(): Promise<ApiClient>;
+  etags(): Promise<EtagCache>;
+  codeNames(): Promise<CodeNames>;
+  /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
+  outputFormat(): OutputFormat;
+  fields(): string[] | undefined;
+  newIdempotencyKey(): string;
+  close(): Promise<void>;
+}
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+/** Reference codes change rarely; names are cached per profile for a day. */
+const CODE_NAMES_MAX_AGE_S = 86_400;
+/** Profile name under which --sandbox keeps its ETags and cached names. */
+const SANDBOX_PROFILE = 'sandbox';
+
+export function parseOutputFormat(value: string, source: string): OutputFormat {
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")`, source);
+}
+
+export function createContext(init: {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  now?: () => number;
+}): Context {
+  const { io, env, globals } = init;
+  const now = init.now ?? (() => Math.floor(Date.now() / 1000));
+  let settingsPromise: Promise<Settings> | undefined;
+  let apiPromise: Promise<ApiClient> | undefined;
+  let etagsPromise: Promise<EtagCache> | undefined;
+  let namesPromise: Promise<CodeNames> | undefined;
+  let profileOutput: OutputFormat | undefined;
+  const closers: (() => Promise<void>)[] = [];
+
+  const settings = (): Promise<Settings> => {
+    settingsPromise ??= (async () => {
+      if (globals.sandbox && globals.baseUrl !== undefined) {
+        throw new UsageError('--sandbox and --base-url cannot be used together', '--sandbox');
+      }
+      const { readConfig } = await import('./config/store.js');
+      const { resolveSettings } = await import('./config/settings.js');
+      const config = await readConfig(env);
+      const resolved = resolveSettings({
+        flags: {
+          profile: globals.profile,
+          baseUrl: globals.baseUrl,
+          output: globals.output,
+          timeout: globals.timeout,
+          retries: globals.retries,
+        },
+        env,
+        config,
+      });
+      profileOutput = resolved.output;
+      if (!globals.sandbox) return resolved;
+      const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
+      const { defaultSandboxDb } = await import('./config/paths.js');
+      const sandbox = await startSandbox({ db: defaultSandboxDb(env), port: 0 });
+      closers.push(sandbox.close);
+      return { ...resolved, profile: SANDBOX_PROFILE, baseUrl: sandbox.url, apiKey: DEMO_API_KEY };
+    })();
+    return settingsPromise;
+  };
+
+  const ctx: Context = {
+    io,
+    env,
+    globals,
+    now,
+    settings,
+    api() {
+      apiPromise ??= (async () => {
+        const resolved = await settings();
+        if (resolved.baseUrl === undefined) {
+          throw new UsageError(
+            `no API base URL for profile "${resolved.profile}"`,
+            '--base-url',
+            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox`,
+          );
+        }
+        const { ApiClient } = await import('./api/http.js');
+        const client = new ApiClient({
+          baseUrl: resolved.baseUrl,
+          apiKey: resolved.apiKey,
+          timeoutMs: resolved.timeoutMs,
+          retries: resolved.retries,
+          userAgent: `parcels-cli/${process.env.npm_package_version ?? 'dev'} node/${process.versions.node}`,
+          trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
+          dryRun: globals.dryRun ? (text: string) => io.stdout.write(text) : undefined,
+        });
+        closers.push(() => client.close());
+        return client;
+      })();
+      return apiPromise;
+    },
+    etags() {
+      etagsPromise ??= (async () => {
+        const resolved = await settings();
+        const { openEtagCache } = await import('./config/etags.js');
+        return openEtagCache(env, resolved.profile);
+      })();
+      return etagsPromise;
+    },
+    codeNames() {
+      namesPromise ??= (async () => {
+        const resolved = await settings();
+        const { readCached, writeCached } = await import('./config/cache.js');
+        const cached = await readCached<CodeNames>(env, resolved.profile, 'code-names', CODE_NAMES_MAX_AGE_S);
+        if (cached !== undefined) return cached;
+        try {
+          const { getReference, parseCodeNames } = await import('./api/reference.js');
+          const names = parseCodeNames((await getReference(await ctx.api())).data);
+          await writeCached(env, resolved.profile, 'code-names', names);
+          return names;
+        } catch {
+          // Names are a nicety: without the reference route the spec's own meanings are shown.
+          return {};
+        }
+      })();
+      return namesPromise;
+    },
+    outputFormat() {
+      if (globals.output !== undefined) return parseOutputFormat(globals.output, '--output');
+      if (env.PARCELS_OUTPUT) return parseOutputFormat(env.PARCELS_OUTPUT, 'PARCELS_OUTPUT');
+      return profileOutput ?? 'table';
+    },
+    fields() {
+      if (globals.fields === undefined) return undefined;
+      const list = globals.fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== '');
+      if (list.length === 0) throw new UsageError('--fields must name at least one field, e.g. --fields entry_id,status', '--fields');
+      return list;
+    },
+    newIdempotencyKey: () => randomUUID(),
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+  return ctx;
+}

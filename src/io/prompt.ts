@@ -1,0 +1,38 @@
+import { CancelledError } from '../errors.js';
+import type { IO } from './streams.js';
+
+/** Reads one line from the terminal without echoing it (for secrets). The question goes to stderr. */
+export async function promptHidden(io: IO, question: string): Promise<string> {
+  const stdin = io.stdin as NodeJS.ReadStream;
+  io.stderr.write(question);
+  const wasRaw = stdin.isRaw === true;
+  stdin.setRawMode?.(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let value = '';
+      const onData = (chunk: string): void => {
+        for (const char of chunk) {
+          if (char === '\r' || char === '\n' || char === '\u0004') {
+            stdin.off('data', onData);
+            resolve(value);
+            return;
+          }
+          if (char === '\u0003') {
+            stdin.off('data', onData);
+            reject(new CancelledError('login cancelled'));
+            return;
+          }
+          if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+          else value += char;
+        }
+      };
+      stdin.on('data', onData);
+    });
+  } finally {
+    stdin.setRawMode?.(wasRaw);
+    stdin.pause();
+    io.stderr.write('\n');
+  }
+}
