@@ -27,10 +27,15 @@ export const parcelCreateSchema = z.looseObject({
 });
 export type ParcelCreateInput = z.infer<typeof parcelCreateSchema>;
 
+/** An optional integer field of a change body: null clears it (spec 4.4: "a field set to null is cleared"). */
+const optionalNullableInt = () =>
+  z.optional(z.nullable(z.int({ error: typeError('must be an integer, or null to clear it') })));
+
 /**
- * Parcel change body (spec 4.4): any subset of the create fields; `parcel_weight: null` clears the
- * weight and `addition: ""` clears the addition. Which other fields may change is not shown, so the
- * schema types the known ones and lets the rest through. The body must not be empty.
+ * Parcel change body (spec 4.4): any subset of the create fields; a field set to null is cleared
+ * (e.g. `parcel_weight: null`) and a text field set to "" is cleared (e.g. `addition: ""`). Which
+ * other fields may change is not shown, so the schema types the known ones and lets the rest
+ * through. The body must not be empty.
  */
 export const parcelPatchSchema = z
   .looseObject({
@@ -38,14 +43,14 @@ export const parcelPatchSchema = z
     country: z.optional(requiredText('country code')),
     postal_code: z.optional(requiredText('postal code')),
     number: z.optional(requiredText('house number as text')),
-    parcel_length: optionalInt(),
-    parcel_width: optionalInt(),
-    parcel_height: optionalInt(),
-    parcel_weight: z.optional(z.nullable(z.int({ error: typeError('must be an integer, or null to clear it') }))),
-    time_slot_period_start: optionalInt(),
-    time_slot_period_end: optionalInt(),
-    service_type: optionalInt(),
-    addition: z.optional(z.string({ error: typeError('must be a string ("" clears it)') })),
+    parcel_length: optionalNullableInt(),
+    parcel_width: optionalNullableInt(),
+    parcel_height: optionalNullableInt(),
+    parcel_weight: optionalNullableInt(),
+    time_slot_period_start: optionalNullableInt(),
+    time_slot_period_end: optionalNullableInt(),
+    service_type: optionalNullableInt(),
+    addition: z.optional(z.nullable(z.string({ error: typeError('must be a string ("" or null clears it)') }))),
   })
   .check(z.refine((body) => Object.keys(body).length > 0, { message: 'must change at least one field' }));
 export type ParcelPatchInput = z.infer<typeof parcelPatchSchema>;

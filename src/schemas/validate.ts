@@ -14,10 +14,14 @@ export function validate<S extends z.ZodMiniType>(schema: S, input: unknown): Va
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    issues: result.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
-      message: describeIssue(issue),
-    })),
+    issues: result.error.issues.flatMap((issue): FieldIssue[] => {
+      const path = issue.path.map(String);
+      // One issue per unknown property, each naming the property itself, e.g. `delivered.colour`.
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not an allowed field' }));
+      }
+      return [{ path: path.join('.'), message: describeIssue(issue) }];
+    }),
   };
 }
 

@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KeyRing } from './auth.js';
+import type { SandboxClock } from './clock.js';
+import { createClock } from './clock.js';
+import type { FaultOptions } from './faults.js';
+import { Faults } from './faults.js';
+import { buildHandlers } from './handlers/index.js';
+import type { PipelineDeps } from './pipeline.js';
+import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
+import { RateLimiter } from './ratelimit.js';
+import type { RateLimitSpec, SeedObject } from './seed.js';
+import { DEFAULT_SEED, FALLBACK_RATE_LIMIT, loadSeed, validateSeed } from './seed.js';
+import { SqliteRepository } from './store/sqlite.js';
+import type { Repository } from './store/types.js';
+import { UsageRecorder } from './usage.js';
+
+export interface AppOptions {
+  /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
+  seed?: SeedObject | string;
+  /** SQLite file path or ':memory:' (default). */
+  db?: string;
+  faults?: FaultOptions;
+  /** Seconds added to the sandbox's clock. */
+  clockOffset?: number;
+  /** Replaces the seed's top-level rate limit; `false` turns rate limiting off entirely. */
+  rateLimit?: RateLimitSpec | false;
+  /** Oracle routes answer 503 oracle_unavailable. */
+  oracleUnavailable?: boolean;
+}
+
+export interface App {
+  /** The node:http request listener. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  readonly repo: Repository;
+  readonly clock: SandboxClock;
+  /** Flushes usage and closes the database. */
+  close(): void;
+}
+
+const USAGE_RETENTION_S = 31 * 86_400;
+
+/** Builds the sandbox's request handler (no listening): storage, seed, pipeline. */
+export function createApp(opts: AppOptions = {}): App {
+  const seed = typeof opts.seed === 'string' ? loadSeed(opts.seed) : validateSeed(opts.seed ?? DEFAULT_SEED);
+  const clock = createClock(opts.clockOffset ?? 0);
+  const faults = new Faults(opts.faults);
+  const repo = new SqliteRepository(opts.db ?? ':memory:');
+  try {
+    repo.applySeed(seed);
+    repo.purgeIdempotencyBefore(clock.now() - IDEMPOTENCY_RETENTION_S);
+    repo.purgeUsageBefore(clock.now() - USAGE_RETENTION_S);
+  } catch (err) {
+    repo.close();
+    throw err;
+  }
+  const usage = new UsageRecorder(repo);
+  const deps: PipelineDeps = {
+    repo,
+    clock,
+    flushUsage: () => usage.flush(),
+    oracleAvailable: opts.oracleUnavailable !== true,
+    keyRing: new KeyRing(repo.loadOrganisations(), repo.loadKeys()),
+    limiter: new RateLimiter(),
+    faults,
+    usage,
+    handlers: buildHandlers(clock.now),
+    rateLimit: opts.rateLimit === false ? null : (opts.rateLimit ?? seed.rate_limit ?? FALLBACK_RATE_LIMIT),
+    rateLimitEnabled: opts.rateLimit !== false,
+  };
+  let closed = false;
+
+  async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { response, drop } = await runPipeline(req, deps, clock);
+    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    if (drop) {
+      req.socket.destroy();
+      return;
+    }
+    if (res.destroyed || res.headersSent) return;
+    res.sendDate = false;
+    const headers = response.headers;
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = String(Buffer.byteLength(response.body));
+    headers.Date = clock.dateHeader();
+    if (response.status === 400 && headers.Connection === 'close') {
+      // The request body was not read to its end; close instead of draining it.
+      res.shouldKeepAlive = false;
+    }
+    res.writeHead(response.status, headers);
+    res.end(response.body);
+  }
+
+  return {
+    repo,
+    clock,
+    handle(req, res) {
+      respond(req, res).catch((err: unknown) => {
+        // Only a failure while writing can reach here; the socket is the only thing left to clean up.
+        if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+        if (!res.headersSent && !res.destroyed) {
+          res.writeHead(500, { 'Content-Type': 'application/json' });
+          res.end('{"data":null,"error":{"code":"internal_error","message":"internal failure"}}');
+        } else {
+          res.destroy();
+        }
+      });
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      usage.close();
+      repo.close();
+    },
+  };
+}

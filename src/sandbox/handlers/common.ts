@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import type * as z from 'zod/mini';
+import { STATUS_NAMES } from '../../schemas/codes.js';
+import { validate } from '../../schemas/validate.js';
+import { SandboxError, badRequest, validationError } from '../errors.js';
+import type { ParcelRecord } from '../store/types.js';
+import type { HandlerContext } from './types.js';
+
+/** Names of all six parcel statuses; 4 and 5 are the sandbox's choice (the spec leaves them open). */
+export const PARCEL_STATUS_NAMES: Readonly<Record<number, string>> = {
+  ...STATUS_NAMES,
+  4: 'delivered',
+  5: 'not_delivered',
+};
+
+export const STATUS_DELIVERED = 4;
+export const STATUS_NOT_DELIVERED = 5;
+
+/** Runs a schema; a failure becomes a 422 naming the first field. */
+export function check<S extends z.ZodMiniType>(schema: S, input: unknown): z.infer<S> {
+  const result = validate(schema, input);
+  if (!result.ok) throw validationError(result.issues);
+  return result.value;
+}
+
+/** The body must be a JSON object (not an array, string, number or null): 422 otherwise. */
+export function requireObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new SandboxError(422, 'validation_failed', 'request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+const INTEGER = /^-?[0-9]{1,15}$/;
+
+/** An integer query parameter: not an integer → 400; range checks are the schema's (422). */
+export function intParam(ctx: HandlerContext, name: string): number | undefined {
+  const raw = ctx.query.get(name);
+  if (raw === undefined) return undefined;
+  if (!INTEGER.test(raw)) throw badRequest('invalid_parameter', `query parameter ${name} must be an integer`, name);
+  return Number(raw);
+}
+
+/** The caller's parcel by path id, or 404 (also for another organisation's parcel). */
+export function findParcel(ctx: HandlerContext): ParcelRecord {
+  const id = ctx.params.id as string;
+  const parcel = ctx.deps.repo.getParcel(ctx.org.id, id);
+  if (!parcel) throw new SandboxError(404, 'parcel_not_found', `no parcel with entry_id ${id}`, 'id');
+  return parcel;
+}
+
+export interface ApiParcel {
+  entry_id: string;
+  courier: string;
+  country: string;
+  postal_code: string;
+  number: string;
+  addition: string | null;
+  parcel_length: number | null;
+  parcel_width: number | null;
+  parcel_height: number | null;
+  parcel_weight: number | null;
+  time_slot_period_start: number | null;
+  time_slot_period_end: number | null;
+  service_type: number | null;
+  status: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export function toApiParcel(p: ParcelRecord): ApiParcel {
+  return {
+    entry_id: p.entry_id,
+    courier: p.courier,
+    country: p.country,
+    postal_code: p.postal_code,
+    number: p.number,
+    addition: p.addition,
+    parcel_length: p.parcel_length,
+    parcel_width: p.parcel_width,
+    parcel_height: p.parcel_height,
+    parcel_weight: p.parcel_weight,
+    time_slot_period_start: p.time_slot_period_start,
+    time_slot_period_end: p.time_slot_period_end,
+    service_type: p.service_type,
+    status: p.status,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
+
+/** `"v<version>-<hash>"`: changes whenever the representation changes (every change bumps version). */
+export function etagOf(p: ParcelRecord, api: ApiParcel): string {
+  const hash = createHash('sha1').update(JSON.stringify(api)).digest('base64url').slice(0, 12);
+  return `"v${p.version}-${hash}"`;
+}
+
+/** The parcel as a handler result with its ETag header. */
+export function parcelResult(p: ParcelRecord, status: 200 | 201) {
+  const api = toApiParcel(p);
+  return { status, data: api, headers: { ETag: etagOf(p, api) } };
+}
+
+/** YYYY-MM-DD of a Unix-seconds time, UTC. */
+export function isoDate(ts: number): string {
+  return new Date(ts * 1000).toISOString().slice(0, 10);
+}
+
+/** Start of the UTC day of `ts`. */
+export function dayStart(ts: number): number {
+  return ts - (((ts % 86_400) + 86_400) % 86_400);
+}

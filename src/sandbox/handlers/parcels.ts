@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../schemas/parcel.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { SandboxError, validationError } from '../errors.js';
+import { crossFieldIssues, sandboxCreateSchema, sandboxPatchSchema } from '../rules.js';
+import type { ParcelFields } from '../store/types.js';
+import { check, findParcel, intParam, parcelResult, requireObject, toApiParcel } from './common.js';
+import type { HandlerContext } from './types.js';
+import { defineHandler } from './types.js';
+
+const OPTIONAL_KEYS = [
+  'addition',
+  'parcel_length',
+  'parcel_width',
+  'parcel_height',
+  'parcel_weight',
+  'time_slot_period_start',
+  'time_slot_period_end',
+  'service_type',
+] as const;
+
+export const listParcels = defineHandler({
+  query: ['limit', 'cursor', 'courier', 'status'],
+  validate(ctx) {
+    const raw = {
+      limit: intParam(ctx, 'limit'),
+      cursor: ctx.query.get('cursor'),
+      courier: ctx.query.get('courier'),
+      status: intParam(ctx, 'status'),
+    };
+    const cursor = raw.cursor === undefined ? undefined : decodeCursor(raw.cursor);
+    const q = check(parcelListQuerySchema, raw);
+    if (q.courier !== undefined && !ctx.org.courierCodes.has(q.courier)) {
+      throw validationError([{ path: 'courier', message: 'is not a registered courier code of your organisation' }]);
+    }
+    return { ...q, decoded: cursor };
+  },
+  run(ctx, q) {
+    const repo = ctx.deps.repo;
+    const highWater = q.decoded?.highWater ?? repo.maxParcelSeq();
+    const rows = repo.listParcels(ctx.org.id, {
+      after: q.decoded?.after ?? 0,
+      upTo: highWater,
+      limit: q.limit + 1,
+      courier: q.courier,
+      status: q.status,
+    });
+    const more = rows.length > q.limit;
+    const page = more ? rows.slice(0, q.limit) : rows;
+    const last = page[page.length - 1];
+    const next = more && last ? encodeCursor({ highWater, after: last.seq }) : null;
+    return { status: 200, data: { parcels: page.map(toApiParcel), next_cursor: next } };
+  },
+});
+
+function createFields(body: Record<string, unknown>): ParcelFields {
+  return {
+    courier: body.courier as string,
+    country: body.country as string,
+    postal_code: body.postal_code as string,
+    number: body.number as string,
+    addition: body.addition === undefined || body.addition === '' ? null : (body.addition as string),
+    parcel_length: (body.parcel_length as number | undefined) ?? null,
+    parcel_width: (body.parcel_width as number | undefined) ?? null,
+    parcel_height: (body.parcel_height as number | undefined) ?? null,
+    parcel_weight: (body.parcel_weight as number | undefined) ?? null,
+    time_slot_period_start: (body.time_slot_period_start as number | undefined) ?? null,
+    time_slot_period_end: (body.time_slot_period_end as number | undefined) ?? null,
+    service_type: (body.service_type as number | undefined) ?? null,
+  };
+}
+
+function checkCross(ctx: HandlerContext, fields: ParcelFields): void {
+  const issues = crossFieldIssues(fields, ctx.org.courierCodes);
+  if (issues.length > 0) throw validationError(issues);
+}
+
+export const createParcel = defineHandler({
+  validate(ctx) {
+    const body = requireObject(ctx.body);
+    check(parcelCreateSchema, body); // the spec's rules first
+    check(sandboxCreateSchema, body); // then the sandbox's stricter ones
+    const fields = createFields(body);
+    checkCross(ctx, fields);
+    return fields;
+  },
+  run(ctx, fields) {
+    const parcel = ctx.deps.repo.createParcel(ctx.org.id, randomUUID(), fields, ctx.now);
+    const result = parcelResult(parcel, 201);
+    return { ...result, headers: { ...result.headers, Location: `/deliveries/v1/parcels/${parcel.entry_id}` } };
+  },
+});
+
+export const getParcel = defineHandler({
+  validate: () => undefined,
+  run: (ctx) => parcelResult(findParcel(ctx), 200),
+});
+
+/** If-Match values: a list of entity tags separated by commas (strong comparison, exact text). */
+function ifMatchList(header: string | string[] | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const tags = value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return tags.length === 0 ? undefined : tags;
+}
+
+export const patchParcel = defineHandler({
+  validate(ctx) {
+    const ifMatch = ifMatchList(ctx.headers['if-match']);
+    if (ifMatch === undefined) {
+      throw new SandboxError(412, 'precondition_required', 'send If-Match with the parcel\'s latest ETag (read it with GET)', 'If-Match');
+    }
+    const body = requireObject(ctx.body);
+    check(parcelPatchSchema, body);
+    check(sandboxPatchSchema, body);
+    return { ifMatch, body };
+  },
+  run(ctx, { ifMatch, body }) {
+    const parcel = findParcel(ctx);
+    const current = parcelResult(parcel, 200).headers.ETag;
+    if (!ifMatch.includes(current)) {
+      throw new SandboxError(412, 'precondition_failed', `If-Match does not match the parcel's current ETag ${current}; read it again`, 'If-Match');
+    }
+    const next: ParcelFields = { ...parcel };
+    for (const key of ['courier', 'country', 'postal_code', 'number'] as const) {
+      if (typeof body[key] === 'string') next[key] = body[key];
+    }
+    for (const key of OPTIONAL_KEYS) {
+      if (!(key in body)) continue;
+      const v = body[key];
+      if (key === 'addition') next.addition = v === null || v === '' ? null : (v as string);
+      else next[key] = v as number | null;
+    }
+    checkCross(ctx, next);
+    const updated = ctx.deps.repo.updateParcel(parcel, next, ctx.now);
+    return parcelResult(updated, 200);
+  },
+});

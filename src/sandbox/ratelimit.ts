@@ -1,0 +1,28 @@
+import type { RateLimitSpec } from './seed.js';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets (>= 1). */
+  resetS: number;
+}
+
+/** Fixed-window counter per organisation. Counters live in memory and restart with the sandbox. */
+export class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  take(orgId: string, spec: RateLimitSpec, nowMs: number): RateDecision {
+    const windowMs = spec.window_s * 1000;
+    const start = Math.floor(nowMs / windowMs) * windowMs;
+    let w = this.windows.get(orgId);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(orgId, w);
+    }
+    const resetS = Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000));
+    if (w.count >= spec.requests) return { allowed: false, limit: spec.requests, remaining: 0, resetS };
+    w.count++;
+    return { allowed: true, limit: spec.requests, remaining: spec.requests - w.count, resetS };
+  }
+}

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { validate } from '../schemas/validate.js';
+
+/** A rate limit: at most `requests` requests per `window_s` seconds (fixed window, per organisation). */
+export interface RateLimitSpec {
+  requests: number;
+  window_s: number;
+}
+
+export interface SeedKey {
+  /** The API key in clear text; only its SHA-256 hash is stored. */
+  key: string;
+  scopes: Array<'deliveries:read' | 'deliveries:write' | 'usage:read' | 'oracle:read'>;
+  /** Unix seconds after which the key is refused (401); omitted or null: no expiry. */
+  expires_at?: number | null;
+}
+
+export interface SeedOrganisation {
+  id: string;
+  name: string;
+  couriers: Array<{ code: string; name: string }>;
+  keys: SeedKey[];
+  /** `false`: the organisation's deliveries:write routes answer 403 verification_required. Default true. */
+  verified?: boolean;
+  /** Overrides the top-level rate limit for this organisation. */
+  rate_limit?: RateLimitSpec;
+}
+
+/** The seed file format. */
+export interface SeedObject {
+  organisations: SeedOrganisation[];
+  rate_limit?: RateLimitSpec;
+}
+
+/** The demo key of the built-in seed: all four scopes, no expiry. */
+export const DEMO_API_KEY = 'sbx_demo_9f2c4e7a1b3d5f60';
+
+/** Rate limit used when neither the seed nor its organisation sets one: generous, for bulk work. */
+export const FALLBACK_RATE_LIMIT: RateLimitSpec = { requests: 100_000, window_s: 60 };
+
+export const DEFAULT_SEED: SeedObject = {
+  organisations: [
+    {
+      id: 'demo',
+      name: 'Demo Deliveries',
+      couriers: [
+        { code: 'DEMO-BIKE', name: 'Demo bikes' },
+        { code: 'DEMO-VAN', name: 'Demo vans' },
+      ],
+      keys: [
+        { key: DEMO_API_KEY, scopes: ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'], expires_at: null },
+      ],
+      verified: true,
+    },
+  ],
+  rate_limit: { requests: 100_000, window_s: 60 },
+};
+
+const ID = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Bearer token characters (RFC 6750 b64token, printable, no spaces). */
+const KEY = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+const rateLimitSchema = z.strictObject({
+  requests: z.int().check(z.gte(1, { error: 'must be an integer >= 1' })),
+  window_s: z.int().check(z.gte(1, { error: 'must be an integer >= 1' }), z.lte(86_400, { error: 'must be at most 86400' })),
+});
+
+const seedSchema = z.strictObject({
+  organisations: z
+    .array(
+      z.strictObject({
+        id: z.string().check(z.regex(ID, { error: 'must be 1 to 64 characters of A-Z a-z 0-9 _ . -' })),
+        name: z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(200)),
+        couriers: z.array(
+          z.strictObject({
+            code: z.string().check(z.regex(ID, { error: 'must be 1 to 64 characters of A-Z a-z 0-9 _ . -' })),
+            name: z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(200)),
+          }),
+        ),
+        keys: z.array(
+          z.strictObject({
+            key: z.string().check(
+              z.minLength(8, { error: 'must be at least 8 characters' }),
+              z.maxLength(256, { error: 'must be at most 256 characters' }),
+              z.regex(KEY, { error: 'must contain only bearer-token characters (no spaces)' }),
+            ),
+            scopes: z.array(z.enum(['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'])),
+            expires_at: z.optional(z.nullable(z.int())),
+          }),
+        ),
+        verified: z.optional(z.boolean()),
+        rate_limit: z.optional(rateLimitSchema),
+      }),
+    )
+    .check(z.minLength(1, { error: 'must list at least one organisation' })),
+  rate_limit: z.optional(rateLimitSchema),
+});
+
+export class SeedError extends Error {
+  override readonly name = 'SeedError';
+}
+
+/** Checks a seed object; throws a SeedError listing every problem with its path. */
+export function validateSeed(input: unknown, source = 'seed'): SeedObject {
+  const result = validate(seedSchema, input);
+  if (!result.ok) {
+    const lines = result.issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`);
+    throw new SeedError(`invalid ${source}:\n${lines.join('\n')}`);
+  }
+  const seed = result.value as SeedObject;
+  const problems: string[] = [];
+  const orgIds = new Set<string>();
+  const keys = new Set<string>();
+  seed.organisations.forEach((org, i) => {
+    if (orgIds.has(org.id)) problems.push(`  organisations.${i}.id: duplicate organisation id "${org.id}"`);
+    orgIds.add(org.id);
+    const codes = new Set<string>();
+    org.couriers.forEach((c, j) => {
+      if (codes.has(c.code)) problems.push(`  organisations.${i}.couriers.${j}.code: duplicate courier code "${c.code}"`);
+      codes.add(c.code);
+    });
+    org.keys.forEach((k, j) => {
+      if (keys.has(k.key)) problems.push(`  organisations.${i}.keys.${j}.key: the same key appears twice`);
+      keys.add(k.key);
+    });
+  });
+  if (problems.length > 0) throw new SeedError(`invalid ${source}:\n${problems.join('\n')}`);
+  return seed;
+}
+
+/** Reads and validates a seed file (JSON). Errors name the file and every offending path. */
+export function loadSeed(path: string): SeedObject {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new SeedError(`cannot read seed file ${path}: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new SeedError(`seed file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  return validateSeed(value, `seed file ${path}`);
+}

@@ -1,0 +1,163 @@
+import type { DeliveredAddress } from '../../schemas/history.js';
+import type { Scope } from '../../schemas/routes.js';
+import type { RateLimitSpec, SeedObject } from '../seed.js';
+
+export interface CourierRecord {
+  code: string;
+  name: string;
+}
+
+export interface OrgRecord {
+  id: string;
+  name: string;
+  verified: boolean;
+  /** The organisation's own limit, or null to use the sandbox-wide one. */
+  rateLimit: RateLimitSpec | null;
+  couriers: CourierRecord[];
+}
+
+export interface KeyRecord {
+  /** SHA-256 of the key, 32 bytes. */
+  hash: Buffer;
+  orgId: string;
+  scopes: Scope[];
+  expiresAt: number | null;
+}
+
+/** The changeable fields of a parcel; absent optional values are null. */
+export interface ParcelFields {
+  courier: string;
+  country: string;
+  postal_code: string;
+  number: string;
+  addition: string | null;
+  parcel_length: number | null;
+  parcel_width: number | null;
+  parcel_height: number | null;
+  parcel_weight: number | null;
+  time_slot_period_start: number | null;
+  time_slot_period_end: number | null;
+  service_type: number | null;
+}
+
+export interface ParcelRecord extends ParcelFields {
+  /** Creation sequence (SQLite rowid); orders lists and cursors. Internal. */
+  seq: number;
+  org_id: string;
+  entry_id: string;
+  status: number;
+  /** Incremented on every change of the representation; part of the ETag. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventRecord {
+  event_id: string;
+  entry_id: string;
+  status: number;
+  occurred_at: number;
+  recorded_at: number;
+}
+
+export interface AttemptRecord {
+  attempt_no: number;
+  entry_id: string;
+  outcome: number;
+  reason: number;
+  time_attempt: number;
+  delivered: DeliveredAddress | null;
+  recorded_at: number;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface IdempotencyRecord {
+  method: string;
+  url: string;
+  bodyHash: string;
+  response: StoredResponse;
+  createdAt: number;
+}
+
+export interface UsageEntry {
+  orgId: string;
+  method: string;
+  path: string;
+  status: number;
+  at: number;
+}
+
+export interface ListQuery {
+  /** Exclusive lower bound on seq. */
+  after: number;
+  /** Inclusive upper bound on seq: the snapshot high-water mark. */
+  upTo: number;
+  limit: number;
+  courier?: string;
+  status?: number;
+}
+
+export interface DayCount {
+  date: string;
+  count: number;
+}
+
+/**
+ * Everything the handlers may ask of storage. Handlers never touch SQL; a repository does.
+ * All methods are synchronous so that check-and-write sequences run atomically inside `transaction`.
+ */
+export interface Repository {
+  transaction<T>(fn: () => T): T;
+  applySeed(seed: SeedObject): void;
+  loadOrganisations(): OrgRecord[];
+  loadKeys(): KeyRecord[];
+
+  createParcel(orgId: string, entryId: string, fields: ParcelFields, now: number): ParcelRecord;
+  getParcel(orgId: string, entryId: string): ParcelRecord | undefined;
+  /** Replaces the changeable fields, bumps version and updated_at. */
+  updateParcel(parcel: ParcelRecord, fields: ParcelFields, now: number): ParcelRecord;
+  /** Sets the status, bumps version and updated_at. */
+  setParcelStatus(parcel: ParcelRecord, status: number, now: number): ParcelRecord;
+  maxParcelSeq(): number;
+  listParcels(orgId: string, query: ListQuery): ParcelRecord[];
+
+  addEvent(parcel: ParcelRecord, eventId: string, status: number, occurredAt: number, now: number): EventRecord;
+  /** The newest `limit` events, returned oldest first. */
+  listEvents(parcel: ParcelRecord, limit: number): EventRecord[];
+  /** Assigns the next attempt_no of the parcel (1, 2, …). */
+  addAttempt(
+    parcel: ParcelRecord,
+    input: { outcome: number; reason: number; time_attempt: number; delivered: DeliveredAddress | null },
+    now: number,
+  ): AttemptRecord;
+  listAttempts(parcel: ParcelRecord): AttemptRecord[];
+
+  countParcelsByStatus(orgId: string): Map<number, number>;
+  countParcelsByCourier(orgId: string): Map<string, number>;
+  countEvents(orgId: string): number;
+  countAttempts(orgId: string): number;
+  /** Per UTC day (YYYY-MM-DD), events / attempts recorded in [from, to). */
+  eventsPerDay(orgId: string, from: number, to: number): DayCount[];
+  attemptsPerDay(orgId: string, from: number, to: number): DayCount[];
+  /** Per UTC day, parcels not yet delivered whose time slot starts in [from, to). */
+  plannedPerDay(orgId: string, from: number, to: number): DayCount[];
+  /** Dutch postcode areas (first two digits) of the organisation's NL parcels with counts. */
+  postcodeAreas(orgId: string): Array<{ area: string; parcels: number }>;
+
+  getIdempotency(orgId: string, key: string): IdempotencyRecord | undefined;
+  putIdempotency(orgId: string, key: string, record: IdempotencyRecord): void;
+  deleteIdempotency(orgId: string, key: string): void;
+  purgeIdempotencyBefore(ts: number): void;
+
+  insertUsage(entries: readonly UsageEntry[]): void;
+  usagePerDay(orgId: string, from: number): Array<{ date: string; requests: number; errors: number }>;
+  usageRecent(orgId: string, since: number, limit: number): Array<{ method: string; path: string; status: number; at: number }>;
+  purgeUsageBefore(ts: number): void;
+
+  close(): void;
+}
