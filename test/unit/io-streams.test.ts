@@ -118,3 +118,16 @@ describe('readAll and captureIO', () => {
     expect(io.colour).toBe(false);
   });
 });
+
+describe('systemIO', async () => {
+  const { systemIO } = await import('../../src/io/streams.js');
+  it('wraps the process streams; --no-color turns colour off', () => {
+    const io = systemIO({ noColor: true });
+    expect(io.stdout).toBe(process.stdout);
+    expect(io.stderr).toBe(process.stderr);
+    expect(io.colour).toBe(false);
+    expect(io.stderrColour).toBe(false);
+    expect(io.columns).toBeGreaterThan(0);
+    expect(io.stdoutIsTTY).toBe(process.stdout.isTTY === true);
+  });
+});
