@@ -1,0 +1,102 @@
+import { ApiError, ConflictError } from '../errors.js';
+import { nextCursor } from './envelope.js';
+import type { ApiClient, ApiResponse } from './http.js';
+import { routePath } from './routes.js';
+
+export interface ParcelListParams {
+  limit?: number;
+  cursor?: string;
+  courier?: string;
+  status?: number;
+}
+
+export type PatchResult = ApiResponse & {
+  /** A retried PATCH met 412, and a re-read showed the change already applied (by the lost first attempt). */
+  recoveredAfter412?: true;
+};
+
+/** POST /deliveries/v1/parcels (201). The same key and body bytes are reused on retries. */
+export function createParcel(client: ApiClient, body: unknown, idempotencyKey: string, signal?: AbortSignal): Promise<ApiResponse> {
+  return client.request({ method: 'POST', path: routePath('parcels.create'), body, idempotencyKey, signal });
+}
+
+/** GET /deliveries/v1/parcels/{id}; the response's `etag` is the verbatim ETag header. */
+export function getParcel(client: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse> {
+  return client.request({ method: 'GET', path: routePath('parcels.get', { id }), signal });
+}
+
+/** One page of GET /deliveries/v1/parcels. */
+export function listParcels(client: ApiClient, query: ParcelListParams = {}, signal?: AbortSignal): Promise<ApiResponse> {
+  return client.request({
+    method: 'GET',
+    path: routePath('parcels.list'),
+    query: { limit: query.limit, cursor: query.cursor, courier: query.courier, status: query.status },
+    signal,
+  });
+}
+
+/**
+ * Every page from `query.cursor` (or the first) on, following `data.next_cursor` until it is
+ * null/absent/empty. Stops with an error if the service hands back a cursor it already gave.
+ */
+export async function* walkParcels(client: ApiClient, query: ParcelListParams = {}, signal?: AbortSignal): AsyncGenerator<ApiResponse, void, undefined> {
+  const seen = new Set<string>();
+  let cursor = query.cursor;
+  for (;;) {
+    const page = await listParcels(client, { ...query, cursor }, signal);
+    yield page;
+    if (page.dryRun) return;
+    const next = nextCursor(page.data);
+    if (next === undefined) return;
+    if (seen.has(next)) throw new Error(`the service returned the cursor "${next}" twice; stopping to avoid a loop`);
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+function sameAsRequested(requested: unknown, actual: unknown): boolean {
+  if (requested === null) return actual === undefined || actual === null;
+  if (requested === '') return actual === undefined || actual === null || actual === '';
+  return JSON.stringify(canonical(requested)) === JSON.stringify(canonical(actual));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/** The fields of `body` whose requested value `data` does not show. */
+export function unappliedFields(body: Record<string, unknown>, data: unknown): string[] {
+  const record = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  return Object.keys(body).filter((key) => !record || !sameAsRequested(body[key], record[key]));
+}
+
+/**
+ * PATCH /deliveries/v1/parcels/{id} with If-Match. Retries reuse the same If-Match; if a retry meets
+ * 412 (the first attempt may have landed before its answer was lost), the parcel is re-read: when
+ * every requested field already has the requested value (null → absent/null; "" → absent/null/""),
+ * that is success, flagged `recoveredAfter412`; otherwise a ConflictError. A 412 on the first
+ * attempt is the service's verdict and is thrown as the ApiError.
+ */
+export async function patchParcel(client: ApiClient, id: string, body: Record<string, unknown>, ifMatch: string, signal?: AbortSignal): Promise<PatchResult> {
+  try {
+    return await client.request({ method: 'PATCH', path: routePath('parcels.patch', { id }), body, ifMatch, signal });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 412 || (error.attempt ?? 1) <= 1) throw error;
+    const reread = await getParcel(client, id, signal);
+    const missing = unappliedFields(body, reread.data);
+    if (missing.length === 0) return { ...reread, recoveredAfter412: true };
+    throw new ConflictError(
+      `parcel ${id} changed: a retried PATCH got 412 (If-Match ${ifMatch} is stale) and the parcel does not show the requested ${missing.join(', ')}; ` +
+        `someone else probably changed it in between`,
+      `run \`parcels parcels get ${id}\` to see the current values, then retry the change`,
+    );
+  }
+}

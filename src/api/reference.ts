@@ -1,0 +1,135 @@
+import type { ApiClient, ApiResponse } from './http.js';
+import { routePath } from './routes.js';
+
+/** Code → name tables learnt from the reference route (same shape as io/format's CodeNames). */
+export type CodeNames = {
+  status?: Readonly<Record<number, string>>;
+  outcome?: Readonly<Record<number, string>>;
+  reason?: Readonly<Record<number, string>>;
+  location_type?: Readonly<Record<number, string>>;
+  service_type?: Readonly<Record<number, string>>;
+};
+export type CodeKind = keyof CodeNames;
+
+/** GET /deliveries/v1/reference. */
+export function getReference(client: ApiClient, signal?: AbortSignal): Promise<ApiResponse> {
+  return client.request({ method: 'GET', path: routePath('reference.get'), signal });
+}
+
+const CODE_KEYS = ['code', 'value', 'id'];
+const NAME_KEYS = ['name', 'label', 'description'];
+const TYPE_KEYS = ['type', 'kind', 'category', 'group'];
+const MAX_DEPTH = 6;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Which table a key (e.g. "parcel_statuses", "locationTypes", "service_codes") names, if any. */
+export function kindOf(key: string): CodeKind | undefined {
+  const k = key.toLowerCase();
+  if (k.includes('location')) return 'location_type';
+  if (k.includes('service')) return 'service_type';
+  if (k.includes('outcome')) return 'outcome';
+  if (k.includes('reason')) return 'reason';
+  if (k.includes('status')) return 'status';
+  return undefined;
+}
+
+function asCode(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value);
+  return undefined;
+}
+
+function firstString(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+function firstCode(record: Record<string, unknown>): number | undefined {
+  for (const key of CODE_KEYS) {
+    const code = asCode(record[key]);
+    if (code !== undefined) return code;
+  }
+  return undefined;
+}
+
+/** A code table from one value: [{code,name}], {"0":"x"}, {"0":{name}}, or ["a","b"] (index = code). */
+function tableFrom(value: unknown): Record<number, string> | undefined {
+  const table: Record<number, string> = {};
+  let found = 0;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      if (typeof item === 'string' && item !== '') {
+        table[index] = item;
+        found++;
+      } else if (isRecord(item)) {
+        const code = firstCode(item);
+        const name = firstString(item, NAME_KEYS);
+        if (code !== undefined && name !== undefined) {
+          table[code] = name;
+          found++;
+        }
+      }
+    });
+  } else if (isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const code = asCode(key);
+      if (code === undefined) continue;
+      const name = typeof item === 'string' ? item : isRecord(item) ? firstString(item, NAME_KEYS) : undefined;
+      if (name !== undefined && name !== '') {
+        table[code] = name;
+        found++;
+      }
+    }
+  }
+  return found > 0 ? table : undefined;
+}
+
+/**
+ * Finds code tables anywhere in the reference payload, under keys mentioning
+ * status/outcome/reason/location/service, in whatever shape they come. Unknown shapes are ignored;
+ * the first table found for a kind wins, later ones only fill codes it lacks.
+ */
+export function parseCodeNames(referenceData: unknown): CodeNames {
+  const out: Partial<Record<CodeKind, Record<number, string>>> = {};
+  const add = (kind: CodeKind, table: Record<number, string>): void => {
+    const target = (out[kind] ??= {});
+    for (const [code, name] of Object.entries(table)) if (!(code in target)) target[Number(code)] = name;
+  };
+
+  const visit = (value: unknown, inherited: CodeKind | undefined, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (inherited) {
+      const table = tableFrom(value);
+      if (table) {
+        add(inherited, table);
+        return;
+      }
+    }
+    if (Array.isArray(value)) {
+      // A flat list of {type: "status", code, name} entries.
+      for (const item of value) {
+        if (!isRecord(item)) continue;
+        const type = firstString(item, TYPE_KEYS);
+        const kind = type === undefined ? undefined : kindOf(type);
+        const code = firstCode(item);
+        const name = firstString(item, NAME_KEYS);
+        if (kind && code !== undefined && name !== undefined) add(kind, { [code]: name });
+        else visit(item, inherited, depth + 1);
+      }
+      return;
+    }
+    if (!isRecord(value)) return;
+    for (const [key, child] of Object.entries(value)) {
+      visit(child, kindOf(key) ?? inherited, depth + 1);
+    }
+  };
+
+  visit(referenceData, undefined, 0);
+  return out;
+}
