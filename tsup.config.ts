@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 // One ESM bundle per entry; every command module reached through `await import()`
 // becomes its own chunk, so a command's code (and its dependencies) load only when it runs.
@@ -13,6 +16,8 @@ export default defineConfig({
   splitting: true,
   clean: true,
   dts: false,
+  // Baked in so `parcels --version` answers without reading package.json.
+  define: { __PARCELS_VERSION__: JSON.stringify(version) },
   sourcemap: false,
   // Bundle pure-JS dependencies (fewer files to resolve at start-up); the native addon stays external.
   noExternal: [/^(?!better-sqlite3$).*/],

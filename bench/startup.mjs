@@ -1,0 +1,104 @@
+// Start-up cost of the CLI against baselines measured in the same run (issue #3 targets):
+//   parcels --version / --help          within 1.5x of `node -e 0`
+//   parcels get ID --json / create …    within 4x of a minimal node:http script making the same request
+// NODE_EXTRA_CA_CERTS is unset for every process measured (it adds ~40 ms to each Node start here).
+// Run: npm run build && node bench/startup.mjs [runs]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../dist/sandbox/index.js';
+
+const runs = Number(process.argv[2] ?? 25);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'parcels.js');
+const work = mkdtempSync(join(tmpdir(), 'parcels-bench-'));
+const KEY = 'bench_key_0123456789abcdef';
+
+const sandbox = await startSandbox({
+  db: ':memory:',
+  port: 0,
+  seed: {
+    organisations: [{ id: 'bench', name: 'Bench', couriers: [{ code: 'B-1', name: 'Bench' }], keys: [{ key: KEY, scopes: ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'] }] }],
+    rate_limit: { requests: 1_000_000, window_s: 60 },
+  },
+});
+const created = await fetch(`${sandbox.url}/deliveries/v1/parcels`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'idempotency-key': 'bench-setup-0001' },
+  body: JSON.stringify({ courier: 'B-1', country: 'NL', postal_code: '1234AB', number: '1' }),
+});
+const id = (await created.json()).data.entry_id;
+
+const env = { ...process.env, PARCELS_CONFIG_DIR: work, PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: KEY, NO_COLOR: '1' };
+delete env.NODE_EXTRA_CA_CERTS;
+
+const minimalGet = join(work, 'minimal-get.mjs');
+writeFileSync(
+  minimalGet,
+  `import http from 'node:http';
+const req = http.request(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.PARCELS_API_KEY, accept: 'application/json' } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body).data) + '\\n'));
+});
+req.end();
+`,
+);
+const minimalPost = join(work, 'minimal-post.mjs');
+writeFileSync(
+  minimalPost,
+  `import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+const body = JSON.stringify({ courier: 'B-1', country: 'NL', postal_code: '1234AB', number: '1' });
+const req = http.request(process.argv[2], { method: 'POST', headers: { authorization: 'Bearer ' + process.env.PARCELS_API_KEY, 'content-type': 'application/json', 'idempotency-key': randomUUID() } }, (res) => {
+  let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(text).data) + '\\n'));
+});
+req.end(body);
+`,
+);
+const fetchGet = join(work, 'fetch-get.mjs');
+writeFileSync(
+  fetchGet,
+  `const res = await fetch(process.argv[2], { headers: { authorization: 'Bearer ' + process.env.PARCELS_API_KEY } });
+process.stdout.write(JSON.stringify((await res.json()).data) + '\\n');
+`,
+);
+
+function measure(label, args) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { env, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${label} exited ${result.status}: ${result.stderr}`);
+    times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { label, median: times[Math.floor(times.length / 2)], p90: times[Math.floor(times.length * 0.9)] };
+}
+
+const parcelUrl = `${sandbox.url}/deliveries/v1/parcels/${id}`;
+const rows = [];
+const nodeBare = measure('node -e 0', ['-e', '0']);
+rows.push([nodeBare, null]);
+rows.push([measure('parcels --version', [bin, '--version']), nodeBare]);
+rows.push([measure('parcels --help', [bin, '--help']), nodeBare]);
+const httpGet = measure('minimal node:http GET', [minimalGet, parcelUrl]);
+rows.push([httpGet, null]);
+rows.push([measure('global fetch GET', [fetchGet, parcelUrl]), httpGet]);
+rows.push([measure('parcels get ID --json', [bin, 'get', id, '--json']), httpGet]);
+const httpPost = measure('minimal node:http POST', [minimalPost, `${sandbox.url}/deliveries/v1/parcels`]);
+rows.push([httpPost, null]);
+rows.push([
+  measure('parcels create … --json', [bin, 'create', '--courier', 'B-1', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--json']),
+  httpPost,
+]);
+await sandbox.close();
+
+console.log(`Node ${process.version}, ${runs} runs each, NODE_EXTRA_CA_CERTS unset\n`);
+console.log('| command | median ms | p90 ms | ratio to baseline |');
+console.log('|---|---:|---:|---|');
+for (const [row, base] of rows) {
+  const ratio = base ? `${(row.median / base.median).toFixed(2)}× ${base.label}` : 'baseline';
+  console.log(`| ${row.label} | ${row.median.toFixed(1)} | ${row.p90.toFixed(1)} | ${ratio} |`);
+}
