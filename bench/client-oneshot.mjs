@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Start-up cost of a process that makes ONE request, as the CLI does.
+//
+//   node bench/client-oneshot.mjs [runs=20]
+//
+// Spawns each variant `runs` times against a local node:http server and prints the median wall
+// time and its ratio to the minimal node:http script. NODE_EXTRA_CA_CERTS is removed from the
+// children's environment (it adds ~40 ms to every Node start on this machine).
+//
+// The ApiClient variants run src/api/http.ts bundled with esbuild the way tsup bundles the CLI
+// (undici inlined, split chunks), so they measure what ships.
+//
+// Measured on the dev machine (2 cores, Node 20.20, undici 7.16; 21 runs, medians):
+//   node -e 0                                      ~31-38 ms
+//   node:http GET                                  ~63-67 ms   (1.0×)
+//   undici request() from the index                ~270-390 ms (4.2-5.8×)
+//     - of which waiting at exit for V8's background TurboFan tier-up of llhttp.wasm: 170-200 ms
+//     - of which loading undici's index (fetch, websocket, mocks, cache, proxies): ~90 ms more
+//       than lib/dispatcher/pool.js + lib/api/api-request.js
+//   undici lib/ pieces, default V8 flags           ~230-270 ms
+//   undici lib/ pieces + --no-wasm-tier-up         ~250 ms   (no help on Node 20's V8)
+//   undici lib/ pieces + --wasm-lazy-compilation   ~245 ms   (no help)
+//   undici lib/ pieces + --liftoff-only            ~100-135 ms (exit wait gone: 1 ms)
+//   ApiClient (lib/ pieces + --liftoff-only, set with v8.setFlagsFromString before the lazy
+//   import of undici)                              ~see the output; ≈2× node:http, target ≤4×
+// Decision: keep undici, load only its Pool + request() internals, and switch V8 to
+// --liftoff-only before undici first compiles its WebAssembly parser (PARCELS_WASM_TIER_UP=1
+// restores V8's default for comparison).
+
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+const runs = Number(process.argv[2] ?? 20);
+
+const work = mkdtempSync(join(tmpdir(), 'parcels-bench-'));
+const undiciIndex = require.resolve('undici');
+
+// Bundle the client like tsup does.
+const esbuild = await import(require.resolve('esbuild'));
+await esbuild.build({
+  entryPoints: { http: join(root, 'src/api/http.ts') },
+  outdir: join(work, 'dist'),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'error',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+
+const scripts = {
+  'node-http.mjs': `import http from 'node:http';
+http.get(process.argv[2], { headers: { accept: 'application/json' } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => JSON.parse(body));
+});`,
+  'undici.mjs': `import { request } from ${JSON.stringify(undiciIndex)};
+const res = await request(process.argv[2], { headers: { accept: 'application/json' } }); await res.body.json();`,
+  'apiclient.mjs': `import { ApiClient } from './dist/http.js';
+const client = new ApiClient({ baseUrl: process.argv[2], apiKey: 'k', timeoutMs: 5000, retries: 0, userAgent: 'bench' });
+await client.request({ method: 'GET', path: '/account/v1/overview' });`,
+  'apiclient-close.mjs': `import { ApiClient } from './dist/http.js';
+const client = new ApiClient({ baseUrl: process.argv[2], apiKey: 'k', timeoutMs: 5000, retries: 0, userAgent: 'bench' });
+await client.request({ method: 'GET', path: '/account/v1/overview' }); await client.close();`,
+  'import-only.mjs': `await import('./dist/http.js');`,
+};
+for (const [name, text] of Object.entries(scripts)) writeFileSync(join(work, name), text);
+
+const server = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"data":{"ok":true}}');
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}`;
+
+const baseEnv = { ...process.env };
+delete baseEnv.NODE_EXTRA_CA_CERTS;
+
+const variants = [
+  ['node -e 0', ['-e', '0'], {}],
+  ['node:http GET', ['node-http.mjs', url], {}],
+  ['undici request() (index)', ['undici.mjs', url], {}],
+  ['undici request() (index) --liftoff-only', ['--liftoff-only', 'undici.mjs', url], {}],
+  ['import src/api/http.ts only', ['import-only.mjs'], {}],
+  ['ApiClient GET', ['apiclient.mjs', url], {}],
+  ['ApiClient GET + close()', ['apiclient-close.mjs', url], {}],
+  ['ApiClient GET, V8 default tiering', ['apiclient.mjs', url], { PARCELS_WASM_TIER_UP: '1' }],
+];
+
+// The server lives in this process, so children must not block it: spawn asynchronously.
+const { spawn } = await import('node:child_process');
+function time(args, env) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { cwd: work, env: { ...baseEnv, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+void spawnSync;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+const results = [];
+for (const [label, args, env] of variants) {
+  await time(args, env); // warm the file cache
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await time(args, env));
+  results.push([label, median(samples)]);
+}
+server.close();
+rmSync(work, { recursive: true, force: true });
+
+const reference = results.find(([label]) => label === 'node:http GET')[1];
+console.log(`median of ${runs} runs (NODE_EXTRA_CA_CERTS unset), ratio to node:http GET`);
+for (const [label, ms] of results) console.log(`${label.padEnd(42)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / reference).toFixed(2)}×`);
