@@ -205,3 +205,136 @@ describe('get', () => {
     expect((await h.cli(['get', id, '--json'], { env: { PARCELS_API_KEY: OTHER_ORG_KEY } })).code).toBe(0);
   });
 });
+
+describe('list (a fresh sandbox, so counts are exact)', () => {
+  let l: Harness;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    l = await startHarness();
+    for (let i = 0; i < 7; i++) {
+      const courier = i < 5 ? 'A-BIKE' : 'A-VAN';
+      const r = await l.cli(['create', '--courier', courier, '--country', 'NL', '--postal-code', '1234AB', '--number', String(i + 1), '--quiet']);
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(r.stdout.trim());
+    }
+    // two parcels in transit
+    for (const id of ids.slice(0, 2)) expect((await l.cli(['events', 'add', id, '--status', 'in_transit'])).code).toBe(0);
+  });
+  afterAll(async () => {
+    expectNoSecrets(l.seen);
+    await l.close();
+  });
+
+  it('one page as a table: a header line and one TSV row per parcel', async () => {
+    const r = await l.cli(['list']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(
+      'entry_id\tstatus\tcourier\tcountry\tpostal_code\tnumber\taddition\tparcel_length\tparcel_width\tparcel_height\tparcel_weight\ttime_slot_period_start\ttime_slot_period_end\tservice_type\tcreated_at\tupdated_at',
+    );
+    expect(lines.at(-1)).toBe('');
+    const rows = lines.slice(1, -1);
+    expect(rows).toHaveLength(7);
+    expect(rows.map((row) => row.split('\t')[0]).sort()).toEqual([...ids].sort());
+    for (const row of rows) expect(row.split('\t')).toHaveLength(16);
+  });
+
+  it('--json keeps next_cursor: non-null with more pages, null on the last', async () => {
+    const first = json(await l.cli(['list', '--limit', '2', '--json']));
+    expect(first.parcels).toHaveLength(2);
+    expect(typeof first.next_cursor).toBe('string');
+    expect(first.next_cursor).not.toBe('');
+    let cursor: string = first.next_cursor;
+    const seen = new Set<string>(first.parcels.map((p: { entry_id: string }) => p.entry_id));
+    for (;;) {
+      const page = json(await l.cli(['list', '--limit', '2', '--cursor', cursor, '--json']));
+      for (const p of page.parcels as { entry_id: string }[]) seen.add(p.entry_id);
+      if (page.next_cursor === null) {
+        expect(page.parcels.length).toBeGreaterThan(0);
+        break;
+      }
+      cursor = page.next_cursor;
+    }
+    expect([...seen].sort()).toEqual([...ids].sort());
+    const whole = json(await l.cli(['list', '--json']));
+    expect(whole.parcels).toHaveLength(7);
+    expect(whole.next_cursor).toBeNull();
+  });
+
+  it.each(['0', '101', 'x'])('--limit %s → exit 2 naming --limit', async (limit) => {
+    const r = await l.cli(['list', '--limit', limit]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: --limit must be /);
+  });
+
+  it('--status in_transit equals --status 2', async () => {
+    const byName = json(await l.cli(['list', '--status', 'in_transit', '--json']));
+    const byNumber = json(await l.cli(['list', '--status', '2', '--json']));
+    expect(byName).toEqual(byNumber);
+    expect(byName.parcels.map((p: { entry_id: string }) => p.entry_id).sort()).toEqual(ids.slice(0, 2).sort());
+  });
+
+  it('--status 9 and --status bogus → exit 2', async () => {
+    expect(await l.cli(['list', '--status', '9'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --status must be between 0 and 5\n' });
+    const r = await l.cli(['list', '--status', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: --status must be a code number or one of: 0 registered, .*\(got "bogus"\)\n$/);
+  });
+
+  it('--courier filters', async () => {
+    const data = json(await l.cli(['list', '--courier', 'A-VAN', '--json']));
+    expect(data.parcels.map((p: { entry_id: string }) => p.entry_id).sort()).toEqual(ids.slice(5).sort());
+  });
+
+  it('--all --output ndjson yields every parcel exactly once, even with --limit 2', async () => {
+    const r = await l.cli(['list', '--all', '--output', 'ndjson', '--limit', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.endsWith('\n')).toBe(true);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(7);
+    const got = lines.map((line) => (JSON.parse(line) as { entry_id: string }).entry_id);
+    expect(new Set(got).size).toBe(7);
+    expect(got.sort()).toEqual([...ids].sort());
+  });
+
+  it('--all --json is one valid JSON array', async () => {
+    const r = await l.cli(['list', '--all', '--json', '--limit', '3']);
+    const data = json(r);
+    expect(Array.isArray(data)).toBe(true);
+    expect(data.map((p: { entry_id: string }) => p.entry_id).sort()).toEqual([...ids].sort());
+  });
+
+  it('--fields entry_id,status in JSON and in the table', async () => {
+    const data = json(await l.cli(['list', '--fields', 'entry_id,status', '--json']));
+    expect(data.next_cursor).toBeNull();
+    for (const p of data.parcels) expect(Object.keys(p)).toEqual(['entry_id', 'status']);
+    const inTransit = data.parcels.filter((p: { status: number }) => p.status === 2).map((p: { entry_id: string }) => p.entry_id);
+    expect(inTransit.sort()).toEqual(ids.slice(0, 2).sort());
+
+    const t = await l.cli(['list', '--fields', 'entry_id,status']);
+    expect(t.code).toBe(0);
+    const lines = t.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('entry_id\tstatus');
+    const expected = [...ids].map((id) => `${id}\t${ids.slice(0, 2).includes(id) ? '2 in_transit' : '0 registered'}`);
+    expect(lines.slice(1).sort()).toEqual(expected.sort());
+
+    const g = await l.cli(['get', ids[0] as string, '--fields', 'entry_id,status']);
+    expect(g).toMatchObject({ code: 0, stdout: `entry_id\t${ids[0]}\nstatus\t2 in_transit\n` });
+  });
+
+  it('--output csv: a header and RFC 4180 rows', async () => {
+    const r = await l.cli(['list', '--output', 'csv', '--fields', 'entry_id,courier']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split(/\r?\n/).filter((x) => x !== '');
+    expect(lines[0]).toBe('entry_id,courier');
+    expect(lines).toHaveLength(8);
+  });
+
+  it('an empty page in JSON is an empty list with a null next_cursor', async () => {
+    const r = await l.cli(['list', '--status', '5', '--json']);
+    expect(json(r)).toEqual({ parcels: [], next_cursor: null });
+  });
+});
