@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { idempotencyKeySchema } from '../schemas/headers.js';
-import { parcelIdSchema } from '../schemas/parcel.js';
+import { UUID_PATTERN } from '../schemas/parcel.js';
 import type { RouteSpec } from '../schemas/routes.js';
 import { matchRoute } from '../schemas/routes.js';
 import { validate } from '../schemas/validate.js';
@@ -96,14 +96,14 @@ export function rateLimitStep(d: PipelineDeps, caller: Caller, headers: Record<s
 export function paramsStep(raw: Record<string, string>): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    let decoded: string;
+    let decoded = value;
     try {
-      decoded = decodeURIComponent(value);
+      if (value.includes('%')) decoded = decodeURIComponent(value);
     } catch {
       throw badRequest('invalid_path_parameter', `path parameter ${name} is not valid percent-encoding`, name);
     }
     if (name === 'id') {
-      if (!validate(parcelIdSchema, decoded).ok) {
+      if (!UUID_PATTERN.test(decoded)) {
         throw badRequest('invalid_path_parameter', 'path parameter id must be a UUID (the parcel\'s entry_id)', 'id');
       }
       decoded = decoded.toLowerCase();
@@ -220,7 +220,8 @@ export function idempotencyKeyStep(req: IncomingMessage): string {
 export function executeStep(handler: RouteHandler, ctx: HandlerContext): SandboxResponse {
   const run = handler.validate(ctx);
   const result: HandlerResult = run();
-  return { status: result.status, headers: { ...result.headers }, body: dataBody(result.data) };
+  const body = result.json === undefined ? dataBody(result.data) : `{"data":${result.json}}`;
+  return { status: result.status, headers: { ...result.headers }, body };
 }
 
 /**

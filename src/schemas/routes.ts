@@ -64,11 +64,12 @@ export interface RouteMatch {
 }
 
 /** Matches a method and a path (no query string) against the route table. */
+const TEMPLATES: ReadonlyArray<readonly [RouteSpec, readonly string[]]> = ROUTES.map((r) => [r, r.path.split('/')] as const);
+
 export function matchRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
   const segments = path.split('/');
   let pathKnown = false;
-  for (const route of ROUTES) {
-    const template = route.path.split('/');
+  for (const [route, template] of TEMPLATES) {
     if (template.length !== segments.length) continue;
     const params: Record<string, string> = {};
     let ok = true;

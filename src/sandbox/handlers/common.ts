@@ -95,10 +95,23 @@ export function etagOf(p: ParcelRecord, api: ApiParcel): string {
   return `"v${p.version}-${hash}"`;
 }
 
+/** Serialised representations of (immutable) parcel records, so repeated reads skip the work. */
+const rendered = new WeakMap<ParcelRecord, { json: string; etag: string }>();
+
+function render(p: ParcelRecord): { json: string; etag: string } {
+  let r = rendered.get(p);
+  if (!r) {
+    const api = toApiParcel(p);
+    r = { json: JSON.stringify(api), etag: etagOf(p, api) };
+    rendered.set(p, r);
+  }
+  return r;
+}
+
 /** The parcel as a handler result with its ETag header. */
 export function parcelResult(p: ParcelRecord, status: 200 | 201) {
-  const api = toApiParcel(p);
-  return { status, data: api, headers: { ETag: etagOf(p, api) } };
+  const { json, etag } = render(p);
+  return { status, data: undefined, json, headers: { ETag: etag } };
 }
 
 /** YYYY-MM-DD of a Unix-seconds time, UTC. */

@@ -29,6 +29,8 @@ export interface HandlerContext {
 export interface HandlerResult {
   status: 200 | 201;
   data: unknown;
+  /** `data` already serialised as JSON (used instead of `data` when present). */
+  json?: string;
   headers?: Record<string, string>;
 }
 

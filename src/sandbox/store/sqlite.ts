@@ -136,6 +136,7 @@ export class SqliteRepository implements Repository {
         `INSERT INTO parcels (entry_id, org_id, ${cols}, status, version, created_at, updated_at)
          VALUES (@entry_id, @org_id, ${params}, 0, 1, @now, @now)`,
       ),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       getParcel: db.prepare('SELECT * FROM parcels WHERE entry_id = ? AND org_id = ?'),
       updateParcel: db.prepare(
         `UPDATE parcels SET ${PARCEL_FIELDS.map((f) => `${f} = @${f}`).join(', ')},
@@ -201,8 +202,28 @@ export class SqliteRepository implements Repository {
     };
   }
 
+  /**
+   * BEGIN IMMEDIATE: takes the write lock up front, so check-and-write sequences are atomic even
+   * when another process (e.g. `parcels --sandbox` next to `parcels sandbox serve`) shares the file.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Parcels read by id are cached until this process changes them (entries are dropped on write)
+   * or another connection commits (PRAGMA data_version changes, then the cache is cleared).
+   */
+  private readonly parcelCache = new Map<string, ParcelRecord>();
+  private cacheDataVersion = -1;
+
+  private freshCache(): Map<string, ParcelRecord> {
+    const v = this.s.dataVersion.get() as number;
+    if (v !== this.cacheDataVersion || this.parcelCache.size > 50_000) {
+      this.parcelCache.clear();
+      this.cacheDataVersion = v;
+    }
+    return this.parcelCache;
   }
 
   applySeed(seed: SeedObject): void {
@@ -238,17 +259,24 @@ export class SqliteRepository implements Repository {
   }
 
   getParcel(orgId: string, entryId: string): ParcelRecord | undefined {
-    return this.s.getParcel.get(entryId, orgId) as ParcelRecord | undefined;
+    const cache = this.freshCache();
+    const hit = cache.get(entryId);
+    if (hit) return hit.org_id === orgId ? hit : undefined;
+    const row = this.s.getParcel.get(entryId, orgId) as ParcelRecord | undefined;
+    if (row) cache.set(entryId, Object.freeze(row));
+    return row;
   }
 
   updateParcel(parcel: ParcelRecord, fields: ParcelFields, now: number): ParcelRecord {
     const values: Record<string, unknown> = { seq: parcel.seq, now };
     for (const f of PARCEL_FIELDS) values[f] = fields[f];
+    this.parcelCache.delete(parcel.entry_id);
     this.s.updateParcel.run(values);
     return this.s.parcelBySeq.get(parcel.seq) as ParcelRecord;
   }
 
   setParcelStatus(parcel: ParcelRecord, status: number, now: number): ParcelRecord {
+    this.parcelCache.delete(parcel.entry_id);
     this.s.setStatus.run(status, now, parcel.seq);
     return this.s.parcelBySeq.get(parcel.seq) as ParcelRecord;
   }
