@@ -10,24 +10,29 @@
 // The ApiClient variants run src/api/http.ts bundled with esbuild the way tsup bundles the CLI
 // (undici inlined, split chunks), so they measure what ships.
 //
-// Measured on the dev machine (2 cores, Node 20.20, undici 7.16; 21 runs, medians):
-//   node -e 0                                      ~31-38 ms
-//   node:http GET                                  ~63-67 ms   (1.0×)
-//   undici request() from the index                ~270-390 ms (4.2-5.8×)
-//     - of which waiting at exit for V8's background TurboFan tier-up of llhttp.wasm: 170-200 ms
-//     - of which loading undici's index (fetch, websocket, mocks, cache, proxies): ~90 ms more
-//       than lib/dispatcher/pool.js + lib/api/api-request.js
-//   undici lib/ pieces, default V8 flags           ~230-270 ms
-//   undici lib/ pieces + --no-wasm-tier-up         ~250 ms   (no help on Node 20's V8)
-//   undici lib/ pieces + --wasm-lazy-compilation   ~245 ms   (no help)
-//   undici lib/ pieces + --liftoff-only            ~100-135 ms (exit wait gone: 1 ms)
-//   ApiClient (lib/ pieces + --liftoff-only, set with v8.setFlagsFromString before the lazy
-//   import of undici)                              ~see the output; ≈2× node:http, target ≤4×
+// Measured on the dev machine (2 cores shared with other jobs, Node 20.20.2, undici 7.x):
+// `node bench/client-oneshot.mjs 20`, round-robin, medians:
+//   node -e 0                                   41.0 ms  0.52×
+//   node:http GET                               78.1 ms  1.00×
+//   undici request() (index)                   463.1 ms  5.93×
+//   undici request() (index) --liftoff-only    296.1 ms  3.79×
+//   import src/api/http.ts only                 56.5 ms  0.72×
+//   ApiClient GET                              155.5 ms  1.99×
+//   ApiClient GET + close()                    161.9 ms  2.07×
+//   ApiClient GET, V8 default tiering          323.6 ms  4.14×
+// Earlier exploratory runs (11-21 runs each, same server) located the cost:
+//   - waiting at exit for V8's background TurboFan tier-up of llhttp's WebAssembly: 170-200 ms
+//     (timed from the end of the request to the 'exit' event: ~190 ms by default, ~1 ms with
+//     --liftoff-only);
+//   - undici's index (fetch, WebSocket, mocks, cache, proxy agents) costs ~90 ms more to load than
+//     lib/dispatcher/pool.js + lib/api/api-request.js;
+//   - --no-wasm-tier-up (~250 ms) and --wasm-lazy-compilation (~245 ms) did not help on Node 20's
+//     V8; --liftoff-only did, both as a CLI flag and via v8.setFlagsFromString at run time.
 // Decision: keep undici, load only its Pool + request() internals, and switch V8 to
 // --liftoff-only before undici first compiles its WebAssembly parser (PARCELS_WASM_TIER_UP=1
 // restores V8's default for comparison).
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,7 +100,6 @@ const variants = [
 ];
 
 // The server lives in this process, so children must not block it: spawn asynchronously.
-const { spawn } = await import('node:child_process');
 function time(args, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -105,20 +109,18 @@ function time(args, env) {
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))));
   });
 }
-void spawnSync;
-
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 };
 
-const results = [];
-for (const [label, args, env] of variants) {
-  await time(args, env); // warm the file cache
-  const samples = [];
-  for (let i = 0; i < runs; i++) samples.push(await time(args, env));
-  results.push([label, median(samples)]);
+// Round-robin over the variants so a burst of load on the machine hits all of them alike.
+const samples = variants.map(() => []);
+for (const [, args, env] of variants) await time(args, env); // warm the file cache
+for (let i = 0; i < runs; i++) {
+  for (const [v, [, args, env]] of variants.entries()) samples[v].push(await time(args, env));
 }
+const results = variants.map(([label], v) => [label, median(samples[v])]);
 server.close();
 rmSync(work, { recursive: true, force: true });
 
