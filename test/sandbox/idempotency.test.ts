@@ -160,4 +160,25 @@ describe('persistence (file database)', () => {
       await s2.close();
     }
   });
+
+  it('two sandboxes sharing one file see each other\'s changes (no stale cached parcel or ETag)', async () => {
+    const db = join(dir, 'shared.db');
+    const a = await startSandbox({ db, seed: TEST_SEED });
+    const b = await startSandbox({ db, seed: TEST_SEED });
+    try {
+      const created = await createParcel(a.url);
+      const id = created.body.data.entry_id;
+      const viaB = await call(b.url, 'GET', `/deliveries/v1/parcels/${id}`);
+      expect(viaB.headers.get('etag')).toBe(created.headers.get('etag'));
+      await call(a.url, 'GET', `/deliveries/v1/parcels/${id}`); // cached in a
+      const patched = await call(b.url, 'PATCH', `/deliveries/v1/parcels/${id}`, { body: { number: '99' }, headers: { 'if-match': viaB.headers.get('etag')! } });
+      expect(patched.status).toBe(200);
+      const viaA = await call(a.url, 'GET', `/deliveries/v1/parcels/${id}`);
+      expect(viaA.body.data.number).toBe('99');
+      expect(viaA.headers.get('etag')).toBe(patched.headers.get('etag'));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });
