@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
+import type { Harness } from './harness.js';
+import { PARCEL_FLAGS, allParcels, expectNoSecrets, startHarness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  expectNoSecrets(h.seen);
+  await h.close();
+});
+
+describe('authentication and permission', () => {
+  it('a read-only key on create → exit 3 naming the scope deliveries:write', async () => {
+    const r = await h.cli(['create', ...PARCEL_FLAGS], { env: { PARCELS_API_KEY: READ_ONLY_KEY } });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'Error: this route requires the scope deliveries:write, which the API key does not have\n' +
+        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then run `parcels auth login --profile default` (an unverified organisation cannot write at all)\n',
+    });
+    expect(await allParcels(h)).toEqual([]);
+  });
+
+  it('an expired key → exit 3 with a login hint', async () => {
+    const r = await h.cli(['list'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: the API key has expired\nHint: the API key was refused (invalid or expired): run `parcels auth login --profile default` with a valid key\n',
+    });
+    const p = await h.cli(['list', '--profile', 'ops'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
+    expect(p.code).toBe(3);
+    expect(p.stderr).toContain('`parcels auth login --profile ops`');
+  });
+
+  it('--json errors are exactly one JSON line on stderr and stdout is empty', async () => {
+    const r = await h.cli(['list', '--json'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.endsWith('\n')).toBe(true);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const parsed = JSON.parse(r.stderr) as { error: Record<string, unknown> };
+    expect(Object.keys(parsed)).toEqual(['error']);
+    expect(parsed.error).toMatchObject({ status: 401, code: 'expired_credentials', message: 'the API key has expired', exit_code: 3 });
+  });
+
+  it('--json usage errors are one JSON line too', async () => {
+    const r = await h.cli(['list', '--limit', '0', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const parsed = JSON.parse(r.stderr) as { error: Record<string, unknown> };
+    expect(parsed.error).toMatchObject({ code: 'invalid_usage', exit_code: 2, message: '--limit must be between 1 and 100 (got 0)' });
+  });
+});
+
+describe('usage errors', () => {
+  it('no base URL → exit 2 with a hint', async () => {
+    const r = h.record(await runCli(['list'], { env: { PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_API_KEY: FULL_KEY } }));
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --base-url: no API base URL for profile "default"\n' +
+        'Hint: run `parcels auth login --profile default --base-url URL`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox\n',
+    });
+  });
+
+  it('--output xml → exit 2 with a message naming --output, and nothing sent', async () => {
+    const r = await h.cli(['create', ...PARCEL_FLAGS, '--output', 'xml']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect.soft(r.stderr).toBe('Error: --output must be one of table, json, ndjson, csv (got "xml")\n');
+    // exit 2 promises that nothing was sent
+    expect.soft(await allParcels(h)).toEqual([]);
+  });
+
+  it('PARCELS_OUTPUT=xml → exit 2 naming PARCELS_OUTPUT', async () => {
+    const r = await h.cli(['couriers'], { env: { PARCELS_OUTPUT: 'xml' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('PARCELS_OUTPUT');
+  });
+
+  it('an unknown command or flag → exit 2', async () => {
+    expect(await h.cli(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'frobnicate'\n(add --help for usage and examples)\n" });
+    const flag = await h.cli(['list', '--frob']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--frob'");
+    expect((await h.cli(['get'])).code).toBe(2);
+  });
+
+  it('--retries and --timeout must be numbers', async () => {
+    expect((await h.cli(['couriers', '--retries', 'x'])).code).toBe(2);
+    expect((await h.cli(['couriers', '--timeout', 'soon'])).code).toBe(2);
+  });
+});
+
+describe('help', () => {
+  it('help exit-codes / help environment / --version / --help → exit 0 on stdout', async () => {
+    const codes = await h.cli(['help', 'exit-codes']);
+    expect(codes.code).toBe(0);
+    expect(codes.stderr).toBe('');
+    for (const n of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '130']) expect(codes.stdout).toMatch(new RegExp(`^  ${n} +\\S`, 'm'));
+    const env = await h.cli(['help', 'environment']);
+    expect(env.code).toBe(0);
+    for (const v of ['PARCELS_PROFILE', 'PARCELS_BASE_URL', 'PARCELS_API_KEY', 'PARCELS_OUTPUT', 'PARCELS_CONFIG_DIR', 'NO_COLOR']) expect(env.stdout).toContain(v);
+    const version = await h.cli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?\n$/);
+    const help = await h.cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: parcels');
+    expect(help.stdout).toContain('Examples:');
+    const sub = await h.cli(['create', '--help']);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('--courier <code>');
+    expect(sub.stdout).toContain('Examples:');
+  });
+});
+
+describe('rate limits and unavailability', () => {
+  it('rate limited: --retries 0 → exit 7 on the 4th request; default retries wait and succeed', async () => {
+    const limited = await startHarness({ rateLimit: { requests: 3, window_s: 1 } });
+    try {
+      const env = limited.env();
+      const run = async (argv: string[]) => h.record(await runCli(argv, { env }));
+      // wait for a fresh window so the three requests below share it
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+      for (let i = 0; i < 3; i++) expect((await run(['couriers', '--json', '--retries', '0'])).code).toBe(0);
+      const fourth = await run(['couriers', '--retries', '0']);
+      expect(fourth.code).toBe(7);
+      expect(fourth.stdout).toBe('');
+      expect(fourth.stderr).toMatch(/^Error: rate limit of 3 requests per 1 s exceeded; retry after \d+ s\nHint: rate limited: wait \d+ s and try again \(or raise --retries\)\n$/);
+      const waited = await run(['couriers', '--json']);
+      expect(waited.code).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ couriers: [{ code: 'A-BIKE' }, { code: 'A-VAN' }] });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a failing service (failRate 1) with --retries 0 → exit 8', async () => {
+    const failing = await startHarness({ faults: { failRate: 1, seed: 1 } });
+    try {
+      const r = h.record(await runCli(['couriers', '--retries', '0'], { env: failing.env() }));
+      expect(r.code).toBe(8);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^Error: injected fault: .+\nHint: the service failed or is unavailable: try again later \(raise --retries to retry longer\)\n$/);
+      const j = h.record(await runCli(['couriers', '--retries', '0', '--json'], { env: failing.env() }));
+      expect(j.code).toBe(8);
+      expect(JSON.parse(j.stderr).error).toMatchObject({ exit_code: 8 });
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('connection refused with --retries 0 → exit 8', async () => {
+    const r = await h.cli(['couriers', '--retries', '0'], { env: { PARCELS_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(r.code).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: connection refused: .*ECONNREFUSED 127\.0\.0\.1:1\n/);
+  });
+});
