@@ -63,6 +63,16 @@ describe('--dry-run', () => {
     expect(r.stderr).not.toContain('Created parcel');
   });
 
+  it('a dry run does not spoil the cached code names (status 4 keeps its name afterwards)', async () => {
+    const dir = tempConfigDir();
+    expect((await h.cli(['create', ...PARCEL_FLAGS, '--dry-run'], { dir })).code).toBe(0);
+    const id = await createParcel(h);
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--json'])).code).toBe(0);
+    const g = await h.cli(['get', id], { dir });
+    expect(g.code).toBe(0);
+    expect(g.stdout).toMatch(/^status\t4 delivered$/m);
+  });
+
   it('get prints a GET with the redacted header', async () => {
     const id = await createParcel(h);
     const r = await h.cli(['get', id, '--dry-run', '--json']);
