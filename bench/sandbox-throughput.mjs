@@ -1,12 +1,13 @@
 // Sandbox throughput vs a bare node:http server. Run after `npm run build` (or `npx tsup`):
 //   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory]
-import { createServer } from 'node:http';
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { DEMO_API_KEY, startSandbox } from '../dist/sandbox/index.js';
+import { DEMO_API_KEY } from '../dist/sandbox/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,28 +26,23 @@ function run(opts) {
   });
 }
 
-function startBare() {
-  const body = JSON.stringify({ data: { ok: true, entry_id: '00000000-0000-4000-8000-000000000000' } });
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+/** Starts bench/sandbox-bench-server.mjs in its own process and resolves with what it reports. */
+function child(...args) {
+  const proc = fork(fileURLToPath(new URL('./sandbox-bench-server.mjs', import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (info) => resolve({ ...info, stop: () => new Promise((done) => { proc.once('exit', done); proc.disconnect(); }) }));
+    proc.once('error', reject);
+    proc.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
 const db = values.db === 'memory' ? ':memory:' : join(dir, 'bench.db');
-const sandbox = await startSandbox({ db, port: 0 });
-const bare = await startBare();
-const bareUrl = `http://127.0.0.1:${bare.address().port}`;
+const bare = await child('bare');
+const sandbox = await child('sandbox', db);
+const bareUrl = bare.url;
+const id = sandbox.id;
 const auth = { authorization: `Bearer ${DEMO_API_KEY}` };
-
-const created = await fetch(`${sandbox.url}/deliveries/v1/parcels`, {
-  method: 'POST',
-  headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'bench-setup-0001' },
-  body: JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10', parcel_weight: 1200 }),
-});
-const id = (await created.json()).data.entry_id;
 
 const rows = [];
 const record = (name, r) => {
@@ -76,11 +72,11 @@ record(
   }),
 );
 
-await sandbox.close();
-bare.close();
+await sandbox.stop();
+await bare.stop();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`\nNode ${process.version}, ${connections} connections, ${duration} s per run, database ${values.db === 'memory' ? ':memory:' : 'file (WAL)'}\n`);
+console.log(`\nNode ${process.version}, servers in a child process,, ${connections} connections, ${duration} s per run, database ${values.db === 'memory' ? ':memory:' : 'file (WAL)'}\n`);
 console.log('| Target | req/s | p50 ms | p99 ms | requests | non-2xx/errors |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.bad} |`);

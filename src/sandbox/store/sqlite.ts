@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { DeliveredAddress } from '../../schemas/history.js';
 import type { Scope } from '../../schemas/routes.js';
@@ -96,8 +96,11 @@ interface AttemptRow {
   recorded_at: number;
 }
 
+// crypto.hash (one-shot, no Hash object) exists from Node 20.12; fall back to createHash before that.
+const oneShot = (crypto as { hash?: (alg: string, data: string | Buffer, enc: 'buffer') => Buffer }).hash;
+
 export function sha256(text: string | Buffer): Buffer {
-  return createHash('sha256').update(text).digest();
+  return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
 }
 
 /** better-sqlite3 implementation of the repository; `path` is a file or ':memory:'. */
