@@ -1,7 +1,8 @@
-import type { Command as CommanderCommand, CommanderError } from 'commander';
+import type { Command as CommanderCommand, CommanderError as CommanderErrorType } from 'commander';
 import type { CommandModule } from './commands/types.js';
-import type { GlobalOptions } from './context.js';
-import { EXIT } from './errors.js';
+import type { Context, GlobalOptions } from './context.js';
+import { DryRunComplete, EXIT } from './errors.js';
+import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 
 declare const __PARCELS_VERSION__: string;
@@ -317,7 +318,7 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 }
 
 async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
-  const { Command, Option } = await import('commander');
+  const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
   const noColorFlag = argv.includes('--no-color');
   const io = deps.io ?? systemIO({ noColor: noColorFlag });
@@ -400,7 +401,8 @@ async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    exitCode = commanderExitCode(error as CommanderError);
+    if (!(error instanceof CommanderError)) throw error;
+    exitCode = commanderExitCode(error);
   }
   await pending;
   return exitCode;
@@ -423,18 +425,25 @@ function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
   };
 }
 
-function commanderExitCode(error: CommanderError): number {
+function commanderExitCode(error: CommanderErrorType): number {
   // Help (asked for, or shown for a bare command group) and --version are successes; anything else
   // commander throws is invalid usage, and commander has already printed its message to stderr.
   const success = ['commander.helpDisplayed', 'commander.help', 'commander.version'];
   return success.includes(error.code) ? EXIT.OK : EXIT.USAGE;
 }
 
-async function reportError(error: unknown, ctx: import('./context.js').Context): Promise<number> {
+async function reportError(error: unknown, ctx: Context): Promise<number> {
+  if (error instanceof DryRunComplete) return EXIT.OK;
   const { describeError } = await import('./describe-error.js');
   const { renderError } = await import('./io/render.js');
   const described = await describeError(error, ctx);
-  await renderError(ctx.io, described, { format: ctx.outputFormat() });
+  let format: OutputFormat;
+  try {
+    format = ctx.outputFormat();
+  } catch {
+    // The output setting itself is what is wrong: report that in the human form.
+    format = 'table';
+  }
+  await renderError(ctx.io, described, { format });
   return described.exitCode;
 }
-

@@ -143,7 +143,8 @@ export function createContext(init: {
         const resolved = await settings();
         const { readCached, writeCached } = await import('./config/cache.js');
         const cached = await readCached<CodeNames>(env, resolved.profile, 'code-names', CODE_NAMES_MAX_AGE_S);
-        if (cached !== undefined) return cached;
+        // A dry run sends nothing, so it cannot look names up: the spec's own meanings serve.
+        if (cached !== undefined || globals.dryRun) return cached ?? {};
         try {
           const { getReference, parseCodeNames } = await import('./api/reference.js');
           const names = parseCodeNames((await getReference(await ctx.api())).data);

@@ -56,7 +56,9 @@ async function hintForStatus(error: ApiError, ctx: Context): Promise<string | un
       return `${needs}; create a key with it in the API console, then run \`parcels auth login --profile ${await profileName(ctx)}\` (an unverified organisation cannot write at all)`;
     }
     case 404:
-      return 'check the id (the parcel\'s entry_id UUID) and that it belongs to your organisation';
+      return error.request?.path.startsWith('/deliveries/v1/parcels/')
+        ? "check the id (the parcel's entry_id UUID) and that it belongs to your organisation"
+        : undefined;
     case 409:
       return 'the Idempotency-Key was already used with a different body or route: send a new key (omit --idempotency-key to get one)';
     case 412:

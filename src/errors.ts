@@ -66,6 +66,17 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * Not a failure: --dry-run described the first request instead of sending it, so the command
+ * stops there (it has no answer to go on with) and exits 0.
+ */
+export class DryRunComplete extends Error {
+  override readonly name = 'DryRunComplete';
+  constructor() {
+    super('dry run: nothing was sent');
+  }
+}
+
 /** The user interrupted (Ctrl-C) or declined a prompt. */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';

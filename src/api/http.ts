@@ -1,5 +1,5 @@
 import type { Dispatcher, Pool } from 'undici';
-import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
 import { REDACTED, redactSecret } from './redact.js';
 
 /**
@@ -22,7 +22,7 @@ export interface ApiClientOptions {
   userAgent: string;
   /** One line per event (request, response, retry decision). Never receives the key. */
   trace?: ((line: string) => void) | undefined;
-  /** --dry-run: describe each request to this writer instead of sending it. */
+  /** --dry-run: describe the request to this writer instead of sending it, then throw DryRunComplete. */
   dryRun?: ((text: string) => void) | undefined;
   sleep?: (ms: number) => Promise<void>;
   /** In [0, 1); used for the backoff jitter. */
@@ -54,8 +54,6 @@ export interface ApiResponse {
   data: unknown;
   /** How many attempts it took (1 = first try). */
   attempts: number;
-  /** Set when the client is in dry-run mode: nothing was sent, status is 0 and there is no data. */
-  dryRun?: true;
 }
 
 export interface RequestDescription {
@@ -359,7 +357,7 @@ export class ApiClient {
     const bytes = this.bodyBytes(req.body);
     if (this.options.dryRun) {
       this.options.dryRun(ApiClient.formatDescription(this.describe(req)));
-      return { status: 0, headers: {}, body: undefined, data: undefined, attempts: 0, dryRun: true };
+      throw new DryRunComplete();
     }
     const headers = this.headers(req, bytes !== undefined, false);
     const maxAttempts = 1 + this.options.retries;

@@ -45,7 +45,6 @@ export async function* walkParcels(client: ApiClient, query: ParcelListParams = 
   for (;;) {
     const page = await listParcels(client, { ...query, cursor }, signal);
     yield page;
-    if (page.dryRun) return;
     const next = nextCursor(page.data);
     if (next === undefined) return;
     if (seen.has(next)) throw new Error(`the service returned the cursor "${next}" twice; stopping to avoid a loop`);

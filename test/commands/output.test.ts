@@ -52,8 +52,7 @@ describe('--dry-run', () => {
         '\n' +
         `${body}\n` +
         '\n' +
-        `curl -sS -X POST ${url} -H 'Accept: application/json' -H "Authorization: Bearer $PARCELS_API_KEY" -H 'Content-Type: application/json' -H 'Idempotency-Key: ${key}' --data-binary '${body}'\n` +
-        '\n',
+        `curl -sS -X POST ${url} -H 'Accept: application/json' -H "Authorization: Bearer $PARCELS_API_KEY" -H 'Content-Type: application/json' -H 'Idempotency-Key: ${key}' --data-binary '${body}'\n`,
     );
   });
 

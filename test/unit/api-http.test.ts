@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffDelay, parseRetryAfter, shellQuote } from '../../src/api/http.js';
 import type { ApiClientOptions } from '../../src/api/http.js';
-import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
+import { ApiError, CancelledError, DryRunComplete, NetworkError } from '../../src/errors.js';
 
 const KEY = 'sk_live_TOPSECRET_0123456789abcdef';
 
@@ -365,8 +365,9 @@ describe('redaction: trace and describe', () => {
     const { url, seen } = await serve((_req, res) => json(res, 200, { data: 1 }));
     const out: string[] = [];
     const { client: c } = client(url, { dryRun: (t) => out.push(t) });
-    const response = await c.request({ method: 'PATCH', path: '/deliveries/v1/parcels/p', body: { addition: '' }, ifMatch: '"e1"' });
-    expect(response).toMatchObject({ status: 0, dryRun: true, attempts: 0 });
+    await expect(
+      c.request({ method: 'PATCH', path: '/deliveries/v1/parcels/p', body: { addition: '' }, ifMatch: '"e1"' }),
+    ).rejects.toBeInstanceOf(DryRunComplete);
     expect(seen).toHaveLength(0);
     expect(out.join('')).toContain(`PATCH ${url}/deliveries/v1/parcels/p\n`);
     expect(out.join('')).toContain(`-H 'If-Match: "e1"'`);

@@ -1,6 +1,5 @@
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
-import type { Context } from '../../context.js';
 import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
 import type { ParcelCreateInput } from '../../schemas/parcel.js';
