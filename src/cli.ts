@@ -305,6 +305,12 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     await writeOut(io.stdout, `${VERSION}\n`);
     return EXIT.OK;
   }
+  if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
+    const { topLevelHelp } = await import('./help.js');
+    const { systemIO, writeOut } = await import('./io/streams.js');
+    await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION));
+    return EXIT.OK;
+  }
   if (argv[0] === 'help' && argv[1] !== undefined) {
     const { helpTopic } = await import('./help.js');
     const topic = helpTopic(argv[1]);
@@ -336,20 +342,9 @@ async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
       writeErr: (text) => write(io.stderr, text),
     })
     .exitOverride()
-    .showHelpAfterError('(add --help for usage and examples)')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  parcels --sandbox create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
-        '  parcels --sandbox list --status registered',
-        '  parcels auth login --base-url https://api.example.com',
-        '  parcels list --all --output ndjson | jq -r .entry_id',
-        '',
-        'More help: parcels help exit-codes | parcels help environment | parcels <command> --help',
-      ].join('\n'),
-    );
+    .showHelpAfterError('(add --help for usage and examples)');
+  const { topLevelHelp } = await import('./help.js');
+  program.helpInformation = () => topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION);
   for (const def of GLOBAL_OPTIONS) program.option(def.flags, def.description);
 
   const groups = new Map<string, CommanderCommand>();

@@ -35,3 +35,54 @@ Precedence: flag > environment > profile (config.json) > built-in default.
 export function helpTopic(name: string): string | undefined {
   return TOPICS[name];
 }
+
+interface HelpOption {
+  flags: string;
+  description: string;
+}
+interface HelpCommand {
+  path: string[];
+  args?: string;
+  summary: string;
+  options?: unknown[];
+}
+
+/**
+ * The top-level help, rendered straight from the command table. `parcels --help` is the command
+ * people run most while learning the tool, so it is printed without loading commander at all;
+ * commander's own top-level help is pointed at this same text so the two never differ.
+ */
+export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly HelpOption[], version: string): string {
+  const options: [string, string][] = [
+    ['-V, --version', `print the version (${version})`],
+    ...globals.map((o): [string, string] => [o.flags, o.description]),
+    ['-h, --help', 'show help for a command'],
+  ];
+  const rows: [string, string][] = commands.map((c) => [
+    [...c.path, ...(c.args ? [c.args] : []), ...(c.options?.length ? ['[options]'] : [])].join(' '),
+    c.summary,
+  ]);
+  rows.push(['help [command|topic]', 'help for a command, or a topic: exit-codes, environment']);
+  const width = Math.max(...[...options, ...rows].map(([left]) => left.length)) + 2;
+  const lines = (pairs: [string, string][]) => pairs.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join('\n');
+  return [
+    'Usage: parcels [options] [command]',
+    '',
+    'Track parcels with the Parcel Delivery Tracking API',
+    '',
+    'Options:',
+    lines(options),
+    '',
+    'Commands:',
+    lines(rows),
+    '',
+    'Examples:',
+    '  parcels --sandbox create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
+    '  parcels --sandbox list --status registered',
+    '  parcels auth login --base-url https://api.example.com',
+    '  parcels list --all --output ndjson | jq -r .entry_id',
+    '',
+    'More help: parcels help exit-codes | parcels help environment | parcels <command> --help',
+    '',
+  ].join('\n');
+}
