@@ -1,20 +1,11 @@
 import type { Context } from './context.js';
+import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 
-/** An error as the user is shown it: one message, an exit code, and what to do about it. */
-export interface DescribedError {
-  message: string;
-  status?: number;
-  code: string;
-  exitCode: number;
-  hint?: string;
-  field?: string;
-  details?: { field: string; message: string }[];
-}
 
 /** Turns any thrown value into what renderError prints; the one place hints are written. */
-export async function describeError(error: unknown, ctx: Context): Promise<DescribedError> {
+export async function describeError(error: unknown, ctx: Context): Promise<ErrorInfo> {
   const exitCode = exitCodeFor(error);
   const code = errorCodeFor(error);
   if (error instanceof UsageError) {
@@ -78,7 +69,7 @@ function requiredScope(method: string, path: string): string | undefined {
 }
 
 /** Field-level details from a validation error body, when the server gives them in a recognisable form. */
-function validationDetails(body: unknown): Pick<DescribedError, 'field' | 'details'> {
+function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> {
   if (typeof body !== 'object' || body === null) return {};
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return {};

@@ -1,14 +1,9 @@
 import type { ApiClient, ApiResponse } from './http.js';
+import type { CodeNames } from '../schemas/codes.js';
 import { routePath } from './routes.js';
 
-/** Code → name tables learnt from the reference route (same shape as io/format's CodeNames). */
-export type CodeNames = {
-  status?: Readonly<Record<number, string>>;
-  outcome?: Readonly<Record<number, string>>;
-  reason?: Readonly<Record<number, string>>;
-  location_type?: Readonly<Record<number, string>>;
-  service_type?: Readonly<Record<number, string>>;
-};
+export type { CodeNames };
+
 export type CodeKind = keyof CodeNames;
 
 /** GET /deliveries/v1/reference. */

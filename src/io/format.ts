@@ -2,17 +2,11 @@
  * How one value looks in a human view (table cell or key/value line). Machine formats (json,
  * ndjson, csv) never go through here: they carry the service's values unchanged.
  */
+import type { CodeNames } from '../schemas/codes.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { styles } from './colour.js';
 
-/** Code → name maps, usually learned from GET /deliveries/v1/reference. */
-export type CodeNames = {
-  status?: Readonly<Record<number, string>>;
-  outcome?: Readonly<Record<number, string>>;
-  reason?: Readonly<Record<number, string>>;
-  location_type?: Readonly<Record<number, string>>;
-  service_type?: Readonly<Record<number, string>>;
-};
+export type { CodeNames };
 
 export interface FormatContext {
   names?: CodeNames;

@@ -35,3 +35,12 @@ export const PARCEL_STATUS_MIN = 0;
 export const PARCEL_STATUS_MAX = 5;
 /** Statuses a status event may report; 4 and 5 come only through delivery attempts. */
 export const EVENT_STATUS_MAX = 3;
+
+/** Code → name tables, learnt from GET /deliveries/v1/reference; the spec's own tables are the fallback. */
+export type CodeNames = {
+  status?: Readonly<Record<number, string>>;
+  outcome?: Readonly<Record<number, string>>;
+  reason?: Readonly<Record<number, string>>;
+  location_type?: Readonly<Record<number, string>>;
+  service_type?: Readonly<Record<number, string>>;
+};
