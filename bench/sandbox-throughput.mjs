@@ -1,5 +1,9 @@
 // Sandbox throughput vs a bare node:http server. Run after `npm run build` (or `npx tsup`):
-//   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory]
+//   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory] [--rounds 3] [--warmup 2]
+// Each server gets a warm-up run (not recorded), then the bare and sandbox GET runs alternate for
+// --rounds rounds so that background load affects both alike; the table shows each target's median
+// round (by req/s) and the ratio is the median of the per-round ratios.
+import { loadavg } from 'node:os';
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,14 +18,18 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     db: { type: 'string', default: 'file' },
+    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '2' },
   },
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const rounds = Math.max(1, Number(values.rounds));
+const warmup = Number(values.warmup);
 
-function run(opts) {
+function run(opts, seconds = duration) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ duration, connections, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon({ duration: seconds, connections, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
 }
@@ -30,7 +38,8 @@ function run(opts) {
 function child(...args) {
   const proc = fork(fileURLToPath(new URL('./sandbox-bench-server.mjs', import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
-    proc.once('message', (info) => resolve({ ...info, stop: () => new Promise((done) => { proc.once('exit', done); proc.disconnect(); }) }));
+    const cpu = () => new Promise((done) => { proc.once('message', (m) => done(m.cpu)); proc.send('cpu'); });
+    proc.once('message', (info) => resolve({ ...info, cpu, stop: () => new Promise((done) => { proc.once('exit', done); proc.disconnect(); }) }));
     proc.once('error', reject);
     proc.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
@@ -44,20 +53,39 @@ const bareUrl = bare.url;
 const id = sandbox.id;
 const auth = { authorization: `Bearer ${DEMO_API_KEY}` };
 
-const rows = [];
-const record = (name, r) => {
-  const non2xx = r.non2xx + r.errors;
-  rows.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: non2xx });
-  return r.requests.average;
-};
+const row = (name, r, cpuUs) => ({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors, cpu: cpuUs / r.requests.total });
+/** One measured run; also the server's CPU time (user + system) per request over the run. */
+async function measure(name, server, opts) {
+  const before = await server.cpu();
+  const r = await run(opts);
+  return row(name, r, (await server.cpu()) - before);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const medianRow = (rs) => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor((rs.length - 1) / 2)];
 
-const bareRps = record('bare node:http GET (small JSON)', await run({ url: `${bareUrl}/` }));
-const getRps = record('sandbox GET /deliveries/v1/parcels/{id}', await run({ url: `${sandbox.url}/deliveries/v1/parcels/${id}`, headers: auth }));
+const bareOpts = { url: `${bareUrl}/` };
+const getOpts = { url: `${sandbox.url}/deliveries/v1/parcels/${id}`, headers: auth };
+const load = [loadavg()[0]];
+if (warmup > 0) {
+  await run(bareOpts, warmup);
+  await run(getOpts, warmup);
+}
+const bareRuns = [];
+const getRuns = [];
+const ratios = [];
+for (let i = 0; i < rounds; i++) {
+  const b = await measure('bare node:http GET (~370-byte JSON)', bare, bareOpts);
+  const g = await measure('sandbox GET /deliveries/v1/parcels/{id}', sandbox, getOpts);
+  bareRuns.push(b);
+  getRuns.push(g);
+  ratios.push(g.rps / b.rps);
+}
 let n = 0;
 const body = JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '12' });
-record(
+const post = await measure(
   'sandbox POST /deliveries/v1/parcels (unique Idempotency-Key)',
-  await run({
+  sandbox,
+  {
     url: `${sandbox.url}/deliveries/v1/parcels`,
     requests: [
       {
@@ -69,15 +97,21 @@ record(
         }),
       },
     ],
-  }),
+  },
 );
+load.push(loadavg()[0]);
+const rows = [medianRow(bareRuns), medianRow(getRuns), post];
 
 await sandbox.stop();
 await bare.stop();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`\nNode ${process.version}, servers in a child process,, ${connections} connections, ${duration} s per run, database ${values.db === 'memory' ? ':memory:' : 'file (WAL)'}\n`);
-console.log('| Target | req/s | p50 ms | p99 ms | requests | non-2xx/errors |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} | ${r.bad} |`);
-console.log(`\nsandbox GET / bare = ${(getRps / bareRps).toFixed(2)} (target >= 0.50)`);
+console.log(
+  `\nNode ${process.version}, servers in a child process, ${connections} connections, ${warmup} s warm-up, ${rounds} alternating round(s) of ${duration} s (median shown), database ${values.db === 'memory' ? ':memory:' : 'file (WAL)'}, load average ${load.map((l) => l.toFixed(2)).join(' → ')}\n`,
+);
+console.log('| Target | req/s | p50 ms | p99 ms | server CPU µs/req | requests | non-2xx/errors |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round(r.cpu)} | ${r.total} | ${r.bad} |`);
+console.log(`\nper-round sandbox GET / bare: ${ratios.map((x) => x.toFixed(2)).join(', ')}`);
+console.log(`server CPU per request, sandbox GET / bare: ${(median(getRuns.map((r) => r.cpu)) / median(bareRuns.map((r) => r.cpu))).toFixed(2)} (medians)`);
+console.log(`sandbox GET / bare = ${median(ratios).toFixed(2)} (median of rounds; target >= 0.50)`);

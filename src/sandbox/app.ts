@@ -5,7 +5,7 @@ import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
-import type { PipelineDeps } from './pipeline.js';
+import type { Outcome, PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
@@ -69,20 +69,20 @@ export function createApp(opts: AppOptions = {}): App {
   };
   let closed = false;
 
-  async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { response, drop } = await runPipeline(req, deps, clock);
-    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+  /** Writes the answer: one writeHead with a flat header list, one end with the body text. */
+  function send(req: IncomingMessage, res: ServerResponse, { response, drop, rate }: Outcome): void {
     if (drop) {
       req.socket.destroy();
       return;
     }
     if (res.destroyed || res.headersSent) return;
     res.sendDate = false;
-    const headers = response.headers;
-    headers['Content-Type'] = 'application/json';
-    headers['Content-Length'] = String(Buffer.byteLength(response.body));
-    headers.Date = clock.dateHeader();
-    if (response.status === 400 && headers.Connection === 'close') {
+    const headers: string[] = [];
+    const own = response.headers;
+    for (const name in own) headers.push(name, own[name] as string);
+    if (rate !== undefined) headers.push('RateLimit-Limit', String(rate.limit), 'RateLimit-Remaining', String(rate.remaining), 'RateLimit-Reset', String(rate.resetS));
+    headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', clock.dateHeader());
+    if (response.status === 400 && own.Connection === 'close') {
       // The request body was not read to its end; close instead of draining it.
       res.shouldKeepAlive = false;
     }
@@ -90,20 +90,39 @@ export function createApp(opts: AppOptions = {}): App {
     res.end(response.body);
   }
 
+  /** Only a failure while writing can reach here; the socket is the only thing left to clean up. */
+  function writeFailed(res: ServerResponse, err: unknown): void {
+    if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end('{"data":null,"error":{"code":"internal_error","message":"internal failure"}}');
+    } else {
+      res.destroy();
+    }
+  }
+
+  /** Sends now, or after the latency fault's delay. */
+  function deliver(req: IncomingMessage, res: ServerResponse, out: Outcome): void {
+    const write = () => {
+      try {
+        send(req, res, out);
+      } catch (err) {
+        writeFailed(res, err);
+      }
+    };
+    if (faults.latencyMs > 0) setTimeout(write, faults.latencyMs);
+    else write();
+  }
+
   return {
     repo,
     clock,
     handle(req, res) {
-      respond(req, res).catch((err: unknown) => {
-        // Only a failure while writing can reach here; the socket is the only thing left to clean up.
-        if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
-        if (!res.headersSent && !res.destroyed) {
-          res.writeHead(500, { 'Content-Type': 'application/json' });
-          res.end('{"data":null,"error":{"code":"internal_error","message":"internal failure"}}');
-        } else {
-          res.destroy();
-        }
-      });
+      // GET routes come back synchronously and are answered in this same tick; body routes wait
+      // for their body. runPipeline never throws or rejects.
+      const out = runPipeline(req, deps, clock);
+      if (out instanceof Promise) void out.then((o) => deliver(req, res, o));
+      else deliver(req, res, out);
     },
     close() {
       if (closed) return;

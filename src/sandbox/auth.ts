@@ -20,6 +20,14 @@ export interface Caller {
   scopes: ReadonlySet<Scope>;
 }
 
+interface KeyEntry {
+  hash: Buffer;
+  expiresAt: number | null;
+  caller: Caller;
+}
+
+const CACHE_LIMIT = 1024;
+
 const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox"';
 
 /**
@@ -27,7 +35,13 @@ const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox"';
  * key, and the match is confirmed with a constant-time comparison of the two hashes.
  */
 export class KeyRing {
-  private readonly byHash = new Map<string, { hash: Buffer; expiresAt: number | null; caller: Caller }>();
+  private readonly byHash = new Map<string, KeyEntry>();
+  /**
+   * Authorization header values that resolved to a key, so a repeated header skips the regex and
+   * the hash (the same header always resolves to the same key). Expiry is still checked on every
+   * request. Bounded: emptied when it reaches CACHE_LIMIT entries.
+   */
+  private readonly byHeader = new Map<string, KeyEntry>();
 
   constructor(orgs: readonly OrgRecord[], keys: readonly KeyRecord[]) {
     const orgById = new Map<string, OrgState>();
@@ -41,6 +55,13 @@ export class KeyRing {
 
   /** Resolves `Authorization: Bearer <key>`; throws 401 for a missing, unknown or expired key. */
   authenticate(header: string | undefined, now: number): Caller {
+    const cached = header === undefined ? undefined : this.byHeader.get(header);
+    const entry = cached ?? this.lookup(header);
+    if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('expired_credentials', 'the API key has expired');
+    return entry.caller;
+  }
+
+  private lookup(header: string | undefined): KeyEntry {
     if (header === undefined || header === '') {
       throw unauthorized('missing_credentials', 'send the header Authorization: Bearer <API key>');
     }
@@ -49,8 +70,9 @@ export class KeyRing {
     const presented = sha256(match[1] as string);
     const entry = this.byHash.get(presented.toString('hex'));
     if (!entry || !timingSafeEqual(entry.hash, presented)) throw unauthorized('invalid_credentials', 'the API key is not valid');
-    if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('expired_credentials', 'the API key has expired');
-    return entry.caller;
+    if (this.byHeader.size >= CACHE_LIMIT) this.byHeader.clear();
+    this.byHeader.set(header, entry);
+    return entry;
   }
 }
 

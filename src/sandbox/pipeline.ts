@@ -16,7 +16,7 @@ import { dataBody, errorResponse } from './envelope.js';
 import { SandboxError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import type { Deps, HandlerContext, HandlerResult, RouteHandler } from './handlers/types.js';
-import type { RateLimiter } from './ratelimit.js';
+import type { RateDecision, RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec } from './seed.js';
 import { sha256 } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
@@ -43,6 +43,8 @@ export interface Outcome {
   response: SandboxResponse;
   /** Destroy the connection instead of answering (drop fault). */
   drop: boolean;
+  /** The rate-limit decision for an authenticated request (RateLimit-* headers), if a limit applies. */
+  rate: RateDecision | undefined;
 }
 
 interface Routed {
@@ -76,20 +78,22 @@ export function authorizeStep(caller: Caller, route: RouteSpec): void {
   }
 }
 
-/** Step 4: fixed-window rate limit per organisation; 429 with Retry-After when over. */
-export function rateLimitStep(d: PipelineDeps, caller: Caller, headers: Record<string, string>): void {
-  if (!d.rateLimitEnabled) return;
+/**
+ * Step 4: fixed-window rate limit per organisation. Returns the decision (its RateLimit-* headers
+ * go on every answer, the 429 included), or undefined when no limit applies.
+ */
+export function rateLimitDecision(d: PipelineDeps, caller: Caller): RateDecision | undefined {
+  if (!d.rateLimitEnabled) return undefined;
   const spec = caller.org.rateLimit ?? d.rateLimit;
-  if (spec === null) return;
-  const r = d.limiter.take(caller.org.id, spec, d.clock.nowMs());
-  headers['RateLimit-Limit'] = String(r.limit);
-  headers['RateLimit-Remaining'] = String(r.remaining);
-  headers['RateLimit-Reset'] = String(r.resetS);
-  if (!r.allowed) {
-    throw new SandboxError(429, 'rate_limited', `rate limit of ${spec.requests} requests per ${spec.window_s} s exceeded; retry after ${r.resetS} s`, undefined, undefined, {
-      'Retry-After': String(r.resetS),
-    });
-  }
+  if (spec === null) return undefined;
+  return d.limiter.take(caller.org.id, spec, d.clock.nowMs());
+}
+
+/** Over the limit: 429 with Retry-After. */
+export function rateLimited(r: RateDecision): SandboxError {
+  return new SandboxError(429, 'rate_limited', `rate limit of ${r.limit} requests per ${r.windowS} s exceeded; retry after ${r.resetS} s`, undefined, undefined, {
+    'Retry-After': String(r.resetS),
+  });
 }
 
 /** Step 5a: decode and check path parameters; a malformed parcel id is a 400. */
@@ -221,7 +225,7 @@ export function executeStep(handler: RouteHandler, ctx: HandlerContext): Sandbox
   const run = handler.validate(ctx);
   const result: HandlerResult = run();
   const body = result.json === undefined ? dataBody(result.data) : `{"data":${result.json}}`;
-  return { status: result.status, headers: { ...result.headers }, body };
+  return { status: result.status, headers: result.headers ?? {}, body };
 }
 
 /**
@@ -263,48 +267,99 @@ export function idempotentStep(
   });
 }
 
-/** The whole pipeline for one request. Never throws: failures become envelopes. */
-export async function runPipeline(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock): Promise<Outcome> {
-  const method = req.method ?? 'GET';
-  const url = req.url ?? '/';
-  const extra: Record<string, string> = {};
-  let drop = false;
-  let caller: Caller | undefined;
-  let path = url;
-  let response: SandboxResponse;
-  try {
-    const routed = routeStep(method, url);
-    path = routed.path;
+/** What the pipeline learned about a request on the way, for the answer and the usage row. */
+interface RequestState {
+  method: string;
+  url: string;
+  /** The path without the query (the whole URL until routing has split it). */
+  path: string;
+  caller: Caller | undefined;
+  drop: boolean;
+  /** The rate-limit decision, when one was taken: its RateLimit-* headers go on the answer. */
+  rate: RateDecision | undefined;
+}
+
+/** Everything before the body: the synchronous steps 1 to 5b. */
+interface Prepared {
+  route: RouteSpec;
+  handler: RouteHandler;
+  params: Record<string, string>;
+  query: Map<string, string>;
+}
+
+function frontSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, state: RequestState): Prepared {
+  const routed = routeStep(state.method, state.url);
+  state.path = routed.path;
+  if (d.faults.active) {
     const fault = d.faults.decide();
-    drop = fault.drop;
+    state.drop = fault.drop;
     if (fault.fail !== null) {
       throw fault.fail === 500
         ? new SandboxError(500, 'internal_error', 'injected fault: internal failure (nothing was changed)')
         : new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': '1' });
     }
-    const now = clock.now();
-    caller = d.keyRing.authenticate(req.headers.authorization, now);
-    authorizeStep(caller, routed.route);
-    rateLimitStep(d, caller, extra);
-    const handler = d.handlers[routed.route.name] as RouteHandler;
-    const params = paramsStep(routed.rawParams);
-    const query = queryStep(routed.rawQuery, handler.query);
-    const hasBody = routed.route.method !== 'GET';
-    const bytes = hasBody ? await bodyStep(req) : undefined;
-    const body = bytes === undefined ? undefined : parseJsonStep(bytes);
-    const key = routed.route.idempotent ? idempotencyKeyStep(req) : undefined;
-    const ctx: HandlerContext = { deps: d, org: caller.org, params, query, headers: req.headers, body, now: clock.now() };
-    const execute = () => executeStep(handler, ctx);
-    response =
-      key === undefined
-        ? execute()
-        : idempotentStep(d.repo, caller.org.id, key, { method, url, bodyHash: sha256(bytes ?? '').toString('hex') }, ctx.now, execute);
-  } catch (err) {
-    response = errorResponse(err instanceof SandboxError ? err : internalError(err));
   }
-  Object.assign(response.headers, extra);
-  if (caller) d.usage.record({ orgId: caller.org.id, method, path, status: response.status, at: clock.now() });
-  return { response, drop };
+  const caller = d.keyRing.authenticate(req.headers.authorization, clock.now());
+  state.caller = caller;
+  authorizeStep(caller, routed.route);
+  const rate = rateLimitDecision(d, caller);
+  state.rate = rate;
+  if (rate !== undefined && !rate.allowed) throw rateLimited(rate);
+  const handler = d.handlers[routed.route.name] as RouteHandler;
+  const params = paramsStep(routed.rawParams);
+  const query = queryStep(routed.rawQuery, handler.query);
+  return { route: routed.route, handler, params, query };
+}
+
+/** Steps 5d to 8, once the body (if the route has one) is in. */
+function backSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, state: RequestState, p: Prepared, bytes: Buffer | undefined): SandboxResponse {
+  const body = bytes === undefined ? undefined : parseJsonStep(bytes);
+  const key = p.route.idempotent ? idempotencyKeyStep(req) : undefined;
+  const caller = state.caller as Caller;
+  const ctx: HandlerContext = { deps: d, org: caller.org, params: p.params, query: p.query, headers: req.headers, body, now: clock.now() };
+  if (key === undefined) return executeStep(p.handler, ctx);
+  const fingerprint = { method: state.method, url: state.url, bodyHash: sha256(bytes ?? '').toString('hex') };
+  return idempotentStep(d.repo, caller.org.id, key, fingerprint, ctx.now, () => executeStep(p.handler, ctx));
+}
+
+function failed(err: unknown): SandboxResponse {
+  return errorResponse(err instanceof SandboxError ? err : internalError(err));
+}
+
+function outcome(d: PipelineDeps, clock: SandboxClock, state: RequestState, response: SandboxResponse): Outcome {
+  const caller = state.caller;
+  if (caller) d.usage.record({ orgId: caller.org.id, method: state.method, path: state.path, status: response.status, at: clock.now() });
+  return { response, drop: state.drop, rate: state.rate };
+}
+
+/**
+ * The whole pipeline for one request. Never throws or rejects: failures become envelopes. Routes
+ * without a body (GET) run synchronously and return the Outcome itself; only body routes return a
+ * Promise, because reading the body waits for the socket.
+ */
+export function runPipeline(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock): Outcome | Promise<Outcome> {
+  const url = req.url ?? '/';
+  const state: RequestState = { method: req.method ?? 'GET', url, path: url, caller: undefined, drop: false, rate: undefined };
+  let prepared: Prepared;
+  try {
+    prepared = frontSteps(req, d, clock, state);
+    if (prepared.route.method === 'GET') return outcome(d, clock, state, backSteps(req, d, clock, state, prepared, undefined));
+  } catch (err) {
+    return outcome(d, clock, state, failed(err));
+  }
+  const p = prepared;
+  return bodyStep(req).then(
+    (bytes) => {
+      let response: SandboxResponse;
+      try {
+        response = backSteps(req, d, clock, state, p, bytes);
+      } catch (err) {
+        response = failed(err);
+      }
+      return outcome(d, clock, state, response);
+    },
+    (err: unknown) => outcome(d, clock, state, failed(err)),
+  );
 }
 
 function internalError(err: unknown): SandboxError {

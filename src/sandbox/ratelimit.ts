@@ -6,6 +6,8 @@ export interface RateDecision {
   remaining: number;
   /** Whole seconds until the window resets (>= 1). */
   resetS: number;
+  /** The window's length in seconds. */
+  windowS: number;
 }
 
 /** Fixed-window counter per organisation. Counters live in memory and restart with the sandbox. */
@@ -21,8 +23,8 @@ export class RateLimiter {
       this.windows.set(orgId, w);
     }
     const resetS = Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000));
-    if (w.count >= spec.requests) return { allowed: false, limit: spec.requests, remaining: 0, resetS };
+    if (w.count >= spec.requests) return { allowed: false, limit: spec.requests, remaining: 0, resetS, windowS: spec.window_s };
     w.count++;
-    return { allowed: true, limit: spec.requests, remaining: spec.requests - w.count, resetS };
+    return { allowed: true, limit: spec.requests, remaining: spec.requests - w.count, resetS, windowS: spec.window_s };
   }
 }
