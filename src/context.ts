@@ -5,6 +5,7 @@ import type { Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
 import type { CodeNames } from './io/format.js';
 import type { OutputFormat } from './io/render.js';
+import type { Spinner } from './io/spinner.js';
 import type { IO } from './io/streams.js';
 
 /** The options every command accepts, as commander parsed them (still unvalidated strings). */
@@ -91,13 +92,16 @@ export function createContext(init: {
       profileOutput = resolved.output;
       if (!globals.sandbox) return resolved;
       const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
-      const { defaultSandboxDb } = await import('./config/paths.js');
-      const sandbox = await startSandbox({ db: defaultSandboxDb(env), port: 0 });
+      const { prepareDefaultSandboxDb } = await import('./config/paths.js');
+      const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(env), port: 0 });
       closers.push(sandbox.close);
       return { ...resolved, profile: SANDBOX_PROFILE, baseUrl: sandbox.url, apiKey: DEMO_API_KEY };
     })();
     return settingsPromise;
   };
+
+  // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
+  const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
 
   const ctx: Context = {
     io,
@@ -124,6 +128,7 @@ export function createContext(init: {
           userAgent: `parcels-cli/${process.env.npm_package_version ?? 'dev'} node/${process.versions.node}`,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
           dryRun: globals.dryRun ? (text: string) => io.stdout.write(text) : undefined,
+          waiting: spinnerWanted() ? spinnerWhileWaiting(io) : undefined,
         });
         closers.push(() => client.close());
         return client;
@@ -177,4 +182,18 @@ export function createContext(init: {
     },
   };
   return ctx;
+}
+
+function spinnerWhileWaiting(io: IO): { start(text: string): Promise<void>; stop(): Promise<void> } {
+  let spinner: Spinner | undefined;
+  return {
+    async start(text) {
+      const { startSpinner } = await import('./io/spinner.js');
+      spinner = await startSpinner(io, text);
+    },
+    async stop() {
+      spinner?.stop();
+      spinner = undefined;
+    },
+  };
 }

@@ -24,6 +24,8 @@ export interface ApiClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** --dry-run: describe the request to this writer instead of sending it, then throw DryRunComplete. */
   dryRun?: ((text: string) => void) | undefined;
+  /** Shown while a request (with its retries) is under way, e.g. a spinner on a terminal. */
+  waiting?: { start(text: string): Promise<void>; stop(): Promise<void> } | undefined;
   sleep?: (ms: number) => Promise<void>;
   /** In [0, 1); used for the backoff jitter. */
   random?: () => number;
@@ -352,6 +354,16 @@ export class ApiClient {
   }
 
   async request(req: ApiRequest): Promise<ApiResponse> {
+    if (this.options.waiting === undefined) return this.requestWithRetries(req);
+    await this.options.waiting.start(`${req.method} ${req.path}`);
+    try {
+      return await this.requestWithRetries(req);
+    } finally {
+      await this.options.waiting.stop();
+    }
+  }
+
+  private async requestWithRetries(req: ApiRequest): Promise<ApiResponse> {
     if (this.closed) throw new Error('ApiClient is closed');
     const target = this.requestTarget(req);
     const bytes = this.bodyBytes(req.body);

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,6 +35,13 @@ export function dataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = proc
 /** Default database file of `parcels sandbox` / `--sandbox`. */
 export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   return join(dataDir(env, platform), 'sandbox.db');
+}
+
+/** The default sandbox database path, with its directory created (0700) so SQLite can open it. */
+export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
+  const dir = dataDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return join(dir, 'sandbox.db');
 }
 
 /** A profile name as a safe single file-name component. */

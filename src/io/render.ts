@@ -240,6 +240,7 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
   let columns: string[] | undefined;
   let widths: number[] | undefined;
   let table: typeof TableModule | undefined;
+  let hidden: string[] = [];
   const source: AsyncIterable<unknown[]> = opts.stream
     ? batches(items, size, idleMs)
     : (async function* () {
@@ -256,13 +257,23 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
     if (opts.format === 'csv') {
       chunk = (first ? csvRow(cols) : '') + batch.map((item) => csvRow(cols.map((c) => cellValue(item, c)))).join('');
     } else {
-      const rows = batch.map((item) => cols.map((c) => formatCell(c, cellValue(item, c), ctx)));
+      let rows = batch.map((item) => cols.map((c) => formatCell(c, cellValue(item, c), ctx)));
+      if (first && io.stdoutIsTTY && !fields && opts.format === 'table') {
+        table ??= await import('./table.js');
+        const kept = table.fitColumns(cols, rows, io.columns);
+        if (kept.length < cols.length) {
+          // Name only the left-out columns that hold something; empty ones are simply dropped.
+          hidden = cols.filter((_, i) => !kept.includes(i) && rows.some((row) => (row[i] ?? '').trim() !== '' && row[i] !== '-'));
+          columns = kept.map((i) => cols[i] as string);
+          rows = rows.map((row) => kept.map((i) => row[i] ?? ''));
+        }
+      }
       if (!io.stdoutIsTTY) {
         chunk = first ? renderTsv(cols, rows) : renderTsv([], rows);
       } else {
         table ??= await import('./table.js');
-        if (opts.stream) widths ??= table.columnWidths(cols, rows, io.columns);
-        chunk = table.renderTable(cols, rows, {
+        if (opts.stream) widths ??= table.columnWidths(columns, rows, io.columns);
+        chunk = table.renderTable(columns, rows, {
           tty: true,
           colour: io.colour,
           columns: io.columns,
@@ -283,6 +294,11 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
       await writeOut(io.stderr, `${opts.emptyMessage ?? 'No results.'}\n`);
     }
     return { count };
+  }
+  if (hidden.length > 0) {
+    const s = styles(io.stderrColour);
+    const names = hidden.join(',');
+    await writeOut(io.stderr, s.dim(`Not shown for width: ${names} (pick columns with --fields, or use --output json)`) + '\n');
   }
   if (opts.format === 'table' && !opts.stream && opts.nextCursor && io.stdoutIsTTY) {
     const s = styles(io.stderrColour);

@@ -23,7 +23,9 @@ const silent: Spinner = {
 };
 
 export async function startSpinner(io: IO, text: string): Promise<Spinner> {
-  if (!io.stderrIsTTY) return silent;
+  // A terminal that reports no width (some CI ptys) sends ora's line arithmetic into an endless clear.
+  const width = (io.stderr as { columns?: number }).columns ?? 0;
+  if (!io.stderrIsTTY || width <= 0) return silent;
   const { default: ora } = await import('ora');
   const s = styles(io.stderrColour);
   const spinner = ora({

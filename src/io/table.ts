@@ -119,3 +119,22 @@ export function renderTable(headers: string[], rows: string[][], opts: TableOpti
   const out = lines.filter((line) => stripAnsi(line) !== '');
   return out.length === 0 ? '' : out.join('\n') + '\n';
 }
+
+/**
+ * For a person at a terminal when no --fields were given: drop columns empty in every row, then
+ * keep columns from the left while they fit the terminal at their natural width (at least one).
+ * Returns the indexes kept, so the caller can say how many were left out.
+ */
+export function fitColumns(headers: string[], rows: string[][], columns: number): number[] {
+  const filled = headers.map((_, i) => i).filter((i) => rows.some((row) => (row[i] ?? '').trim() !== '' && row[i] !== '-'));
+  const natural = columnWidths(headers, rows);
+  const kept: number[] = [];
+  let used = 0;
+  for (const i of filled) {
+    const width = (natural[i] ?? 0) + (kept.length > 0 ? GAP : 0);
+    if (kept.length > 0 && used + width > columns) break;
+    kept.push(i);
+    used += width;
+  }
+  return kept;
+}

@@ -39,6 +39,10 @@ export function captureIO(opts: CaptureOptions = {}): Captured {
   const colour = opts.colour ?? false;
   const out = collector();
   const err = collector();
+  if (tty) {
+    // A terminal has a width; ora (and our guard against zero-width ptys) reads it off the stream.
+    for (const stream of [out.stream, err.stream]) Object.assign(stream, { columns: opts.columns ?? 80 });
+  }
   const stdin = Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin, 'utf8')]);
   const io: IO = {
     stdout: out.stream,

@@ -49,8 +49,8 @@ export default defineCommand<ServeOptions>({
 
   async run(options, ctx) {
     const { startSandbox, DEMO_API_KEY } = await import('../../sandbox/index.js');
-    const { defaultSandboxDb } = await import('../../config/paths.js');
-    const db = options.db ?? defaultSandboxDb(ctx.env);
+    const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
+    const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
       host: options.host,
       port: options.port,
