@@ -6,8 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { idempotencyKeySchema } from '../schemas/headers.js';
 import { UUID_PATTERN } from '../schemas/parcel.js';
-import type { RouteSpec } from '../schemas/routes.js';
-import { matchRoute } from '../schemas/routes.js';
+import type { RouteMatch, RouteSpec } from '../schemas/routes.js';
+import { ROUTES } from '../schemas/routes.js';
 import { validate } from '../schemas/validate.js';
 import type { Caller, KeyRing } from './auth.js';
 import type { SandboxClock } from './clock.js';
@@ -54,13 +54,61 @@ interface Routed {
   rawQuery: string;
 }
 
+/** A route template split into segments; `param[i]` is the parameter name of segment i, if any. */
+interface Template {
+  route: RouteSpec;
+  segments: readonly string[];
+  param: ReadonlyArray<string | undefined>;
+}
+
+/**
+ * The spec's route table grouped by segment count, in table order. Matching gives the same answer
+ * as matchRoute (first template that fits with the same method; a `{name}` segment fits any
+ * non-empty segment), without building a parameter object for each template tried.
+ */
+const TEMPLATES_BY_LENGTH = new Map<number, Template[]>();
+for (const route of ROUTES) {
+  const segments = route.path.split('/');
+  const param = segments.map((t) => (t.startsWith('{') ? t.slice(1, -1) : undefined));
+  const list = TEMPLATES_BY_LENGTH.get(segments.length) ?? [];
+  list.push({ route, segments, param });
+  TEMPLATES_BY_LENGTH.set(segments.length, list);
+}
+
+function fits(t: Template, segments: readonly string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i] as string;
+    if (t.param[i] === undefined ? s !== t.segments[i] : s === '') return false;
+  }
+  return true;
+}
+
+function findRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
+  const segments = path.split('/');
+  const candidates = TEMPLATES_BY_LENGTH.get(segments.length);
+  let pathKnown = false;
+  if (candidates === undefined) return { route: undefined, pathKnown };
+  for (const t of candidates) {
+    if (!fits(t, segments)) continue;
+    pathKnown = true;
+    if (t.route.method !== method) continue;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < segments.length; i++) {
+      const name = t.param[i];
+      if (name !== undefined) params[name] = segments[i] as string;
+    }
+    return { route: t.route, params };
+  }
+  return { route: undefined, pathKnown };
+}
+
 /** Step 1: match method and path against the spec's route table; unknown → 404. */
 export function routeStep(method: string, url: string): Routed {
   if (!url.startsWith('/')) throw new SandboxError(404, 'route_not_found', 'no such route');
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const rawQuery = q === -1 ? '' : url.slice(q + 1);
-  const match = matchRoute(method, path);
+  const match = findRoute(method, path);
   if (match.route === undefined) {
     const message = match.pathKnown ? `${method} is not supported on ${path}` : `no route ${path}`;
     throw new SandboxError(404, 'route_not_found', message);
@@ -99,7 +147,8 @@ export function rateLimited(r: RateDecision): SandboxError {
 /** Step 5a: decode and check path parameters; a malformed parcel id is a 400. */
 export function paramsStep(raw: Record<string, string>): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    const value = raw[name] as string;
     let decoded = value;
     try {
       if (value.includes('%')) decoded = decodeURIComponent(value);
@@ -117,10 +166,12 @@ export function paramsStep(raw: Record<string, string>): Record<string, string> 
   return params;
 }
 
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
 /** Step 5b: query parameters; unknown or repeated names are a 400. */
-export function queryStep(rawQuery: string, allowed: readonly string[]): Map<string, string> {
+export function queryStep(rawQuery: string, allowed: readonly string[]): ReadonlyMap<string, string> {
+  if (rawQuery === '') return NO_QUERY;
   const out = new Map<string, string>();
-  if (rawQuery === '') return out;
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     if (!allowed.includes(name)) {
       const hint = allowed.length === 0 ? 'this route takes no query parameters' : `allowed: ${allowed.join(', ')}`;
@@ -284,7 +335,7 @@ interface Prepared {
   route: RouteSpec;
   handler: RouteHandler;
   params: Record<string, string>;
-  query: Map<string, string>;
+  query: ReadonlyMap<string, string>;
 }
 
 function frontSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, state: RequestState): Prepared {

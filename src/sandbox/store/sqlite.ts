@@ -103,6 +103,9 @@ export function sha256(text: string | Buffer): Buffer {
   return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
 }
 
+/** Usage rows per multi-row INSERT. */
+const USAGE_BATCH = 50;
+
 /** better-sqlite3 implementation of the repository; `path` is a file or ':memory:'. */
 export class SqliteRepository implements Repository {
   private readonly db: Database.Database;
@@ -194,6 +197,7 @@ export class SqliteRepository implements Repository {
       delIdem: db.prepare('DELETE FROM idempotency WHERE org_id = ? AND key = ?'),
       purgeIdem: db.prepare('DELETE FROM idempotency WHERE created_at < ?'),
       insertUsage: db.prepare('INSERT INTO usage (org_id, method, path, status, at) VALUES (?, ?, ?, ?, ?)'),
+      insertUsageBatch: db.prepare(`INSERT INTO usage (org_id, method, path, status, at) VALUES ${Array(USAGE_BATCH).fill('(?, ?, ?, ?, ?)').join(', ')}`),
       usagePerDay: db.prepare(
         `SELECT date(at, 'unixepoch') AS date, COUNT(*) AS requests, SUM(status >= 400) AS errors FROM usage
          WHERE org_id = ? AND at >= ? GROUP BY date ORDER BY date`,
@@ -408,7 +412,21 @@ export class SqliteRepository implements Repository {
   insertUsage(entries: readonly UsageEntry[]): void {
     if (entries.length === 0) return;
     this.transaction(() => {
-      for (const e of entries) this.s.insertUsage.run(e.orgId, e.method, e.path, e.status, e.at);
+      // USAGE_BATCH rows per statement (one native call instead of one per row), the rest one by one.
+      let i = 0;
+      const args: Array<string | number> = [];
+      for (; i + USAGE_BATCH <= entries.length; i += USAGE_BATCH) {
+        args.length = 0;
+        for (let j = i; j < i + USAGE_BATCH; j++) {
+          const e = entries[j] as UsageEntry;
+          args.push(e.orgId, e.method, e.path, e.status, e.at);
+        }
+        this.s.insertUsageBatch.run(args);
+      }
+      for (; i < entries.length; i++) {
+        const e = entries[i] as UsageEntry;
+        this.s.insertUsage.run(e.orgId, e.method, e.path, e.status, e.at);
+      }
     });
   }
 
