@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import module from 'node:module';
-module.enableCompileCache?.();
-const { run } = await import('../dist/cli.js');
-process.exitCode = await run(process.argv.slice(2));
+// CommonJS on purpose (bin/package.json): a CommonJS file starts without Node's ESM loader, so
+// `--version` and `--help` answer from the small dist/fast-path.cjs; every command loads dist/cli.js.
+require('node:module').enableCompileCache?.();
+const argv = process.argv.slice(2);
+const answer = require('../dist/fast-path.cjs').fastAnswer(argv);
+if (answer !== undefined) process.stdout.write(answer);
+else import('../dist/cli.js').then(async ({ run }) => (process.exitCode = await run(argv)));

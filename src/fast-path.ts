@@ -1,0 +1,19 @@
+import { COMMANDS, GLOBAL_OPTIONS } from './commands/table.js';
+import { helpTopic, topLevelHelp } from './help.js';
+
+declare const __PARCELS_VERSION__: string;
+export const VERSION = typeof __PARCELS_VERSION__ === 'string' ? __PARCELS_VERSION__ : '0.0.0-dev';
+
+/**
+ * The answers that need no command, no config and no commander: `--version`, the top-level help
+ * and the help topics. Built on its own into a small CommonJS file that bin/parcels.js reads
+ * before anything else, so the commands people run while learning the tool start fastest.
+ */
+export function fastAnswer(argv: readonly string[]): string | undefined {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${VERSION}\n`;
+  if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
+    return topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION);
+  }
+  if (argv.length === 2 && argv[0] === 'help') return helpTopic(argv[1] as string);
+  return undefined;
+}
