@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { STATUS_NAMES } from '../../schemas/codes.js';
 import { validate } from '../../schemas/validate.js';
 import { SandboxError, badRequest, validationError } from '../errors.js';
-import type { ParcelRecord } from '../store/types.js';
+import type { ParcelFields, ParcelRecord } from '../store/types.js';
 import type { HandlerContext } from './types.js';
 
 /** Names of all six parcel statuses; 4 and 5 are the sandbox's choice (the spec leaves them open). */
@@ -49,24 +49,13 @@ export function findParcel(ctx: HandlerContext): ParcelRecord {
   return parcel;
 }
 
-export interface ApiParcel {
+/** A parcel as the API shows it: its fields plus identity, status and times. */
+export type ApiParcel = ParcelFields & {
   entry_id: string;
-  courier: string;
-  country: string;
-  postal_code: string;
-  number: string;
-  addition: string | null;
-  parcel_length: number | null;
-  parcel_width: number | null;
-  parcel_height: number | null;
-  parcel_weight: number | null;
-  time_slot_period_start: number | null;
-  time_slot_period_end: number | null;
-  service_type: number | null;
   status: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export function toApiParcel(p: ParcelRecord): ApiParcel {
   return {

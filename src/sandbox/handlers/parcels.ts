@@ -4,20 +4,11 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 import { SandboxError, validationError } from '../errors.js';
 import { crossFieldIssues, sandboxCreateSchema, sandboxPatchSchema } from '../rules.js';
 import type { ParcelFields } from '../store/types.js';
+import { OPTIONAL_PARCEL_FIELDS } from '../store/types.js';
 import { check, findParcel, intParam, parcelResult, requireObject, toApiParcel } from './common.js';
 import type { HandlerContext } from './types.js';
 import { defineHandler } from './types.js';
 
-const OPTIONAL_KEYS = [
-  'addition',
-  'parcel_length',
-  'parcel_width',
-  'parcel_height',
-  'parcel_weight',
-  'time_slot_period_start',
-  'time_slot_period_end',
-  'service_type',
-] as const;
 
 export const listParcels = defineHandler({
   query: ['limit', 'cursor', 'courier', 'status'],
@@ -125,7 +116,7 @@ export const patchParcel = defineHandler({
     for (const key of ['courier', 'country', 'postal_code', 'number'] as const) {
       if (typeof body[key] === 'string') next[key] = body[key];
     }
-    for (const key of OPTIONAL_KEYS) {
+    for (const key of OPTIONAL_PARCEL_FIELDS) {
       if (!(key in body)) continue;
       const v = body[key];
       if (key === 'addition') next.addition = v === null || v === '' ? null : (v as string);

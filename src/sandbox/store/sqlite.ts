@@ -16,6 +16,7 @@ import type {
   Repository,
   UsageEntry,
 } from './types.js';
+import { OPTIONAL_PARCEL_FIELDS, REQUIRED_PARCEL_FIELDS } from './types.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS organisations (
@@ -71,20 +72,7 @@ CREATE TABLE IF NOT EXISTS usage (
 CREATE INDEX IF NOT EXISTS usage_org_at ON usage (org_id, at);
 `;
 
-const PARCEL_FIELDS = [
-  'courier',
-  'country',
-  'postal_code',
-  'number',
-  'addition',
-  'parcel_length',
-  'parcel_width',
-  'parcel_height',
-  'parcel_weight',
-  'time_slot_period_start',
-  'time_slot_period_end',
-  'service_type',
-] as const satisfies ReadonlyArray<keyof ParcelFields>;
+const PARCEL_FIELDS = [...REQUIRED_PARCEL_FIELDS, ...OPTIONAL_PARCEL_FIELDS] as const satisfies ReadonlyArray<keyof ParcelFields>;
 
 interface AttemptRow {
   attempt_no: number;

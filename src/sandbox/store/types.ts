@@ -24,6 +24,21 @@ export interface KeyRecord {
   expiresAt: number | null;
 }
 
+/** The optional parcel fields: absent ones are null, and a change body may clear them. */
+export const OPTIONAL_PARCEL_FIELDS = [
+  'addition',
+  'parcel_length',
+  'parcel_width',
+  'parcel_height',
+  'parcel_weight',
+  'time_slot_period_start',
+  'time_slot_period_end',
+  'service_type',
+] as const;
+
+/** The required parcel fields, which can change but never be cleared. */
+export const REQUIRED_PARCEL_FIELDS = ['courier', 'country', 'postal_code', 'number'] as const;
+
 /** The changeable fields of a parcel; absent optional values are null. */
 export interface ParcelFields {
   courier: string;
