@@ -95,7 +95,13 @@ export function createContext(init: {
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
       const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(env), port: 0 });
       closers.push(sandbox.close);
-      return { ...resolved, profile: SANDBOX_PROFILE, baseUrl: sandbox.url, apiKey: DEMO_API_KEY };
+      return {
+        ...resolved,
+        profile: SANDBOX_PROFILE,
+        baseUrl: sandbox.url,
+        apiKey: DEMO_API_KEY,
+        sources: { ...resolved.sources, profile: 'sandbox', baseUrl: 'sandbox', apiKey: 'sandbox' },
+      };
     })();
     return settingsPromise;
   };

@@ -3,7 +3,8 @@ import type { ConfigFile, OutputFormat, Profile } from './store.js';
 import { OUTPUT_FORMATS, RETRIES_MAX, isHttpUrl } from './store.js';
 
 /** Where a setting came from. `profile` = the profile in config.json. */
-export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+/** Where a setting came from; `sandbox` marks the embedded sandbox of --sandbox. */
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
 
 export interface Settings {
   profile: string;

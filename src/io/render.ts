@@ -341,3 +341,9 @@ export async function renderMessage(io: IO, text: string, kind: MessageKind = 'i
   const prefix = kind === 'success' ? s.green('✓') + ' ' : kind === 'warn' ? s.yellow('!') + ' ' : '';
   await writeOut(io.stderr, `${prefix}${text}\n`);
 }
+
+/** A section heading on stdout, between the tables of a multi-part view (bold on a terminal). */
+export async function renderHeading(io: IO, text: string, first: boolean): Promise<void> {
+  const s = styles(io.colour);
+  await writeOut(io.stdout, `${first ? '' : '\n'}${s.bold(sanitize(text))}\n`);
+}
