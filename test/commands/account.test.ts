@@ -26,7 +26,11 @@ describe('account', () => {
   });
 
   it('overview counts parcels per courier', async () => {
-    expect(await h.cli(['overview'])).toEqual({ code: 0, stdout: 'code\tname\tparcels\nA-BIKE\tA bikes\t2\nA-VAN\tA vans\t0\n', stderr: '' });
+    const overview = await h.cli(['overview']);
+    expect(overview.code).toBe(0);
+    expect(overview.stderr).toBe('');
+    expect(overview.stdout).toMatch(/^couriers\ncode\tname\tparcels\nA-BIKE\tA bikes\t2\nA-VAN\tA vans\t0\n\nsummary\n/);
+    expect(overview.stdout).toContain('parcels.total\t2\n');
     expect((await h.cli(['overview', '--json'])).code).toBe(0);
   });
 
@@ -64,7 +68,14 @@ describe('account', () => {
     const planned = await h.cli(['oracle', 'planned']);
     expect(planned.code).toBe(0);
     expect(planned.stdout.split('\n')[0]).toBe('date\tparcels');
-    expect(await h.cli(['oracle', 'coverage'])).toEqual({ code: 0, stdout: 'code\tname\tparcels\nA-BIKE\tA bikes\t2\nA-VAN\tA vans\t0\n', stderr: '' });
+    // Several lists in one answer: each under its own heading, then the plain fields.
+    expect(await h.cli(['oracle', 'coverage'])).toEqual({
+      code: 0,
+      stdout:
+        'countries\nvalue\nNL\n\npostcode_areas\narea\tparcels\n12\t2\n\n' +
+        'couriers\ncode\tname\tparcels\nA-BIKE\tA bikes\t2\nA-VAN\tA vans\t0\n\nsummary\nmetric\tcoverage\n',
+      stderr: '',
+    });
     expect((await h.cli(['oracle', 'activity', '--param', 'days=7', '--json'])).code).toBe(0);
   });
 

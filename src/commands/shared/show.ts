@@ -2,7 +2,7 @@ import { findItems, nextCursor } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
-import { renderList, renderRecord } from '../../io/render.js';
+import { renderHeading, renderList, renderRecord } from '../../io/render.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
@@ -28,6 +28,10 @@ export async function showPage(ctx: Context, data: unknown, emptyMessage: string
   const items = findItems(data);
   if (items === undefined) {
     await showRecord(ctx, data);
+    return;
+  }
+  if (format === 'table' && !looksLikePage(data)) {
+    await showSections(ctx, data as Record<string, unknown>);
     return;
   }
   const fields = ctx.fields();
@@ -67,4 +71,36 @@ function narrowItems(data: unknown, items: unknown[], fields: string[] | undefin
     if (value === items) copy[key] = items.map((item) => pickFields(item, fields));
   }
   return copy;
+}
+
+/** One list plus plain values (a cursor, a count): a page. Several lists, or nested records: sections. */
+function looksLikePage(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return true;
+  const values = Object.values(data);
+  const lists = values.filter((v) => Array.isArray(v)).length;
+  const records = values.filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)).length;
+  return lists === 1 && records === 0;
+}
+
+/**
+ * A record holding several lists (reference codes, an overview) as a person reads it: each list
+ * under its own heading, whatever the service calls it, then the remaining fields as key/value.
+ */
+export async function showSections(ctx: Context, data: Record<string, unknown>): Promise<void> {
+  const names = await namesFor(ctx);
+  const rest: Record<string, unknown> = {};
+  let first = true;
+  for (const [key, value] of Object.entries(data)) {
+    if (!Array.isArray(value)) {
+      rest[key] = value;
+      continue;
+    }
+    await renderHeading(ctx.io, key, first);
+    first = false;
+    await renderList(ctx.io, value, { format: 'table', fields: ctx.fields(), names, now: ctx.now(), emptyMessage: `No ${key}.` });
+  }
+  if (Object.keys(rest).length > 0) {
+    await renderHeading(ctx.io, 'summary', first);
+    await showRecord(ctx, rest);
+  }
 }
