@@ -5,7 +5,8 @@ import type { Context, GlobalOptions } from './context.js';
 import { DryRunComplete, EXIT } from './errors.js';
 import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
-import { VERSION, fastAnswer } from './fast-path.js';
+import { fastAnswer } from './fast-path.js';
+import { VERSION } from './version.js';
 import { topLevelHelp } from './help.js';
 
 export { COMMANDS };
@@ -148,7 +149,6 @@ function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
     output: raw.json === true ? 'json' : str(raw.output),
     fields: str(raw.fields),
     quiet: raw.quiet === true,
-    color: raw.color !== false,
     verbose: raw.verbose === true,
     dryRun: raw.dryRun === true,
     sandbox: raw.sandbox === true,

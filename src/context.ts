@@ -3,6 +3,7 @@ import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
+import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
 import type { OutputFormat } from './io/render.js';
 import type { Spinner } from './io/spinner.js';
@@ -15,7 +16,6 @@ export interface GlobalOptions {
   output?: string;
   fields?: string;
   quiet: boolean;
-  color: boolean;
   verbose: boolean;
   dryRun: boolean;
   sandbox: boolean;
@@ -131,7 +131,7 @@ export function createContext(init: {
           apiKey: resolved.apiKey,
           timeoutMs: resolved.timeoutMs,
           retries: resolved.retries,
-          userAgent: `parcels-cli/${process.env.npm_package_version ?? 'dev'} node/${process.versions.node}`,
+          userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
           dryRun: globals.dryRun ? (text: string) => io.stdout.write(text) : undefined,
           waiting: spinnerWanted() ? spinnerWhileWaiting(io) : undefined,

@@ -1,8 +1,7 @@
 import { COMMANDS, GLOBAL_OPTIONS } from './commands/table.js';
 import { helpTopic, topLevelHelp } from './help.js';
+import { VERSION } from './version.js';
 
-declare const __PARCELS_VERSION__: string;
-export const VERSION = typeof __PARCELS_VERSION__ === 'string' ? __PARCELS_VERSION__ : '0.0.0-dev';
 
 /**
  * The answers that need no command, no config and no commander: `--version`, the top-level help

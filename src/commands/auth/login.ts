@@ -3,6 +3,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
+import { USER_AGENT } from '../../version.js';
 import { defineCommand } from '../types.js';
 
 export interface LoginOptions {
@@ -50,7 +51,7 @@ async function verifyKey(ctx: Context, baseUrl: string, key: string): Promise<vo
   const { ApiClient } = await import('../../api/http.js');
   const { getCouriers } = await import('../../api/account.js');
   const settings = await ctx.settings();
-  const client = new ApiClient({ baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries, userAgent: 'parcels-cli' });
+  const client = new ApiClient({ baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries, userAgent: USER_AGENT });
   try {
     await getCouriers(client);
   } catch (error) {
