@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
@@ -153,13 +153,15 @@ export function createContext(init: {
       namesPromise ??= (async () => {
         const resolved = await settings();
         const { readCached, writeCached } = await import('./config/cache.js');
-        const cached = await readCached<CodeNames>(env, resolved.profile, 'code-names', CODE_NAMES_MAX_AGE_S);
+        // Keyed by base URL too: one profile may be pointed at several services (e.g. with PARCELS_BASE_URL).
+        const cacheName = `code-names-${createHash('sha256').update(resolved.baseUrl ?? '').digest('hex').slice(0, 12)}`;
+        const cached = await readCached<CodeNames>(env, resolved.profile, cacheName, CODE_NAMES_MAX_AGE_S);
         // A dry run sends nothing, so it cannot look names up: the spec's own meanings serve.
         if (cached !== undefined || globals.dryRun) return cached ?? {};
         try {
           const { getReference, parseCodeNames } = await import('./api/reference.js');
           const names = parseCodeNames((await getReference(await ctx.api())).data);
-          await writeCached(env, resolved.profile, 'code-names', names);
+          await writeCached(env, resolved.profile, cacheName, names);
           return names;
         } catch {
           // Names are a nicety: without the reference route the spec's own meanings are shown.
