@@ -164,7 +164,9 @@ export function errorDetails(status: number, body: unknown): { code: string; mes
       if (typeof error.code === 'string' && error.code !== '') code = error.code;
       if (typeof error.message === 'string' && error.message !== '') message = error.message;
     } else if (typeof error === 'string' && error !== '') {
-      code = error;
+      // A bare string is a code when it reads like one ("stale_etag"), else it is the message.
+      if (/^[\w.:-]+$/.test(error)) code = error;
+      else message = error;
     }
     if (code === undefined && typeof body.code === 'string' && body.code !== '') code = body.code;
     if (message === undefined) {
@@ -177,7 +179,8 @@ export function errorDetails(status: number, body: unknown): { code: string; mes
       }
     }
   }
-  return { code: code ?? codeForStatus(status), message: message ?? statusPhrase(status) };
+  // With no message from the service, its own code still says more than the status phrase alone.
+  return { code: code ?? codeForStatus(status), message: message ?? (code ? `${statusPhrase(status)} (${code})` : statusPhrase(status)) };
 }
 
 /** A NetworkError code for a transport failure. */

@@ -297,13 +297,18 @@ describe('error mapping (spec section 7)', () => {
     expect(error.body).toEqual(body);
   });
 
-  it('accepts body.code / body.message and a string body.error', async () => {
+  it('accepts body.code / body.message and a string body.error (a code, or else the message)', async () => {
     const { url } = await serve((_req, res, _b, n) =>
-      n === 1 ? json(res, 404, { code: 'no_such_parcel', message: 'gone' }) : json(res, 400, { error: 'bad_thing' }),
+      n === 1
+        ? json(res, 404, { code: 'no_such_parcel', message: 'gone' })
+        : n === 2
+          ? json(res, 400, { error: 'bad_thing' })
+          : json(res, 400, { error: 'the thing is bad' }),
     );
     const { client: c } = client(url, { retries: 0 });
     await expect(c.request({ method: 'GET', path: '/a' })).rejects.toMatchObject({ code: 'no_such_parcel', message: 'gone' });
-    await expect(c.request({ method: 'GET', path: '/b' })).rejects.toMatchObject({ code: 'bad_thing', message: 'Bad Request' });
+    await expect(c.request({ method: 'GET', path: '/b' })).rejects.toMatchObject({ code: 'bad_thing', message: 'Bad Request (bad_thing)' });
+    await expect(c.request({ method: 'GET', path: '/c' })).rejects.toMatchObject({ code: 'bad_request', message: 'the thing is bad' });
   });
 
   it('an unknown status becomes http_<n>', async () => {
