@@ -17,6 +17,8 @@ export default defineConfig([
     // `npm run build` empties dist/ first; two configs cleaning the same folder would race.
     clean: false,
     define,
+    // Types for the library entry, for software that tests against the sandbox.
+    dts: { entry: { 'sandbox/index': 'src/sandbox/index.ts' } },
     // Bundle pure-JS dependencies (fewer files to resolve at start-up); the native addon stays external.
     noExternal: [/^(?!better-sqlite3$).*/],
     external: ['better-sqlite3'],

@@ -3,14 +3,17 @@
  * a random port, over real HTTP, with a real config directory in a temp folder. Run `npm run build`
  * first (`npm test` does).
  */
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli.js';
 import { ALL_KEYS, FULL_KEY, READ_ONLY_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
 import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const seen: Spawned[] = [];
 
@@ -41,6 +44,30 @@ describe('sandbox serve', () => {
   it('prints its base URL alone on stdout and what it serves on stderr', async () => {
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     await expect.poll(() => sandbox.stderr()).toContain(`Sandbox on ${sandbox.url}`);
+  });
+});
+
+describe('library entry', () => {
+  it("`import { startSandbox } from 'parcels/sandbox'` starts and stops a sandbox", async () => {
+    const script =
+      "const { startSandbox, DEMO_API_KEY } = await import('parcels/sandbox');" +
+      'const s = await startSandbox({ port: 0 });' +
+      "const r = await fetch(s.url + '/account/v1/couriers', { headers: { authorization: 'Bearer ' + DEMO_API_KEY } });" +
+      'console.log(r.status, JSON.stringify(await r.json()));' +
+      'await s.close();';
+    const result = await new Promise<Spawned>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      '200 {"data":{"couriers":[{"code":"DEMO-BIKE","name":"Demo bikes"},{"code":"DEMO-VAN","name":"Demo vans"}]}}\n',
+    );
   });
 });
 
