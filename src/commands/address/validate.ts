@@ -1,7 +1,7 @@
 import { validateAddress } from '../../api/address.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined } from '../shared/flags.js';
+import { dataFlag, defined, stringFlags } from '../shared/flags.js';
 import { showRecord } from '../shared/show.js';
 
 export interface ValidateAddressOptions {
@@ -10,7 +10,7 @@ export interface ValidateAddressOptions {
 
 export default defineCommand<ValidateAddressOptions>({
   async parse({ flags }, ctx) {
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
     // The spec does not show this route's fields; the parcel's own address field names are used.
     const body = {

@@ -4,7 +4,7 @@ import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, intFlag, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, intFlag, issuesToUsageError, parcelIdArg, stringFlags, timeFlag } from '../shared/flags.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
@@ -32,7 +32,7 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
 export default defineCommand<AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
     const outcome = str('outcome');
     const reason = str('reason');

@@ -4,7 +4,7 @@ import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg, stringFlags, timeFlag } from '../shared/flags.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
@@ -20,7 +20,7 @@ const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 export default defineCommand<EventAddOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
     const status = str('status');
     const at = str('at');

@@ -6,7 +6,7 @@ import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, intFlag, issuesToUsageError, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, intFlag, issuesToUsageError, stringFlags, timeFlag } from '../shared/flags.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
 
@@ -33,7 +33,7 @@ export const CREATE_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<CreateOptions>({
   async parse({ flags }, ctx) {
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const int = (name: string, flag: string): number | undefined => {
       const v = str(name);
       return v === undefined ? undefined : intFlag(v, flag);

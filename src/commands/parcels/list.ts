@@ -4,7 +4,7 @@ import type { ParcelListQuery } from '../../schemas/parcel.js';
 import { LIST_LIMIT_MAX, LIST_LIMIT_MIN, parcelListQuerySchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { defined, intFlag, issuesToUsageError } from '../shared/flags.js';
+import { defined, intFlag, issuesToUsageError, stringFlags } from '../shared/flags.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
 
@@ -18,7 +18,7 @@ const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', courier: '--courier',
 
 export default defineCommand<ListOptions>({
   async parse({ flags }, ctx) {
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const limit = str('limit');
     const status = str('status');
     const query = defined({

@@ -6,7 +6,7 @@ import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, intFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, intFlag, issuesToUsageError, parcelIdArg, stringFlags } from '../shared/flags.js';
 import { showRecord } from '../shared/show.js';
 
 /** Where the If-Match value comes from. */
@@ -51,7 +51,7 @@ function setValue(raw: string): unknown {
 export default defineCommand<PatchOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const list = (name: string): string[] => (Array.isArray(flags[name]) ? (flags[name] as string[]) : []);
 
     const body: Record<string, unknown> = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);

@@ -2,7 +2,7 @@ import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import { intFlag } from '../shared/flags.js';
+import { intFlag, stringFlags } from '../shared/flags.js';
 
 export interface ServeOptions {
   host: string;
@@ -28,7 +28,7 @@ function rate(value: string | undefined, flag: string): number | undefined {
 
 export default defineCommand<ServeOptions>({
   parse({ flags }) {
-    const str = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+    const str = stringFlags(flags);
     const int = (name: string, flag: string, min?: number, max?: number): number | undefined => {
       const v = str(name);
       return v === undefined ? undefined : intFlag(v, flag, { min, max });

@@ -5,6 +5,11 @@ import { readAll } from '../../io/streams.js';
 import { parcelIdSchema } from '../../schemas/parcel.js';
 import type { FieldIssue } from '../../schemas/validate.js';
 
+/** Reads a flag commander parsed as a string; absent (or a boolean switch) reads as undefined. */
+export function stringFlags(flags: Record<string, unknown>): (name: string) => string | undefined {
+  return (name) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+}
+
 /** A strict base-10 integer flag (no "1.5", "1e3", "12abc"), optionally bounded. */
 export function intFlag(value: string, flag: string, bounds: { min?: number; max?: number } = {}): number {
   const trimmed = value.trim();
