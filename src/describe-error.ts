@@ -73,7 +73,7 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
   if (typeof body !== 'object' || body === null) return {};
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return {};
-  const { field, details } = error as { field?: unknown; details?: unknown };
+  const { field, details, message } = error as { field?: unknown; details?: unknown; message?: unknown };
   const list = Array.isArray(details)
     ? details.flatMap((d: unknown) => {
         if (typeof d !== 'object' || d === null) return [];
@@ -81,8 +81,10 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
         return typeof f === 'string' && typeof m === 'string' ? [{ field: f, message: m }] : [];
       })
     : [];
+  // A single detail that only repeats the message adds nothing.
+  const repeats = list.length === 1 && typeof message === 'string' && message.includes(list[0]?.message ?? '');
   return {
     ...(typeof field === 'string' ? { field } : {}),
-    ...(list.length > 0 ? { details: list } : {}),
+    ...(list.length > 0 && !repeats ? { details: list } : {}),
   };
 }

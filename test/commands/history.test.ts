@@ -39,10 +39,17 @@ describe('events add', () => {
 
   it('status 4 is rejected before sending (exit 2), also by --data', async () => {
     const id = await createParcel(h);
-    expect(await h.cli(['events', 'add', id, '--status', '4'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --status must be between 0 and 3\n' });
+    expect(await h.cli(['events', 'add', id, '--status', '4'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --status 4 cannot be reported as a status event (only 0-3)\n' +
+        `Hint: statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\`\n`,
+    });
     const d = await h.cli(['events', 'add', id, '--data', `{"status":5,"occurred_at":${NOW}}`]);
     expect(d.code).toBe(2);
-    expect(d.stderr).toMatch(/^Error: status must be between 0 and 3/);
+    expect(d.stderr).toMatch(/^Error: status 5 cannot be reported as a status event \(only 0-3\)\n/);
+    expect(await h.cli(['events', 'add', id, '--status', '7'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --status must be between 0 and 3\n' });
     expect(json(await h.cli(['events', 'list', id, '--json'])).events).toEqual([]);
   });
 

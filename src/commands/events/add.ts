@@ -2,6 +2,7 @@ import { createEvent } from '../../api/history.js';
 import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
+import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError, parcelIdArg, stringFlags, timeFlag } from '../shared/flags.js';
@@ -32,6 +33,14 @@ export default defineCommand<EventAddOptions>({
       }),
     };
     if (body.occurred_at === undefined && str('data') === undefined) body.occurred_at = ctx.now();
+    if (body.status === 4 || body.status === 5) {
+      const name = status === undefined ? 'status' : '--status';
+      throw new UsageError(
+        `${name} ${body.status} cannot be reported as a status event (only 0-3)`,
+        name,
+        `statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\``,
+      );
+    }
     const checked = validate(statusEventSchema(() => ctx.now()), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, str('data') === undefined ? EVENT_FLAGS : {}, 'the event');
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
