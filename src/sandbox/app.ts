@@ -70,7 +70,7 @@ export function createApp(opts: AppOptions = {}): App {
   let closed = false;
 
   /** Writes the answer: one writeHead with a flat header list, one end with the body text. */
-  function send(req: IncomingMessage, res: ServerResponse, { response, drop, rate }: Outcome): void {
+  function send(req: IncomingMessage, res: ServerResponse, { response, drop, rate }: Outcome, nowMs: number): void {
     if (drop) {
       req.socket.destroy();
       return;
@@ -81,7 +81,7 @@ export function createApp(opts: AppOptions = {}): App {
     const own = response.headers;
     for (const name in own) headers.push(name, own[name] as string);
     if (rate !== undefined) headers.push('RateLimit-Limit', String(rate.limit), 'RateLimit-Remaining', String(rate.remaining), 'RateLimit-Reset', String(rate.resetS));
-    headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', clock.dateHeader());
+    headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', clock.dateHeaderAt(nowMs));
     if (response.status === 400 && own.Connection === 'close') {
       // The request body was not read to its end; close instead of draining it.
       res.shouldKeepAlive = false;
@@ -103,15 +103,43 @@ export function createApp(opts: AppOptions = {}): App {
 
   /** Sends now, or after the latency fault's delay. */
   function deliver(req: IncomingMessage, res: ServerResponse, out: Outcome): void {
-    const write = () => {
+    const write = (nowMs: number) => {
       try {
-        send(req, res, out);
+        send(req, res, out, nowMs);
       } catch (err) {
         writeFailed(res, err);
       }
     };
-    if (faults.latencyMs > 0) setTimeout(write, faults.latencyMs);
-    else write();
+    if (faults.latencyMs > 0) setTimeout(() => write(clock.nowMs()), faults.latencyMs);
+    else write(out.nowMs);
+  }
+
+  /**
+   * Read batches (see Repository.beginReadBatch): requests handled in one turn of the event loop
+   * share one check for other processes' commits. A batch opens at the turn's first request, after
+   * the loop's poll for I/O returned, and closes in the same turn's check phase (setImmediate), so
+   * every request read in the turn was on the wire before the batch began: a request is read in the
+   * turn its socket was reported readable, and a client that waits for each answer (HTTP/1.1
+   * without pipelining) has at most one request per socket in a turn. A second request on the same
+   * socket in a turn (pipelining) may have arrived later, so it checks again.
+   */
+  let batch = 0;
+  let batchOpen = false;
+  const endBatch = () => {
+    batchOpen = false;
+    repo.endReadBatch();
+  };
+  const lastBatch = new WeakMap<object, number>();
+  function enterBatch(req: IncomingMessage): void {
+    if (!batchOpen) {
+      batchOpen = true;
+      batch++;
+      repo.beginReadBatch();
+      setImmediate(endBatch);
+    }
+    const socket = req.socket;
+    if (lastBatch.get(socket) === batch) repo.recheckDataVersion();
+    else lastBatch.set(socket, batch);
   }
 
   return {
@@ -120,6 +148,7 @@ export function createApp(opts: AppOptions = {}): App {
     handle(req, res) {
       // GET routes come back synchronously and are answered in this same tick; body routes wait
       // for their body. runPipeline never throws or rejects.
+      enterBatch(req);
       const out = runPipeline(req, deps, clock);
       if (out instanceof Promise) void out.then((o) => deliver(req, res, o));
       else deliver(req, res, out);

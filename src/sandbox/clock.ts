@@ -8,6 +8,8 @@ export interface SandboxClock {
   now: Clock;
   /** The HTTP Date header value (cached per second). */
   dateHeader(): string;
+  /** The same for a time already read from this clock (`nowMs()`). */
+  dateHeaderAt(ms: number): string;
 }
 
 export function createClock(offsetS = 0): SandboxClock {
@@ -19,7 +21,9 @@ export function createClock(offsetS = 0): SandboxClock {
     nowMs,
     now: () => Math.floor(nowMs() / 1000),
     dateHeader() {
-      const ms = nowMs();
+      return this.dateHeaderAt(nowMs());
+    },
+    dateHeaderAt(ms) {
       const second = Math.floor(ms / 1000);
       if (second !== cachedSecond) {
         cachedSecond = second;

@@ -45,6 +45,8 @@ export interface Outcome {
   drop: boolean;
   /** The rate-limit decision for an authenticated request (RateLimit-* headers), if a limit applies. */
   rate: RateDecision | undefined;
+  /** Sandbox time (ms) the answer was made at. */
+  nowMs: number;
 }
 
 interface Routed {
@@ -57,45 +59,59 @@ interface Routed {
 /** A route template split into segments; `param[i]` is the parameter name of segment i, if any. */
 interface Template {
   route: RouteSpec;
+  /** The literal text of each segment (unused for parameter segments). */
   segments: readonly string[];
   param: ReadonlyArray<string | undefined>;
 }
 
 /**
- * The spec's route table grouped by segment count, in table order. Matching gives the same answer
- * as matchRoute (first template that fits with the same method; a `{name}` segment fits any
- * non-empty segment), without building a parameter object for each template tried.
+ * The spec's route table in table order. Matching gives the same answer as matchRoute (first
+ * template that fits with the same method; a `{name}` segment fits any non-empty segment), without
+ * splitting the path or building a parameter object for each template tried.
  */
-const TEMPLATES_BY_LENGTH = new Map<number, Template[]>();
-for (const route of ROUTES) {
+const TEMPLATES: readonly Template[] = ROUTES.map((route) => {
   const segments = route.path.split('/');
   const param = segments.map((t) => (t.startsWith('{') ? t.slice(1, -1) : undefined));
-  const list = TEMPLATES_BY_LENGTH.get(segments.length) ?? [];
-  list.push({ route, segments, param });
-  TEMPLATES_BY_LENGTH.set(segments.length, list);
-}
+  return { route, segments, param };
+});
 
-function fits(t: Template, segments: readonly string[]): boolean {
-  for (let i = 0; i < segments.length; i++) {
-    const s = segments[i] as string;
-    if (t.param[i] === undefined ? s !== t.segments[i] : s === '') return false;
+/** Whether the path's '/'-separated segments fit the template (same count, literals equal, parameters non-empty). */
+function fits(t: Template, path: string): boolean {
+  const n = t.segments.length;
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    let end = path.indexOf('/', start);
+    if (end === -1) {
+      if (i !== n - 1) return false;
+      end = path.length;
+    } else if (i === n - 1) {
+      return false;
+    }
+    if (t.param[i] === undefined) {
+      const lit = t.segments[i] as string;
+      if (end - start !== lit.length || !path.startsWith(lit, start)) return false;
+    } else if (end === start) {
+      return false;
+    }
+    start = end + 1;
   }
   return true;
 }
 
 function findRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
-  const segments = path.split('/');
-  const candidates = TEMPLATES_BY_LENGTH.get(segments.length);
   let pathKnown = false;
-  if (candidates === undefined) return { route: undefined, pathKnown };
-  for (const t of candidates) {
-    if (!fits(t, segments)) continue;
+  for (const t of TEMPLATES) {
+    if (!fits(t, path)) continue;
     pathKnown = true;
     if (t.route.method !== method) continue;
     const params: Record<string, string> = {};
-    for (let i = 0; i < segments.length; i++) {
+    let start = 0;
+    for (let i = 0; i < t.segments.length; i++) {
+      let end = path.indexOf('/', start);
+      if (end === -1) end = path.length;
       const name = t.param[i];
-      if (name !== undefined) params[name] = segments[i] as string;
+      if (name !== undefined) params[name] = path.slice(start, end);
+      start = end + 1;
     }
     return { route: t.route, params };
   }
@@ -130,11 +146,11 @@ export function authorizeStep(caller: Caller, route: RouteSpec): void {
  * Step 4: fixed-window rate limit per organisation. Returns the decision (its RateLimit-* headers
  * go on every answer, the 429 included), or undefined when no limit applies.
  */
-export function rateLimitDecision(d: PipelineDeps, caller: Caller): RateDecision | undefined {
+export function rateLimitDecision(d: PipelineDeps, caller: Caller, nowMs = d.clock.nowMs()): RateDecision | undefined {
   if (!d.rateLimitEnabled) return undefined;
   const spec = caller.org.rateLimit ?? d.rateLimit;
   if (spec === null) return undefined;
-  return d.limiter.take(caller.org.id, spec, d.clock.nowMs());
+  return d.limiter.take(caller.org.id, spec, nowMs);
 }
 
 /** Over the limit: 429 with Retry-After. */
@@ -275,7 +291,7 @@ export function idempotencyKeyStep(req: IncomingMessage): string {
 export function executeStep(handler: RouteHandler, ctx: HandlerContext): SandboxResponse {
   const run = handler.validate(ctx);
   const result: HandlerResult = run();
-  const body = result.json === undefined ? dataBody(result.data) : `{"data":${result.json}}`;
+  const body = result.body ?? (result.json === undefined ? dataBody(result.data) : `{"data":${result.json}}`);
   return { status: result.status, headers: result.headers ?? {}, body };
 }
 
@@ -328,6 +344,9 @@ interface RequestState {
   drop: boolean;
   /** The rate-limit decision, when one was taken: its RateLimit-* headers go on the answer. */
   rate: RateDecision | undefined;
+  /** Sandbox time of the request (read once): milliseconds, and whole seconds. */
+  nowMs: number;
+  now: number;
 }
 
 /** Everything before the body: the synchronous steps 1 to 5b. */
@@ -338,7 +357,7 @@ interface Prepared {
   query: ReadonlyMap<string, string>;
 }
 
-function frontSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, state: RequestState): Prepared {
+function frontSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState): Prepared {
   const routed = routeStep(state.method, state.url);
   state.path = routed.path;
   if (d.faults.active) {
@@ -350,10 +369,10 @@ function frontSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, 
         : new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': '1' });
     }
   }
-  const caller = d.keyRing.authenticate(req.headers.authorization, clock.now());
+  const caller = d.keyRing.authenticate(authorizationHeader(req), state.now);
   state.caller = caller;
   authorizeStep(caller, routed.route);
-  const rate = rateLimitDecision(d, caller);
+  const rate = rateLimitDecision(d, caller, state.nowMs);
   state.rate = rate;
   if (rate !== undefined && !rate.allowed) throw rateLimited(rate);
   const handler = d.handlers[routed.route.name] as RouteHandler;
@@ -362,12 +381,36 @@ function frontSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, 
   return { route: routed.route, handler, params, query };
 }
 
+/**
+ * The Authorization header as `req.headers.authorization` gives it (the first one; Node drops
+ * repeats), read from the raw list so that a GET does not build the whole headers object.
+ */
+function authorizationHeader(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 13 && (name === 'authorization' || name === 'Authorization' || name.toLowerCase() === 'authorization')) return raw[i + 1];
+  }
+  return undefined;
+}
+
 /** Steps 5d to 8, once the body (if the route has one) is in. */
-function backSteps(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock, state: RequestState, p: Prepared, bytes: Buffer | undefined): SandboxResponse {
+function backSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState, p: Prepared, bytes: Buffer | undefined): SandboxResponse {
   const body = bytes === undefined ? undefined : parseJsonStep(bytes);
   const key = p.route.idempotent ? idempotencyKeyStep(req) : undefined;
   const caller = state.caller as Caller;
-  const ctx: HandlerContext = { deps: d, org: caller.org, params: p.params, query: p.query, headers: req.headers, body, now: clock.now() };
+  const ctx: HandlerContext = {
+    deps: d,
+    org: caller.org,
+    params: p.params,
+    query: p.query,
+    // Built by Node on first use; most GET handlers never look.
+    get headers() {
+      return req.headers;
+    },
+    body,
+    now: state.now,
+  };
   if (key === undefined) return executeStep(p.handler, ctx);
   const fingerprint = { method: state.method, url: state.url, bodyHash: sha256(bytes ?? '').toString('hex') };
   return idempotentStep(d.repo, caller.org.id, key, fingerprint, ctx.now, () => executeStep(p.handler, ctx));
@@ -377,10 +420,10 @@ function failed(err: unknown): SandboxResponse {
   return errorResponse(err instanceof SandboxError ? err : internalError(err));
 }
 
-function outcome(d: PipelineDeps, clock: SandboxClock, state: RequestState, response: SandboxResponse): Outcome {
+function outcome(d: PipelineDeps, state: RequestState, response: SandboxResponse): Outcome {
   const caller = state.caller;
-  if (caller) d.usage.record({ orgId: caller.org.id, method: state.method, path: state.path, status: response.status, at: clock.now() });
-  return { response, drop: state.drop, rate: state.rate };
+  if (caller) d.usage.record({ orgId: caller.org.id, method: state.method, path: state.path, status: response.status, at: state.now });
+  return { response, drop: state.drop, rate: state.rate, nowMs: state.nowMs };
 }
 
 /**
@@ -390,26 +433,34 @@ function outcome(d: PipelineDeps, clock: SandboxClock, state: RequestState, resp
  */
 export function runPipeline(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock): Outcome | Promise<Outcome> {
   const url = req.url ?? '/';
-  const state: RequestState = { method: req.method ?? 'GET', url, path: url, caller: undefined, drop: false, rate: undefined };
+  const nowMs = clock.nowMs();
+  const state: RequestState = { method: req.method ?? 'GET', url, path: url, caller: undefined, drop: false, rate: undefined, nowMs, now: Math.floor(nowMs / 1000) };
   let prepared: Prepared;
   try {
-    prepared = frontSteps(req, d, clock, state);
-    if (prepared.route.method === 'GET') return outcome(d, clock, state, backSteps(req, d, clock, state, prepared, undefined));
+    prepared = frontSteps(req, d, state);
+    if (prepared.route.method === 'GET') return outcome(d, state, backSteps(req, d, state, prepared, undefined));
   } catch (err) {
-    return outcome(d, clock, state, failed(err));
+    return outcome(d, state, failed(err));
   }
   const p = prepared;
   return bodyStep(req).then(
     (bytes) => {
+      // The handler's time is when the body is in, as for a request without one.
+      state.nowMs = clock.nowMs();
+      state.now = Math.floor(state.nowMs / 1000);
       let response: SandboxResponse;
       try {
-        response = backSteps(req, d, clock, state, p, bytes);
+        response = backSteps(req, d, state, p, bytes);
       } catch (err) {
         response = failed(err);
       }
-      return outcome(d, clock, state, response);
+      return outcome(d, state, response);
     },
-    (err: unknown) => outcome(d, clock, state, failed(err)),
+    (err: unknown) => {
+      state.nowMs = clock.nowMs();
+      state.now = Math.floor(state.nowMs / 1000);
+      return outcome(d, state, failed(err));
+    },
   );
 }
 

@@ -85,13 +85,22 @@ export function etagOf(p: ParcelRecord, api: ApiParcel): string {
 }
 
 /** Serialised representations of (immutable) parcel records, so repeated reads skip the work. */
-const rendered = new WeakMap<ParcelRecord, { json: string; etag: string }>();
+interface Rendered {
+  json: string;
+  /** The envelope text `{"data":<json>}`. */
+  body: string;
+  /** `{ ETag }`, shared by every answer about this record (frozen). */
+  headers: { ETag: string };
+}
+const rendered = new WeakMap<ParcelRecord, Rendered>();
 
-function render(p: ParcelRecord): { json: string; etag: string } {
+function render(p: ParcelRecord): Rendered {
   let r = rendered.get(p);
   if (!r) {
     const api = toApiParcel(p);
-    r = { json: JSON.stringify(api), etag: etagOf(p, api) };
+    const json = JSON.stringify(api);
+    const body = `{"data":${json}}`;
+    r = { json, body, headers: Object.freeze({ ETag: etagOf(p, api) }) };
     rendered.set(p, r);
   }
   return r;
@@ -99,8 +108,8 @@ function render(p: ParcelRecord): { json: string; etag: string } {
 
 /** The parcel as a handler result with its ETag header. */
 export function parcelResult(p: ParcelRecord, status: 200 | 201) {
-  const { json, etag } = render(p);
-  return { status, data: undefined, json, headers: { ETag: etag } };
+  const { json, body, headers } = render(p);
+  return { status, data: undefined, json, body, headers };
 }
 
 /** YYYY-MM-DD of a Unix-seconds time, UTC. */

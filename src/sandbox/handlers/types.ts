@@ -31,6 +31,8 @@ export interface HandlerResult {
   data: unknown;
   /** `data` already serialised as JSON (used instead of `data` when present). */
   json?: string;
+  /** The whole envelope text, `{"data":<json>}` (used instead of `json` when present). */
+  body?: string;
   headers?: Record<string, string>;
 }
 

@@ -211,13 +211,41 @@ export class SqliteRepository implements Repository {
    */
   private readonly parcelCache = new Map<string, ParcelRecord>();
   private cacheDataVersion = -1;
+  /** A read batch is open (see beginReadBatch). */
+  private batching = false;
+  /** data_version was checked since the current read batch began. */
+  private versionChecked = false;
+
+  /**
+   * Until endReadBatch(), cached reads share one PRAGMA data_version check (the first read's)
+   * instead of checking on every read. The caller promises that every read in the batch is for a
+   * request that arrived before the batch began, so a commit another process made before such a
+   * request arrived is still seen. Reads inside a transaction always check.
+   */
+  beginReadBatch(): void {
+    this.batching = true;
+    this.versionChecked = false;
+  }
+
+  /** The next cached read checks data_version again (the batch stays open). */
+  recheckDataVersion(): void {
+    this.versionChecked = false;
+  }
+
+  endReadBatch(): void {
+    this.batching = false;
+    this.versionChecked = false;
+  }
 
   private freshCache(): Map<string, ParcelRecord> {
+    if (this.parcelCache.size > 50_000) this.parcelCache.clear();
+    if (this.versionChecked && !this.db.inTransaction) return this.parcelCache;
     const v = this.s.dataVersion.get() as number;
-    if (v !== this.cacheDataVersion || this.parcelCache.size > 50_000) {
+    if (v !== this.cacheDataVersion) {
       this.parcelCache.clear();
       this.cacheDataVersion = v;
     }
+    this.versionChecked = this.batching;
     return this.parcelCache;
   }
 

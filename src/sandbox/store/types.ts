@@ -133,7 +133,16 @@ export interface Repository {
   loadKeys(): KeyRecord[];
 
   createParcel(orgId: string, entryId: string, fields: ParcelFields, now: number): ParcelRecord;
+  /** May come from a cache; a commit by another process is seen (see beginReadBatch). */
   getParcel(orgId: string, entryId: string): ParcelRecord | undefined;
+  /**
+   * Until endReadBatch(), getParcel may reuse one check for changes by other processes for all its
+   * reads, instead of checking on each; only for reads serving requests that arrived before the
+   * batch began. recheckDataVersion() makes the next read check again.
+   */
+  beginReadBatch(): void;
+  recheckDataVersion(): void;
+  endReadBatch(): void;
   /** Replaces the changeable fields, bumps version and updated_at. */
   updateParcel(parcel: ParcelRecord, fields: ParcelFields, now: number): ParcelRecord;
   /** Sets the status, bumps version and updated_at. */
