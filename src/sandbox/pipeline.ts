@@ -369,7 +369,7 @@ function frontSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState):
         : new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': '1' });
     }
   }
-  const caller = d.keyRing.authenticate(authorizationHeader(req), state.now);
+  const caller = d.keyRing.authenticate(req.headers.authorization, state.now);
   state.caller = caller;
   authorizeStep(caller, routed.route);
   const rate = rateLimitDecision(d, caller, state.nowMs);
@@ -379,19 +379,6 @@ function frontSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState):
   const params = paramsStep(routed.rawParams);
   const query = queryStep(routed.rawQuery, handler.query);
   return { route: routed.route, handler, params, query };
-}
-
-/**
- * The Authorization header as `req.headers.authorization` gives it (the first one; Node drops
- * repeats), read from the raw list so that a GET does not build the whole headers object.
- */
-function authorizationHeader(req: IncomingMessage): string | undefined {
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.length === 13 && (name === 'authorization' || name === 'Authorization' || name.toLowerCase() === 'authorization')) return raw[i + 1];
-  }
-  return undefined;
 }
 
 /** Steps 5d to 8, once the body (if the route has one) is in. */
@@ -404,10 +391,7 @@ function backSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState, p
     org: caller.org,
     params: p.params,
     query: p.query,
-    // Built by Node on first use; most GET handlers never look.
-    get headers() {
-      return req.headers;
-    },
+    headers: req.headers,
     body,
     now: state.now,
   };

@@ -2,7 +2,7 @@ import type { Repository, UsageEntry } from './store/types.js';
 
 /**
  * Records one usage row per authenticated request. Rows are buffered in memory and written in one
- * transaction every `intervalMs` (or at 500 rows, before a usage read, and on close), so the
+ * transaction every `intervalMs` (or at 512 rows, before a usage read, and on close), so the
  * accounting costs the hot path only an array push.
  */
 export class UsageRecorder {
@@ -19,7 +19,7 @@ export class UsageRecorder {
 
   record(entry: UsageEntry): void {
     this.buffer.push(entry);
-    if (this.buffer.length >= 500) this.flush();
+    if (this.buffer.length >= 512) this.flush();
   }
 
   flush(): void {

@@ -91,8 +91,8 @@ export function sha256(text: string | Buffer): Buffer {
   return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
 }
 
-/** Usage rows per multi-row INSERT. */
-const USAGE_BATCH = 50;
+/** Row counts of the multi-row usage INSERTs (a batch is written as a sum of these, largest first). */
+const USAGE_BATCH_SIZES = [256, 64, 16, 4, 1] as const;
 
 /** better-sqlite3 implementation of the repository; `path` is a file or ':memory:'. */
 export class SqliteRepository implements Repository {
@@ -184,8 +184,9 @@ export class SqliteRepository implements Repository {
       ),
       delIdem: db.prepare('DELETE FROM idempotency WHERE org_id = ? AND key = ?'),
       purgeIdem: db.prepare('DELETE FROM idempotency WHERE created_at < ?'),
-      insertUsage: db.prepare('INSERT INTO usage (org_id, method, path, status, at) VALUES (?, ?, ?, ?, ?)'),
-      insertUsageBatch: db.prepare(`INSERT INTO usage (org_id, method, path, status, at) VALUES ${Array(USAGE_BATCH).fill('(?, ?, ?, ?, ?)').join(', ')}`),
+      insertUsage: USAGE_BATCH_SIZES.map((n) =>
+        db.prepare(`INSERT INTO usage (org_id, method, path, status, at) VALUES ${Array(n).fill('(?, ?, ?, ?, ?)').join(', ')}`),
+      ),
       usagePerDay: db.prepare(
         `SELECT date(at, 'unixepoch') AS date, COUNT(*) AS requests, SUM(status >= 400) AS errors FROM usage
          WHERE org_id = ? AND at >= ? GROUP BY date ORDER BY date`,
@@ -428,20 +429,20 @@ export class SqliteRepository implements Repository {
   insertUsage(entries: readonly UsageEntry[]): void {
     if (entries.length === 0) return;
     this.transaction(() => {
-      // USAGE_BATCH rows per statement (one native call instead of one per row), the rest one by one.
+      // Multi-row statements (one native call per statement instead of one per row).
       let i = 0;
       const args: Array<string | number> = [];
-      for (; i + USAGE_BATCH <= entries.length; i += USAGE_BATCH) {
-        args.length = 0;
-        for (let j = i; j < i + USAGE_BATCH; j++) {
-          const e = entries[j] as UsageEntry;
-          args.push(e.orgId, e.method, e.path, e.status, e.at);
+      for (let k = 0; k < USAGE_BATCH_SIZES.length; k++) {
+        const n = USAGE_BATCH_SIZES[k] as number;
+        const stmt = this.s.insertUsage[k] as Database.Statement;
+        for (; i + n <= entries.length; i += n) {
+          args.length = 0;
+          for (let j = i; j < i + n; j++) {
+            const e = entries[j] as UsageEntry;
+            args.push(e.orgId, e.method, e.path, e.status, e.at);
+          }
+          stmt.run(args);
         }
-        this.s.insertUsageBatch.run(args);
-      }
-      for (; i < entries.length; i++) {
-        const e = entries[i] as UsageEntry;
-        this.s.insertUsage.run(e.orgId, e.method, e.path, e.status, e.at);
       }
     });
   }
