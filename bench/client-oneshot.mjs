@@ -10,16 +10,7 @@
 // The ApiClient variants run src/api/http.ts bundled with esbuild the way tsup bundles the CLI
 // (undici inlined, split chunks), so they measure what ships.
 //
-// Measured on the dev machine (2 cores shared with other jobs, Node 20.20.2, undici 7.x):
-// `node bench/client-oneshot.mjs 20`, round-robin, medians:
-//   node -e 0                                   41.0 ms  0.52×
-//   node:http GET                               78.1 ms  1.00×
-//   undici request() (index)                   463.1 ms  5.93×
-//   undici request() (index) --liftoff-only    296.1 ms  3.79×
-//   import src/api/http.ts only                 56.5 ms  0.72×
-//   ApiClient GET                              155.5 ms  1.99×
-//   ApiClient GET + close()                    161.9 ms  2.07×
-//   ApiClient GET, V8 default tiering          323.6 ms  4.14×
+// Latest figures: BENCHMARKS.md ("The HTTP client alone").
 // Earlier exploratory runs (11-21 runs each, same server) located the cost:
 //   - waiting at exit for V8's background TurboFan tier-up of llhttp's WebAssembly: 170-200 ms
 //     (timed from the end of the request to the 'exit' event: ~190 ms by default, ~1 ms with
