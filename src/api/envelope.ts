@@ -9,11 +9,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The envelope's `data`, or undefined when the body is not an envelope. */
-export function envelopeData(body: unknown): unknown {
-  return isRecord(body) ? body.data : undefined;
-}
-
 /**
  * The list inside a payload: `data` itself when it is an array; otherwise its array-valued
  * property — one named items/results/parcels/events/attempts/couriers/requests/days/records when

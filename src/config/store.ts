@@ -23,7 +23,6 @@ export interface ConfigFile {
 /** Keys `parcels config set` may change. The API key is deliberately absent: only `auth login` stores it. */
 export type SettableKey = 'output' | 'timeout' | 'retries' | 'base_url';
 export const SETTABLE_KEYS: readonly SettableKey[] = ['output', 'timeout', 'retries', 'base_url'];
-export const PROFILE_KEYS: readonly (keyof Profile)[] = ['base_url', 'api_key', 'output', 'timeout', 'retries'];
 export const RETRIES_MAX = 10;
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -93,9 +92,9 @@ function normalize(path: string, raw: unknown): ConfigFile {
  * Checks one profile value. Returns the value typed, or throws a UsageError naming the key and the
  * rule. `where` names the place for messages (e.g. `profile "default"`).
  */
-export function checkProfileValue(key: keyof Profile, value: unknown, where = 'config'): unknown {
+export function checkProfileValue(key: keyof Profile, value: unknown, where = 'config', shown: unknown = value): unknown {
   const fail = (rule: string): never => {
-    throw new UsageError(`${key} ${rule} (${where}, got ${JSON.stringify(value)})`, key);
+    throw new UsageError(`${key} ${rule} (${where}, got ${JSON.stringify(shown)})`, key);
   };
   switch (key) {
     case 'output':
@@ -141,9 +140,9 @@ export function parseSettableValue(key: string, text: string): string | number {
   const k = key as SettableKey;
   if (k === 'timeout' || k === 'retries') {
     const n = text.trim() === '' ? Number.NaN : Number(text);
-    return checkProfileValue(k, n, `given "${text}"`) as number;
+    return checkProfileValue(k, n, 'config set', text) as number;
   }
-  return checkProfileValue(k, text, 'given value') as string;
+  return checkProfileValue(k, text, 'config set') as string;
 }
 
 /** Validates every profile value that differs from `before` (old, untouched values are left alone). */

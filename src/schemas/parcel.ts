@@ -32,7 +32,7 @@ const optionalNullableInt = () =>
   z.optional(z.nullable(z.int({ error: typeError('must be an integer, or null to clear it') })));
 
 /**
- * Parcel change body (spec 4.4): any subset of the create fields; a field set to null is cleared
+ * Parcel change body (spec 4.4): a subset of the create fields; a field set to null is cleared
  * (e.g. `parcel_weight: null`) and a text field set to "" is cleared (e.g. `addition: ""`). Which
  * other fields may change is not shown, so the schema types the known ones and lets the rest
  * through. The body must not be empty.

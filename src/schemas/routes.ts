@@ -1,5 +1,4 @@
 export type Scope = 'deliveries:read' | 'deliveries:write' | 'usage:read' | 'oracle:read';
-export const SCOPES: readonly Scope[] = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'];
 
 export type Method = 'GET' | 'POST' | 'PATCH';
 

@@ -9,8 +9,6 @@ export const MAX_FUTURE_SKEW_S = 300;
 /** Seconds since the Unix epoch, as the caller's clock sees it. */
 export type Clock = () => number;
 
-export const systemClock: Clock = () => Math.floor(Date.now() / 1000);
-
 /** An int64 observation time in Unix seconds: >= 2000-01-01 and at most five minutes after `now()`. */
 export function observationTime(now: Clock) {
   return z.int({ error: typeError('must be an integer number of Unix seconds') }).check(

@@ -1,13 +1,13 @@
 import { writeOut } from '../../io/streams.js';
 import { defineCommand } from '../types.js';
-import type { ConfigKey } from './keys.js';
+import type { SettableKey } from '../../config/store.js';
 import { configKeyArg } from './keys.js';
 
-export default defineCommand<{ key: ConfigKey }>({
+export default defineCommand<{ key: SettableKey }>({
   parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
   async run({ key }, ctx) {
     const settings = await ctx.settings();
-    const values: Record<ConfigKey, unknown> = {
+    const values: Record<SettableKey, unknown> = {
       output: settings.output,
       timeout: settings.timeoutMs / 1000,
       retries: settings.retries,
