@@ -157,7 +157,7 @@ describe('config', () => {
 
   it('config set retries 11 → exit 2; 10 is fine', async () => {
     const dir = tempConfigDir();
-    expect(await h.cli(['config', 'set', 'retries', '11'], { dir })).toEqual({ code: 2, stdout: '', stderr: 'Error: retries must be an integer from 0 to 10 (config set, got \"11\")\n' });
+    expect(await h.cli(['config', 'set', 'retries', '11'], { dir })).toEqual({ code: 2, stdout: '', stderr: 'Error: retries must be an integer from 0 to 10 (config set, got "11")\n' });
     expect((await h.cli(['config', 'set', 'retries', '10'], { dir })).code).toBe(0);
     expect(await h.cli(['config', 'get', 'retries'], { dir })).toEqual({ code: 0, stdout: '10\n', stderr: '' });
   });
