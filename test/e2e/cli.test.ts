@@ -5,7 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli.js';
@@ -186,6 +188,37 @@ describe('every exit code', () => {
     const result = await parcels(['list', '--retries', '0'], { env: { ...env, PARCELS_BASE_URL: 'http://127.0.0.1:1' } });
     expect(result.code).toBe(8);
     expect(result.stderr).toContain('connection');
+  });
+});
+
+describe('profiles on disk', () => {
+  it('auth login from stdin saves a 0600 profile that later commands use; status masks; logout removes the key', async () => {
+    const home = binaryEnv({ PARCELS_BASE_URL: undefined, PARCELS_API_KEY: undefined });
+    const login = await parcels(['auth', 'login', '--profile', 'ops', '--base-url', sandbox.url, '--with-key-stdin'], { env: home, input: `${FULL_KEY}\n` });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toBe('');
+    expect(login.stderr).toBe(`✓ Logged in to ${sandbox.url} as profile "ops" (key ********${FULL_KEY.slice(-4)})\n`);
+    const file = join(home.PARCELS_CONFIG_DIR as string, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const listed = await parcels(['list', '--json', '--profile', 'ops'], { env: home });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveProperty('next_cursor');
+
+    const status = await parcels(['auth', 'status', '--profile', 'ops', '--json'], { env: home });
+    expect(JSON.parse(status.stdout)).toEqual({
+      profile: 'ops',
+      base_url: sandbox.url,
+      base_url_from: 'profile',
+      api_key: `********${FULL_KEY.slice(-4)}`,
+      api_key_from: 'profile',
+      logged_in: true,
+    });
+
+    expect((await parcels(['auth', 'logout', '--profile', 'ops'], { env: home })).code).toBe(0);
+    const after = await parcels(['list', '--profile', 'ops'], { env: home });
+    expect(after.code).toBe(3);
+    expect(after.stderr).toContain('parcels auth login --profile ops');
   });
 });
 
