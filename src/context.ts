@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
-import { UsageError } from './errors.js';
+import { NotLoggedInError, UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
 import type { OutputFormat } from './io/render.js';
@@ -123,6 +123,13 @@ export function createContext(init: {
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
             `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox`,
+          );
+        }
+        // A dry run shows the request with a placeholder for the key, so it needs none.
+        if (resolved.apiKey === undefined && !globals.dryRun) {
+          throw new NotLoggedInError(
+            `no API key for profile "${resolved.profile}"`,
+            `run \`parcels auth login --profile ${resolved.profile}\`, or set PARCELS_API_KEY`,
           );
         }
         const { ApiClient } = await import('./api/http.js');

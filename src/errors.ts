@@ -77,6 +77,17 @@ export class DryRunComplete extends Error {
   }
 }
 
+/** No API key for the profile: nothing was sent, the user has to log in first. */
+export class NotLoggedInError extends Error {
+  override readonly name = 'NotLoggedInError';
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The user interrupted (Ctrl-C) or declined a prompt. */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
@@ -110,6 +121,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.USAGE;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
+  if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof CancelledError) return EXIT.CANCELLED;
   return EXIT.UNEXPECTED;
@@ -120,6 +132,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof UsageError) return 'invalid_usage';
   if (error instanceof ApiError || error instanceof NetworkError) return error.code;
   if (error instanceof ConflictError) return 'conflict';
+  if (error instanceof NotLoggedInError) return 'not_logged_in';
   if (error instanceof CancelledError) return 'cancelled';
   return 'unexpected';
 }

@@ -5,7 +5,8 @@ const TOPICS: Record<string, string> = {
   0    success
   1    unexpected failure (a bug, or an error with no better code)
   2    invalid usage or input rejected before sending: nothing was sent
-  3    authentication or permission: 401 (invalid or expired key), 403 (missing scope or verification)
+  3    authentication or permission: 401 (invalid or expired key), 403 (missing scope or verification),
+       or no API key for the profile (nothing was sent)
   4    not found: 404
   5    conflict or stale precondition: 409 (Idempotency-Key reused with another body), 412 (stale or missing If-Match)
   6    rejected by the service's validation: 400, 422, and any other 4xx

@@ -217,8 +217,11 @@ describe('profiles on disk', () => {
 
     expect((await parcels(['auth', 'logout', '--profile', 'ops'], { env: home })).code).toBe(0);
     const after = await parcels(['list', '--profile', 'ops'], { env: home });
-    expect(after.code).toBe(3);
-    expect(after.stderr).toContain('parcels auth login --profile ops');
+    expect(after).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: no API key for profile "ops"\nHint: run `parcels auth login --profile ops`, or set PARCELS_API_KEY\n',
+    });
   });
 });
 
