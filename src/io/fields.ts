@@ -1,5 +1,5 @@
 /**
- * --fields narrowing and column choice. Nothing here knows our sandbox's field names: any
+ * --fields narrowing and column choice. Nothing here knows our sandbox's field names: every
  * server's records work, and unknown fields are simply absent.
  */
 
