@@ -3,7 +3,7 @@
  * every stdout/stderr it saw (for the end-of-file secret check), and small parsing helpers.
  */
 import { expect } from 'vitest';
-import type { RunningSandbox, SandboxOptions, SeedObject } from '../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -38,7 +38,7 @@ export interface RunOpts {
 
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
   // test/helpers/seed.ts types scopes as string[]; the sandbox validates the seed at start-up.
-  const sandbox = await startSandbox({ seed: TEST_SEED as unknown as SeedObject, db: ':memory:', port: 0, ...options });
+  const sandbox = await startSandbox({ seed: TEST_SEED, db: ':memory:', port: 0, ...options });
   const seen: string[] = [];
   const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
     const merged: NodeJS.ProcessEnv = {

@@ -11,7 +11,7 @@ export interface ValidateAddressOptions {
 export default defineCommand<ValidateAddressOptions>({
   async parse({ flags }, ctx) {
     const str = stringFlags(flags);
-    const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const fromData = await dataFlag(str('data'), ctx);
     // The spec does not show this route's fields; the parcel's own address field names are used.
     const body = {
       ...(str('data') === undefined ? { country: 'NL' } : {}),

@@ -33,7 +33,7 @@ export default defineCommand<AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
     const str = stringFlags(flags);
-    const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const fromData = await dataFlag(str('data'), ctx);
     const outcome = str('outcome');
     const reason = str('reason');
     const at = str('at');

@@ -22,7 +22,7 @@ export default defineCommand<EventAddOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
     const str = stringFlags(flags);
-    const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const fromData = await dataFlag(str('data'), ctx);
     const status = str('status');
     const at = str('at');
     const body = {

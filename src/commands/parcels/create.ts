@@ -42,7 +42,7 @@ export default defineCommand<CreateOptions>({
       const v = str(name);
       return v === undefined ? undefined : timeFlag(v, flag, ctx.now());
     };
-    const fromData = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const fromData = await dataFlag(str('data'), ctx);
     const body = {
       ...fromData,
       ...defined({

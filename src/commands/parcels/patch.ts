@@ -54,7 +54,7 @@ export default defineCommand<PatchOptions>({
     const str = stringFlags(flags);
     const list = (name: string): string[] => (Array.isArray(flags[name]) ? (flags[name] as string[]) : []);
 
-    const body: Record<string, unknown> = str('data') === undefined ? {} : await dataFlag(str('data') as string, ctx);
+    const body: Record<string, unknown> = await dataFlag(str('data'), ctx);
     const setBy = new Map<string, string>();
     const assign = (field: string, value: unknown, flag: string): void => {
       const earlier = setBy.get(field);

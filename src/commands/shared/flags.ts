@@ -68,8 +68,9 @@ export function parcelIdArg(value: string): string {
   return value;
 }
 
-/** The body given with --data: inline JSON, @file.json, or - for stdin. Must be a JSON object. */
-export async function dataFlag(value: string, ctx: Context, flag = '--data'): Promise<Record<string, unknown>> {
+/** The body given with --data: inline JSON, @file.json, or - for stdin. Must be a JSON object; absent: {}. */
+export async function dataFlag(value: string | undefined, ctx: Context, flag = '--data'): Promise<Record<string, unknown>> {
+  if (value === undefined) return {};
   let text: string;
   if (value === '-') {
     text = await readAll(ctx.io.stdin);
