@@ -1,9 +1,23 @@
 import { readFileSync } from 'node:fs';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 // Baked in so `parcels --version` answers without reading package.json.
 const define = { __PARCELS_VERSION__: JSON.stringify(version) };
+
+/**
+ * The fast path reads the command table for help, never its loaders: leave the command modules the
+ * loaders import out of dist/fast-path.cjs (the `import()` calls stay, unreached).
+ */
+const commandModulesExternal: Plugin = {
+  name: 'command-modules-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[\w-]+\/[\w-]+\.js$/ }, (args) =>
+      args.importer.endsWith('/commands/table.ts') ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
 
 export default defineConfig([
   {
@@ -37,5 +51,6 @@ export default defineConfig([
     clean: false,
     define,
     outExtension: () => ({ js: '.cjs' }),
+    esbuildPlugins: [commandModulesExternal],
   },
 ]);

@@ -1,5 +1,7 @@
 import type { Command as CommanderCommand, CommanderError as CommanderErrorType } from 'commander';
 import { COMMANDS, GLOBAL_OPTIONS } from './commands/table.js';
+import type { CommandDefinition } from './commands/definition.js';
+import type { RawFlag } from './commands/resolve-flags.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context, GlobalOptions } from './context.js';
 import { DryRunComplete, EXIT } from './errors.js';
@@ -10,10 +12,6 @@ import { VERSION } from './version.js';
 import { topLevelHelp } from './help.js';
 
 export { COMMANDS };
-/** The command modules that have an implementation registered (a test checks them against the table). */
-export function registeredModules(): string[] {
-  return Object.keys(LOADERS);
-}
 
 /** Dependencies a caller may replace: tests run `run()` in-process with captured streams. */
 export interface RunDeps {
@@ -21,33 +19,15 @@ export interface RunDeps {
   env?: NodeJS.ProcessEnv;
   /** Unix seconds. */
   now?: () => number;
+  /**
+   * Cancels the command; its `reason` names the signal ('SIGINT' or 'SIGTERM') for the exit code.
+   * Default: SIGINT/SIGTERM of this process, caught only while a command runs.
+   */
+  signal?: AbortSignal;
 }
 
-/** Each command's implementation, imported only when it runs (one bundle chunk per command). */
-const LOADERS: Record<string, () => Promise<{ default: CommandModule<unknown> }>> = {
-  'parcels/create': () => import('./commands/parcels/create.js'),
-  'parcels/get': () => import('./commands/parcels/get.js'),
-  'parcels/list': () => import('./commands/parcels/list.js'),
-  'parcels/patch': () => import('./commands/parcels/patch.js'),
-  'events/list': () => import('./commands/events/list.js'),
-  'events/add': () => import('./commands/events/add.js'),
-  'attempts/list': () => import('./commands/attempts/list.js'),
-  'attempts/add': () => import('./commands/attempts/add.js'),
-  'address/validate': () => import('./commands/address/validate.js'),
-  'usage/daily': () => import('./commands/usage/daily.js'),
-  'usage/requests': () => import('./commands/usage/requests.js'),
-  'account/couriers': () => import('./commands/account/couriers.js'),
-  'account/overview': () => import('./commands/account/overview.js'),
-  'reference/show': () => import('./commands/reference/show.js'),
-  'oracle/show': () => import('./commands/oracle/show.js'),
-  'auth/login': () => import('./commands/auth/login.js'),
-  'auth/status': () => import('./commands/auth/status.js'),
-  'auth/logout': () => import('./commands/auth/logout.js'),
-  'config/list': () => import('./commands/config/list.js'),
-  'config/get': () => import('./commands/config/get.js'),
-  'config/set': () => import('./commands/config/set.js'),
-  'sandbox/serve': () => import('./commands/sandbox/serve.js'),
-};
+/** The shell convention 128 + signal number. */
+const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, SIGTERM: 143 };
 
 /** Entry point: parses argv, runs one command, returns the exit code. Never calls process.exit. */
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
@@ -57,10 +37,37 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
     return EXIT.OK;
   }
-  return runCommander(argv, deps);
+  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal);
+  const cancel = processSignals();
+  try {
+    return await runCommander(argv, deps, cancel.signal);
+  } finally {
+    cancel.dispose();
+  }
 }
 
-async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
+/**
+ * SIGINT/SIGTERM abort the command's signal, so requests and streams stop and the command ends
+ * cleanly (exit 130/143). A second signal means the user will not wait: exit at once.
+ */
+function processSignals(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+    controller.abort(name);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
   const noColorFlag = argv.includes('--no-color');
@@ -84,7 +91,7 @@ async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
   for (const def of GLOBAL_OPTIONS) program.option(def.flags, def.description);
 
   const groups = new Map<string, CommanderCommand>();
-  for (const def of COMMANDS) {
+  const parentOf = (def: CommandDefinition): CommanderCommand => {
     let parent: CommanderCommand = program;
     for (const group of def.path.slice(0, -1)) {
       let groupCommand = groups.get(group);
@@ -95,36 +102,40 @@ async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
       }
       parent = groupCommand;
     }
+    return parent;
+  };
+
+  for (const def of COMMANDS) {
     const name = def.path.at(-1) as string;
-    const command = parent.command(def.args ? `${name} ${def.args}` : name).description(def.summary);
+    const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
     command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError('(add --help for usage and examples)');
-    for (const option of def.options ?? []) {
-      if (option.repeatable) {
-        command.addOption(
-          new Option(option.flags, option.description).argParser((value: string, previous: string[] | undefined) => [
-            ...(previous ?? []),
-            value,
-          ]),
-        );
-      } else {
-        command.option(option.flags, option.description);
-      }
+    // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify).
+    const attributes = new Map<string, string>();
+    for (const [key, spec] of Object.entries(def.flags)) {
+      const option = new Option(spec.flags, spec.description);
+      if (spec.type === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+      command.addOption(option);
+      attributes.set(key, option.attributeName());
     }
     command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as CommanderCommand;
       const globals = toGlobalOptions(self.optsWithGlobals());
       const args = self.args.slice(0, self.registeredArguments.length);
+      const opts = self.opts();
+      const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
       const { createContext } = await import('./context.js');
-      const ctx = createContext({ io, env: deps.env ?? process.env, globals, now: deps.now });
+      const env = deps.env ?? process.env;
+      const ctx = createContext({ io, env, globals, now: deps.now, signal });
       try {
-        const load = LOADERS[def.module];
-        if (load === undefined) throw new Error(`no implementation registered for ${def.path.join(' ')}`);
-        const module = (await load()).default;
-        const options = await module.parse({ args, flags: self.opts() }, ctx);
+        const { resolveFlags } = await import('./commands/resolve-flags.js');
+        const flags = resolveFlags(def, raw, env);
+        // Each loader's module is checked against its definition where it is written (defineCommand).
+        const module = (await def.load()).default as CommandModule<CommandDefinition, unknown>;
+        const options = await module.parse({ args, flags }, ctx);
         await module.run(options, ctx);
       } catch (error) {
-        exitCode = await reportError(error, ctx);
+        exitCode = signal.aborted ? signalExitCode(signal) : await reportError(error, ctx);
       } finally {
         await ctx.close();
       }
@@ -139,6 +150,10 @@ async function runCommander(argv: string[], deps: RunDeps): Promise<number> {
   }
   await pending;
   return exitCode;
+}
+
+function signalExitCode(signal: AbortSignal): number {
+  return typeof signal.reason === 'string' ? (SIGNAL_EXIT[signal.reason] ?? EXIT.CANCELLED) : EXIT.CANCELLED;
 }
 
 function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
@@ -33,7 +33,12 @@ export interface Context {
   readonly globals: GlobalOptions;
   /** Unix seconds. */
   now(): number;
+  /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
+  readonly signal: AbortSignal;
+  /** The resolved settings (flags, environment, profile). Pure: reads config, starts nothing. */
   settings(): Promise<Settings>;
+  /** The settings requests go to: with --sandbox, those of an embedded sandbox started on first call. */
+  target(): Promise<Settings>;
   api(): Promise<ApiClient>;
   etags(): Promise<EtagCache>;
   codeNames(): Promise<CodeNames>;
@@ -45,8 +50,6 @@ export interface Context {
 }
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
-/** Reference codes change rarely; names are cached per profile for a day. */
-const CODE_NAMES_MAX_AGE_S = 86_400;
 /** Profile name under which --sandbox keeps its ETags and cached names. */
 const SANDBOX_PROFILE = 'sandbox';
 
@@ -60,10 +63,13 @@ export function createContext(init: {
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
   now?: () => number;
+  signal?: AbortSignal;
 }): Context {
   const { io, env, globals } = init;
+  const signal = init.signal ?? new AbortController().signal;
   const now = init.now ?? (() => Math.floor(Date.now() / 1000));
   let settingsPromise: Promise<Settings> | undefined;
+  let targetPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
   let etagsPromise: Promise<EtagCache> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
@@ -90,6 +96,14 @@ export function createContext(init: {
         config,
       });
       profileOutput = resolved.output;
+      return resolved;
+    })();
+    return settingsPromise;
+  };
+
+  const target = (): Promise<Settings> => {
+    targetPromise ??= (async () => {
+      const resolved = await settings();
       if (!globals.sandbox) return resolved;
       const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
@@ -103,7 +117,7 @@ export function createContext(init: {
         sources: { ...resolved.sources, profile: 'sandbox', baseUrl: 'sandbox', apiKey: 'sandbox' },
       };
     })();
-    return settingsPromise;
+    return targetPromise;
   };
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
@@ -114,10 +128,12 @@ export function createContext(init: {
     env,
     globals,
     now,
+    signal,
     settings,
+    target,
     api() {
       apiPromise ??= (async () => {
-        const resolved = await settings();
+        const resolved = await target();
         if (resolved.baseUrl === undefined) {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
@@ -150,7 +166,7 @@ export function createContext(init: {
     },
     etags() {
       etagsPromise ??= (async () => {
-        const resolved = await settings();
+        const resolved = await target();
         const { openEtagCache } = await import('./config/etags.js');
         return openEtagCache(env, resolved.profile);
       })();
@@ -158,22 +174,19 @@ export function createContext(init: {
     },
     codeNames() {
       namesPromise ??= (async () => {
-        const resolved = await settings();
+        const resolved = await target();
         const { readCached, writeCached } = await import('./config/cache.js');
-        // Keyed by base URL too: one profile may be pointed at several services (e.g. with PARCELS_BASE_URL).
-        const cacheName = `code-names-${createHash('sha256').update(resolved.baseUrl ?? '').digest('hex').slice(0, 12)}`;
-        const cached = await readCached<CodeNames>(env, resolved.profile, cacheName, CODE_NAMES_MAX_AGE_S);
-        // A dry run sends nothing, so it cannot look names up: the spec's own meanings serve.
-        if (cached !== undefined || globals.dryRun) return cached ?? {};
-        try {
-          const { getReference, parseCodeNames } = await import('./api/reference.js');
-          const names = parseCodeNames((await getReference(await ctx.api())).data);
-          await writeCached(env, resolved.profile, cacheName, names);
-          return names;
-        } catch {
-          // Names are a nicety: without the reference route the spec's own meanings are shown.
-          return {};
-        }
+        const { loadCodeNames } = await import('./api/reference.js');
+        return loadCodeNames({
+          baseUrl: resolved.baseUrl ?? '',
+          cache: {
+            read: (name, maxAgeS) => readCached<CodeNames>(env, resolved.profile, name, maxAgeS),
+            write: (name, names) => writeCached(env, resolved.profile, name, names),
+          },
+          // A dry run sends nothing, so it cannot look names up.
+          client: globals.dryRun ? undefined : () => ctx.api(),
+          signal,
+        });
       })();
       return namesPromise;
     },

@@ -42,7 +42,7 @@ interface HelpOption {
   description: string;
 }
 interface HelpCommand {
-  path: string[];
+  path: readonly string[];
   args?: string;
   summary: string;
   options?: unknown[];

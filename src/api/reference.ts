@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ApiClient, ApiResponse } from './http.js';
 import type { CodeNames } from '../schemas/codes.js';
 import { routePath } from './routes.js';
@@ -9,6 +10,44 @@ export type CodeKind = keyof CodeNames;
 /** GET /deliveries/v1/reference. */
 export function getReference(client: ApiClient, signal?: AbortSignal): Promise<ApiResponse> {
   return client.request({ method: 'GET', path: routePath('reference.get'), signal });
+}
+
+/** Reference codes change rarely; cached names are used for a day. */
+export const CODE_NAMES_MAX_AGE_S = 86_400;
+
+/** Where the names are kept between runs (src/config owns the files; this module only decides what to keep). */
+export interface CodeNamesCache {
+  /** A fresh cached value (at most CODE_NAMES_MAX_AGE_S old), or undefined. */
+  read(name: string, maxAgeS: number): Promise<CodeNames | undefined>;
+  write(name: string, names: CodeNames): Promise<void>;
+}
+
+/** The cache entry for one service: one profile may be pointed at several (e.g. with PARCELS_BASE_URL). */
+export function codeNamesCacheName(baseUrl: string): string {
+  return `code-names-${createHash('sha256').update(baseUrl).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * The service's names for its codes: cached ones when fresh, else one reference request (then
+ * cached). With no client (a dry run sends nothing) or on any failure, no names: the spec's own
+ * meanings serve, since names are a nicety.
+ */
+export async function loadCodeNames(input: {
+  baseUrl: string;
+  cache: CodeNamesCache;
+  client: (() => Promise<ApiClient>) | undefined;
+  signal?: AbortSignal;
+}): Promise<CodeNames> {
+  const name = codeNamesCacheName(input.baseUrl);
+  const cached = await input.cache.read(name, CODE_NAMES_MAX_AGE_S);
+  if (cached !== undefined || input.client === undefined) return cached ?? {};
+  try {
+    const names = parseCodeNames((await getReference(await input.client(), input.signal)).data);
+    await input.cache.write(name, names);
+    return names;
+  } catch {
+    return {};
+  }
 }
 
 const CODE_KEYS = ['code', 'value', 'id'];

@@ -1,272 +1,304 @@
+// Over 300 lines on purpose: the whole command tree as one table of plain data is easier to review than 24 small files.
 /**
- * The command tree as data: names, arguments, flags, summaries and examples. It holds no code, so
- * the fast path (`--version`, `--help`) and completions can read it without loading any command.
+ * Every command, defined once: path, arguments, typed flags, summary, examples and a lazy loader.
+ * commander's tree (cli.ts), the fast help path (fast-path.ts), the typed options each command's
+ * `parse` receives, and later completions and the command reference all derive from this table.
+ * It holds no command code: loaders import their module only when called, and the fast-path build
+ * leaves those imports out (tsup.config.ts).
  */
+import type { CommandDefinition, FlagSpec } from './definition.js';
+import { command } from './definition.js';
+
+/** A loader's declared type: annotated so the table's type never depends on the modules that import it. */
+type Loaded = Promise<{ default: unknown }>;
+
 export interface OptionDef {
   flags: string;
   description: string;
-  /** The flag may be given several times; values collect into an array. */
-  repeatable?: boolean;
 }
 
-export interface CommandDef {
-  path: string[];
-  args?: string;
-  summary: string;
-  options?: OptionDef[];
-  examples: string[];
-  /** The implementation, `src/commands/<module>.ts`, imported only when the command runs. */
-  module: string;
-}
-
-const idempotencyKeyOption: OptionDef = {
+const idempotencyKey = {
+  type: 'string',
   flags: '--idempotency-key <key>',
   description: 'Idempotency-Key to send (8-128 bytes); default: a new random key',
-};
-const dataOption: OptionDef = {
+} as const satisfies FlagSpec;
+const data = {
+  type: 'string',
   flags: '-d, --data <json>',
   description: 'request body as JSON, @file.json, or - for stdin (flags override its fields)',
-};
+} as const satisfies FlagSpec;
 
-/** The command tree, declared once: commander is built from it, and completions walk it. */
-export const COMMANDS: CommandDef[] = [
-  {
+export const definitions = {
+  create: command({
     path: ['create'],
     summary: 'Register a parcel with one of your couriers',
-    options: [
-      { flags: '--courier <code>', description: 'registered courier code (required)' },
-      { flags: '--country <code>', description: 'country code, e.g. NL (required)' },
-      { flags: '--postal-code <code>', description: 'postal code, e.g. 1234AB (required)' },
-      { flags: '--number <text>', description: 'house number as text (required)' },
-      { flags: '--addition <text>', description: 'house-number addition' },
-      { flags: '--length <n>', description: 'parcel length (integer)' },
-      { flags: '--width <n>', description: 'parcel width (integer)' },
-      { flags: '--height <n>', description: 'parcel height (integer)' },
-      { flags: '--weight <n>', description: 'parcel weight (integer)' },
-      { flags: '--slot-start <time>', description: 'planned slot start: Unix seconds, ISO 8601 or "now"' },
-      { flags: '--slot-end <time>', description: 'planned slot end: Unix seconds, ISO 8601 or "now"' },
-      { flags: '--service-type <n>', description: 'service code (integer)' },
-      dataOption,
-      idempotencyKeyOption,
-    ],
+    flags: {
+      courier: { type: 'string', flags: '--courier <code>', description: 'registered courier code (required)' },
+      country: { type: 'string', flags: '--country <code>', description: 'country code, e.g. NL (required)' },
+      postalCode: { type: 'string', flags: '--postal-code <code>', description: 'postal code, e.g. 1234AB (required)' },
+      number: { type: 'string', flags: '--number <text>', description: 'house number as text (required)' },
+      addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
+      length: { type: 'int', flags: '--length <n>', description: 'parcel length (integer)' },
+      width: { type: 'int', flags: '--width <n>', description: 'parcel width (integer)' },
+      height: { type: 'int', flags: '--height <n>', description: 'parcel height (integer)' },
+      weight: { type: 'int', flags: '--weight <n>', description: 'parcel weight (integer)' },
+      slotStart: { type: 'string', flags: '--slot-start <time>', description: 'planned slot start: Unix seconds, ISO 8601 or "now"' },
+      slotEnd: { type: 'string', flags: '--slot-end <time>', description: 'planned slot end: Unix seconds, ISO 8601 or "now"' },
+      serviceType: { type: 'int', flags: '--service-type <n>', description: 'service code (integer)' },
+      data,
+      idempotencyKey,
+    },
     examples: [
       'parcels create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
       'parcels create --data @parcel.json --json',
       'echo \'{"courier":"DEMO-VAN","country":"NL","postal_code":"1011AB","number":"1"}\' | parcels create --data - --quiet',
     ],
-    module: 'parcels/create',
-  },
-  {
+    load: (): Loaded => import('./parcels/create.js'),
+  }),
+  get: command({
     path: ['get'],
     args: '<id>',
     summary: 'Show one parcel and remember its ETag for the next patch',
+    flags: {},
     examples: ['parcels get 3f1c…', 'parcels get 3f1c… --json --fields entry_id,status'],
-    module: 'parcels/get',
-  },
-  {
+    load: (): Loaded => import('./parcels/get.js'),
+  }),
+  list: command({
     path: ['list'],
     summary: 'List parcels, one page or --all',
-    options: [
-      { flags: '--courier <code>', description: 'only parcels of this courier' },
-      { flags: '--status <status>', description: 'only this status: 0-5 or a name (in_transit)' },
-      { flags: '--limit <n>', description: 'page size, 1-100 (default 50)' },
-      { flags: '--cursor <cursor>', description: 'continue from a next_cursor' },
-      { flags: '--all', description: 'follow next_cursor to the end, streaming items' },
-    ],
+    flags: {
+      courier: { type: 'string', flags: '--courier <code>', description: 'only parcels of this courier' },
+      status: { type: 'string', flags: '--status <status>', description: 'only this status: 0-5 or a name (in_transit)' },
+      limit: { type: 'string', flags: '--limit <n>', description: 'page size, 1-100 (default 50)' },
+      cursor: { type: 'string', flags: '--cursor <cursor>', description: 'continue from a next_cursor' },
+      all: { type: 'bool', flags: '--all', description: 'follow next_cursor to the end, streaming items' },
+    },
     examples: [
       'parcels list --status in_transit',
       'parcels list --all --output ndjson | jq .entry_id',
       'parcels list --courier DEMO-BIKE --limit 10 --json',
     ],
-    module: 'parcels/list',
-  },
-  {
+    load: (): Loaded => import('./parcels/list.js'),
+  }),
+  patch: command({
     path: ['patch'],
     args: '<id>',
     summary: 'Change a parcel (sends If-Match with the cached ETag)',
-    options: [
-      { flags: '--weight <n>', description: 'new parcel weight (integer)' },
-      { flags: '--addition <text>', description: 'new house-number addition' },
-      { flags: '--clear <field>', description: 'clear a field: weight, addition, or any field name', repeatable: true },
-      { flags: '--set <field=value>', description: 'set any field; value parsed as JSON when it can be', repeatable: true },
-      dataOption,
-      { flags: '--if-match <etag>', description: 'ETag to send instead of the cached one (quotes included)' },
-      { flags: '--refresh', description: 'read the latest ETag first, then patch' },
-    ],
+    flags: {
+      weight: { type: 'int', flags: '--weight <n>', description: 'new parcel weight (integer)' },
+      addition: { type: 'string', flags: '--addition <text>', description: 'new house-number addition' },
+      clear: { type: 'list', flags: '--clear <field>', description: 'clear a field: weight, addition, or any field name' },
+      set: { type: 'list', flags: '--set <field=value>', description: 'set any field; value parsed as JSON when it can be' },
+      data,
+      ifMatch: {
+        type: 'string',
+        flags: '--if-match <etag>',
+        description: 'ETag to send instead of the cached one (quotes included)',
+        conflicts: ['refresh'],
+      },
+      refresh: { type: 'bool', flags: '--refresh', description: 'read the latest ETag first, then patch' },
+    },
     examples: [
       'parcels get 3f1c… && parcels patch 3f1c… --weight 1200',
       'parcels patch 3f1c… --clear weight --refresh',
       'parcels patch 3f1c… --set service_type=2 --addition B',
     ],
-    module: 'parcels/patch',
-  },
-  {
+    load: (): Loaded => import('./parcels/patch.js'),
+  }),
+  eventsList: command({
     path: ['events', 'list'],
     args: '<id>',
     summary: "List a parcel's status events (at most 1000)",
+    flags: {},
     examples: ['parcels events list 3f1c…', 'parcels events list 3f1c… --output ndjson'],
-    module: 'events/list',
-  },
-  {
+    load: (): Loaded => import('./events/list.js'),
+  }),
+  eventsAdd: command({
     path: ['events', 'add'],
     args: '<id>',
     summary: 'Report a status event (status 0-3)',
-    options: [
-      { flags: '--status <status>', description: 'status 0-3 or its name (default 0 registered)' },
-      { flags: '--at <time>', description: 'observation time: Unix seconds, ISO 8601 or "now" (default now)' },
-      dataOption,
-      idempotencyKeyOption,
-    ],
+    flags: {
+      status: { type: 'string', flags: '--status <status>', description: 'status 0-3 or its name (default 0 registered)' },
+      at: { type: 'string', flags: '--at <time>', description: 'observation time: Unix seconds, ISO 8601 or "now" (default now)' },
+      data,
+      idempotencyKey,
+    },
     examples: ['parcels events add 3f1c… --status in_transit', 'parcels events add 3f1c… --status 1 --at 2026-11-22T08:00:00Z'],
-    module: 'events/add',
-  },
-  {
+    load: (): Loaded => import('./events/add.js'),
+  }),
+  attemptsList: command({
     path: ['attempts', 'list'],
     args: '<id>',
     summary: "List a parcel's delivery attempts",
+    flags: {},
     examples: ['parcels attempts list 3f1c…'],
-    module: 'attempts/list',
-  },
-  {
+    load: (): Loaded => import('./attempts/list.js'),
+  }),
+  attemptsAdd: command({
     path: ['attempts', 'add'],
     args: '<id>',
     summary: 'Report a delivery attempt (the only way to statuses 4 and 5)',
-    options: [
-      { flags: '--outcome <outcome>', description: 'outcome 0-4 or name: delivered, failed, delivered_elsewhere, refused, rescheduled' },
-      { flags: '--reason <reason>', description: 'reason 0-10 or name, e.g. not_at_home' },
-      { flags: '--at <time>', description: 'attempt time: Unix seconds, ISO 8601 or "now" (default now)' },
-      { flags: '--delivered-country <code>', description: 'delivered address: country (NL)' },
-      { flags: '--delivered-postal-code <code>', description: 'delivered address: postcode 1234AB' },
-      { flags: '--delivered-number <text>', description: 'delivered address: house number' },
-      { flags: '--delivered-city <text>', description: 'delivered address: city' },
-      { flags: '--delivered-street <text>', description: 'delivered address: street' },
-      { flags: '--delivered-addition <text>', description: 'delivered address: addition' },
-      { flags: '--delivered-location-type <n>', description: 'delivered address: location type 0-6' },
-      dataOption,
-      idempotencyKeyOption,
-    ],
+    flags: {
+      outcome: {
+        type: 'string',
+        flags: '--outcome <outcome>',
+        description: 'outcome 0-4 or name: delivered, failed, delivered_elsewhere, refused, rescheduled',
+      },
+      reason: { type: 'string', flags: '--reason <reason>', description: 'reason 0-10 or name, e.g. not_at_home' },
+      at: { type: 'string', flags: '--at <time>', description: 'attempt time: Unix seconds, ISO 8601 or "now" (default now)' },
+      deliveredCountry: { type: 'string', flags: '--delivered-country <code>', description: 'delivered address: country (NL)' },
+      deliveredPostalCode: { type: 'string', flags: '--delivered-postal-code <code>', description: 'delivered address: postcode 1234AB' },
+      deliveredNumber: { type: 'string', flags: '--delivered-number <text>', description: 'delivered address: house number' },
+      deliveredCity: { type: 'string', flags: '--delivered-city <text>', description: 'delivered address: city' },
+      deliveredStreet: { type: 'string', flags: '--delivered-street <text>', description: 'delivered address: street' },
+      deliveredAddition: { type: 'string', flags: '--delivered-addition <text>', description: 'delivered address: addition' },
+      deliveredLocationType: { type: 'int', flags: '--delivered-location-type <n>', description: 'delivered address: location type 0-6' },
+      data,
+      idempotencyKey,
+    },
     examples: [
       'parcels attempts add 3f1c… --outcome delivered',
       'parcels attempts add 3f1c… --outcome failed --reason not_at_home',
       'parcels attempts add 3f1c… --outcome delivered_elsewhere --delivered-country NL --delivered-postal-code 1234AB --delivered-number 12',
     ],
-    module: 'attempts/add',
-  },
-  {
+    load: (): Loaded => import('./attempts/add.js'),
+  }),
+  validateAddress: command({
     path: ['validate-address'],
     summary: 'Check a Dutch address',
-    options: [
-      { flags: '--country <code>', description: 'country code (default NL)' },
-      { flags: '--postal-code <code>', description: 'postal code' },
-      { flags: '--number <text>', description: 'house number' },
-      { flags: '--addition <text>', description: 'house-number addition' },
-      dataOption,
-    ],
+    flags: {
+      country: { type: 'string', flags: '--country <code>', description: 'country code (default NL)' },
+      postalCode: { type: 'string', flags: '--postal-code <code>', description: 'postal code' },
+      number: { type: 'string', flags: '--number <text>', description: 'house number' },
+      addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
+      data,
+    },
     examples: ['parcels validate-address --postal-code 1234AB --number 10'],
-    module: 'address/validate',
-  },
-  {
+    load: (): Loaded => import('./address/validate.js'),
+  }),
+  usageDaily: command({
     path: ['usage', 'daily'],
     summary: 'Daily API usage totals over 30 days',
+    flags: {},
     examples: ['parcels usage daily', 'parcels usage daily --json'],
-    module: 'usage/daily',
-  },
-  {
+    load: (): Loaded => import('./usage/daily.js'),
+  }),
+  usageRequests: command({
     path: ['usage', 'requests'],
     summary: 'The latest 100 API requests within 30 days',
+    flags: {},
     examples: ['parcels usage requests --output csv'],
-    module: 'usage/requests',
-  },
-  {
+    load: (): Loaded => import('./usage/requests.js'),
+  }),
+  couriers: command({
     path: ['couriers'],
     summary: "List your organisation's registered couriers",
+    flags: {},
     examples: ['parcels couriers'],
-    module: 'account/couriers',
-  },
-  {
+    load: (): Loaded => import('./account/couriers.js'),
+  }),
+  overview: command({
     path: ['overview'],
     summary: 'Counts within your organisation',
+    flags: {},
     examples: ['parcels overview --json'],
-    module: 'account/overview',
-  },
-  {
+    load: (): Loaded => import('./account/overview.js'),
+  }),
+  reference: command({
     path: ['reference'],
     summary: 'Status, outcome, reason, location and service codes with their names',
+    flags: {},
     examples: ['parcels reference', 'parcels reference --json'],
-    module: 'reference/show',
-  },
-  {
+    load: (): Loaded => import('./reference/show.js'),
+  }),
+  oracle: command({
     path: ['oracle'],
     args: '<metric>',
     summary: 'Aggregate metrics: activity, planned, or coverage metadata',
-    options: [{ flags: '--param <key=value>', description: 'query parameter for the metric', repeatable: true }],
+    flags: { param: { type: 'list', flags: '--param <key=value>', description: 'query parameter for the metric' } },
     examples: ['parcels oracle activity', 'parcels oracle planned --param days=7 --json', 'parcels oracle coverage'],
-    module: 'oracle/show',
-  },
-  {
+    load: (): Loaded => import('./oracle/show.js'),
+  }),
+  authLogin: command({
     path: ['auth', 'login'],
     summary: 'Save an API key for a profile (read from a hidden prompt or stdin, never argv)',
-    options: [
-      { flags: '--with-key-stdin', description: 'read the key from standard input' },
-      { flags: '--no-verify', description: 'save without checking the key with a read request' },
-    ],
+    flags: {
+      withKeyStdin: { type: 'bool', flags: '--with-key-stdin', description: 'read the key from standard input' },
+      verify: { type: 'bool', flags: '--no-verify', description: 'save without checking the key with a read request' },
+      insecure: { type: 'bool', flags: '--insecure', description: 'allow a plain http:// base URL that is not this machine (the key travels unencrypted)' },
+    },
     examples: [
       'parcels auth login --base-url https://api.example.com',
       'printf %s "$KEY" | parcels auth login --profile ci --base-url https://api.example.com --with-key-stdin',
     ],
-    module: 'auth/login',
-  },
-  {
+    load: (): Loaded => import('./auth/login.js'),
+  }),
+  authStatus: command({
     path: ['auth', 'status'],
     summary: 'Show the active profile, base URL and masked key',
+    flags: {},
     examples: ['parcels auth status', 'parcels auth status --json'],
-    module: 'auth/status',
-  },
-  {
+    load: (): Loaded => import('./auth/status.js'),
+  }),
+  authToken: command({
+    path: ['auth', 'token'],
+    summary: "Print the profile's API key, for PARCELS_API_KEY=$(parcels auth token)",
+    flags: { show: { type: 'bool', flags: '--show', description: 'print the key even when stdout is a terminal' } },
+    examples: ['export PARCELS_API_KEY=$(parcels auth token)', 'parcels auth token --profile ci --show'],
+    load: (): Loaded => import('./auth/token.js'),
+  }),
+  authLogout: command({
     path: ['auth', 'logout'],
     summary: "Remove a profile's saved key",
+    flags: {},
     examples: ['parcels auth logout --profile ci'],
-    module: 'auth/logout',
-  },
-  {
+    load: (): Loaded => import('./auth/logout.js'),
+  }),
+  configList: command({
     path: ['config', 'list'],
     summary: 'Show the settings of every profile (keys masked)',
+    flags: {},
     examples: ['parcels config list'],
-    module: 'config/list',
-  },
-  {
+    load: (): Loaded => import('./config/list.js'),
+  }),
+  configGet: command({
     path: ['config', 'get'],
     args: '<key>',
     summary: 'Print one setting of the profile (output, timeout, retries, base_url)',
+    flags: {},
     examples: ['parcels config get output'],
-    module: 'config/get',
-  },
-  {
+    load: (): Loaded => import('./config/get.js'),
+  }),
+  configSet: command({
     path: ['config', 'set'],
     args: '<key> <value>',
     summary: 'Change one setting of the profile (output, timeout, retries, base_url)',
+    flags: {},
     examples: ['parcels config set output json', 'parcels config set timeout 10 --profile ci'],
-    module: 'config/set',
-  },
-  {
+    load: (): Loaded => import('./config/set.js'),
+  }),
+  sandboxServe: command({
     path: ['sandbox', 'serve'],
     summary: 'Run the local sandbox API server',
-    options: [
-      { flags: '--host <host>', description: 'address to listen on (default 127.0.0.1)' },
-      { flags: '--port <port>', description: 'port; 0 picks a free one (default 8787)' },
-      { flags: '--db <file>', description: 'SQLite file, or :memory: (default: in the data directory)' },
-      { flags: '--seed <file>', description: 'seed JSON: organisations, couriers, keys, rate limits' },
-      { flags: '--latency <ms>', description: 'delay every response' },
-      { flags: '--fail-rate <p>', description: 'share of requests answered 500/503 before any change' },
-      { flags: '--drop-rate <p>', description: 'share of requests committed but cut before the answer' },
-      { flags: '--fault-seed <n>', description: 'make injected faults reproducible' },
-      { flags: '--clock-offset <seconds>', description: "shift the sandbox's clock" },
-      { flags: '--oracle-unavailable', description: 'make the oracle routes answer 503' },
-    ],
+    flags: {
+      host: { type: 'string', flags: '--host <host>', description: 'address to listen on (default 127.0.0.1)', default: '127.0.0.1' },
+      port: { type: 'int', flags: '--port <port>', description: 'port; 0 picks a free one (default 8787)', default: 8787, min: 0, max: 65535 },
+      db: { type: 'string', flags: '--db <file>', description: 'SQLite file, or :memory: (default: in the data directory)' },
+      seed: { type: 'string', flags: '--seed <file>', description: 'seed JSON: organisations, couriers, keys, rate limits' },
+      latency: { type: 'int', flags: '--latency <ms>', description: 'delay every response', min: 0, max: 60_000 },
+      failRate: { type: 'string', flags: '--fail-rate <p>', description: 'share of requests answered 500/503 before any change' },
+      dropRate: { type: 'string', flags: '--drop-rate <p>', description: 'share of requests committed but cut before the answer' },
+      faultSeed: { type: 'int', flags: '--fault-seed <n>', description: 'make injected faults reproducible' },
+      clockOffset: { type: 'int', flags: '--clock-offset <seconds>', description: "shift the sandbox's clock" },
+      oracleUnavailable: { type: 'bool', flags: '--oracle-unavailable', description: 'make the oracle routes answer 503' },
+    },
     examples: ['parcels sandbox serve', 'parcels sandbox serve --port 0 --db :memory: --fail-rate 0.2 --fault-seed 7'],
-    module: 'sandbox/serve',
-  },
-];
+    load: (): Loaded => import('./sandbox/serve.js'),
+  }),
+} as const;
+
+/** The command tree in the order help lists it. */
+export const COMMANDS: readonly CommandDefinition[] = Object.values(definitions);
 
 export const GLOBAL_OPTIONS: OptionDef[] = [
   { flags: '-p, --profile <name>', description: 'profile to use (env PARCELS_PROFILE)' },

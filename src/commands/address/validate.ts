@@ -1,30 +1,30 @@
 import { validateAddress } from '../../api/address.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, stringFlags } from '../shared/flags.js';
+import { dataFlag, defined } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
 
 export interface ValidateAddressOptions {
   body: Record<string, unknown>;
 }
 
-export default defineCommand<ValidateAddressOptions>({
+export default defineCommand<typeof definitions.validateAddress, ValidateAddressOptions>({
   async parse({ flags }, ctx) {
-    const str = stringFlags(flags);
-    const fromData = await dataFlag(str('data'), ctx);
+    const fromData = await dataFlag(flags.data, ctx);
     // The spec does not show this route's fields; the parcel's own address field names are used.
     const body = {
-      ...(str('data') === undefined ? { country: 'NL' } : {}),
+      ...(flags.data === undefined ? { country: 'NL' } : {}),
       ...fromData,
-      ...defined({ country: str('country'), postal_code: str('postalCode'), number: str('number'), addition: str('addition') }),
+      ...defined({ country: flags.country, postal_code: flags.postalCode, number: flags.number, addition: flags.addition }),
     };
-    if (body.postal_code === undefined && str('data') === undefined) {
+    if (body.postal_code === undefined && flags.data === undefined) {
       throw new UsageError('--postal-code is required', '--postal-code');
     }
     return { body };
   },
   async run({ body }, ctx) {
-    const response = await validateAddress(await ctx.api(), body);
+    const response = await validateAddress(await ctx.api(), body, ctx.signal);
     await showRecord(ctx, response.data);
   },
 });

@@ -4,7 +4,8 @@ import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, intFlag, issuesToUsageError, parcelIdArg, stringFlags, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
@@ -29,23 +30,19 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
   'delivered.delivered_location_type': '--delivered-location-type',
 };
 
-export default defineCommand<AttemptAddOptions>({
+export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
-    const str = stringFlags(flags);
-    const fromData = await dataFlag(str('data'), ctx);
-    const outcome = str('outcome');
-    const reason = str('reason');
-    const at = str('at');
-    const locationType = str('deliveredLocationType');
+    const fromData = await dataFlag(flags.data, ctx);
+    const { outcome, reason, at } = flags;
     const delivered = defined({
-      delivered_country: str('deliveredCountry'),
-      delivered_postal_code: str('deliveredPostalCode'),
-      delivered_number: str('deliveredNumber'),
-      delivered_city: str('deliveredCity'),
-      delivered_street: str('deliveredStreet'),
-      delivered_addition: str('deliveredAddition'),
-      delivered_location_type: locationType === undefined ? undefined : intFlag(locationType, '--delivered-location-type'),
+      delivered_country: flags.deliveredCountry,
+      delivered_postal_code: flags.deliveredPostalCode,
+      delivered_number: flags.deliveredNumber,
+      delivered_city: flags.deliveredCity,
+      delivered_street: flags.deliveredStreet,
+      delivered_addition: flags.deliveredAddition,
+      delivered_location_type: flags.deliveredLocationType,
     });
     const body: Record<string, unknown> = {
       ...fromData,
@@ -59,14 +56,14 @@ export default defineCommand<AttemptAddOptions>({
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
     }
-    if (body.time_attempt === undefined && str('data') === undefined) body.time_attempt = ctx.now();
+    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = ctx.now();
     const checked = validate(deliveryAttemptSchema(() => ctx.now()), body);
-    if (!checked.ok) throw issuesToUsageError(checked.issues, str('data') === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
-    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(str('idempotencyKey'), ctx) };
+    if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
+    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
   },
 
   async run({ id, body, idempotencyKey }, ctx) {
-    const response = await createAttempt(await ctx.api(), id, body, idempotencyKey);
+    const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data);
     if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}`, 'success');

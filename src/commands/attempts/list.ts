@@ -2,11 +2,12 @@ import { listAttempts } from '../../api/history.js';
 import { defineCommand } from '../types.js';
 import { parcelIdArg } from '../shared/flags.js';
 import { showPage } from '../shared/show.js';
+import type { definitions } from '../table.js';
 
-export default defineCommand<{ id: string }>({
+export default defineCommand<typeof definitions.attemptsList, { id: string }>({
   parse: ({ args }) => ({ id: parcelIdArg(args[0] ?? '') }),
   async run({ id }, ctx) {
-    const response = await listAttempts(await ctx.api(), id);
+    const response = await listAttempts(await ctx.api(), id, ctx.signal);
     await showPage(ctx, response.data, 'No delivery attempts for this parcel.');
   },
 });

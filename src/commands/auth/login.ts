@@ -1,20 +1,23 @@
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
 import { USER_AGENT } from '../../version.js';
+import { confirm } from '../shared/confirm.js';
+import type { definitions } from '../table.js';
 import { defineCommand } from '../types.js';
 
 export interface LoginOptions {
   keyFrom: 'stdin' | 'prompt';
   verify: boolean;
+  insecure: boolean;
 }
 
-export default defineCommand<LoginOptions>({
+export default defineCommand<typeof definitions.authLogin, LoginOptions>({
   parse({ flags }, ctx) {
     if (ctx.globals.sandbox) throw new UsageError('--sandbox needs no login: it uses the sandbox demo key', '--sandbox');
-    const keyFrom = flags.withKeyStdin === true ? 'stdin' : 'prompt';
+    const keyFrom = flags.withKeyStdin ? 'stdin' : 'prompt';
     if (keyFrom === 'prompt' && !ctx.io.stdinIsTTY) {
       throw new UsageError(
         'no terminal to prompt for the key',
@@ -22,18 +25,28 @@ export default defineCommand<LoginOptions>({
         'pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | parcels auth login --with-key-stdin',
       );
     }
-    return { keyFrom, verify: flags.verify !== false };
+    return { keyFrom, verify: flags.verify, insecure: flags.insecure };
   },
 
-  async run({ keyFrom, verify }, ctx) {
+  async run({ keyFrom, verify, insecure }, ctx) {
     const settings = await ctx.settings();
     if (settings.baseUrl === undefined) {
       throw new UsageError(`no base URL for profile "${settings.profile}": add --base-url URL`, '--base-url');
     }
+    if (!insecure && isPlainRemote(settings.baseUrl)) await confirmUnencrypted(ctx, settings.baseUrl);
     const key = (keyFrom === 'stdin' ? await readAll(ctx.io.stdin) : await promptHidden(ctx.io, 'API key: ')).trim();
     if (key === '') throw new UsageError('the API key is empty', keyFrom === 'stdin' ? '--with-key-stdin' : 'API key');
     if (/\s/.test(key)) throw new UsageError('the API key must not contain whitespace', keyFrom === 'stdin' ? '--with-key-stdin' : 'API key');
-    if (verify) await verifyKey(ctx, settings.baseUrl, key);
+    if (verify) {
+      const { verifyKey } = await import('../../api/verify.js');
+      const check = await verifyKey(
+        { baseUrl: settings.baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries, userAgent: USER_AGENT },
+        ctx.signal,
+      );
+      if (check.missingScope !== undefined) {
+        await renderMessage(ctx.io, `The key works but lacks the ${check.missingScope} scope; saving it anyway.`, 'warn');
+      }
+    }
 
     const { updateConfig } = await import('../../config/store.js');
     await updateConfig(ctx.env, (config) => {
@@ -46,24 +59,26 @@ export default defineCommand<LoginOptions>({
   },
 });
 
-/** One read request with the new key: a 401 stops the login; a 403 means the key works but lacks that scope. */
-async function verifyKey(ctx: Context, baseUrl: string, key: string): Promise<void> {
-  const { ApiClient } = await import('../../api/http.js');
-  const { getCouriers } = await import('../../api/account.js');
-  const settings = await ctx.settings();
-  const client = new ApiClient({ baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries, userAgent: USER_AGENT });
+/** Plain http:// to another machine: the key would cross the network unencrypted. */
+export function isPlainRemote(baseUrl: string): boolean {
+  let url: URL;
   try {
-    await getCouriers(client);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) {
-      await renderMessage(ctx.io, 'The key works but lacks the deliveries:read scope; saving it anyway.', 'warn');
-      return;
-    }
-    if (error instanceof ApiError && error.status === 401) {
-      throw new ApiError(401, error.code, 'the API key was refused (invalid or expired); nothing was saved', error.body, undefined, 'check the key in the API console and run `parcels auth login` again');
-    }
-    throw error;
-  } finally {
-    await client.close();
+    url = new URL(baseUrl);
+  } catch {
+    return false;
   }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+async function confirmUnencrypted(ctx: Context, baseUrl: string): Promise<void> {
+  const warning = `${baseUrl} is plain http:// to another machine: the API key would travel unencrypted`;
+  // With the key itself coming from stdin, stdin is no place for a yes: only --insecure goes on.
+  if (ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
+    await renderMessage(ctx.io, warning, 'warn');
+    if (await confirm(ctx.io, 'Send the key over plain http anyway?')) return;
+    throw new UsageError('login stopped: the key was not sent or saved', '--insecure', 'use an https:// base URL, or add --insecure to accept the risk');
+  }
+  throw new UsageError(warning, '--insecure', 'use an https:// base URL, or add --insecure to accept the risk');
 }

@@ -1,7 +1,8 @@
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
+import type { definitions } from '../table.js';
 
-export default defineCommand<Record<string, never>>({
+export default defineCommand<typeof definitions.authLogout, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const settings = await ctx.settings();

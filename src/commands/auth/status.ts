@@ -1,8 +1,9 @@
 import { maskKey } from '../../api/redact.js';
 import { defineCommand } from '../types.js';
+import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
 
-export default defineCommand<Record<string, never>>({
+export default defineCommand<typeof definitions.authStatus, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const settings = await ctx.settings();

@@ -5,7 +5,8 @@ import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, stringFlags, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
@@ -18,13 +19,11 @@ export interface EventAddOptions {
 
 const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 
-export default defineCommand<EventAddOptions>({
+export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
-    const str = stringFlags(flags);
-    const fromData = await dataFlag(str('data'), ctx);
-    const status = str('status');
-    const at = str('at');
+    const fromData = await dataFlag(flags.data, ctx);
+    const { status, at } = flags;
     const body = {
       ...fromData,
       ...defined({
@@ -32,7 +31,7 @@ export default defineCommand<EventAddOptions>({
         occurred_at: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
       }),
     };
-    if (body.occurred_at === undefined && str('data') === undefined) body.occurred_at = ctx.now();
+    if (body.occurred_at === undefined && flags.data === undefined) body.occurred_at = ctx.now();
     if (body.status === 4 || body.status === 5) {
       const name = status === undefined ? 'status' : '--status';
       throw new UsageError(
@@ -42,13 +41,13 @@ export default defineCommand<EventAddOptions>({
       );
     }
     const checked = validate(statusEventSchema(() => ctx.now()), body);
-    if (!checked.ok) throw issuesToUsageError(checked.issues, str('data') === undefined ? EVENT_FLAGS : {}, 'the event');
+    if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
-    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(str('idempotencyKey'), ctx) };
+    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
   },
 
   async run({ id, body, idempotencyKey }, ctx) {
-    const response = await createEvent(await ctx.api(), id, body, idempotencyKey);
+    const response = await createEvent(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data);

@@ -2,13 +2,14 @@ import { getOracle } from '../../api/oracle.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import { showPage } from '../shared/show.js';
+import type { definitions } from '../table.js';
 
 export interface OracleOptions {
   metric: string;
   query: Record<string, string>;
 }
 
-export default defineCommand<OracleOptions>({
+export default defineCommand<typeof definitions.oracle, OracleOptions>({
   parse({ args, flags }) {
     const metric = (args[0] ?? '').trim();
     // The spec does not list the metrics, so any single path segment is passed on for the service to judge.
@@ -16,7 +17,7 @@ export default defineCommand<OracleOptions>({
       throw new UsageError(`METRIC must be a metric name such as activity, planned or coverage (got "${args[0] ?? ''}")`, 'METRIC');
     }
     const query: Record<string, string> = {};
-    for (const pair of Array.isArray(flags.param) ? (flags.param as string[]) : []) {
+    for (const pair of flags.param) {
       const eq = pair.indexOf('=');
       if (eq <= 0) throw new UsageError(`--param takes key=value (got "${pair}")`, '--param');
       query[pair.slice(0, eq)] = pair.slice(eq + 1);
@@ -24,7 +25,7 @@ export default defineCommand<OracleOptions>({
     return { metric, query };
   },
   async run({ metric, query }, ctx) {
-    const response = await getOracle(await ctx.api(), metric, query);
+    const response = await getOracle(await ctx.api(), metric, query, ctx.signal);
     await showPage(ctx, response.data, 'No data for this metric.');
   },
 });

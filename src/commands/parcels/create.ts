@@ -6,7 +6,8 @@ import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, intFlag, issuesToUsageError, stringFlags, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
 
@@ -31,46 +32,39 @@ export const CREATE_FLAGS: Readonly<Record<string, string>> = {
   service_type: '--service-type',
 };
 
-export default defineCommand<CreateOptions>({
+export default defineCommand<typeof definitions.create, CreateOptions>({
   async parse({ flags }, ctx) {
-    const str = stringFlags(flags);
-    const int = (name: string, flag: string): number | undefined => {
-      const v = str(name);
-      return v === undefined ? undefined : intFlag(v, flag);
-    };
-    const time = (name: string, flag: string): number | undefined => {
-      const v = str(name);
-      return v === undefined ? undefined : timeFlag(v, flag, ctx.now());
-    };
-    const fromData = await dataFlag(str('data'), ctx);
+    const time = (value: string | undefined, flag: string): number | undefined =>
+      value === undefined ? undefined : timeFlag(value, flag, ctx.now());
+    const fromData = await dataFlag(flags.data, ctx);
     const body = {
       ...fromData,
       ...defined({
-        courier: str('courier'),
-        country: str('country'),
-        postal_code: str('postalCode'),
-        number: str('number'),
-        addition: str('addition'),
-        parcel_length: int('length', '--length'),
-        parcel_width: int('width', '--width'),
-        parcel_height: int('height', '--height'),
-        parcel_weight: int('weight', '--weight'),
-        time_slot_period_start: time('slotStart', '--slot-start'),
-        time_slot_period_end: time('slotEnd', '--slot-end'),
-        service_type: int('serviceType', '--service-type'),
+        courier: flags.courier,
+        country: flags.country,
+        postal_code: flags.postalCode,
+        number: flags.number,
+        addition: flags.addition,
+        parcel_length: flags.length,
+        parcel_width: flags.width,
+        parcel_height: flags.height,
+        parcel_weight: flags.weight,
+        time_slot_period_start: time(flags.slotStart, '--slot-start'),
+        time_slot_period_end: time(flags.slotEnd, '--slot-end'),
+        service_type: flags.serviceType,
       }),
     };
     const checked = validate(parcelCreateSchema, body);
     if (!checked.ok) {
-      const flagFor = str('data') === undefined ? CREATE_FLAGS : {};
+      const flagFor = flags.data === undefined ? CREATE_FLAGS : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
-    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(str('idempotencyKey'), ctx) };
+    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
   },
 
   async run(options, ctx) {
     const client = await ctx.api();
-    const response = await createParcel(client, options.body, options.idempotencyKey);
+    const response = await createParcel(client, options.body, options.idempotencyKey, ctx.signal);
     const id = entryId(response.data);
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
     if (ctx.globals.quiet) {

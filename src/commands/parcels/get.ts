@@ -1,19 +1,20 @@
 import { getParcel } from '../../api/parcels.js';
 import { defineCommand } from '../types.js';
 import { parcelIdArg } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
 
 export interface GetOptions {
   id: string;
 }
 
-export default defineCommand<GetOptions>({
+export default defineCommand<typeof definitions.get, GetOptions>({
   parse({ args }) {
     return { id: parcelIdArg(args[0] ?? '') };
   },
 
   async run({ id }, ctx) {
-    const response = await getParcel(await ctx.api(), id);
+    const response = await getParcel(await ctx.api(), id, ctx.signal);
     const etags = await ctx.etags();
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);

@@ -4,7 +4,9 @@ import type { ParcelListQuery } from '../../schemas/parcel.js';
 import { LIST_LIMIT_MAX, LIST_LIMIT_MIN, parcelListQuerySchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { defined, intFlag, issuesToUsageError, stringFlags } from '../shared/flags.js';
+import { defined, intFlag, issuesToUsageError } from '../shared/flags.js';
+import { untilAborted } from '../shared/abortable.js';
+import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
 
@@ -16,30 +18,28 @@ export interface ListOptions {
 
 const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
 
-export default defineCommand<ListOptions>({
+export default defineCommand<typeof definitions.list, ListOptions>({
   async parse({ flags }, ctx) {
-    const str = stringFlags(flags);
-    const limit = str('limit');
-    const status = str('status');
+    const { limit, status } = flags;
     const query = defined({
       limit: limit === undefined ? undefined : intFlag(limit, '--limit', { min: LIST_LIMIT_MIN, max: LIST_LIMIT_MAX }),
-      cursor: str('cursor'),
-      courier: str('courier'),
+      cursor: flags.cursor,
+      courier: flags.courier,
       status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
     });
     const checked = validate(parcelListQuerySchema, query);
     if (!checked.ok) throw issuesToUsageError(checked.issues, LIST_FLAGS, 'the query');
-    return { query, all: flags.all === true };
+    return { query, all: flags.all };
   },
 
   async run({ query, all }, ctx) {
     const client = await ctx.api();
     if (!all) {
-      const page = await listParcels(client, query);
+      const page = await listParcels(client, query, ctx.signal);
       await showPage(ctx, page.data, 'No parcels found.');
       return;
     }
-    await showStream(ctx, itemsOf(walkParcels(client, query)), 'No parcels found.');
+    await showStream(ctx, untilAborted(itemsOf(walkParcels(client, query, ctx.signal)), ctx.signal), 'No parcels found.');
   },
 });
 

@@ -6,7 +6,8 @@ import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, intFlag, issuesToUsageError, parcelIdArg, stringFlags } from '../shared/flags.js';
+import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
 
 /** Where the If-Match value comes from. */
@@ -48,13 +49,10 @@ function setValue(raw: string): unknown {
   }
 }
 
-export default defineCommand<PatchOptions>({
+export default defineCommand<typeof definitions.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
-    const str = stringFlags(flags);
-    const list = (name: string): string[] => (Array.isArray(flags[name]) ? (flags[name] as string[]) : []);
-
-    const body: Record<string, unknown> = await dataFlag(str('data'), ctx);
+    const body: Record<string, unknown> = await dataFlag(flags.data, ctx);
     const setBy = new Map<string, string>();
     const assign = (field: string, value: unknown, flag: string): void => {
       const earlier = setBy.get(field);
@@ -64,16 +62,14 @@ export default defineCommand<PatchOptions>({
       setBy.set(field, flag);
       body[field] = value;
     };
-    for (const pair of list('set')) {
+    for (const pair of flags.set) {
       const eq = pair.indexOf('=');
       if (eq <= 0) throw new UsageError(`--set takes field=value (got "${pair}")`, '--set');
       assign(fieldName(pair.slice(0, eq), '--set'), setValue(pair.slice(eq + 1)), '--set');
     }
-    const weight = str('weight');
-    if (weight !== undefined) assign('parcel_weight', intFlag(weight, '--weight'), '--weight');
-    const addition = str('addition');
-    if (addition !== undefined) assign('addition', addition, '--addition');
-    for (const name of list('clear')) {
+    if (flags.weight !== undefined) assign('parcel_weight', flags.weight, '--weight');
+    if (flags.addition !== undefined) assign('addition', flags.addition, '--addition');
+    for (const name of flags.clear) {
       const field = fieldName(name, '--clear');
       assign(field, TEXT_FIELDS.has(field) ? '' : null, '--clear');
     }
@@ -86,23 +82,20 @@ export default defineCommand<PatchOptions>({
       throw issuesToUsageError(checked.issues, PATCH_FLAGS, 'the change');
     }
 
-    const ifMatch = str('ifMatch');
-    if (ifMatch !== undefined && flags.refresh === true) {
-      throw new UsageError('--if-match and --refresh cannot be used together', '--if-match');
-    }
+    const { ifMatch } = flags;
     if (ifMatch !== undefined) {
       const etag = validate(etagSchema, ifMatch);
       if (!etag.ok) throw new UsageError(`--if-match ${etag.issues[0]?.message ?? 'is invalid'}`, '--if-match');
       return { id, body, ifMatch: { kind: 'flag', etag: ifMatch } };
     }
-    return { id, body, ifMatch: flags.refresh === true ? { kind: 'refresh' } : { kind: 'cached' } };
+    return { id, body, ifMatch: flags.refresh ? { kind: 'refresh' } : { kind: 'cached' } };
   },
 
   async run({ id, body, ifMatch }, ctx) {
     const client = await ctx.api();
     const etags = await ctx.etags();
     const etag = await resolveIfMatch(ifMatch, id, ctx);
-    const response = await patchParcel(client, id, body, etag);
+    const response = await patchParcel(client, id, body, etag, ctx.signal);
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
     await showRecord(ctx, response.data);
@@ -116,7 +109,7 @@ export default defineCommand<PatchOptions>({
 async function resolveIfMatch(source: IfMatchSource, id: string, ctx: Context): Promise<string> {
   if (source.kind === 'flag') return source.etag;
   if (source.kind === 'refresh') {
-    const latest = await getParcel(await ctx.api(), id);
+    const latest = await getParcel(await ctx.api(), id, ctx.signal);
     if (latest.etag === undefined) throw new Error('the service answered the read without an ETag, so the change cannot be made safely');
     await (await ctx.etags()).set(id, latest.etag);
     return latest.etag;

@@ -2,7 +2,7 @@ import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import { intFlag, stringFlags } from '../shared/flags.js';
+import type { definitions } from '../table.js';
 
 export interface ServeOptions {
   host: string;
@@ -17,8 +17,6 @@ export interface ServeOptions {
   oracleUnavailable: boolean;
 }
 
-const DEFAULT_PORT = 8787;
-
 function rate(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const p = Number(value);
@@ -26,24 +24,19 @@ function rate(value: string | undefined, flag: string): number | undefined {
   return p;
 }
 
-export default defineCommand<ServeOptions>({
+export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
   parse({ flags }) {
-    const str = stringFlags(flags);
-    const int = (name: string, flag: string, min?: number, max?: number): number | undefined => {
-      const v = str(name);
-      return v === undefined ? undefined : intFlag(v, flag, { min, max });
-    };
     return {
-      host: str('host') ?? '127.0.0.1',
-      port: int('port', '--port', 0, 65535) ?? DEFAULT_PORT,
-      db: str('db'),
-      seed: str('seed'),
-      latencyMs: int('latency', '--latency', 0, 60_000),
-      failRate: rate(str('failRate'), '--fail-rate'),
-      dropRate: rate(str('dropRate'), '--drop-rate'),
-      faultSeed: int('faultSeed', '--fault-seed'),
-      clockOffset: int('clockOffset', '--clock-offset'),
-      oracleUnavailable: flags.oracleUnavailable === true,
+      host: flags.host,
+      port: flags.port,
+      db: flags.db,
+      seed: flags.seed,
+      latencyMs: flags.latency,
+      failRate: rate(flags.failRate, '--fail-rate'),
+      dropRate: rate(flags.dropRate, '--drop-rate'),
+      faultSeed: flags.faultSeed,
+      clockOffset: flags.clockOffset,
+      oracleUnavailable: flags.oracleUnavailable,
     };
   },
 
@@ -68,14 +61,10 @@ export default defineCommand<ServeOptions>({
       await renderMessage(ctx.io, `Sandbox on ${sandbox.url} (database ${db}, seed ${options.seed})`, 'info');
     }
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');
+    // Ctrl-C or SIGTERM is how this command is meant to end: a clean stop, exit 0.
     await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      if (ctx.signal.aborted) resolve();
+      else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await sandbox.close();
   },

@@ -1,13 +1,14 @@
 import type { ApiClient } from '../../api/http.js';
+import type { CommandDefinition } from '../definition.js';
 import { defineCommand } from '../types.js';
 import { showPage } from './show.js';
 
 /** A command with no arguments that reads one route and shows its data (a list or a record). */
-export function readOnlyCommand(fetch: (client: ApiClient) => Promise<{ data: unknown }>, emptyMessage: string) {
-  return defineCommand<Record<string, never>>({
+export function readOnlyCommand(fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ data: unknown }>, emptyMessage: string) {
+  return defineCommand<CommandDefinition<Record<string, never>>, Record<string, never>>({
     parse: () => ({}),
     async run(_options, ctx) {
-      const response = await fetch(await ctx.api());
+      const response = await fetch(await ctx.api(), ctx.signal);
       await showPage(ctx, response.data, emptyMessage);
     },
   });

@@ -1,0 +1,30 @@
+import { ApiError } from '../errors.js';
+import { getCouriers } from './account.js';
+import type { ApiClientOptions } from './http.js';
+
+/** What one read request with a key showed. */
+export interface KeyCheck {
+  /** The key works but lacks the scope the check needs. */
+  missingScope?: 'deliveries:read';
+}
+
+/**
+ * One read request with a key (GET couriers). A 401 is thrown as an ApiError saying the key was
+ * refused; a 403 means the key is valid but lacks the read scope; anything else is thrown as is.
+ */
+export async function verifyKey(options: ApiClientOptions, signal?: AbortSignal): Promise<KeyCheck> {
+  const { ApiClient } = await import('./http.js');
+  const client = new ApiClient(options);
+  try {
+    await getCouriers(client, signal);
+    return {};
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return { missingScope: 'deliveries:read' };
+    if (error instanceof ApiError && error.status === 401) {
+      throw new ApiError(401, error.code, 'the API key was refused (invalid or expired); nothing was saved', error.body, undefined, 'check the key in the API console and run `parcels auth login` again');
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}

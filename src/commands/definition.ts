@@ -1,0 +1,88 @@
+/**
+ * The shape of one command's definition: plain data (path, arguments, typed flags, examples) plus a
+ * lazy loader. Everything about a command that is not its behaviour lives here, so commander's tree,
+ * the fast help path, completions and the command reference are all derived from one place, and the
+ * options object a command receives is typed from its flags.
+ */
+
+interface FlagBase {
+  /** Commander's flag syntax, exactly as shown in help: `-d, --data <json>`, `--all`, `--no-verify`. */
+  flags: string;
+  description: string;
+  /** Other flags (by key) that may not be given together with this one. */
+  conflicts?: readonly string[];
+  /** Environment variable read when the flag is absent. */
+  env?: string;
+}
+
+export interface StringFlag extends FlagBase {
+  type: 'string';
+  default?: string;
+  required?: boolean;
+}
+export interface IntFlag extends FlagBase {
+  type: 'int';
+  default?: number;
+  required?: boolean;
+  min?: number;
+  max?: number;
+}
+export interface BoolFlag extends FlagBase {
+  type: 'bool';
+}
+/** Given several times, its values collect into an array (empty when absent). */
+export interface ListFlag extends FlagBase {
+  type: 'list';
+}
+export interface ChoiceFlag<Choice extends string = string> extends FlagBase {
+  type: 'choice';
+  choices: readonly Choice[];
+  default?: Choice;
+  required?: boolean;
+}
+
+export type FlagSpec = StringFlag | IntFlag | BoolFlag | ListFlag | ChoiceFlag;
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+type FlagType<F extends FlagSpec> = F extends { type: 'int' }
+  ? number
+  : F extends { type: 'bool' }
+    ? boolean
+    : F extends { type: 'list' }
+      ? string[]
+      : F extends { type: 'choice'; choices: readonly (infer C)[] }
+        ? C
+        : string;
+
+/** Flags that always hold a value: switches, lists, required flags and flags with a default. */
+type AlwaysSet<F extends FlagSpec> = F extends { type: 'bool' | 'list' } ? true : F extends { required: true } | { default: unknown } ? true : false;
+
+/** The typed flags a command's `parse` receives, inferred from its definition. */
+export type FlagValues<Specs extends FlagSpecs> = {
+  [K in keyof Specs as AlwaysSet<Specs[K]> extends true ? K : never]: FlagType<Specs[K]>;
+} & {
+  [K in keyof Specs as AlwaysSet<Specs[K]> extends true ? never : K]?: FlagType<Specs[K]>;
+};
+
+export interface CommandDefinition<Specs extends FlagSpecs = FlagSpecs> {
+  path: readonly string[];
+  /** Positional arguments in commander's syntax, e.g. `<id>` or `<key> <value>`. */
+  args?: string;
+  summary: string;
+  flags: Specs;
+  examples: readonly string[];
+  /** The implementation, imported only when the command runs (one bundle chunk per command). */
+  load: () => Promise<{ default: unknown }>;
+}
+
+/** Declares a command; the identity function only keeps the flags' literal types for inference. */
+export function command<const Specs extends FlagSpecs>(definition: CommandDefinition<Specs>): CommandDefinition<Specs> {
+  return definition;
+}
+
+/** The long flag of a spec, as the user types it: `--postal-code`, `--no-verify`. */
+export function longFlag(spec: FlagSpec): string {
+  const match = /--[\w-]+/.exec(spec.flags);
+  if (match === null) throw new Error(`flag syntax without a long form: ${spec.flags}`);
+  return match[0];
+}
