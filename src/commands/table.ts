@@ -244,7 +244,7 @@ export const definitions = {
     path: ['auth', 'token'],
     summary: "Print the profile's API key, for PARCELS_API_KEY=$(parcels auth token)",
     flags: { show: { type: 'bool', flags: '--show', description: 'print the key even when stdout is a terminal' } },
-    examples: ['export PARCELS_API_KEY=$(parcels auth token)', 'parcels auth token --profile ci --show'],
+    examples: ['parcels auth token --show', 'parcels auth token --profile ci | gh secret set PARCELS_API_KEY'],
     load: (): Loaded => import('./auth/token.js'),
   }),
   authLogout: command({

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness, RunOpts } from './harness.js';
-import { expectNoSecrets, json, startHarness } from './harness.js';
+import { closedPortUrl, expectNoSecrets, json, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -114,9 +114,10 @@ describe('auth login / status / logout', () => {
 
   it('--no-verify saves without sending anything (an unreachable base URL is fine)', async () => {
     const dir = tempConfigDir();
-    const r = await login(dir, 'never_checked_key_9876', ['--no-verify', '--base-url', 'http://127.0.0.1:1'], {});
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '✓ Logged in to http://127.0.0.1:1 as profile "default" (key ********9876)\n' });
-    expect(readConfigFile(dir).profiles.default).toEqual({ base_url: 'http://127.0.0.1:1', api_key: 'never_checked_key_9876' });
+    const unreachable = await closedPortUrl();
+    const r = await login(dir, 'never_checked_key_9876', ['--no-verify', '--base-url', unreachable], {});
+    expect(r).toEqual({ code: 0, stdout: '', stderr: `✓ Logged in to ${unreachable} as profile "default" (key ********9876)\n` });
+    expect(readConfigFile(dir).profiles.default).toEqual({ base_url: unreachable, api_key: 'never_checked_key_9876' });
   });
 
   it('login into a named profile with --profile', async () => {
@@ -185,7 +186,7 @@ describe('config', () => {
 
   it('precedence for the base URL: flag > env > profile', async () => {
     const dir = tempConfigDir();
-    expect((await login(dir, FULL_KEY, ['--no-verify', '--base-url', 'http://profile.example'], {})).code).toBe(0);
+    expect((await login(dir, FULL_KEY, ['--no-verify', '--insecure', '--base-url', 'http://profile.example'], {})).code).toBe(0);
     const status = async (argv: string[], env: NodeJS.ProcessEnv) => json(await h.cli(['auth', 'status', '--json', ...argv], bare(dir, env)));
     expect(await status([], {})).toMatchObject({ base_url: 'http://profile.example', base_url_from: 'profile' });
     expect(await status([], { PARCELS_BASE_URL: 'http://env.example' })).toMatchObject({ base_url: 'http://env.example', base_url_from: 'env' });
@@ -194,7 +195,7 @@ describe('config', () => {
       base_url_from: 'flag',
     });
     // and the flag is what requests actually use
-    const r = await h.cli(['couriers', '--base-url', h.sandbox.url], bare(dir, { PARCELS_BASE_URL: 'http://127.0.0.1:1' }));
+    const r = await h.cli(['couriers', '--base-url', h.sandbox.url], bare(dir, { PARCELS_BASE_URL: await closedPortUrl() }));
     expect(r.code).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
-import { PARCEL_FLAGS, allParcels, expectNoSecrets, startHarness } from './harness.js';
+import { PARCEL_FLAGS, allParcels, closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -160,9 +160,10 @@ describe('rate limits and unavailability', () => {
   });
 
   it('connection refused with --retries 0 → exit 8', async () => {
-    const r = await h.cli(['couriers', '--retries', '0'], { env: { PARCELS_BASE_URL: 'http://127.0.0.1:1' } });
+    const unreachable = await closedPortUrl();
+    const r = await h.cli(['couriers', '--retries', '0'], { env: { PARCELS_BASE_URL: unreachable } });
     expect(r.code).toBe(8);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: connection refused: .*ECONNREFUSED 127\.0\.0\.1:1\n/);
+    expect(r.stderr).toMatch(new RegExp(`^Error: connection refused: .*ECONNREFUSED 127\\.0\\.0\\.1:${new URL(unreachable).port}\n`));
   });
 });

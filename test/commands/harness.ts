@@ -129,3 +129,13 @@ export function tsvField(text: string, key: string): string {
   if (line === undefined) throw new Error(`no ${key} in ${text}`);
   return line.slice(key.length + 1);
 }
+
+/** A base URL nothing listens on: a port the OS just gave out and took back (never a fixed port). */
+export async function closedPortUrl(): Promise<string> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

@@ -14,6 +14,8 @@ import { COMMANDS } from '../../src/cli.js';
 import { ALL_KEYS, FULL_KEY, READ_ONLY_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
 import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
+import { closedPortUrl } from '../commands/harness.js';
+import { runCli } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -185,7 +187,7 @@ describe('every exit code', () => {
   });
 
   it('8: a refused connection', async () => {
-    const result = await parcels(['list', '--retries', '0'], { env: { ...env, PARCELS_BASE_URL: 'http://127.0.0.1:1' } });
+    const result = await parcels(['list', '--retries', '0'], { env: { ...env, PARCELS_BASE_URL: await closedPortUrl() } });
     expect(result.code).toBe(8);
     expect(result.stderr).toContain('connection');
   });
@@ -265,15 +267,17 @@ describe('scripts and people', () => {
     expect(result.stdout).not.toContain(FULL_KEY);
   });
 
-  it('every command has --help with examples', async () => {
+  it('every command has --help with examples (in-process; one spawned check that the binary prints the same)', async () => {
     for (const def of COMMANDS) {
-      const result = await parcels([...def.path, '--help'], { env });
+      const result = await runCli([...def.path, '--help'], { env });
       expect(result.code, def.path.join(' ')).toBe(0);
       expect(result.stdout, def.path.join(' ')).toContain('Examples:');
     }
-    const top = await parcels(['--help'], { env });
+    const top = await runCli(['--help'], { env });
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('Examples:');
+    const spawned = await parcels(['create', '--help'], { env });
+    expect(spawned).toEqual({ ...(await runCli(['create', '--help'], { env })), code: 0 });
   });
 
   it('works against any server that follows the spec, whatever its field names', async () => {
