@@ -299,3 +299,34 @@ describe('scripts and people', () => {
     expect(ndjson.stdout).toBe('{"entry_id":"p-1","state":"moving","owner":{"name":"x"}}\n');
   });
 });
+
+describe('signals', () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${signal} while a request is under way → exit ${code}, nothing on stdout`, async () => {
+      // A server that never answers; it tells the test when the request has arrived.
+      let arrived: () => void = () => undefined;
+      const requested = new Promise<void>((resolve) => (arrived = resolve));
+      const silent = createServer(() => arrived());
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const child = spawn(process.execPath, [join(ROOT, 'bin/parcels.js'), 'list', '--all'], {
+        env: { ...env, PARCELS_BASE_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await requested;
+      child.kill(signal);
+      const result = { code: await exited, stdout, stderr };
+      silent.closeAllConnections();
+      silent.close();
+      seen.push({ code: result.code ?? -1, stdout, stderr });
+      expect(result).toEqual({ code, stdout: '', stderr: '' });
+    });
+  }
+});
