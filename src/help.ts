@@ -12,7 +12,8 @@ const TOPICS: Record<string, string> = {
   6    rejected by the service's validation: 400, 422, and any other 4xx
   7    rate limited: 429 still answered after all retries
   8    service unavailable: 5xx or a network failure after all retries
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C, SIGINT)
+  143  terminated (SIGTERM)
 
 With --output json (or --json), errors are one JSON line on stderr:
   {"error":{"status":422,"code":"validation_failed","message":"…","exit_code":6}}
