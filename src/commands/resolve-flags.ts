@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { CommandDefinition, FlagSpec, FlagSpecs, FlagValues } from './definition.js';
 import { longFlag } from './definition.js';
-import { intFlag } from './shared/flags.js';
+import { intFlag } from './shared/int.js';
 
 /** A flag's raw value as commander collected it: a string, a switch, or the strings of a repeated flag. */
 export type RawFlag = string | boolean | string[] | undefined;

@@ -4,25 +4,7 @@ import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
 import { parcelIdSchema } from '../../schemas/parcel.js';
 import type { FieldIssue } from '../../schemas/validate.js';
-
-/** Reads a flag commander parsed as a string; absent (or a boolean switch) reads as undefined. */
-export function stringFlags(flags: Record<string, unknown>): (name: string) => string | undefined {
-  return (name) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-}
-
-/** A strict base-10 integer flag (no "1.5", "1e3", "12abc"), optionally bounded. */
-export function intFlag(value: string, flag: string, bounds: { min?: number; max?: number } = {}): number {
-  const trimmed = value.trim();
-  if (!/^-?\d+$/.test(trimmed)) throw new UsageError(`${flag} must be an integer (got "${value}")`, flag);
-  const n = Number(trimmed);
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} is too large (got "${value}")`, flag);
-  if ((bounds.min !== undefined && n < bounds.min) || (bounds.max !== undefined && n > bounds.max)) {
-    const range =
-      bounds.max === undefined ? `at least ${bounds.min}` : bounds.min === undefined ? `at most ${bounds.max}` : `between ${bounds.min} and ${bounds.max}`;
-    throw new UsageError(`${flag} must be ${range} (got ${n})`, flag);
-  }
-  return n;
-}
+import { intFlag } from './int.js';
 
 /** A time flag: Unix seconds, an ISO 8601 date-time (offset or Z; no offset means UTC), or "now". */
 export function timeFlag(value: string, flag: string, now: number): number {
