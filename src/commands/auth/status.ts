@@ -6,7 +6,8 @@ import { showRecord } from '../shared/show.js';
 export default defineCommand<typeof definitions.authStatus, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
-    const settings = await ctx.settings();
+    // With --sandbox, the status of what requests would use: the embedded sandbox.
+    const settings = await ctx.target();
     await showRecord(ctx, {
       profile: settings.profile,
       base_url: settings.baseUrl ?? null,
