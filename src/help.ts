@@ -46,7 +46,7 @@ interface HelpCommand {
   path: readonly string[];
   args?: string;
   summary: string;
-  options?: unknown[];
+  flags: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -61,7 +61,7 @@ export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly
     ['-h, --help', 'show help for a command'],
   ];
   const rows: [string, string][] = commands.map((c) => [
-    [...c.path, ...(c.args ? [c.args] : []), ...(c.options?.length ? ['[options]'] : [])].join(' '),
+    [...c.path, ...(c.args ? [c.args] : []), ...(Object.keys(c.flags).length > 0 ? ['[options]'] : [])].join(' '),
     c.summary,
   ]);
   rows.push(['help [command|topic]', 'help for a command, or a topic: exit-codes, environment']);

@@ -27,6 +27,8 @@ describe('fast path', () => {
     const help = fastAnswer(['--help']);
     expect(help).toContain('Usage: parcels [options] [command]');
     for (const command of COMMANDS) expect(help).toContain(`  ${command.path.join(' ')}`);
+    expect(help).toContain('  patch <id> [options]  ');
+    expect(help).toContain('  get <id>  ');
     expect(fastAnswer([])).toBe(help);
     expect(fastAnswer(['help'])).toBe(help);
     expect(fastAnswer(['help', 'exit-codes'])).toContain('5    conflict or stale precondition');
