@@ -19,6 +19,8 @@ export interface StringFlag extends FlagBase {
   type: 'string';
   default?: string;
   required?: boolean;
+  /** Required unless one of these flags (by key) is given; the value may still be absent. */
+  requiredUnless?: readonly string[];
 }
 export interface IntFlag extends FlagBase {
   type: 'int';

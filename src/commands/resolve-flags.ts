@@ -26,6 +26,10 @@ export function resolveFlags<Specs extends FlagSpecs>(
       }
     }
   }
+  for (const [key, spec] of Object.entries(definition.flags)) {
+    if (spec.type !== 'string' || spec.requiredUnless === undefined || given(key)) continue;
+    if (!spec.requiredUnless.some(given)) throw new UsageError(`${longFlag(spec)} is required`, longFlag(spec));
+  }
   const values: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(definition.flags)) {
     const fromEnv = spec.env === undefined ? undefined : env[spec.env];

@@ -168,7 +168,7 @@ export const definitions = {
     summary: 'Check a Dutch address',
     flags: {
       country: { type: 'string', flags: '--country <code>', description: 'country code (default NL)' },
-      postalCode: { type: 'string', flags: '--postal-code <code>', description: 'postal code' },
+      postalCode: { type: 'string', flags: '--postal-code <code>', description: 'postal code', requiredUnless: ['data'] },
       number: { type: 'string', flags: '--number <text>', description: 'house number' },
       addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
       data,

@@ -5,8 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { captureIO } from '../helpers/io.js';
 
 const KEY = 'test_token_key_5f3a9c2e';
 
@@ -78,5 +81,32 @@ describe('auth login to plain http://', () => {
       const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: { base_url: string } } };
       expect(saved.profiles.default.base_url).toBe(baseUrl);
     }
+  });
+});
+
+describe('auth login to plain http:// on a terminal', () => {
+  async function loginAtTerminal(answer: string) {
+    const dir = tempConfigDir();
+    const captured = captureIO({ tty: true });
+    // A terminal: first the answer to the question, then the key at the hidden prompt.
+    const io = { ...captured.io, stdin: Readable.from([`${answer}\n`, `${KEY}\n`]) };
+    const code = await run(['auth', 'login', '--no-verify', '--base-url', 'http://api.example.com'], { io, env: bareEnv(dir) });
+    return { dir, code, stdout: captured.stdout(), stderr: captured.stderr() };
+  }
+
+  it('asks; "y" goes on and saves the key', async () => {
+    const r = await loginAtTerminal('y');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the API key would travel unencrypted');
+    expect(r.stderr).toContain('Send the key over plain http anyway? [y/N] ');
+    expect(JSON.parse(readFileSync(join(r.dir, 'config.json'), 'utf8'))).toMatchObject({ profiles: { default: { api_key: KEY } } });
+  });
+
+  it('anything else stops with exit 2 before the key is asked for; nothing saved', async () => {
+    const r = await loginAtTerminal('n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('API key: ');
+    expect(r.stderr).toContain('Error: --insecure: login stopped: the key was not sent or saved\n');
+    expect(existsSync(join(r.dir, 'config.json'))).toBe(false);
   });
 });

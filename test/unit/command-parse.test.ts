@@ -125,11 +125,13 @@ describe('resolveFlags', () => {
       mode: { type: 'choice', flags: '--mode <mode>', description: 'x', choices: ['fast', 'safe'], default: 'safe' },
       name: { type: 'string', flags: '--name <name>', description: 'x', required: true, env: 'DEMO_NAME' },
       count: { type: 'int', flags: '--count <n>', description: 'x', min: 1 },
+      zip: { type: 'string', flags: '--zip <code>', description: 'x', requiredUnless: ['file'] },
+      file: { type: 'string', flags: '--file <path>', description: 'x', conflicts: ['count'] },
     },
   } as const satisfies CommandDefinition;
 
   it('applies defaults and environment variables, and types the result', () => {
-    const flags = resolveFlags(demo, {}, { DEMO_NAME: 'from-env' });
+    const flags = resolveFlags(demo, { zip: 'z' }, { DEMO_NAME: 'from-env' });
     // Type-checked: `mode` is 'fast' | 'safe', `name` a string, `count` possibly undefined.
     const mode: 'fast' | 'safe' = flags.mode;
     const name: string = flags.name;
@@ -137,8 +139,11 @@ describe('resolveFlags', () => {
   });
 
   it('required, choices and bounds are enforced with the flag named', () => {
-    expect(() => resolveFlags(demo, {})).toThrow(new UsageError('--name is required', '--name'));
-    expect(() => resolveFlags(demo, { name: 'x', mode: 'slow' })).toThrow('--mode must be one of fast, safe (got "slow")');
-    expect(() => resolveFlags(demo, { name: 'x', count: '0' })).toThrow('--count must be at least 1 (got 0)');
+    expect(() => resolveFlags(demo, { zip: 'z' })).toThrow(new UsageError('--name is required', '--name'));
+    expect(() => resolveFlags(demo, { name: 'x' })).toThrow(new UsageError('--zip is required', '--zip'));
+    expect(resolveFlags(demo, { name: 'x', file: 'f' }).zip).toBeUndefined();
+    expect(() => resolveFlags(demo, { name: 'x', file: 'f', count: '2' })).toThrow(new UsageError('--file and --count cannot be used together', '--file'));
+    expect(() => resolveFlags(demo, { name: 'x', zip: 'z', mode: 'slow' })).toThrow('--mode must be one of fast, safe (got "slow")');
+    expect(() => resolveFlags(demo, { name: 'x', zip: 'z', count: '0' })).toThrow('--count must be at least 1 (got 0)');
   });
 });

@@ -1,5 +1,4 @@
 import { validateAddress } from '../../api/address.js';
-import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined } from '../shared/flags.js';
 import type { definitions } from '../table.js';
@@ -18,9 +17,6 @@ export default defineCommand<typeof definitions.validateAddress, ValidateAddress
       ...fromData,
       ...defined({ country: flags.country, postal_code: flags.postalCode, number: flags.number, addition: flags.addition }),
     };
-    if (body.postal_code === undefined && flags.data === undefined) {
-      throw new UsageError('--postal-code is required', '--postal-code');
-    }
     return { body };
   },
   async run({ body }, ctx) {

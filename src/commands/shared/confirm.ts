@@ -13,8 +13,12 @@ export async function confirm(io: IO, question: string): Promise<boolean> {
         line += chunk;
         const end = line.search(/[\r\n]/);
         if (end >= 0) {
+          // Stop at once and hand back what follows the answer: the next prompt reads it.
+          stdin.pause();
           stdin.off('data', onData);
           stdin.off('end', onEnd);
+          const rest = line.slice(end + 1).replace(/^\n/, '');
+          if (rest !== '') stdin.unshift(rest);
           resolve(line.slice(0, end));
         }
       };
