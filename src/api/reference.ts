@@ -45,7 +45,9 @@ export async function loadCodeNames(input: {
     const names = parseCodeNames((await getReference(await input.client(), input.signal)).data);
     await input.cache.write(name, names);
     return names;
-  } catch {
+  } catch (error) {
+    // A cancelled command stops here too; any other failure only costs the names.
+    if (input.signal?.aborted === true) throw error;
     return {};
   }
 }
