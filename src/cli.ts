@@ -121,7 +121,9 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as CommanderCommand;
       const globals = toGlobalOptions(self.optsWithGlobals());
-      const args = self.args.slice(0, self.registeredArguments.length);
+      // A variadic last argument (`[id...]`) takes every remaining word.
+      const variadic = self.registeredArguments.at(-1)?.variadic === true;
+      const args = variadic ? self.args : self.args.slice(0, self.registeredArguments.length);
       const opts = self.opts();
       const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
       const { createContext } = await import('./context.js');

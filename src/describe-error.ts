@@ -1,6 +1,6 @@
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
-import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotLoggedInError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
+import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 
 
@@ -24,7 +24,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   if (error instanceof NetworkError || error instanceof ConflictError || error instanceof NotLoggedInError) {
     return { message: error.message, code, exitCode, hint: error.hint };
   }
-  if (error instanceof CancelledError) return { message: error.message, code, exitCode };
+  if (error instanceof CancelledError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
 }

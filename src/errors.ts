@@ -13,6 +13,8 @@ export const EXIT = {
   REJECTED: 6,
   RATE_LIMITED: 7,
   UNAVAILABLE: 8,
+  /** `track --watch --fail-on-attempt`: an attempt failed (outcome other than delivered). */
+  NOT_DELIVERED: 10,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
 } as const;
@@ -107,6 +109,14 @@ export class ConflictError extends Error {
   }
 }
 
+/** `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel. */
+export class NotDeliveredError extends Error {
+  override readonly name = 'NotDeliveredError';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.AUTH;
   if (status === 404) return EXIT.NOT_FOUND;
@@ -124,6 +134,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof CancelledError) return EXIT.CANCELLED;
+  if (error instanceof NotDeliveredError) return EXIT.NOT_DELIVERED;
   return EXIT.UNEXPECTED;
 }
 
@@ -134,5 +145,6 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
   if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof NotDeliveredError) return 'not_delivered';
   return 'unexpected';
 }

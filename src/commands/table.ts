@@ -163,6 +163,30 @@ export const definitions = {
     ],
     load: (): Loaded => import('./attempts/add.js'),
   }),
+  track: command({
+    path: ['track'],
+    args: '[id...]',
+    summary: 'Follow parcels: fields and one timeline of events and attempts; --watch until delivered',
+    flags: {
+      from: { type: 'string', flags: '--from <file>', description: 'more ids: one per line, or NDJSON objects with entry_id; - for stdin' },
+      watch: { type: 'bool', flags: '--watch', description: 'keep polling and print new entries; end when delivered (exit 0)' },
+      interval: {
+        type: 'int',
+        flags: '--interval <seconds>',
+        description: 'seconds between polls with --watch (default 30; at least 5, or 1 against this machine)',
+        min: 1,
+        max: 86_400,
+      },
+      failOnAttempt: { type: 'bool', flags: '--fail-on-attempt', description: 'with --watch: end at an attempt that did not deliver (exit 10)' },
+    },
+    examples: [
+      'parcels track 3f1c…',
+      'parcels track 3f1c… --json',
+      'parcels track 3f1c… --watch --fail-on-attempt',
+      'parcels list --status in_transit --output ndjson | parcels track --from - --watch',
+    ],
+    load: (): Loaded => import('./track/show.js'),
+  }),
   validateAddress: command({
     path: ['validate-address'],
     summary: 'Check a Dutch address',

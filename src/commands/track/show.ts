@@ -1,0 +1,114 @@
+import type { Context } from '../../context.js';
+import { NotDeliveredError, UsageError } from '../../errors.js';
+import type { CodeNames } from '../../io/format.js';
+import { renderList, renderMessage, renderRecord } from '../../io/render.js';
+import { sanitize } from '../../io/format.js';
+import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
+import { entryJson, parcelState } from '../../track/timeline.js';
+import type { Snapshot } from '../../track/watch.js';
+import { abortableSleep, watch } from '../../track/watch.js';
+import type { definitions } from '../table.js';
+import { defineCommand } from '../types.js';
+import { parcelIds } from './ids.js';
+import { readSnapshots } from './read.js';
+import { WatchPrinter } from './watch-output.js';
+
+export interface TrackOptions {
+  ids: string[];
+  /** The several-parcels view (more than one id, or ids from --from): one state row each. */
+  several: boolean;
+  /** Seconds between polls; undefined without --watch. */
+  intervalS: number | undefined;
+  failOnAttempt: boolean;
+}
+
+export const DEFAULT_INTERVAL_S = 30;
+/** The shortest interval against a service on another machine; 1 s is allowed against this one. */
+export const MIN_REMOTE_INTERVAL_S = 5;
+
+/** localhost, 127.x.x.x or ::1: a sandbox on this machine, where polling every second costs nobody. */
+export function isLoopbackUrl(baseUrl: string | undefined): boolean {
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) return false;
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export default defineCommand<typeof definitions.track, TrackOptions>({
+  async parse({ args, flags }, ctx) {
+    if (ctx.globals.fields !== undefined) {
+      throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline as data', '--fields');
+    }
+    if (!flags.watch) {
+      if (flags.interval !== undefined) throw new UsageError('--interval works only with --watch', '--interval');
+      if (flags.failOnAttempt) throw new UsageError('--fail-on-attempt works only with --watch', '--fail-on-attempt');
+    }
+    let intervalS: number | undefined;
+    if (flags.watch) {
+      // The profile's output setting is known only once the settings are read.
+      const settings = await ctx.settings();
+      if (ctx.outputFormat() === 'csv') throw new UsageError('--watch prints a table or NDJSON lines, not csv', '--output');
+      intervalS = flags.interval ?? DEFAULT_INTERVAL_S;
+      if (intervalS < MIN_REMOTE_INTERVAL_S && !ctx.globals.sandbox && !isLoopbackUrl(settings.baseUrl)) {
+        throw new UsageError(`--interval must be at least ${MIN_REMOTE_INTERVAL_S} seconds (1 against this machine) (got ${intervalS})`, '--interval');
+      }
+    }
+    const ids = await parcelIds(args, flags.from, ctx);
+    return { ids, several: ids.length > 1 || flags.from !== undefined, intervalS, failOnAttempt: flags.failOnAttempt };
+  },
+
+  async run(options, ctx) {
+    const client = await ctx.api();
+    const format = ctx.outputFormat();
+    const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, ctx.signal, options.several);
+    // Names matter only to people reading tables; they are looked up while the parcels are read.
+    const namesPromise: Promise<CodeNames | undefined> = format === 'table' ? ctx.codeNames() : Promise.resolve(undefined);
+
+    if (options.intervalS === undefined) {
+      const [snapshots, names] = await Promise.all([read(options.ids), namesPromise]);
+      if (options.several) await showSeveral(ctx, options.ids, snapshots, names);
+      else await showOne(ctx, snapshots[0] as Snapshot, names);
+      return;
+    }
+
+    const printer = new WatchPrinter(ctx, { several: options.several, names: await namesPromise });
+    const end = await watch({
+      ids: options.ids,
+      intervalMs: options.intervalS * 1000,
+      failOnAttempt: options.failOnAttempt,
+      read,
+      first: (snapshots) => printer.first(snapshots),
+      fresh: (batch) => printer.fresh(batch),
+      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.round(delayMs / 1000)} s`, 'warn'),
+      sleep: abortableSleep,
+      signal: ctx.signal,
+    });
+    if (!end.delivered) {
+      const what = entrySummary(end.attempt, { names: printer.names, now: ctx.now(), colour: false });
+      throw new NotDeliveredError(`parcel ${end.id}: ${what} (not delivered)`);
+    }
+  },
+});
+
+async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | undefined): Promise<void> {
+  const format = ctx.outputFormat();
+  const now = ctx.now();
+  if (format === 'table') {
+    await renderParcelTimeline(ctx.io, snapshot.parcel, snapshot.timeline, { names, now });
+  } else if (format === 'csv') {
+    await renderList(ctx.io, snapshot.timeline.map(entryJson), { format, now, emptyMessage: 'No events or attempts yet.' });
+  } else {
+    await renderRecord(ctx.io, { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) }, { format, now });
+  }
+}
+
+/** Where each parcel stands: a table for people, one JSON line per parcel for scripts. */
+async function showSeveral(ctx: Context, ids: readonly string[], snapshots: readonly Snapshot[], names: CodeNames | undefined): Promise<void> {
+  const format = ctx.outputFormat();
+  const now = ctx.now();
+  if (format === 'json' || format === 'ndjson') {
+    await renderList(ctx.io, ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [])), { format: 'ndjson', now });
+    return;
+  }
+  const items = ids.map((id, i) => stateItem(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [], { names, now }));
+  await renderList(ctx.io, items, { format, names, now });
+}

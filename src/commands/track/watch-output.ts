@@ -1,0 +1,72 @@
+import type { Context } from '../../context.js';
+import type { CodeNames } from '../../io/format.js';
+import { renderHeading, renderList } from '../../io/render.js';
+import { renderParcelTimeline, renderTimeline, stateItem } from '../../io/timeline.js';
+import type { TimelineLine } from '../../io/timeline.js';
+import type { TimelineEntry } from '../../track/timeline.js';
+import { entryJson } from '../../track/timeline.js';
+import type { Snapshot } from '../../track/watch.js';
+
+/**
+ * What `track --watch` prints. People: the usual view first (one parcel with its timeline, or the
+ * state table of several), then each new entry as one more row. Scripts (--json, --output ndjson):
+ * one JSON line per entry, those already there first, each naming its parcel in `entry_id`.
+ */
+export class WatchPrinter {
+  readonly names: CodeNames | undefined;
+  private readonly several: boolean;
+  /** Terminal column widths so far, so later rows line up with earlier ones. */
+  private widths: number[] | undefined;
+  private headerShown = false;
+
+  constructor(
+    private readonly ctx: Context,
+    opts: { several: boolean; names: CodeNames | undefined },
+  ) {
+    this.several = opts.several;
+    this.names = opts.names;
+  }
+
+  private get json(): boolean {
+    return this.ctx.outputFormat() !== 'table';
+  }
+
+  async first(snapshots: ReadonlyMap<string, Snapshot>): Promise<void> {
+    const { io } = this.ctx;
+    const now = this.ctx.now();
+    if (this.json) {
+      await this.jsonLines([...snapshots].map(([id, snapshot]) => ({ id, entries: snapshot.timeline })));
+    } else if (this.several) {
+      const items = [...snapshots].map(([id, snapshot]) => stateItem(id, snapshot.parcel, snapshot.timeline, { names: this.names, now }));
+      await renderList(io, items, { format: 'table', names: this.names, now });
+    } else {
+      const [snapshot] = snapshots.values();
+      if (snapshot === undefined) return;
+      this.widths = await renderParcelTimeline(io, snapshot.parcel, snapshot.timeline, { names: this.names, now });
+      this.headerShown = true;
+    }
+  }
+
+  async fresh(batch: readonly { id: string; entries: TimelineEntry[] }[]): Promise<void> {
+    if (this.json) {
+      await this.jsonLines(batch);
+      return;
+    }
+    const { io } = this.ctx;
+    if (!this.headerShown) await renderHeading(io, 'New entries', false);
+    const lines: TimelineLine[] = batch.flatMap(({ id, entries }) => entries.map((entry) => ({ id, entry })));
+    this.widths = await renderTimeline(io, lines, {
+      names: this.names,
+      now: this.ctx.now(),
+      header: !this.headerShown,
+      withId: this.several,
+      widths: this.widths,
+    });
+    this.headerShown = true;
+  }
+
+  private async jsonLines(batch: readonly { id: string; entries: readonly TimelineEntry[] }[]): Promise<void> {
+    const lines = batch.flatMap(({ id, entries }) => entries.map((entry) => Object.assign({ entry_id: id }, entryJson(entry), { entry_id: id })));
+    await renderList(this.ctx.io, lines, { format: 'ndjson', now: this.ctx.now() });
+  }
+}

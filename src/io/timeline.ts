@@ -1,0 +1,137 @@
+/**
+ * How a parcel's timeline looks to a person: one line per entry with its time, age, what happened
+ * (status or outcome name), the reason and the delivered address. On a terminal an aligned table,
+ * piped tab-separated rows (table.ts's two forms). Machine formats print `entryJson` instead.
+ */
+import type { TimelineEntry } from '../track/timeline.js';
+import { isDelivery, isRecord, latestEntry } from '../track/timeline.js';
+import { styles } from './colour.js';
+import type { CodeNames, FormatContext } from './format.js';
+import { formatCell, isoSeconds, relativeTime, sanitize } from './format.js';
+import { renderHeading, renderRecord } from './render.js';
+import { writeOut } from './streams.js';
+import type { IO } from './streams.js';
+import { renderTsv } from './tsv.js';
+
+export interface TimelineViewOptions {
+  names?: CodeNames;
+  /** Current time, Unix seconds (for the age column). */
+  now: number;
+}
+
+/** One line of a timeline; `id` names the parcel when several are followed at once. */
+export interface TimelineLine {
+  id?: string;
+  entry: TimelineEntry;
+}
+
+export const TIMELINE_COLUMNS = ['time', 'age', 'entry', 'state', 'reason', 'delivered'];
+
+function textField(record: Record<string, unknown>, name: string): string {
+  const value = record[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** `Dorpsstraat 12 A, 1234AB Utrecht, NL` from a delivered-address group; "" when there is none. */
+export function deliveredAddress(value: unknown): string {
+  if (!isRecord(value)) return '';
+  const house = [textField(value, 'delivered_number'), textField(value, 'delivered_addition')].filter(Boolean).join(' ');
+  const street = [textField(value, 'delivered_street'), house].filter(Boolean).join(' ');
+  const place = [textField(value, 'delivered_postal_code'), textField(value, 'delivered_city')].filter(Boolean).join(' ');
+  return sanitize([street, place, textField(value, 'delivered_country')].filter(Boolean).join(', '));
+}
+
+function integer(record: Record<string, unknown>, name: string): number | undefined {
+  const value = record[name];
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+}
+
+/** `event` or `attempt 2` (with the number the service assigned, when it echoes one). */
+function entryLabel(entry: TimelineEntry): string {
+  if (entry.kind === 'event' || !isRecord(entry.record)) return entry.kind;
+  const number = integer(entry.record, 'attempt_no');
+  return number === undefined ? 'attempt' : `attempt ${number}`;
+}
+
+/** The cells of one entry, in TIMELINE_COLUMNS order. */
+export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[] {
+  const s = styles(ctx.colour);
+  const record = entry.record;
+  if (entry.at === null || !isRecord(record)) {
+    // Shown generically: the record itself, whatever it holds.
+    return ['', '', entry.kind, sanitize(JSON.stringify(record) ?? ''), '', ''];
+  }
+  const age = relativeTime(entry.at, ctx.now);
+  const time = isoSeconds(entry.at);
+  if (entry.kind === 'event') {
+    return [time, ctx.tty ? s.dim(age) : age, entryLabel(entry), formatCell('status', record.status, ctx), '', ''];
+  }
+  const reason = integer(record, 'reason');
+  return [
+    time,
+    ctx.tty ? s.dim(age) : age,
+    entryLabel(entry),
+    formatCell('outcome', record.outcome, ctx),
+    reason === undefined ? '' : formatCell('reason', reason, ctx),
+    deliveredAddress(record.delivered),
+  ];
+}
+
+/** What the latest entry says, for a one-line summary: `attempt 1 1 failed`. */
+export function entrySummary(entry: TimelineEntry, ctx: FormatContext): string {
+  const [, , label, state] = timelineCells(entry, { ...ctx, colour: false });
+  return `${label ?? ''} ${state ?? ''}`.trim();
+}
+
+/**
+ * Timeline lines as a table (header and all) or, with `header` false, as more rows of a table
+ * already printed. Returns the column widths used on a terminal, to pass back for the next rows so
+ * they line up (columns only ever widen).
+ */
+export async function renderTimeline(
+  io: IO,
+  lines: readonly TimelineLine[],
+  opts: TimelineViewOptions & { header: boolean; withId: boolean; widths?: number[] },
+): Promise<number[] | undefined> {
+  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY };
+  const headers = opts.withId ? ['entry_id', ...TIMELINE_COLUMNS] : TIMELINE_COLUMNS;
+  const rows = lines.map(({ id, entry }) => [...(opts.withId ? [sanitize(id ?? '')] : []), ...timelineCells(entry, ctx)]);
+  if (!io.stdoutIsTTY) {
+    await writeOut(io.stdout, renderTsv(opts.header ? headers : [], rows));
+    return undefined;
+  }
+  const table = await import('./table.js');
+  const natural = table.columnWidths(headers, rows);
+  const widths = opts.widths ? natural.map((w, i) => Math.max(w, opts.widths?.[i] ?? 0)) : table.columnWidths(headers, rows, io.columns);
+  if (rows.length > 0 || opts.header) {
+    await writeOut(io.stdout, table.renderTable(headers, rows, { tty: true, colour: io.colour, columns: io.columns, widths, header: opts.header }));
+  }
+  return widths;
+}
+
+/** One parcel: its fields as key/value, then its timeline under a heading. */
+export async function renderParcelTimeline(io: IO, parcel: unknown, entries: readonly TimelineEntry[], opts: TimelineViewOptions): Promise<number[] | undefined> {
+  await renderRecord(io, parcel, { format: 'table', names: opts.names, now: opts.now });
+  await renderHeading(io, 'Timeline', false);
+  if (entries.length === 0) await writeOut(io.stderr, 'No events or attempts yet.\n');
+  return renderTimeline(io, entries.map((entry) => ({ entry })), { ...opts, header: true, withId: false });
+}
+
+/**
+ * One row of the several-parcels view: where each parcel is now. `status` is shown only when the
+ * parcel record echoes one (the spec does not promise it); the rest comes from the timeline.
+ */
+export function stateItem(id: string, parcel: unknown, entries: readonly TimelineEntry[], opts: TimelineViewOptions): Record<string, unknown> {
+  const latest = latestEntry(entries);
+  const record = latest !== undefined && isRecord(latest.record) ? latest.record : {};
+  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: false };
+  return {
+    entry_id: id,
+    status: isRecord(parcel) ? parcel.status : undefined,
+    latest_at: latest?.at ?? null,
+    latest: latest === undefined ? null : entrySummary(latest, ctx),
+    reason: latest?.kind === 'attempt' ? integer(record, 'reason') : undefined,
+    delivered_to: latest?.kind === 'attempt' ? deliveredAddress(record.delivered) || undefined : undefined,
+    delivered: entries.some(isDelivery),
+  };
+}
