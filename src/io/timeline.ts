@@ -72,15 +72,16 @@ export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[
     ctx.tty ? s.dim(age) : age,
     entryLabel(entry),
     formatCell('outcome', record.outcome, ctx),
-    reason === undefined ? '' : formatCell('reason', reason, ctx),
+    // Reason 0 means "no reason": an empty cell says the same.
+    reason === undefined || reason === 0 ? '' : formatCell('reason', reason, ctx),
     deliveredAddress(record.delivered),
   ];
 }
 
-/** What the latest entry says, for a one-line summary: `attempt 1 1 failed`. */
+/** What an entry says, on one line: `event: 2 in_transit`, `attempt 1: 1 failed (1 not_at_home)`. */
 export function entrySummary(entry: TimelineEntry, ctx: FormatContext): string {
-  const [, , label, state] = timelineCells(entry, { ...ctx, colour: false });
-  return `${label ?? ''} ${state ?? ''}`.trim();
+  const [, , label = '', state = '', reason = ''] = timelineCells(entry, { ...ctx, colour: false, tty: false });
+  return `${label}: ${state}${reason === '' ? '' : ` (${reason})`}`;
 }
 
 /**
@@ -130,7 +131,6 @@ export function stateItem(id: string, parcel: unknown, entries: readonly Timelin
     status: isRecord(parcel) ? parcel.status : undefined,
     latest_at: latest?.at ?? null,
     latest: latest === undefined ? null : entrySummary(latest, ctx),
-    reason: latest?.kind === 'attempt' ? integer(record, 'reason') : undefined,
     delivered_to: latest?.kind === 'attempt' ? deliveredAddress(record.delivered) || undefined : undefined,
     delivered: entries.some(isDelivery),
   };

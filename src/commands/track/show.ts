@@ -84,7 +84,7 @@ export default defineCommand<typeof definitions.track, TrackOptions>({
     });
     if (!end.delivered) {
       const what = entrySummary(end.attempt, { names: printer.names, now: ctx.now(), colour: false });
-      throw new NotDeliveredError(`parcel ${end.id}: ${what} (not delivered)`);
+      throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
     }
   },
 });
