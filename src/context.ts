@@ -6,7 +6,6 @@ import { NotLoggedInError, UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
 import type { OutputFormat } from './io/render.js';
-import type { Spinner } from './io/spinner.js';
 import type { IO } from './io/streams.js';
 
 /** The options every command accepts, as commander parsed them (still unvalidated strings). */
@@ -132,7 +131,11 @@ export function createContext(init: {
             `run \`parcels auth login --profile ${resolved.profile}\`, or set PARCELS_API_KEY`,
           );
         }
-        const { ApiClient } = await import('./api/http.js');
+        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }] = await Promise.all([
+          import('./api/http.js'),
+          import('./api/dry-run.js'),
+          import('./io/spinner.js'),
+        ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
           apiKey: resolved.apiKey,
@@ -140,8 +143,8 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-          dryRun: globals.dryRun ? (text: string) => io.stdout.write(text) : undefined,
-          waiting: spinnerWanted() ? spinnerWhileWaiting(io) : undefined,
+          dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
+          waiting: globals.quiet ? undefined : waitingIndicator(io, { spin: spinnerWanted() }),
         });
         closers.push(() => client.close());
         return client;
@@ -197,18 +200,4 @@ export function createContext(init: {
     },
   };
   return ctx;
-}
-
-function spinnerWhileWaiting(io: IO): { start(text: string): Promise<void>; stop(): Promise<void> } {
-  let spinner: Spinner | undefined;
-  return {
-    async start(text) {
-      const { startSpinner } = await import('./io/spinner.js');
-      spinner = await startSpinner(io, text);
-    },
-    async stop() {
-      spinner?.stop();
-      spinner = undefined;
-    },
-  };
 }
