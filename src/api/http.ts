@@ -253,7 +253,9 @@ export class ApiClient {
       if (answer.headers.etag !== undefined) response.etag = answer.headers.etag;
       return response;
     }
-    const retryAfter = parseRetryAfter(answer.headers['retry-after'], this.now());
+    // An HTTP-date is read against the service's own Date header when it sends one: immune to clock skew.
+    const serverNow = Date.parse(answer.headers.date ?? '');
+    const retryAfter = parseRetryAfter(answer.headers['retry-after'], Number.isNaN(serverNow) ? this.now() : serverNow);
     let error: ApiError;
     if (answer.status >= 300 && answer.status < 400) {
       const location = answer.headers.location;
