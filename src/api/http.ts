@@ -25,9 +25,9 @@ export interface WaitingIndicator {
   notice(line: string): void;
 }
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Bodies in --verbose traces are cut after this many characters. */
-export const TRACE_BODY_CHARS = 2048;
+const TRACE_BODY_CHARS = 2048;
 
 export interface ApiClientOptions {
   /** http(s) URL without credentials (settings.ts checks it); a path prefix is kept in front of every route. */
@@ -63,8 +63,7 @@ function truncated(text: string): string {
 }
 
 export class ApiClient {
-  readonly baseUrl: string;
-  readonly origin: string;
+  private readonly origin: string;
   private readonly basePath: string;
   private readonly options: ApiClientOptions;
   private readonly sleep: Sleep;
@@ -85,7 +84,6 @@ export class ApiClient {
     this.options = options;
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
-    this.baseUrl = `${this.origin}${this.basePath}`;
     this.sleep = options.sleep ?? abortableSleep;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -104,15 +102,10 @@ export class ApiClient {
     return this.options.dryRun !== undefined;
   }
 
-  /** Path (with base path prefix) and query string, as sent on the request line. */
-  requestTarget(req: Pick<ApiRequest, 'path' | 'query'>): string {
-    return requestTarget(this.basePath, req);
-  }
-
   /** What `request` would send. Never contains the key. */
   describe(req: ApiRequest): RequestDescription {
     const bytes = bodyBytes(req.body);
-    const url = `${this.origin}${this.requestTarget(req)}`;
+    const url = `${this.origin}${requestTarget(this.basePath, req)}`;
     const headers = requestHeaders(req, bytes !== undefined, { apiKey: this.options.apiKey, redact: true, userAgent: this.options.userAgent });
     const body = bytes?.toString('utf8');
     const description: RequestDescription = { method: req.method, url, headers, curl: curlCommand(req.method, url, headers, body) };
@@ -160,7 +153,7 @@ export class ApiClient {
 
   private async requestWithRetries(req: ApiRequest): Promise<ApiResponse> {
     if (this.closed) throw new Error('ApiClient is closed');
-    const target = this.requestTarget(req);
+    const target = requestTarget(this.basePath, req);
     const bytes = bodyBytes(req.body);
     const auth = { apiKey: this.options.apiKey, userAgent: this.options.userAgent };
     const headers = requestHeaders(req, bytes !== undefined, { ...auth, redact: false });

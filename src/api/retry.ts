@@ -3,8 +3,8 @@ import type { HttpMethod } from './request.js';
 
 /** The retry policy: which failures are retried, how long to wait, and the process-wide Retry-After gate. */
 
-export const BACKOFF_BASE_MS = 200;
-export const BACKOFF_CAP_MS = 5_000;
+const BACKOFF_BASE_MS = 200;
+const BACKOFF_CAP_MS = 5_000;
 export const RETRY_AFTER_CAP_MS = 60_000;
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** Methods that are safe to send twice; POST only with an Idempotency-Key. */
@@ -73,11 +73,6 @@ export class RetryGate {
   /** Keeps the gate closed for at least `ms` from now. */
   closeFor(ms: number): void {
     this.openAt = Math.max(this.openAt, this.now() + ms);
-  }
-
-  /** Milliseconds until the gate opens (0 when open). */
-  remainingMs(): number {
-    return Math.max(0, this.openAt - this.now());
   }
 
   /** Waits until the gate is open; waits again only if another request extended it meanwhile. */
