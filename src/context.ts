@@ -107,6 +107,17 @@ export function createContext(init: {
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
+  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
+  // stderr), they stay out of the way.
+  const retryNoticesWanted = (): boolean => {
+    if (globals.quiet) return false;
+    try {
+      const format = ctx.outputFormat();
+      return format !== 'json' && format !== 'ndjson';
+    } catch {
+      return true;
+    }
+  };
 
   const ctx: Context = {
     io,
@@ -144,7 +155,7 @@ export function createContext(init: {
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
           dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
-          waiting: globals.quiet ? undefined : waitingIndicator(io, { spin: spinnerWanted() }),
+          waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
         });
         closers.push(() => client.close());
         return client;
