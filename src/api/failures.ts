@@ -1,4 +1,5 @@
-import { STATUS_CODES } from 'node:http';
+import type * as NodeHttp from 'node:http';
+import { createRequire } from 'node:module';
 import { isRecord } from './envelope.js';
 
 /** What went wrong, in words: error bodies from the service and transport failures. */
@@ -8,8 +9,12 @@ const CODES_BY_STATUS: Readonly<Record<number, string>> = {
   422: 'validation_failed', 429: 'rate_limited', 500: 'internal_error', 503: 'unavailable',
 };
 
+let phrases: Readonly<Record<number, string | undefined>> | undefined;
+
+/** The reason phrase from node:http's STATUS_CODES, loaded on first use (undici loads node:http anyway). */
 export function statusPhrase(status: number): string {
-  return STATUS_CODES[status] ?? `HTTP ${status}`;
+  phrases ??= (createRequire(import.meta.url)('node:http') as typeof NodeHttp).STATUS_CODES;
+  return phrases[status] ?? `HTTP ${status}`;
 }
 
 /** The error code used when the body gives none. */
