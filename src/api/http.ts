@@ -102,6 +102,11 @@ export class ApiClient {
     return this.options.dryRun !== undefined;
   }
 
+  /** The requests recorded so far in recording mode, in order (for `--dry-run --json`); empty otherwise. */
+  get recorded(): readonly RequestDescription[] {
+    return this.options.dryRun?.requests ?? [];
+  }
+
   /** What `request` would send. Never contains the key. */
   describe(req: ApiRequest): RequestDescription {
     const bytes = bodyBytes(req.body);

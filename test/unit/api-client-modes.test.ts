@@ -85,6 +85,7 @@ describe('recording mode (--dry-run)', () => {
     expect(seen).toHaveLength(0);
     expect(recorder.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${url}/deliveries/v1/parcels/p`, `PATCH ${url}/deliveries/v1/parcels/p`]);
     expect(recorder.requests[1]?.body).toBe('{"parcel_weight":5}');
+    expect(c.recorded).toBe(recorder.requests);
     expect(printed).toEqual(recorder.requests.map(formatDescription));
     expect(printed[0]).toContain("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command\nprintf ");
     expect(printed.join('')).not.toContain(KEY);
@@ -93,6 +94,7 @@ describe('recording mode (--dry-run)', () => {
   it('record() does nothing outside recording mode', () => {
     const c = client('http://127.0.0.1:9');
     expect(c.recording).toBe(false);
+    expect(c.recorded).toEqual([]);
     expect(() => c.record({ method: 'GET', path: '/a' })).not.toThrow();
   });
 });
