@@ -4,7 +4,7 @@ import { curlCommand } from './dry-run.js';
 import { isRecord } from './envelope.js';
 import type { Answer } from './connection.js';
 import { Connection } from './connection.js';
-import { codeForStatus, errorDetails, statusPhrase } from './failures.js';
+import { NETWORK_MESSAGES, codeForStatus, errorDetails, statusPhrase } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget } from './request.js';
@@ -12,8 +12,9 @@ import type { Sleep } from './retry.js';
 import { RETRY_AFTER_CAP_MS, RetryGate, abortableSleep, backoffDelay, cancellation, isRepeatable, isRetryableStatus, parseRetryAfter } from './retry.js';
 
 /**
- * The client: the one place that sends HTTP. Everything the service sends back goes through
- * `redactKey` here, before any other code sees it.
+ * The client: the one place that sends HTTP (retries, the Retry-After gate, recording mode,
+ * errors). Everything the service sends back has gone through `redactKey` in the Connection before
+ * this code, or any other, sees it.
  */
 
 export type { ApiRequest, ApiResponse, HttpMethod, QueryValue } from './request.js';
@@ -214,7 +215,12 @@ export class ApiClient {
       const delay = retryAfter !== undefined ? Math.min(retryAfter * 1000, RETRY_AFTER_CAP_MS) : backoffDelay(attempt, this.random);
       const reason = failure instanceof ApiError ? String(failure.status) : failure.code;
       this.trace(`retrying in ${delay} ms after ${reason} (attempt ${attempt + 1}/${maxAttempts})`);
-      const what = failure instanceof ApiError && failure.status === 429 ? 'rate limited' : `${reason} from the service`;
+      const what =
+        failure instanceof ApiError
+          ? failure.status === 429
+            ? 'rate limited'
+            : `${failure.status} ${statusPhrase(failure.status)} from the service`
+          : (NETWORK_MESSAGES[failure.code] ?? failure.code);
       this.notice(`${what}; retrying in ${Math.ceil(delay / 1000)} s (${attempt}/${maxAttempts - 1})`);
       if (failure instanceof ApiError && (failure.status === 429 || failure.status === 503) && retryAfter !== undefined) {
         // The service asked for a pause: every request of this client waits it out (the gate at the

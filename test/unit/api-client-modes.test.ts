@@ -231,12 +231,15 @@ describe('cancellation', () => {
   it('a per-request signal also cuts a retry wait short', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 503, {}, { 'retry-after': '30' }));
     const controller = new AbortController();
-    const pending = client(url).request({ method: 'GET', path: '/a', signal: controller.signal }).catch((e: unknown) => e);
+    const notices: string[] = [];
+    const waiting = { start: async () => undefined, stop: async () => undefined, notice: (l: string) => notices.push(l) };
+    const pending = client(url, { waiting }).request({ method: 'GET', path: '/a', signal: controller.signal }).catch((e: unknown) => e);
     await expect.poll(() => seen.length).toBe(1);
     controller.abort(new CancelledError('interrupted', 'SIGINT'));
     const error = await pending;
     expect(error).toMatchObject({ name: 'CancelledError', signal: 'SIGINT' });
     expect(seen).toHaveLength(1);
+    expect(notices).toEqual(['503 Service Unavailable from the service; retrying in 30 s (1/3)']);
   });
 });
 
