@@ -6,7 +6,6 @@ import { NotLoggedInError, UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
 import type { OutputFormat } from './io/render.js';
-import type { Spinner } from './io/spinner.js';
 import type { IO } from './io/streams.js';
 
 /** The options every command accepts, as commander parsed them (still unvalidated strings). */
@@ -122,6 +121,17 @@ export function createContext(init: {
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
+  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
+  // stderr), they stay out of the way.
+  const retryNoticesWanted = (): boolean => {
+    if (globals.quiet) return false;
+    try {
+      const format = ctx.outputFormat();
+      return format !== 'json' && format !== 'ndjson';
+    } catch {
+      return true;
+    }
+  };
 
   const ctx: Context = {
     io,
@@ -148,7 +158,11 @@ export function createContext(init: {
             `run \`parcels auth login --profile ${resolved.profile}\`, or set PARCELS_API_KEY`,
           );
         }
-        const { ApiClient } = await import('./api/http.js');
+        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }] = await Promise.all([
+          import('./api/http.js'),
+          import('./api/dry-run.js'),
+          import('./io/spinner.js'),
+        ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
           apiKey: resolved.apiKey,
@@ -156,8 +170,8 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-          dryRun: globals.dryRun ? (text: string) => io.stdout.write(text) : undefined,
-          waiting: spinnerWanted() ? spinnerWhileWaiting(io) : undefined,
+          dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
+          waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
         });
         closers.push(() => client.close());
         return client;
@@ -210,18 +224,4 @@ export function createContext(init: {
     },
   };
   return ctx;
-}
-
-function spinnerWhileWaiting(io: IO): { start(text: string): Promise<void>; stop(): Promise<void> } {
-  let spinner: Spinner | undefined;
-  return {
-    async start(text) {
-      const { startSpinner } = await import('./io/spinner.js');
-      spinner = await startSpinner(io, text);
-    },
-    async stop() {
-      spinner?.stop();
-      spinner = undefined;
-    },
-  };
 }

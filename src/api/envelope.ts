@@ -5,7 +5,7 @@
 
 const PREFERRED_ITEM_KEYS = ['items', 'results', 'parcels', 'events', 'attempts', 'couriers', 'requests', 'days', 'records'];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
