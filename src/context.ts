@@ -172,6 +172,7 @@ export function createContext(init: {
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
           dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
           waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
+          signal,
         });
         closers.push(() => client.close());
         return client;
