@@ -15,6 +15,7 @@ export interface ServeOptions {
   faultSeed?: number;
   clockOffset?: number;
   oracleUnavailable: boolean;
+  limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
 }
 
 const DEFAULT_PORT = 8787;
@@ -44,11 +45,18 @@ export default defineCommand<ServeOptions>({
       faultSeed: int('faultSeed', '--fault-seed'),
       clockOffset: int('clockOffset', '--clock-offset'),
       oracleUnavailable: flags.oracleUnavailable === true,
+      limits: {
+        headersTimeoutMs: int('headersTimeout', '--headers-timeout', 1, 3_600_000),
+        requestTimeoutMs: int('requestTimeout', '--request-timeout', 1, 3_600_000),
+        keepAliveTimeoutMs: int('keepAliveTimeout', '--keep-alive-timeout', 1, 3_600_000),
+        idleTimeoutMs: int('idleTimeout', '--idle-timeout', 1, 3_600_000),
+        maxConnections: int('maxConnections', '--max-connections', 1, 1_000_000),
+      },
     };
   },
 
   async run(options, ctx) {
-    const { startSandbox, DEMO_API_KEY } = await import('../../sandbox/index.js');
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError } = await import('../../sandbox/index.js');
     const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
@@ -59,6 +67,11 @@ export default defineCommand<ServeOptions>({
       faults: { latencyMs: options.latencyMs, failRate: options.failRate, dropRate: options.dropRate, seed: options.faultSeed },
       clockOffset: options.clockOffset,
       oracleUnavailable: options.oracleUnavailable,
+      limits: options.limits,
+    }).catch((err: unknown) => {
+      if (err instanceof SeedError) throw new UsageError(err.message, '--seed');
+      if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
+      throw err;
     });
     await writeOut(ctx.io.stdout, `${sandbox.url}\n`);
     if (options.seed === undefined) {
