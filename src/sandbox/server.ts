@@ -65,7 +65,8 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 
 /** Listens on host:port (port 0 picks a free port) and serves the app. */
 export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLimits = {}): Promise<Listening> {
-  const l = { ...DEFAULT_LIMITS, ...limits };
+  const given = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  const l: Required<ServerLimits> = { ...DEFAULT_LIMITS, ...given };
   const requestTimeout = Math.max(l.requestTimeoutMs, l.headersTimeoutMs);
   const server = createServer(
     {
