@@ -10,6 +10,7 @@ import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import { DEFAULT_SEED, FALLBACK_RATE_LIMIT, loadSeed, validateSeed } from './seed.js';
+import { withParcelCache } from './store/caching.js';
 import { openSqliteRepository } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
 import { UsageRecorder } from './usage.js';
@@ -46,7 +47,7 @@ export function createApp(opts: AppOptions = {}): App {
   const seed = typeof opts.seed === 'string' ? loadSeed(opts.seed) : validateSeed(opts.seed ?? DEFAULT_SEED);
   const clock = createClock(opts.clockOffset ?? 0, opts.time);
   const faults = new Faults(opts.faults);
-  const repo = openSqliteRepository(opts.db ?? ':memory:');
+  const repo = withParcelCache(openSqliteRepository(opts.db ?? ':memory:'));
   try {
     repo.applySeed(seed);
     repo.purgeIdempotencyBefore(clock.now() - IDEMPOTENCY_RETENTION_S);

@@ -47,6 +47,19 @@ describe('two processes on one file', () => {
     }
   }, 60_000);
 
+  it("the parcel cache: a read right after the other process's commit sees it (new ETag and fields)", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const id = (await createParcel(one.url)).body.data.entry_id as string;
+      const cached = await call(one.url, 'GET', parcelPath(id));
+      await call(one.url, 'GET', parcelPath(id)); // served from one's cache
+      const patched = await call(two.url, 'PATCH', parcelPath(id), { body: { parcel_weight: round + 1 }, headers: { 'if-match': cached.headers.get('etag') as string } });
+      expect(patched.status).toBe(200);
+      const seen = await call(one.url, 'GET', parcelPath(id));
+      expect(seen.headers.get('etag')).toBe(patched.headers.get('etag'));
+      expect(seen.body.data.parcel_weight).toBe(round + 1);
+    }
+  }, 60_000);
+
   it('delivering attempts: exactly one 201, the other 409 parcel_delivered; attempt numbers never repeat', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const id = (await createParcel(one.url)).body.data.entry_id as string;

@@ -84,10 +84,18 @@ export function etagOf(p: ParcelRecord, api: ApiParcel): string {
   return `"v${p.version}-${hash}"`;
 }
 
+/** A record's API form and ETag, kept per (immutable) record object so a cached parcel is not re-hashed. */
+const shown = new WeakMap<ParcelRecord, { api: ApiParcel; etag: string }>();
+
 /** The parcel as a handler result with its ETag header. */
 export function parcelResult(p: ParcelRecord, status: 200 | 201): HandlerResult {
-  const api = toApiParcel(p);
-  return { status, data: api, headers: { ETag: etagOf(p, api) } };
+  let s = shown.get(p);
+  if (!s) {
+    const api = Object.freeze(toApiParcel(p));
+    s = { api, etag: etagOf(p, api) };
+    shown.set(p, s);
+  }
+  return { status, data: s.api, headers: { ETag: s.etag } };
 }
 
 /**

@@ -16,10 +16,13 @@ export function openSqliteRepository(path: string): Repository {
   const idempotency = new IdempotencyStore(db);
   const usage = new UsageStore(db);
   const key = cursorKey(db);
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   return {
     // BEGIN IMMEDIATE takes the write lock up front, so a read-check-write is atomic even when
     // another process (`parcels --sandbox` next to `parcels sandbox serve`) shares the file.
     transaction: (fn) => db.transaction(fn).immediate(),
+    inTransaction: () => db.inTransaction,
+    dataVersion: () => dataVersion.get() as number,
     applySeed: (seed) => db.transaction(() => accounts.applySeed(seed)).immediate(),
     loadOrganisations: () => accounts.organisations(),
     loadKeys: () => accounts.keys(),

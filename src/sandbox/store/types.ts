@@ -136,6 +136,10 @@ export interface AttemptInput {
  */
 export interface Repository {
   transaction<T>(fn: () => T): T;
+  /** Whether a transaction of this connection is open. */
+  inTransaction(): boolean;
+  /** PRAGMA data_version: changes whenever another connection commits to the file. */
+  dataVersion(): number;
   applySeed(seed: SeedObject): void;
   loadOrganisations(): OrgRecord[];
   loadKeys(): KeyRecord[];
