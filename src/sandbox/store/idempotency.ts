@@ -8,12 +8,13 @@ export class IdempotencyStore {
   constructor(db: Database.Database) {
     this.s = {
       get: db.prepare('SELECT * FROM idempotency WHERE org_id = ? AND key = ?'),
-      // Plain INSERT: a second writer of the same key fails on the primary key instead of replacing.
+      // Replaces only an expired record: the caller looked the key up in the same transaction.
       put: db.prepare(
         `INSERT INTO idempotency (org_id, key, method, url, body_hash, status, headers, body, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (org_id, key) DO UPDATE SET method = excluded.method, url = excluded.url, body_hash = excluded.body_hash,
+           status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at`,
       ),
-      delete: db.prepare('DELETE FROM idempotency WHERE org_id = ? AND key = ?'),
       purge: db.prepare('DELETE FROM idempotency WHERE created_at < ?'),
     };
   }
@@ -34,7 +35,6 @@ export class IdempotencyStore {
 
   /** Stores an answer, replacing an expired record of the same key. */
   put(orgId: string, key: string, r: IdempotencyRecord): void {
-    this.s.delete.run(orgId, key);
     this.s.put.run(orgId, key, r.method, r.url, r.bodyHash, r.response.status, JSON.stringify(r.response.headers), r.response.body, r.createdAt);
   }
 

@@ -16,7 +16,7 @@ export class ParcelStore {
     this.s = {
       insert: db.prepare(
         `INSERT INTO parcels (entry_id, org_id, ${cols}, status, version, created_at, updated_at)
-         VALUES (@entry_id, @org_id, ${params}, 0, 1, @now, @now)`,
+         VALUES (@entry_id, @org_id, ${params}, 0, 1, @now, @now) RETURNING *`,
       ),
       get: db.prepare('SELECT * FROM parcels WHERE entry_id = ? AND org_id = ?'),
       bySeq: db.prepare('SELECT * FROM parcels WHERE seq = ?'),
@@ -42,8 +42,7 @@ export class ParcelStore {
   }
 
   create(orgId: string, entryId: string, fields: ParcelFields, now: number): ParcelRecord {
-    const info = this.s.insert.run({ ...fields, entry_id: entryId, org_id: orgId, now });
-    return this.s.bySeq.get(info.lastInsertRowid) as ParcelRecord;
+    return this.s.insert.get({ ...fields, entry_id: entryId, org_id: orgId, now }) as ParcelRecord;
   }
 
   get(orgId: string, entryId: string): ParcelRecord | undefined {
