@@ -45,6 +45,8 @@ describe("Node's parser errors", () => {
     ['Content-Length with Transfer-Encoding', 'POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n', 'malformed_request'],
     ['a bad chunk size', `POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY_A}\r\nContent-Type: application/json\r\nIdempotency-Key: chunk-test-0001\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 'malformed_request'],
     ['a request line that is not HTTP', 'HELLO\r\n\r\n', 'malformed_request'],
+    ['bare LF line endings', 'GET /account/v1/couriers HTTP/1.1\nHost: x\n\n', 'malformed_request'],
+    ['a bare LF inside the headers', 'GET /account/v1/couriers HTTP/1.1\r\nHost: x\nX: y\r\n\r\n', 'malformed_request'],
   ];
   for (const [name, bytes, code] of cases) {
     it(`${name}: 400 with the envelope, then the connection closes`, async () => {
