@@ -17,15 +17,14 @@ import { dataBody, errorResponse } from './envelope.js';
 import { SandboxError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import { sha256 } from './hash.js';
+import { idempotentStep } from './idempotency.js';
 import type { Deps, HandlerContext, RouteHandler } from './handlers/types.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec } from './seed.js';
-import type { Repository } from './store/types.js';
 import type { UsageRecorder } from './usage.js';
 
 export { MAX_BODY_BYTES } from './body.js';
-/** Stored idempotent responses are replayed for 24 hours. */
-export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
+export { IDEMPOTENCY_RETENTION_S } from './idempotency.js';
 
 export interface PipelineDeps extends Deps {
   keyRing: KeyRing;
@@ -221,45 +220,6 @@ function executeStep(s: RequestState, d: PipelineDeps): SandboxResponse {
   if (s.idempotencyKey === undefined) return d.repo.transaction(execute);
   const fingerprint = { method: s.method, url: s.url, bodyHash: sha256(s.bytes ?? '').toString('hex') };
   return idempotentStep(d.repo, caller.org.id, s.idempotencyKey, fingerprint, s.now, execute);
-}
-
-/**
- * Idempotent execution: the lookup, the handler's writes and the stored response happen in one
- * BEGIN IMMEDIATE transaction, so duplicates (in this process or another) cannot both run. Only
- * 2xx answers are stored; a 4xx leaves the key unused so a corrected retry runs.
- */
-export function idempotentStep(
-  repo: Repository,
-  orgId: string,
-  key: string,
-  fingerprint: { method: string; url: string; bodyHash: string },
-  now: number,
-  execute: () => SandboxResponse,
-): SandboxResponse {
-  return repo.transaction(() => {
-    const existing = repo.getIdempotency(orgId, key);
-    if (existing && existing.createdAt > now - IDEMPOTENCY_RETENTION_S) {
-      if (existing.method !== fingerprint.method || existing.url !== fingerprint.url) {
-        throw new SandboxError(409, 'idempotency_key_reused', `this Idempotency-Key was already used for ${existing.method} ${existing.url}; use a new key`, 'Idempotency-Key');
-      }
-      if (existing.bodyHash !== fingerprint.bodyHash) {
-        throw new SandboxError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different body; use a new key', 'Idempotency-Key');
-      }
-      const r = existing.response;
-      return { status: r.status, headers: { ...r.headers, 'Idempotent-Replayed': 'true' }, body: r.body };
-    }
-    let response: SandboxResponse;
-    try {
-      response = execute();
-    } catch (err) {
-      if (err instanceof SandboxError && err.status < 500) return errorResponse(err);
-      throw err;
-    }
-    if (response.status >= 200 && response.status < 300) {
-      repo.putIdempotency(orgId, key, { ...fingerprint, response, createdAt: now });
-    }
-    return response;
-  });
 }
 
 function runSteps(steps: readonly Step[], s: RequestState, d: PipelineDeps): void {
