@@ -7,7 +7,7 @@ import { createApp } from './app.js';
 import type { FaultOptions } from './faults.js';
 import type { RateLimitSpec } from './seed.js';
 import type { ServerLimits } from './server.js';
-import { listen } from './server.js';
+import { DEFAULT_LIMITS, listen } from './server.js';
 
 export { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, validateSeed } from './seed.js';
 export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation } from './seed.js';
@@ -44,12 +44,18 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** A socket waiting out the latency fault is silent, not idle: the idle timeout is kept longer than the delay. */
+function idleOutlastsLatency(limits: ServerLimits, latencyMs: number): ServerLimits {
+  const idle = limits.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs;
+  return latencyMs < idle ? limits : { ...limits, idleTimeoutMs: latencyMs + 1000 };
+}
+
 /** Starts the sandbox and resolves once it listens. Rejects with SeedError (bad seed) or PortInUseError. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const app = createApp(opts);
   let listening;
   try {
-    listening = await listen(app, opts.host ?? '127.0.0.1', opts.port ?? 0, opts.limits);
+    listening = await listen(app, opts.host ?? '127.0.0.1', opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0));
   } catch (err) {
     app.close();
     throw err;
