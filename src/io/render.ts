@@ -8,16 +8,17 @@
 import { styles } from './colour.js';
 import { csvRow } from './csv.js';
 import { cellValue, columnsFor, flattenEntries, getPath, isObject, pickFields } from './fields.js';
-import { formatCell, sanitize } from './format.js';
+import { formatCell } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
+import type { OutputFormat } from './output-format.js';
+import { sanitize, sanitizeLines } from './sanitize.js';
+import { shellQuote } from './shell.js';
 import { isClosed, writeOut } from './streams.js';
 import type { IO } from './streams.js';
 import type * as TableModule from './table.js';
 import { renderTsv, tsvLine } from './tsv.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
-
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export type { OutputFormat };
 
 export interface RecordOptions {
   format: OutputFormat;
@@ -136,11 +137,6 @@ function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
     out += `${s.bold(sanitize(key).padEnd(width))}  ${formatCell(key, value, ctx)}`.replace(/\s+$/u, '') + '\n';
   }
   return out;
-}
-
-/** Quote a cursor for a shell when it holds anything beyond plain URL-safe characters. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9._~=:/+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 type Source = AsyncIterable<unknown> | Iterable<unknown>;
@@ -291,19 +287,19 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
     if (opts.format === 'csv') {
       if (fields && fields.length > 0) await writeOut(io.stdout, csvRow(columnsFor([], fields)));
     } else {
-      await writeOut(io.stderr, `${opts.emptyMessage ?? 'No results.'}\n`);
+      await writeOut(io.stderr, `${sanitizeLines(opts.emptyMessage ?? 'No results.')}\n`);
     }
     return { count };
   }
   if (hidden.length > 0) {
     const s = styles(io.stderrColour);
-    const names = hidden.join(',');
+    const names = sanitize(hidden.join(','));
     await writeOut(io.stderr, s.dim(`Not shown for width: ${names} (pick columns with --fields, or use --output json)`) + '\n');
   }
   if (opts.format === 'table' && !opts.stream && opts.nextCursor && io.stdoutIsTTY) {
     const s = styles(io.stderrColour);
     const command = opts.nextCommand ?? 'parcels list';
-    await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellWord(opts.nextCursor)}  (or --all)`) + '\n');
+    await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellQuote(sanitize(opts.nextCursor))}  (or --all)`) + '\n');
   }
   return { count };
 }
@@ -335,11 +331,16 @@ export async function renderError(io: IO, err: ErrorInfo, opts: { format: Output
 
 export type MessageKind = 'info' | 'success' | 'warn';
 
-/** Human feedback on stderr: `✓ Created parcel …` (success), `! …` (warn), plain (info). */
+/** Human feedback on stderr: `✓ Created parcel …` (success), `! …` (warn), plain (info). Server text in it is sanitised here. */
 export async function renderMessage(io: IO, text: string, kind: MessageKind = 'info'): Promise<void> {
   const s = styles(io.stderrColour);
   const prefix = kind === 'success' ? s.green('✓') + ' ' : kind === 'warn' ? s.yellow('!') + ' ' : '';
-  await writeOut(io.stderr, `${prefix}${text}\n`);
+  await writeOut(io.stderr, `${prefix}${sanitizeLines(text)}\n`);
+}
+
+/** A bare value on stdout for scripts (`create --quiet` prints the new id), sanitised like any server text. */
+export async function renderLine(io: IO, text: string): Promise<void> {
+  await writeOut(io.stdout, `${sanitize(text)}\n`);
 }
 
 /** A section heading on stdout, between the tables of a multi-part view (bold on a terminal). */
