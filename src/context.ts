@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
-import { NotLoggedInError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
-import type { OutputFormat } from './io/render.js';
+import { OUTPUT_FORMATS, isOutputFormat } from './io/output-format.js';
+import type { OutputFormat } from './io/output-format.js';
 import type { Spinner } from './io/spinner.js';
 import type { IO } from './io/streams.js';
 
@@ -44,14 +45,13 @@ export interface Context {
   close(): Promise<void>;
 }
 
-const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
-/** Reference codes change rarely; names are cached per profile for a day. */
+/** Reference codes change rarely; names are cached per target for a day. */
 const CODE_NAMES_MAX_AGE_S = 86_400;
-/** Profile name under which --sandbox keeps its ETags and cached names. */
+/** Profile name shown for --sandbox. */
 const SANDBOX_PROFILE = 'sandbox';
 
 export function parseOutputFormat(value: string, source: string): OutputFormat {
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  if (isOutputFormat(value)) return value;
   throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")`, source);
 }
 
@@ -68,6 +68,8 @@ export function createContext(init: {
   let etagsPromise: Promise<EtagCache> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
   let profileOutput: OutputFormat | undefined;
+  /** The --sandbox database: the target its ETags and names are kept for. */
+  let sandboxDb: string | undefined;
   const closers: (() => Promise<void>)[] = [];
 
   const settings = (): Promise<Settings> => {
@@ -93,7 +95,8 @@ export function createContext(init: {
       if (!globals.sandbox) return resolved;
       const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
-      const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(env), port: 0 });
+      sandboxDb = await prepareDefaultSandboxDb(env);
+      const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
       closers.push(sandbox.close);
       return {
         ...resolved,
@@ -104,6 +107,15 @@ export function createContext(init: {
       };
     })();
     return settingsPromise;
+  };
+
+  /** The id per-target caches are kept under: the sandbox's database, or the base URL. */
+  const target = async (): Promise<string> => {
+    const resolved = await settings();
+    const { targetId } = await import('./config/target.js');
+    if (sandboxDb !== undefined) return targetId({ sandboxDb });
+    // Without a base URL there is no target: api() raises the usage error saying how to set one.
+    return targetId({ baseUrl: resolved.baseUrl ?? (await ctx.api()).baseUrl });
   };
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
@@ -118,6 +130,7 @@ export function createContext(init: {
     api() {
       apiPromise ??= (async () => {
         const resolved = await settings();
+        const { requireApiKey } = await import('./config/settings.js');
         if (resolved.baseUrl === undefined) {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
@@ -126,12 +139,7 @@ export function createContext(init: {
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
-        if (resolved.apiKey === undefined && !globals.dryRun) {
-          throw new NotLoggedInError(
-            `no API key for profile "${resolved.profile}"`,
-            `run \`parcels auth login --profile ${resolved.profile}\`, or set PARCELS_API_KEY`,
-          );
-        }
+        if (!globals.dryRun) requireApiKey(resolved);
         const { ApiClient } = await import('./api/http.js');
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
@@ -150,25 +158,23 @@ export function createContext(init: {
     },
     etags() {
       etagsPromise ??= (async () => {
-        const resolved = await settings();
         const { openEtagCache } = await import('./config/etags.js');
-        return openEtagCache(env, resolved.profile);
+        return openEtagCache(env, await target());
       })();
       return etagsPromise;
     },
     codeNames() {
       namesPromise ??= (async () => {
-        const resolved = await settings();
         const { readCached, writeCached } = await import('./config/cache.js');
-        // Keyed by base URL too: one profile may be pointed at several services (e.g. with PARCELS_BASE_URL).
-        const cacheName = `code-names-${createHash('sha256').update(resolved.baseUrl ?? '').digest('hex').slice(0, 12)}`;
-        const cached = await readCached<CodeNames>(env, resolved.profile, cacheName, CODE_NAMES_MAX_AGE_S);
+        const cacheTarget = await target();
+        const cacheName = 'code-names';
+        const cached = await readCached<CodeNames>(env, cacheTarget, cacheName, CODE_NAMES_MAX_AGE_S);
         // A dry run sends nothing, so it cannot look names up: the spec's own meanings serve.
         if (cached !== undefined || globals.dryRun) return cached ?? {};
         try {
           const { getReference, parseCodeNames } = await import('./api/reference.js');
           const names = parseCodeNames((await getReference(await ctx.api())).data);
-          await writeCached(env, resolved.profile, cacheName, names);
+          await writeCached(env, cacheTarget, cacheName, names);
           return names;
         } catch {
           // Names are a nicety: without the reference route the spec's own meanings are shown.

@@ -146,7 +146,6 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   const boundTo = apiKey.source === 'profile' ? keyHost(p) : undefined;
   if (boundTo !== undefined && (settings.baseUrl === undefined || originOf(settings.baseUrl) !== boundTo)) {
     settings.withheldKey = { boundTo };
-    settings.sources.apiKey = 'default';
     return settings;
   }
   settings.apiKey = apiKey.value as string;
