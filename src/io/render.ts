@@ -117,7 +117,16 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
 }
 
 function json(value: unknown, format: 'json' | 'ndjson'): string {
-  return JSON.stringify(value, null, format === 'json' ? 2 : undefined) ?? 'null';
+  return jsonText(value, format === 'json' ? 2 : undefined);
+}
+
+// JSON.stringify escapes C0 controls but leaves DEL and the C1 controls (e.g. U+009B, a CSI) raw.
+const UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
+
+/** JSON text that parses to exactly `value`, with every control character escaped so a terminal shows it inert. */
+function jsonText(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, null, indent) ?? 'null';
+  return text.replace(UNESCAPED_CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
@@ -218,7 +227,7 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
           done = true;
           break;
         }
-        const line = JSON.stringify(pickFields(result.value, fields)) ?? 'null';
+        const line = jsonText(pickFields(result.value, fields));
         await writeOut(io.stdout, isJson ? (count === 0 ? '[\n' : ',\n') + line : line + '\n');
         count++;
         if (isClosed(io.stdout)) break;
@@ -316,7 +325,7 @@ export async function renderError(io: IO, err: ErrorInfo, opts: { format: Output
     if (err.field !== undefined) body.field = err.field;
     if (err.details && err.details.length > 0) body.details = err.details;
     if (err.hint !== undefined) body.hint = err.hint;
-    await writeOut(io.stderr, JSON.stringify({ error: body }) + '\n');
+    await writeOut(io.stderr, jsonText({ error: body }) + '\n');
     return;
   }
   const s = styles(io.stderrColour);
