@@ -5,7 +5,7 @@ import { dataDir, profileFileName } from './paths.js';
 
 /** A small JSON cache with a time-to-live, one folder per target (`targetId`): reference code names and the like. */
 
-export function cachePath(env: NodeJS.ProcessEnv, target: string, name: string): string {
+function cachePath(env: NodeJS.ProcessEnv, target: string, name: string): string {
   return join(dataDir(env), 'cache', profileFileName(target), `${profileFileName(name)}.json`);
 }
 

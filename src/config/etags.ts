@@ -1,5 +1,6 @@
 import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRecord } from '../schemas/record.js';
 import { ensurePrivateDir, refuseSymlink, writeFileAtomic } from './atomic.js';
 import { dataDir, profileFileName } from './paths.js';
 
@@ -17,7 +18,7 @@ export interface EtagCacheOptions {
   maxEntries?: number;
 }
 
-export const ETAG_CACHE_MAX_ENTRIES = 10_000;
+const ETAG_CACHE_MAX_ENTRIES = 10_000;
 
 export function etagLogPath(env: NodeJS.ProcessEnv, target: string): string {
   return join(dataDir(env), 'etags', `${profileFileName(target)}.log`);
@@ -33,8 +34,8 @@ function parseLine(line: string): LogLine | undefined {
   if (line === '') return undefined;
   try {
     const value = JSON.parse(line) as unknown;
-    if (typeof value !== 'object' || value === null) return undefined;
-    const { id, etag } = value as Record<string, unknown>;
+    if (!isRecord(value)) return undefined;
+    const { id, etag } = value;
     if (typeof id !== 'string') return undefined;
     if (typeof etag === 'string') return { id, etag };
     if (etag === null) return { id, etag: null };

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** The application name used for the platform directories (same as `conf` with projectName 'parcels', projectSuffix ''). */
-export const APP_NAME = 'parcels';
+const APP_NAME = 'parcels';
 
 function home(env: NodeJS.ProcessEnv): string {
   // os.homedir() honours HOME on POSIX and USERPROFILE on Windows of the *current* process; prefer

@@ -10,7 +10,7 @@ import { hasLineTerminator } from '../schemas/text.js';
  * API client gets only values that passed it.
  */
 
-export const RETRIES_MAX = 10;
+const RETRIES_MAX = 10;
 
 const OUTPUT_RULE = `must be one of ${OUTPUT_FORMATS.join(', ')}`;
 const TIMEOUT_RULE = 'must be a positive number of seconds';
@@ -47,7 +47,7 @@ const apiKeySchema = z.string({ error: API_KEY_RULE }).check(
   z.refine((s) => s !== '' && s === s.trim() && !hasLineTerminator(s) && !CONTROL.test(s), { error: API_KEY_RULE }),
 );
 
-export const profileSchema = z.looseObject({
+const profileSchema = z.looseObject({
   base_url: z.optional(baseUrlSchema),
   api_key: z.optional(apiKeySchema),
   output: z.optional(outputSchema),

@@ -42,12 +42,12 @@ export interface SettingsFlags {
   retries?: string | number;
 }
 
-export const DEFAULT_PROFILE = 'default';
-export const DEFAULT_OUTPUT: OutputFormat = 'table';
-export const DEFAULT_TIMEOUT_S = 30;
-export const DEFAULT_RETRIES = 3;
+const DEFAULT_PROFILE = 'default';
+const DEFAULT_OUTPUT: OutputFormat = 'table';
+const DEFAULT_TIMEOUT_S = 30;
+const DEFAULT_RETRIES = 3;
 
-export const ENV = {
+const ENV = {
   profile: 'PARCELS_PROFILE',
   baseUrl: 'PARCELS_BASE_URL',
   apiKey: 'PARCELS_API_KEY',

@@ -14,7 +14,7 @@ export type { ConfigFile, Profile };
 export type SettableKey = 'output' | 'timeout' | 'retries' | 'base_url';
 export const SETTABLE_KEYS: readonly SettableKey[] = ['output', 'timeout', 'retries', 'base_url'];
 
-export const CONFIG_FILE_NAME = 'config.json';
+const CONFIG_FILE_NAME = 'config.json';
 
 export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), CONFIG_FILE_NAME);
@@ -46,7 +46,7 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   return parseConfig(path, text);
 }
 
-export function parseConfig(path: string, text: string): ConfigFile {
+function parseConfig(path: string, text: string): ConfigFile {
   if (text.trim() === '') return { profiles: {} };
   let raw: unknown;
   try {
@@ -70,7 +70,7 @@ function normalize(path: string, raw: unknown): ConfigFile {
  * Checks one profile value. Returns the value typed, or throws a UsageError naming the key and the
  * rule. `where` names the place for messages (e.g. `profile "default"`). A secret value is never echoed.
  */
-export function checkProfileValue(key: string, value: unknown, where = 'config', shown: unknown = value): unknown {
+function checkProfileValue(key: string, value: unknown, where = 'config', shown: unknown = value): unknown {
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`${key} is not a known setting (${where})`, key);
   const checked = checkSetting(key as ProfileKey, value);
   if (checked.ok) return checked.value;

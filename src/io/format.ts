@@ -66,7 +66,7 @@ export function isTimestampField(field: string): boolean {
 const MAX_SECONDS = 1e11;
 
 /** `2026-11-22T19:57:47Z` */
-export function isoSeconds(seconds: number): string {
+function isoSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

@@ -7,7 +7,8 @@
  */
 import { styles } from './colour.js';
 import { csvRow } from './csv.js';
-import { cellValue, columnsFor, flattenEntries, getPath, isObject, pickFields } from './fields.js';
+import { isRecord } from '../schemas/record.js';
+import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
 import { formatCell } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
 import type { OutputFormat } from './output-format.js';
@@ -76,7 +77,7 @@ function formatContext(io: IO, opts: { names?: CodeNames; now: number }): Format
 /** A single object (or any JSON value) from the service. */
 export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): Promise<void> {
   const { fields } = opts;
-  if (opts.itemsKey !== undefined && isObject(data) && Array.isArray(data[opts.itemsKey])) {
+  if (opts.itemsKey !== undefined && isRecord(data) && Array.isArray(data[opts.itemsKey])) {
     const items = data[opts.itemsKey] as unknown[];
     if (opts.format === 'json' || opts.format === 'ndjson') {
       const narrowed = { ...data, [opts.itemsKey]: pickFields(items, fields) };
@@ -102,7 +103,7 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
       await writeOut(io.stdout, json(picked, opts.format) + '\n');
       return;
     case 'csv': {
-      const columns = isObject(data) ? columnsFor([data], fields) : ['value'];
+      const columns = isRecord(data) ? columnsFor([data], fields) : ['value'];
       await writeOut(io.stdout, csvRow(columns) + csvRow(columns.map((c) => cellValue(data, c))));
       return;
     }
@@ -132,7 +133,7 @@ function jsonText(value: unknown, indent?: number): string {
 function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
   const ctx = formatContext(io, opts);
   const s = styles(io.colour);
-  if (!isObject(data)) return formatCell('value', data, ctx) + '\n';
+  if (!isRecord(data)) return formatCell('value', data, ctx) + '\n';
   const entries: [string, unknown][] =
     opts.fields && opts.fields.length > 0
       ? opts.fields.map((f) => [f, getPath(data, f)])

@@ -22,7 +22,7 @@ export interface TableOptions {
 }
 
 /** Space between columns of a TTY table. */
-export const GAP = 2;
+const GAP = 2;
 /** A column is never squeezed below this many characters. */
 const MIN_WIDTH = 4;
 
