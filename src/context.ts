@@ -109,13 +109,12 @@ export function createContext(init: {
     return settingsPromise;
   };
 
-  /** The id per-target caches are kept under: the sandbox's database, or the base URL. */
-  const target = async (): Promise<string> => {
+  /** The id per-target caches are kept under: the sandbox's database, or the base URL (none without one). */
+  const target = async (): Promise<string | undefined> => {
     const resolved = await settings();
     const { targetId } = await import('./config/target.js');
     if (sandboxDb !== undefined) return targetId({ sandboxDb });
-    // Without a base URL there is no target: api() raises the usage error saying how to set one.
-    return targetId({ baseUrl: resolved.baseUrl ?? (await ctx.api()).baseUrl });
+    return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
   };
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
@@ -159,7 +158,9 @@ export function createContext(init: {
     etags() {
       etagsPromise ??= (async () => {
         const { openEtagCache } = await import('./config/etags.js');
-        return openEtagCache(env, await target());
+        const { targetId } = await import('./config/target.js');
+        // Without a base URL there is no target: api() raises the usage error saying how to set one.
+        return openEtagCache(env, (await target()) ?? targetId({ baseUrl: (await ctx.api()).baseUrl }));
       })();
       return etagsPromise;
     },
@@ -167,9 +168,10 @@ export function createContext(init: {
       namesPromise ??= (async () => {
         const { readCached, writeCached } = await import('./config/cache.js');
         const cacheTarget = await target();
+        // With no service to ask (no base URL, a dry run), the spec's own meanings serve.
+        if (cacheTarget === undefined) return {};
         const cacheName = 'code-names';
         const cached = await readCached<CodeNames>(env, cacheTarget, cacheName, CODE_NAMES_MAX_AGE_S);
-        // A dry run sends nothing, so it cannot look names up: the spec's own meanings serve.
         if (cached !== undefined || globals.dryRun) return cached ?? {};
         try {
           const { getReference, parseCodeNames } = await import('./api/reference.js');

@@ -131,6 +131,14 @@ describe('credentials in a base URL', () => {
 });
 
 describe('per-target caches', () => {
+  it('with no base URL there is no target, and a table view still works', async () => {
+    expect(await h.cli(['auth', 'status'], bare(tempConfigDir()))).toEqual({
+      code: 0,
+      stdout: 'profile\tdefault\nbase_url\t\nbase_url_from\tdefault\napi_key\t\napi_key_from\t\nlogged_in\tno\n',
+      stderr: '',
+    });
+  });
+
   it('an ETag read from one service is not used against another', async () => {
     const dir = tempConfigDir();
     const id = await createParcel(h, [], { dir });
