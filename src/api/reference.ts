@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ApiClient, ApiResponse } from './http.js';
 import type { CodeNames } from '../schemas/codes.js';
 import { routePath } from './routes.js';
@@ -22,10 +21,8 @@ export interface CodeNamesCache {
   write(name: string, names: CodeNames): Promise<void>;
 }
 
-/** The cache entry for one service: one profile may be pointed at several (e.g. with PARCELS_BASE_URL). */
-export function codeNamesCacheName(baseUrl: string): string {
-  return `code-names-${createHash('sha256').update(baseUrl).digest('hex').slice(0, 12)}`;
-}
+/** The cache entry's name; the cache itself is kept per target (one service, or one sandbox database). */
+const CODE_NAMES_CACHE_NAME = 'code-names';
 
 /**
  * The service's names for its codes: cached ones when fresh, else one reference request (then
@@ -33,12 +30,11 @@ export function codeNamesCacheName(baseUrl: string): string {
  * meanings serve, since names are a nicety.
  */
 export async function loadCodeNames(input: {
-  baseUrl: string;
   cache: CodeNamesCache;
   client: (() => Promise<ApiClient>) | undefined;
   signal?: AbortSignal;
 }): Promise<CodeNames> {
-  const name = codeNamesCacheName(input.baseUrl);
+  const name = CODE_NAMES_CACHE_NAME;
   const cached = await input.cache.read(name, CODE_NAMES_MAX_AGE_S);
   if (cached !== undefined || input.client === undefined) return cached ?? {};
   try {
