@@ -1,6 +1,7 @@
 import type { ApiClient, ApiResponse } from './http.js';
 import type { CodeNames } from '../schemas/codes.js';
 import { routePath } from './routes.js';
+import { isRecord } from '../schemas/record.js';
 
 export type { CodeNames };
 
@@ -53,9 +54,6 @@ const NAME_KEYS = ['name', 'label', 'description'];
 const TYPE_KEYS = ['type', 'kind', 'category', 'group'];
 const MAX_DEPTH = 6;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Which table a key (e.g. "parcel_statuses", "locationTypes", "service_codes") names, if any. */
 export function kindOf(key: string): CodeKind | undefined {
