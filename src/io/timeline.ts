@@ -4,11 +4,13 @@
  * piped tab-separated rows (table.ts's two forms). Machine formats print `entryJson` instead.
  */
 import type { TimelineEntry } from '../track/timeline.js';
-import { isDelivery, isRecord, latestEntry } from '../track/timeline.js';
+import { isRecord } from '../schemas/record.js';
+import { isDelivery, latestEntry } from '../track/timeline.js';
 import { styles } from './colour.js';
 import type { CodeNames, FormatContext } from './format.js';
-import { formatCell, isoSeconds, relativeTime, sanitize } from './format.js';
+import { formatCell, relativeTime } from './format.js';
 import { renderHeading, renderRecord } from './render.js';
+import { sanitize } from './sanitize.js';
 import { writeOut } from './streams.js';
 import type { IO } from './streams.js';
 import { renderTsv } from './tsv.js';
@@ -62,7 +64,8 @@ export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[
     return ['', '', entry.kind, sanitize(JSON.stringify(record) ?? ''), '', ''];
   }
   const age = relativeTime(entry.at, ctx.now);
-  const time = isoSeconds(entry.at);
+  // Off a terminal a time field is bare ISO 8601; the age has a column of its own.
+  const time = formatCell('occurred_at', entry.at, { ...ctx, tty: false });
   if (entry.kind === 'event') {
     return [time, ctx.tty ? s.dim(age) : age, entryLabel(entry), formatCell('status', record.status, ctx), '', ''];
   }

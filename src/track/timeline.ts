@@ -8,6 +8,8 @@
  * kept as it is, after the ordered ones, so an unexpected answer is still shown and never fails.
  */
 
+import { isRecord } from '../schemas/record.js';
+
 export type EntryKind = 'event' | 'attempt';
 
 export interface TimelineEntry {
@@ -20,10 +22,6 @@ export interface TimelineEntry {
 
 /** Attempt outcomes that deliver the parcel (spec 2.4: 0 delivered, 2 delivered elsewhere). */
 const DELIVERED_OUTCOMES: ReadonlySet<number> = new Set([0, 2]);
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function integerField(record: unknown, name: string): number | undefined {
   if (!isRecord(record)) return undefined;

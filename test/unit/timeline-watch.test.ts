@@ -105,7 +105,7 @@ describe('watch', () => {
   it('429, 5xx and network failures pause with growing waits (never under Retry-After) and polling goes on', async () => {
     const none: History = { events: [], attempts: [] };
     const limited = new ApiError(429, 'rate_limited', 'slow down', undefined, 120);
-    const down = new ApiError(503, 'unavailable', 'down');
+    const down = new ApiError(503, 'unavailable', 'down', undefined);
     const cut = new NetworkError('connection refused', 'connection_refused');
     const { options, log, sleeps } = scripted([cut, { a: none }, limited, down, { a: { events: [], attempts: [att(0, T)] } }], { intervalMs: 10_000 });
     expect(await watch(options)).toEqual({ delivered: true });
@@ -125,7 +125,7 @@ describe('watch', () => {
   });
 
   it('any other error ends the watch', async () => {
-    const missing = new ApiError(404, 'not_found', 'parcel not found');
+    const missing = new ApiError(404, 'not_found', 'parcel not found', undefined);
     const { options } = scripted([{ a: { events: [], attempts: [] } }, missing]);
     await expect(watch(options)).rejects.toBe(missing);
   });
@@ -148,8 +148,8 @@ describe('pauses', () => {
   });
 
   it('only 429, 5xx and network failures are passing', () => {
-    expect([new ApiError(429, 'x', 'x'), new ApiError(500, 'x', 'x'), new NetworkError('x', 'x')].map(isPassing)).toEqual([true, true, true]);
-    expect([new ApiError(404, 'x', 'x'), new ApiError(401, 'x', 'x'), new Error('x'), new CancelledError()].map(isPassing)).toEqual([false, false, false, false]);
+    expect([new ApiError(429, 'x', 'x', undefined), new ApiError(500, 'x', 'x', undefined), new NetworkError('x', 'x')].map(isPassing)).toEqual([true, true, true]);
+    expect([new ApiError(404, 'x', 'x', undefined), new ApiError(401, 'x', 'x', undefined), new Error('x'), new CancelledError()].map(isPassing)).toEqual([false, false, false, false]);
   });
 
   it('abortableSleep resolves after its time, and rejects at once on an aborted signal', async () => {

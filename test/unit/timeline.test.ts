@@ -53,7 +53,7 @@ describe('entries', () => {
   ] as TimelineEntry[];
 
   it('outcomes 0 and 2 deliver; any other outcome of a timed attempt is a failed attempt', () => {
-    expect([delivered, elsewhere, failed, refused, unknown, untimed, event].map((e) => [isDelivery(e), isFailedAttempt(e)])).toEqual([
+    expect([delivered, elsewhere, failed, refused, unknown, untimed, event].map((e) => [isDelivery(e as TimelineEntry), isFailedAttempt(e as TimelineEntry)])).toEqual([
       [true, false],
       [true, false],
       [false, true],

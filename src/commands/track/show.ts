@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { NotDeliveredError, UsageError } from '../../errors.js';
 import type { CodeNames } from '../../io/format.js';
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
-import { sanitize } from '../../io/format.js';
+import { sanitize } from '../../io/sanitize.js';
 import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
