@@ -106,11 +106,31 @@ export async function renderTimeline(
   }
   const table = await import('./table.js');
   const natural = table.columnWidths(headers, rows);
-  const widths = opts.widths ? natural.map((w, i) => Math.max(w, opts.widths?.[i] ?? 0)) : table.columnWidths(headers, rows, io.columns);
+  const widths = opts.widths ? natural.map((w, i) => Math.max(w, opts.widths?.[i] ?? 0)) : fitTimeline(natural, io.columns, TABLE_GAP);
   if (rows.length > 0 || opts.header) {
     await writeOut(io.stdout, table.renderTable(headers, rows, { tty: true, colour: io.colour, columns: io.columns, widths, header: opts.header }));
   }
   return widths;
+}
+
+/** Spaces between the columns of a terminal table (as table.ts draws them). */
+const TABLE_GAP = 2;
+/** Narrowest a reason or address column is cut to. */
+const MIN_FLEXIBLE_WIDTH = 8;
+
+/**
+ * Widths for a terminal `columns` wide: times, ages, entries and states keep their natural width
+ * (a cut time is no time); the reason and delivered-address columns (the last two) share what is
+ * left, the wider one cut first. Too narrow a terminal still gets whole times, and wraps.
+ */
+export function fitTimeline(natural: readonly number[], columns: number, gap: number): number[] {
+  const flexible = natural.slice(-2);
+  const fixed = natural.slice(0, -2).reduce((a, b) => a + b, 0) + gap * Math.max(0, natural.length - 1);
+  const available = columns - fixed;
+  if (flexible.reduce((a, b) => a + b, 0) <= available) return [...natural];
+  let cap = MIN_FLEXIBLE_WIDTH;
+  while (flexible.reduce((a, w) => a + Math.min(w, cap + 1), 0) <= available) cap++;
+  return [...natural.slice(0, -2), ...flexible.map((w) => Math.min(w, cap))];
 }
 
 /** One parcel: its fields as key/value, then its timeline under a heading. */

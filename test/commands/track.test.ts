@@ -1,0 +1,331 @@
+/** `parcels track`, in-process against a real sandbox on port 0: exact stdout, stderr and exit codes. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
+import { captureIO } from '../helpers/io.js';
+import type { Harness } from './harness.js';
+import { createParcel, expectNoSecrets, json, parcelTsv, startHarness, tsvField } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  expectNoSecrets(h.seen);
+  await h.close();
+});
+
+/** 2020-01-01T10:00:00Z; the story below happens over the next day, read a day later. */
+const T = 1_577_872_800;
+const NOW = T + 2 * 86_400;
+const now = () => NOW;
+
+/** A parcel whose events and attempts were reported out of time order: picked up, failed, in transit, delivered elsewhere. */
+async function storyParcel(): Promise<string> {
+  const id = await createParcel(h);
+  const steps = [
+    ['events', 'add', id, '--status', 'in_transit', '--at', String(T + 3600)],
+    ['events', 'add', id, '--status', 'picked_up', '--at', String(T)],
+    ['attempts', 'add', id, '--outcome', 'failed', '--reason', 'not_at_home', '--at', String(T + 1800)],
+    [
+      ...['attempts', 'add', id, '--outcome', 'delivered_elsewhere', '--at', String(T + 86_400)],
+      ...['--delivered-country', 'NL', '--delivered-postal-code', '1234AB', '--delivered-number', '12', '--delivered-street', 'Dorpsstraat'],
+    ],
+  ];
+  for (const argv of steps) expect((await h.cli(argv)).code).toBe(0);
+  return id;
+}
+
+const TIMELINE_TSV =
+  'time\tage\tentry\tstate\treason\tdelivered\n' +
+  '2020-01-01T10:00:00Z\t2d ago\tevent\t1 picked_up\t\t\n' +
+  '2020-01-01T10:30:00Z\t1d ago\tattempt 1\t1 failed\t1 not_at_home\t\n' +
+  '2020-01-01T11:00:00Z\t1d ago\tevent\t2 in_transit\t\t\n' +
+  '2020-01-02T10:00:00Z\t1d ago\tattempt 2\t2 delivered_elsewhere\t\tDorpsstraat 12, 1234AB, NL\n';
+
+/** A run on a terminal `columns` wide (stderr is one too: it may show a spinner while requests wait). */
+async function onTerminal(argv: string[], columns: number) {
+  const env = h.env();
+  const captured = captureIO({ env, tty: true, columns });
+  const code = await run(argv, { io: captured.io, env, now });
+  return h.record({ code, stdout: captured.stdout(), stderr: captured.stderr() });
+}
+
+describe('track ID', () => {
+  it('piped: the parcel as key/value rows, then one timeline of events and attempts in time order', async () => {
+    const id = await storyParcel();
+    const r = await h.cli(['track', id], { now });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const at = tsvField(r.stdout, 'created_at');
+    const updated = tsvField(r.stdout, 'updated_at');
+    expect(r.stdout).toBe(parcelTsv({ id, status: '4 delivered', at, updated }) + '\nTimeline\n' + TIMELINE_TSV);
+  });
+
+  it('on a terminal: an aligned timeline under a heading; a narrow terminal cuts the reason and address, never the time', async () => {
+    const id = await storyParcel();
+    const wide = await onTerminal(['track', id], 120);
+    expect(wide.code).toBe(0);
+    expect(wide.stdout.slice(wide.stdout.indexOf('\nTimeline\n'))).toBe(
+      [
+        '',
+        'Timeline',
+        'time                  age     entry      state                  reason         delivered',
+        '2020-01-01T10:00:00Z  2d ago  event      1 picked_up',
+        '2020-01-01T10:30:00Z  1d ago  attempt 1  1 failed               1 not_at_home',
+        '2020-01-01T11:00:00Z  1d ago  event      2 in_transit',
+        '2020-01-02T10:00:00Z  1d ago  attempt 2  2 delivered_elsewhere                 Dorpsstraat 12, 1234AB, NL',
+        '',
+      ].join('\n'),
+    );
+    const narrow = await onTerminal(['track', id], 80);
+    expect(narrow.stdout.slice(narrow.stdout.indexOf('\nTimeline\n'))).toBe(
+      [
+        '',
+        'Timeline',
+        'time                  age     entry      state                  reason    deliver…',
+        '2020-01-01T10:00:00Z  2d ago  event      1 picked_up',
+        '2020-01-01T10:30:00Z  1d ago  attempt 1  1 failed               1 not_a…',
+        '2020-01-01T11:00:00Z  1d ago  event      2 in_transit',
+        '2020-01-02T10:00:00Z  1d ago  attempt 2  2 delivered_elsewhere            Dorpsst…',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--json: { parcel, timeline: [{ kind, at, …record }] } with the records as the service sent them', async () => {
+    const id = await storyParcel();
+    const parcel = json(await h.cli(['get', id, '--json']));
+    const events = json(await h.cli(['events', 'list', id, '--json'])).events as Record<string, unknown>[];
+    const attempts = json(await h.cli(['attempts', 'list', id, '--json'])).attempts as Record<string, unknown>[];
+    const byTime = (list: Record<string, unknown>[], field: string, at: number) => list.find((r) => r[field] === at) as Record<string, unknown>;
+    const r = await h.cli(['track', id, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      JSON.stringify(
+        {
+          parcel,
+          timeline: [
+            { kind: 'event', at: T, ...byTime(events, 'occurred_at', T) },
+            { kind: 'attempt', at: T + 1800, ...byTime(attempts, 'time_attempt', T + 1800) },
+            { kind: 'event', at: T + 3600, ...byTime(events, 'occurred_at', T + 3600) },
+            { kind: 'attempt', at: T + 86_400, ...byTime(attempts, 'time_attempt', T + 86_400) },
+          ],
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+  });
+
+  it('a parcel with no history yet: the heading, an empty timeline, and a note on stderr', async () => {
+    const id = await createParcel(h);
+    expect(await h.cli(['track', id, '--output', 'csv'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    const t = await h.cli(['track', id]);
+    expect(t.stdout.endsWith('\nTimeline\ntime\tage\tentry\tstate\treason\tdelivered\n')).toBe(true);
+    expect(t.stderr).toBe('No events or attempts yet.\n');
+    expect(json(await h.cli(['track', id, '--json'])).timeline).toEqual([]);
+  });
+
+  it('--dry-run shows the three reads and sends nothing', async () => {
+    const id = await createParcel(h);
+    const r = await h.cli(['track', id, '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/^GET .*$/gm)).toEqual([
+      `GET ${h.sandbox.url}/deliveries/v1/parcels/${id}`,
+      `GET ${h.sandbox.url}/deliveries/v1/parcels/${id}/events`,
+      `GET ${h.sandbox.url}/deliveries/v1/parcels/${id}/attempts`,
+    ]);
+  });
+
+  it('an unknown parcel → exit 4', async () => {
+    const r = await h.cli(['track', '00000000-0000-4000-8000-000000000000']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: .*\nHint: check the id \(the parcel's entry_id UUID\) and that it belongs to your organisation\n$/);
+  });
+});
+
+describe('track ID ID … / --from', () => {
+  it('several parcels: their latest state, one TSV row each (piped)', async () => {
+    const a = await storyParcel();
+    const b = await createParcel(h);
+    expect((await h.cli(['attempts', 'add', b, '--outcome', 'refused', '--reason', 'refused', '--at', String(T)])).code).toBe(0);
+    const c = await createParcel(h);
+    const r = await h.cli(['track', a, b, c, a], { now });
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout:
+        'entry_id\tstatus\tlatest_at\tlatest\tdelivered_to\tdelivered\n' +
+        `${a}\t4 delivered\t2020-01-02T10:00:00Z\tattempt 2: 2 delivered_elsewhere\tDorpsstraat 12, 1234AB, NL\tyes\n` +
+        `${b}\t5 not_delivered\t2020-01-01T10:00:00Z\tattempt 1: 3 refused (4 refused)\t\tno\n` +
+        `${c}\t0 registered\t\t\t\tno\n`,
+    });
+  });
+
+  it('on a terminal: a table without the columns empty in every row', async () => {
+    const b = await createParcel(h);
+    const c = await createParcel(h);
+    expect((await h.cli(['events', 'add', b, '--status', 'in_delivery', '--at', String(T)])).code).toBe(0);
+    const r = await onTerminal(['track', b, c], 160);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      'entry_id                              status         latest_at                      latest                delivered\n' +
+        `${b}  3 in_delivery  2020-01-01T10:00:00Z (2d ago)  event: 3 in_delivery  no\n` +
+        `${c}  0 registered   -                              -                     no\n`,
+    );
+  });
+
+  it('--json: one NDJSON line per parcel { entry_id, parcel, latest, delivered }', async () => {
+    const a = await storyParcel();
+    const b = await createParcel(h);
+    const r = await h.cli(['track', a, b, '--json']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => Object.keys(l))).toEqual([
+      ['entry_id', 'parcel', 'latest', 'delivered'],
+      ['entry_id', 'parcel', 'latest', 'delivered'],
+    ]);
+    expect(lines[0]).toMatchObject({ entry_id: a, parcel: { entry_id: a, status: 4 }, latest: { kind: 'attempt', at: T + 86_400, attempt_no: 2, outcome: 2 }, delivered: true });
+    expect(lines[1]).toEqual({ entry_id: b, parcel: json(await h.cli(['get', b, '--json'])), latest: null, delivered: false });
+  });
+
+  it('--from - reads ids from stdin: plain lines or NDJSON with entry_id (list --output ndjson pipes in)', async () => {
+    const a = await createParcel(h);
+    const b = await createParcel(h);
+    const piped = `${JSON.stringify({ entry_id: a, status: 0 })}\n\n${b}\n`;
+    const r = await h.cli(['track', '--from', '-', '--output', 'ndjson'], { stdin: piped });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { entry_id: string }).entry_id)).toEqual([a, b]);
+    // One id from --from is still the several-parcels view.
+    const one = await h.cli(['track', '--from', '-'], { stdin: `${a}\n` });
+    expect(one.stdout).toBe(`entry_id\tstatus\tlatest_at\tlatest\tdelivered_to\tdelivered\n${a}\t0 registered\t\t\t\tno\n`);
+  });
+
+  it('an unknown parcel among several → exit 4, naming it', async () => {
+    const a = await createParcel(h);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const r = await h.cli(['track', a, missing]);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.startsWith(`Error: parcel ${missing}: `)).toBe(true);
+  });
+});
+
+describe('track: bad input → exit 2, nothing sent', () => {
+  const ID = '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21';
+  const cases: [string[], string][] = [
+    [['track'], 'Error: give at least one parcel ID, or --from FILE (- for stdin)\n'],
+    [['track', 'nope'], 'Error: ID must be a UUID, the parcel\'s entry_id (got "nope")\n'],
+    [['track', ID, '--interval', '10'], 'Error: --interval works only with --watch\n'],
+    [['track', ID, '--fail-on-attempt'], 'Error: --fail-on-attempt works only with --watch\n'],
+    [['track', ID, '--watch', '--interval', '0'], 'Error: --interval must be between 1 and 86400 (got 0)\n'],
+    [['track', ID, '--watch', '--output', 'csv'], 'Error: --output: --watch prints a table or NDJSON lines, not csv\n'],
+    [['track', ID, '--fields', 'status'], 'Error: --fields does not apply to track; use --json for the parcel and its timeline as data\n'],
+    [['track', '--from', '-'], 'Error: --from line 2 must be a parcel id (a UUID) or a JSON object with entry_id (got "x")\n'],
+  ];
+  for (const [argv, stderr] of cases) {
+    it(argv.slice(1).join(' ') || '(no id)', async () => {
+      expect(await h.cli(argv, { stdin: `${ID}\nx\n` })).toEqual({ code: 2, stdout: '', stderr });
+    });
+  }
+
+  it('--interval under 5 s only against this machine', async () => {
+    const remote = await h.cli(['track', ID, '--watch', '--interval', '2', '--base-url', 'https://api.example.com']);
+    expect(remote).toEqual({ code: 2, stdout: '', stderr: 'Error: --interval must be at least 5 seconds (1 against this machine) (got 2)\n' });
+  });
+});
+
+interface Watching {
+  stdout(): string;
+  stderr(): string;
+  code: Promise<number>;
+  stop(reason: 'SIGINT' | 'SIGTERM'): void;
+}
+
+/** `parcels track … --watch` in-process, its output readable while it runs. */
+function startWatch(argv: string[]): Watching {
+  const env = h.env();
+  const captured = captureIO({ env });
+  const controller = new AbortController();
+  const code = run(argv, { io: captured.io, env, now, signal: controller.signal });
+  return { stdout: captured.stdout, stderr: captured.stderr, code, stop: (reason) => controller.abort(reason) };
+}
+
+async function finished(w: Watching) {
+  return h.record({ code: await w.code, stdout: w.stdout(), stderr: w.stderr() });
+}
+
+describe('track --watch', () => {
+  it('prints the timeline, then each new entry, and ends with 0 when an attempt delivers the parcel', async () => {
+    const id = await createParcel(h);
+    expect((await h.cli(['events', 'add', id, '--status', 'picked_up', '--at', String(T)])).code).toBe(0);
+    const w = startWatch(['track', id, '--watch', '--interval', '1']);
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('\t1 picked_up\t');
+    expect((await h.cli(['events', 'add', id, '--status', 'in_delivery', '--at', String(T + 60)])).code).toBe(0);
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('\t3 in_delivery\t');
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T + 120)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
+      '\nTimeline\n' +
+        'time\tage\tentry\tstate\treason\tdelivered\n' +
+        '2020-01-01T10:00:00Z\t2d ago\tevent\t1 picked_up\t\t\n' +
+        '2020-01-01T10:01:00Z\t1d ago\tevent\t3 in_delivery\t\t\n' +
+        '2020-01-01T10:02:00Z\t1d ago\tattempt 1\t0 delivered\t\t\n',
+    );
+  });
+
+  it('--json: one NDJSON line per entry, naming the parcel', async () => {
+    const id = await createParcel(h);
+    const w = startWatch(['track', id, '--watch', '--interval', '1', '--json']);
+    await expect.poll(() => h.sandbox.url && w.stdout(), { timeout: 3000 }).toBe('');
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([{ entry_id: id, kind: 'attempt', at: T, attempt_no: 1, outcome: 0, reason: 0, time_attempt: T, delivered: null, recorded_at: expect.any(Number) }]);
+  });
+
+  it('--fail-on-attempt: an attempt that fails while watching ends it with exit 10', async () => {
+    const id = await createParcel(h);
+    const w = startWatch(['track', id, '--watch', '--interval', '1', '--fail-on-attempt']);
+    await expect.poll(() => w.stderr(), { timeout: 5000 }).toBe('No events or attempts yet.\n');
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'no_access', '--at', String(T)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(10);
+    expect(r.stdout.endsWith('\n2020-01-01T10:00:00Z\t2d ago\tattempt 1\t1 failed\t3 no_access\t\n')).toBe(true);
+    expect(r.stderr).toBe(`No events or attempts yet.\nError: parcel ${id} was not delivered: attempt 1: 1 failed (3 no_access)\n`);
+    expect(json(await h.cli(['get', id, '--json'])).status).toBe(5);
+  });
+
+  it('several parcels: ends when all are delivered; new entries name their parcel', async () => {
+    const a = await createParcel(h);
+    const b = await createParcel(h);
+    const w = startWatch(['track', a, b, '--watch', '--interval', '1']);
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain(`${b}\t0 registered`);
+    expect((await h.cli(['attempts', 'add', a, '--outcome', 'delivered', '--at', String(T)])).code).toBe(0);
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('New entries');
+    expect((await h.cli(['attempts', 'add', b, '--outcome', 'delivered_elsewhere', '--at', String(T + 60)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(0);
+    expect(r.stdout.slice(r.stdout.indexOf('\nNew entries\n'))).toBe(
+      '\nNew entries\n' +
+        'entry_id\ttime\tage\tentry\tstate\treason\tdelivered\n' +
+        `${a}\t2020-01-01T10:00:00Z\t2d ago\tattempt 1\t0 delivered\t\t\n` +
+        `${b}\t2020-01-01T10:01:00Z\t1d ago\tattempt 1\t2 delivered_elsewhere\t\t\n`,
+    );
+  });
+
+  it('Ctrl-C while it waits → exit 130, the output whole', async () => {
+    const id = await createParcel(h);
+    const w = startWatch(['track', id, '--watch', '--interval', '1']);
+    await expect.poll(() => w.stderr(), { timeout: 3000 }).toBe('No events or attempts yet.\n');
+    w.stop('SIGINT');
+    const r = await finished(w);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('No events or attempts yet.\n');
+    expect(r.stdout.endsWith('\nTimeline\ntime\tage\tentry\tstate\treason\tdelivered\n')).toBe(true);
+  });
+});
