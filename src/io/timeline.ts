@@ -95,7 +95,7 @@ export function entrySummary(entry: TimelineEntry, ctx: FormatContext): string {
 export async function renderTimeline(
   io: IO,
   lines: readonly TimelineLine[],
-  opts: TimelineViewOptions & { header: boolean; withId: boolean; widths?: number[] },
+  opts: TimelineViewOptions & { header: boolean; withId: boolean; widths?: number[]; room?: boolean },
 ): Promise<number[] | undefined> {
   const ctx: FormatContext = { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY };
   const headers = opts.withId ? ['entry_id', ...TIMELINE_COLUMNS] : TIMELINE_COLUMNS;
@@ -105,7 +105,8 @@ export async function renderTimeline(
     return undefined;
   }
   const table = await import('./table.js');
-  const natural = table.columnWidths(headers, rows);
+  let natural = table.columnWidths(headers, rows);
+  if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [ID_WIDTH, ...ROOM] : ROOM)[i] ?? 0));
   const widths = opts.widths ? natural.map((w, i) => Math.max(w, opts.widths?.[i] ?? 0)) : fitTimeline(natural, io.columns, TABLE_GAP);
   if (rows.length > 0 || opts.header) {
     await writeOut(io.stdout, table.renderTable(headers, rows, { tty: true, colour: io.colour, columns: io.columns, widths, header: opts.header }));
@@ -113,6 +114,13 @@ export async function renderTimeline(
   return widths;
 }
 
+/**
+ * Widths the rows to come will most likely need (`--watch`): an ISO time, "just now", "attempt 10",
+ * the longest outcome and reason names of the spec, so later rows line up with the first ones.
+ */
+const ROOM = [20, 8, 10, 21, 19, 0];
+/** A parcel id (UUID). */
+const ID_WIDTH = 36;
 /** Spaces between the columns of a terminal table (as table.ts draws them). */
 const TABLE_GAP = 2;
 /** Narrowest a reason or address column is cut to. */
@@ -133,8 +141,13 @@ export function fitTimeline(natural: readonly number[], columns: number, gap: nu
   return [...natural.slice(0, -2), ...flexible.map((w) => Math.min(w, cap))];
 }
 
-/** One parcel: its fields as key/value, then its timeline under a heading. */
-export async function renderParcelTimeline(io: IO, parcel: unknown, entries: readonly TimelineEntry[], opts: TimelineViewOptions): Promise<number[] | undefined> {
+/** One parcel: its fields as key/value, then its timeline under a heading (with `room` for rows to come). */
+export async function renderParcelTimeline(
+  io: IO,
+  parcel: unknown,
+  entries: readonly TimelineEntry[],
+  opts: TimelineViewOptions & { room?: boolean },
+): Promise<number[] | undefined> {
   await renderRecord(io, parcel, { format: 'table', names: opts.names, now: opts.now });
   await renderHeading(io, 'Timeline', false);
   if (entries.length === 0) await writeOut(io.stderr, 'No events or attempts yet.\n');

@@ -212,6 +212,13 @@ describe('track ID ID … / --from', () => {
   });
 });
 
+describe('help exit-codes', () => {
+  it('lists 10 for track --watch --fail-on-attempt', async () => {
+    const r = await h.cli(['help', 'exit-codes']);
+    expect(r.stdout).toContain('\n  8    service unavailable: 5xx or a network failure after all retries\n  10   not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel\n  130 ');
+  });
+});
+
 describe('track: bad input → exit 2, nothing sent', () => {
   const ID = '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21';
   const cases: [string[], string][] = [
@@ -244,9 +251,9 @@ interface Watching {
 }
 
 /** `parcels track … --watch` in-process, its output readable while it runs. */
-function startWatch(argv: string[]): Watching {
+function startWatch(argv: string[], terminal?: { columns: number }): Watching {
   const env = h.env();
-  const captured = captureIO({ env });
+  const captured = captureIO({ env, tty: terminal !== undefined, columns: terminal?.columns });
   const controller = new AbortController();
   const code = run(argv, { io: captured.io, env, now, signal: controller.signal });
   return { stdout: captured.stdout, stderr: captured.stderr, code, stop: (reason) => controller.abort(reason) };
@@ -274,6 +281,30 @@ describe('track --watch', () => {
         '2020-01-01T10:00:00Z\t2d ago\tevent\t1 picked_up\t\t\n' +
         '2020-01-01T10:01:00Z\t1d ago\tevent\t3 in_delivery\t\t\n' +
         '2020-01-01T10:02:00Z\t1d ago\tattempt 1\t0 delivered\t\t\n',
+    );
+  });
+
+  it('on a terminal: new rows line up under the timeline (room is left for them)', async () => {
+    const id = await createParcel(h);
+    expect((await h.cli(['events', 'add', id, '--status', 'picked_up', '--at', String(T)])).code).toBe(0);
+    const w = startWatch(['track', id, '--watch', '--interval', '1'], { columns: 120 });
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('1 picked_up');
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'address_not_found', '--at', String(T + 60)])).code).toBe(0);
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('1 failed');
+    const delivered = ['--delivered-country', 'NL', '--delivered-postal-code', '1011AB', '--delivered-number', '5', '--delivered-city', 'Amsterdam'];
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere', ...delivered, '--at', String(T + 120)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(0);
+    expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
+      [
+        '',
+        'Timeline',
+        'time                  age       entry       state                  reason               delivered',
+        '2020-01-01T10:00:00Z  2d ago    event       1 picked_up',
+        '2020-01-01T10:01:00Z  1d ago    attempt 1   1 failed               2 address_not_found',
+        '2020-01-01T10:02:00Z  1d ago    attempt 2   2 delivered_elsewhere                       5, 1011AB Amsterdam, NL',
+        '',
+      ].join('\n'),
     );
   });
 

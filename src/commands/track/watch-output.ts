@@ -42,7 +42,7 @@ export class WatchPrinter {
     } else {
       const [snapshot] = snapshots.values();
       if (snapshot === undefined) return;
-      this.widths = await renderParcelTimeline(io, snapshot.parcel, snapshot.timeline, { names: this.names, now });
+      this.widths = await renderParcelTimeline(io, snapshot.parcel, snapshot.timeline, { names: this.names, now, room: true });
       this.headerShown = true;
     }
   }
@@ -61,6 +61,7 @@ export class WatchPrinter {
       header: !this.headerShown,
       withId: this.several,
       widths: this.widths,
+      room: true,
     });
     this.headerShown = true;
   }
