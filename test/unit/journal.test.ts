@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CorruptJournalError, Journal, journalPath, readJournal } from '../../src/config/journal.js';
+import { JournalLockedError, acquireLock } from '../../src/config/journal-lock.js';
+import { listJournals, pruneJournals } from '../../src/config/journal-list.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'journal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const id = (batch = 'b1', target = 'prof|http://h') => ({ dir, target, batch, input: 'in.ndjson', kind: 'create' });
+const sent = (line: number) => ({ line, key: `key-${line}-0123`, method: 'POST', path: '/deliveries/v1/parcels', body: `{"n":${line}}`, at: 1000 + line });
+
+describe('journal', () => {
+  it('keeps what a run sent and learnt for the next run, and is written 0600 under journals/<target hash>/', async () => {
+    const first = await Journal.open(id(), { now: () => 42 });
+    first.recordSent(sent(1));
+    first.recordSent(sent(2));
+    first.recordSent(sent(3));
+    first.recordDone(1, 201, 'id-1');
+    first.recordRejected(3, 422, 'validation_failed');
+    first.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(path.startsWith(join(dir, 'journals'))).toBe(true);
+
+    const second = await Journal.open(id());
+    expect(second.meta).toEqual({ t: 'meta', v: 1, batch: 'b1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 42 });
+    expect(second.previous.get(1)).toEqual({ sent: { t: 'sent', ...sent(1) }, done: { t: 'done', line: 1, status: 201, id: 'id-1' } });
+    expect(second.previous.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    expect(second.previous.get(3)?.rejected).toEqual({ t: 'rejected', line: 3, status: 422, code: 'validation_failed' });
+    second.close();
+    // One meta line only, even after two opens.
+    expect(readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"meta"'))).toHaveLength(1);
+  });
+
+  it('a torn last line (kill -9 mid-write) is ignored and cut off before the next append', async () => {
+    const journal = await Journal.open(id());
+    journal.recordSent(sent(1));
+    journal.recordSent(sent(2));
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    appendFileSync(path, '{"t":"done","line":2,"sta');
+    const read = await readJournal(path);
+    expect(read.torn).toBe(true);
+    expect(read.lines.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+
+    const reopened = await Journal.open(id());
+    reopened.recordDone(2, 201, 'id-2');
+    reopened.close();
+    const again = await readJournal(path);
+    expect(again.torn).toBe(false);
+    expect(again.lines.get(2)?.done).toEqual({ t: 'done', line: 2, status: 201, id: 'id-2' });
+  });
+
+  it('a damaged line in the middle is an error, not silently skipped', async () => {
+    const journal = await Journal.open(id());
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    appendFileSync(path, 'garbage\n{"t":"done","line":1,"status":201}\n');
+    await expect(readJournal(path)).rejects.toThrow(CorruptJournalError);
+  });
+
+  it('a line sent anew under the same batch forgets its old outcome', async () => {
+    const journal = await Journal.open(id());
+    journal.recordSent(sent(1));
+    journal.recordDone(1, 201, 'old');
+    journal.recordSent({ ...sent(1), key: 'other-key-123' });
+    journal.close();
+    const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
+    expect(read.lines.get(1)).toEqual({ sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
+  });
+
+  it('two runs of one batch at once: the second is refused while the first holds it, and may run after', async () => {
+    const first = await Journal.open(id());
+    await expect(Journal.open(id())).rejects.toThrow(JournalLockedError);
+    await expect(Journal.open(id())).rejects.toThrow(`another run (pid ${process.pid}) is using this batch`);
+    // Another batch, or the same batch for another target, is not blocked.
+    (await Journal.open(id('b2'))).close();
+    (await Journal.open(id('b1', 'prof|http://other'))).close();
+    first.close();
+    (await Journal.open(id())).close();
+  });
+
+  it('a lock left by a process that no longer runs is stale and taken over', () => {
+    const lockPath = join(dir, 'x.lock');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(lockPath, `${dead}\n`);
+    const lock = acquireLock(lockPath);
+    expect(readFileSync(lockPath, 'utf8')).toBe(`${process.pid}\n`);
+    lock.release();
+    expect(() => statSync(lockPath)).toThrow();
+  });
+
+  it('lists journals with their counts and age, and prunes those older than N (not a locked one)', async () => {
+    const a = await Journal.open(id('old'));
+    a.recordSent(sent(1));
+    a.recordSent(sent(2));
+    a.recordSent(sent(3));
+    a.recordDone(1, 201, 'x');
+    a.recordRejected(2, 404, 'not_found');
+    a.close();
+    const b = await Journal.open(id('new'));
+    const oldPath = journalPath(dir, 'prof|http://h', 'old');
+    const tenDaysAgo = (Date.now() - 10 * 86_400_000) / 1000;
+    utimesSync(oldPath, tenDaysAgo, tenDaysAgo);
+
+    const list = await listJournals(dir);
+    expect(list.map((j) => [j.batch, j.kind, j.input, j.counts])).toEqual([
+      ['new', 'create', 'in.ndjson', { done: 0, rejected: 0, uncertain: 0 }],
+      ['old', 'create', 'in.ndjson', { done: 1, rejected: 1, uncertain: 1 }],
+    ]);
+    expect(list[1]?.ageMs).toBeGreaterThan(9 * 86_400_000);
+
+    const newPath = journalPath(dir, 'prof|http://h', 'new');
+    utimesSync(newPath, tenDaysAgo, tenDaysAgo);
+    expect(pruneJournals(dir, 7 * 86_400_000)).toEqual([oldPath]);
+    b.close();
+    expect((await listJournals(dir)).map((j) => j.batch)).toEqual(['new']);
+  });
+
+  it('no journals yet: an empty list', async () => {
+    expect(await listJournals(dir)).toEqual([]);
+    expect(pruneJournals(dir, 0)).toEqual([]);
+  });
+});
