@@ -210,9 +210,11 @@ class LineWorker {
     }
     if (!item.journaled) this.opts.recorder?.sent(item);
     const abandon = this.opts.abandon;
+    // Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent.
+    const stopWaiting = anySignal(this.opts.signal, abandon);
     for (let failures = 0; ; ) {
-      await this.gate.admit(abandon);
-      if (abandon?.aborted) return cancelled(line);
+      await this.gate.admit(stopWaiting);
+      if (stopWaiting?.aborted) return cancelled(line);
       try {
         const response = await this.opts.send(item.request, abandon);
         this.gate.succeeded();
@@ -235,10 +237,15 @@ class LineWorker {
           // Left uncertain in the journal: the next run resends it with the same key and bytes.
           return { line, ok: false, error: describeTransient(error) };
         }
-        await this.timing.sleep(backoff(failures, this.random), abandon);
+        await this.timing.sleep(backoff(failures, this.random), stopWaiting);
       }
     }
   }
+}
+
+function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  return given.length <= 1 ? given[0] : AbortSignal.any(given);
 }
 
 function describeTransient(error: ApiError | NetworkError): NonNullable<ResultLine['error']> {
@@ -252,7 +259,7 @@ function backoff(failures: number, random: () => number): number {
 }
 
 function cancelled(line: number): ResultLine {
-  return { line, ok: false, error: { code: CANCELLED, message: 'abandoned in flight; the next run resends it with the same key' } };
+  return { line, ok: false, error: { code: CANCELLED, message: 'cancelled before an answer; the next run resends it with the same key' } };
 }
 
 function withId(result: ResultLine, entryId: string | undefined): ResultLine {

@@ -287,3 +287,32 @@ describe('bulk runner', () => {
     ).rejects.toThrow('EPIPE');
   });
 });
+
+describe('bulk runner cancellation while waiting', () => {
+  it('an abort during a 429 pause stops the waiting lines instead of sending them after the pause', async () => {
+    const stop = new AbortController();
+    const timing: Timing = {
+      now: () => 0,
+      // Never wakes by itself: only the abort ends the pause.
+      sleep: (_ms, signal) => new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })),
+    };
+    const calls: number[] = [];
+    const done = runBulk({
+      items: items([1, 2].map(sendItem)),
+      concurrency: 2,
+      signal: stop.signal,
+      timing,
+      emit: () => undefined,
+      send: async (req) => {
+        calls.push(lineOf(req));
+        throw new ApiError(429, 'rate_limited', 'slow down', undefined, 60);
+      },
+    });
+    await ticks(10);
+    stop.abort();
+    const summary = await done;
+    // Line 2 met the pause before its first send: it was never sent.
+    expect(calls).toEqual([1]);
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 2, created: 0 });
+  });
+});
