@@ -1,4 +1,4 @@
-import type { Journal, LineState } from '../config/journal.js';
+import type { Journal, LineState, SentRecord } from '../config/journal.js';
 import { Journal as JournalFile } from '../config/journal.js';
 import type { Clock } from '../schemas/time.js';
 import { buildLine } from './build.js';
@@ -105,13 +105,13 @@ interface ItemContext {
  */
 async function* workItems(lines: AsyncIterable<InputLine>, ctx: ItemContext): AsyncGenerator<WorkItem> {
   for await (const input of lines) {
-    const earlier = ctx.previous.get(input.line)?.sent;
-    if (earlier !== undefined && earlier.key === lineKey(ctx.batch, input.line, input.bytes)) {
-      const state = ctx.previous.get(input.line);
-      if (state?.done) {
+    const state = ctx.previous.get(input.line);
+    if (state?.key !== undefined && state.key === lineKey(ctx.batch, input.line, input.bytes)) {
+      if (state.done) {
         yield { kind: 'replayed', line: input.line, entryId: state.done.id };
         continue;
       }
+      const earlier = state.sent as SentRecord;
       yield {
         kind: 'send',
         line: input.line,

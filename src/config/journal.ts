@@ -58,8 +58,13 @@ export interface RejectedRecord {
 
 export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord;
 
-/** What earlier runs left for one line. `sent` without `done` is uncertain: maybe applied, maybe not. */
+/**
+ * What earlier runs left for one line. `sent` without `done` is uncertain: maybe applied, maybe
+ * not. Once a line is done its request is dropped (only its key is kept), so a re-run of a large
+ * batch holds the outcomes, not every body.
+ */
 export interface LineState {
+  key?: string;
   sent?: SentRecord;
   done?: DoneRecord;
   rejected?: RejectedRecord;
@@ -235,11 +240,13 @@ function apply(result: ReadResult, record: JournalRecord): void {
   const state = result.lines.get(record.line) ?? {};
   // A line sent anew (its bytes changed under the same batch id) starts over.
   if (record.t === 'sent') {
+    state.key = record.key;
     state.sent = record;
     delete state.done;
     delete state.rejected;
-  }
-  else if (record.t === 'done') state.done = record;
-  else if (record.t === 'rejected') state.rejected = record;
+  } else if (record.t === 'done') {
+    state.done = record;
+    delete state.sent;
+  } else if (record.t === 'rejected') state.rejected = record;
   result.lines.set(record.line, state);
 }

@@ -31,8 +31,9 @@ describe('journal', () => {
 
     const second = await Journal.open(id());
     expect(second.meta).toEqual({ t: 'meta', v: 1, batch: 'b1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 42 });
-    expect(second.previous.get(1)).toEqual({ sent: { t: 'sent', ...sent(1) }, done: { t: 'done', line: 1, status: 201, id: 'id-1' } });
-    expect(second.previous.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    // A done line keeps its key and outcome, not its body.
+    expect(second.previous.get(1)).toEqual({ key: 'key-1-0123', done: { t: 'done', line: 1, status: 201, id: 'id-1' } });
+    expect(second.previous.get(2)).toEqual({ key: 'key-2-0123', sent: { t: 'sent', ...sent(2) } });
     expect(second.previous.get(3)?.rejected).toEqual({ t: 'rejected', line: 3, status: 422, code: 'validation_failed' });
     second.close();
     // One meta line only, even after two opens.
@@ -48,7 +49,7 @@ describe('journal', () => {
     appendFileSync(path, '{"t":"done","line":2,"sta');
     const read = await readJournal(path);
     expect(read.torn).toBe(true);
-    expect(read.lines.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    expect(read.lines.get(2)).toEqual({ key: 'key-2-0123', sent: { t: 'sent', ...sent(2) } });
 
     const reopened = await Journal.open(id());
     reopened.recordDone(2, 201, 'id-2');
@@ -73,7 +74,7 @@ describe('journal', () => {
     journal.recordSent({ ...sent(1), key: 'other-key-123' });
     journal.close();
     const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
-    expect(read.lines.get(1)).toEqual({ sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
+    expect(read.lines.get(1)).toEqual({ key: 'other-key-123', sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
   });
 
   it('two runs of one batch at once: the second is refused while the first holds it, and may run after', async () => {
