@@ -1,9 +1,9 @@
 // Bulk import speed and memory. Run after `npm run build`:
 //   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 2] [--rss-lines 1000000]
 // `parcels sandbox serve` runs in a child process pinned to core 0 (taskset), this script on core 1.
-// 1. autocannon: POST /deliveries/v1/parcels at --concurrency connections, a unique Idempotency-Key per request.
-// 2. The bulk engine imports --lines parcels at --concurrency, with its journal and without, alternating
-//    for --rounds rounds (each run its own input, so nothing is a replay); medians.
+// 1. autocannon (1 s warm-up first): POST /deliveries/v1/parcels at --concurrency connections, a unique Idempotency-Key per request.
+// 2. The bulk engine imports --lines parcels at --concurrency, with its journal and without; each of the
+//    --rounds rounds runs 1, then both imports in alternating order (each its own input: no replays); medians.
 // 3. Peak RSS of a --rss-lines import in a child process whose `send` answers in-process (no HTTP):
 //    input reading, building, keys, the runner and the journal, at the same concurrency.
 // The engine is not wired into a command yet, so this script bundles src/bulk with esbuild.
@@ -21,7 +21,7 @@ const { values } = parseArgs({
     lines: { type: 'string', default: '10000' },
     concurrency: { type: 'string', default: '32' },
     duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     'rss-lines': { type: 'string', default: '1000000' },
     'rss-child': { type: 'string' },
   },
@@ -135,13 +135,12 @@ async function main() {
         );
       });
     await cannon(1);
-    const ac = await cannon(Number(values.duration));
-    const acRate = ac.requests.average;
 
     const client = new engine.ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 10_000, retries: 0, userAgent: 'bulk-bench', connections: concurrency });
     const send = engine.sendThrough(client);
-    const rates = { journal: [], none: [] };
+    const rates = { journal: [], none: [], autocannon: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
+      rates.autocannon.push((await cannon(Number(values.duration))).requests.average);
       for (const mode of round % 2 === 0 ? ['journal', 'none'] : ['none', 'journal']) {
         const input = join(dir, `in-${round}-${mode}.ndjson`);
         await writeLines(input, lines, `${round}-${mode}`);
@@ -153,6 +152,7 @@ async function main() {
     await client.close();
     const withJournal = median(rates.journal);
     const without = median(rates.none);
+    const acRate = median(rates.autocannon);
 
     await writeLines(join(dir, 'rss.ndjson'), Number(values['rss-lines']), 'rss');
     const rss = await new Promise((resolve, reject) => {
@@ -166,7 +166,7 @@ async function main() {
 
     console.log(`load average ${load}; ${lines} lines, concurrency ${concurrency}; node ${process.version}`);
     console.table([
-      { what: `autocannon POST create, ${concurrency} connections, unique keys`, 'parcels/s': Math.round(acRate) },
+      { what: `autocannon POST create, ${concurrency} connections, unique keys (median of ${rates.autocannon.map(Math.round).join(', ')})`, 'parcels/s': Math.round(acRate) },
       { what: `bulk import with journal (median of ${rates.journal.map(Math.round).join(', ')})`, 'parcels/s': Math.round(withJournal) },
       { what: `bulk import without journal (median of ${rates.none.map(Math.round).join(', ')})`, 'parcels/s': Math.round(without) },
     ]);
