@@ -1,5 +1,5 @@
 // Bulk import speed and memory. Run after `npm run build`:
-//   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 2] [--rss-lines 1000000]
+//   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 3] [--rss-lines 1000000]
 // `parcels sandbox serve` runs in a child process pinned to core 0 (taskset), this script on core 1.
 // 1. autocannon (1 s warm-up first): POST /deliveries/v1/parcels at --concurrency connections, a unique Idempotency-Key per request.
 // 2. The bulk engine imports --lines parcels at --concurrency, with its journal and without; each of the

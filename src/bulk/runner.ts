@@ -118,6 +118,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   };
 
   const iterator = opts.items[Symbol.asyncIterator]();
+  let inputFailure: { error: unknown } | undefined;
   try {
     for (;;) {
       while (!opts.signal?.aborted && !emitFailure && (inFlight >= gate.limit || nextSeq - nextEmit >= window)) {
@@ -145,16 +146,20 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         changed();
       });
     }
+  } catch (error) {
+    inputFailure = { error };
   } finally {
     await iterator.return?.();
   }
-  while (!emitFailure && (inFlight > 0 || nextEmit < nextSeq)) {
+  // Even when the input or the reader of the results fails, the requests in flight finish and
+  // their outcomes reach the journal before the caller closes it.
+  while (inFlight > 0 || (!emitFailure && nextEmit < nextSeq)) {
     await new Promise<void>((resolve) => (wake = resolve));
   }
   await emitting;
   opts.signal?.removeEventListener('abort', changed);
-  // The reader of the results went away (e.g. a closed pipe): what is in flight still lands in the journal.
   if (emitFailure) throw emitFailure.error;
+  if (inputFailure) throw inputFailure.error;
 
   summary.elapsedMs = timing.now() - started;
   const lines = summary.created + summary.alreadyDone + summary.failed;

@@ -316,3 +316,27 @@ describe('bulk runner cancellation while waiting', () => {
     expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 2, created: 0 });
   });
 });
+
+describe('bulk runner failures of its surroundings', () => {
+  it('input that breaks off mid-way: the requests in flight still finish and are recorded, then the error surfaces', async () => {
+    const recorded: number[] = [];
+    async function* broken(): AsyncGenerator<WorkItem> {
+      yield sendItem(1);
+      yield sendItem(2);
+      throw new Error('not valid CSV');
+    }
+    await expect(
+      runBulk({
+        items: broken(),
+        timing: virtualTiming(),
+        emit: () => undefined,
+        recorder: { sent: () => undefined, done: (line) => void recorded.push(line), rejected: () => undefined },
+        send: async (req) => {
+          await ticks(5);
+          return ok(lineOf(req));
+        },
+      }),
+    ).rejects.toThrow('not valid CSV');
+    expect(recorded.sort()).toEqual([1, 2]);
+  });
+});
