@@ -1,4 +1,5 @@
-import type { Journal, LineState, SentRecord } from '../config/journal.js';
+import type { Journal, LineState } from '../config/journal.js';
+import { DoneLines } from '../config/journal-done.js';
 import { Journal as JournalFile } from '../config/journal.js';
 import type { Clock } from '../schemas/time.js';
 import { buildLine } from './build.js';
@@ -72,6 +73,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
         overrides: opts.overrides ?? {},
         now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
         previous: journal?.previous ?? new Map(),
+        done: journal?.done ?? new DoneLines(),
       }),
       send: opts.send,
       emit: opts.emit,
@@ -97,6 +99,7 @@ interface ItemContext {
   overrides: Readonly<Record<string, unknown>>;
   now: Clock;
   previous: ReadonlyMap<number, LineState>;
+  done: DoneLines;
 }
 
 /**
@@ -105,13 +108,13 @@ interface ItemContext {
  */
 async function* workItems(lines: AsyncIterable<InputLine>, ctx: ItemContext): AsyncGenerator<WorkItem> {
   for await (const input of lines) {
-    const state = ctx.previous.get(input.line);
-    if (state?.key !== undefined && state.key === lineKey(ctx.batch, input.line, input.bytes)) {
-      if (state.done) {
-        yield { kind: 'replayed', line: input.line, entryId: state.done.id };
-        continue;
-      }
-      const earlier = state.sent as SentRecord;
+    const key = lineKey(ctx.batch, input.line, input.bytes);
+    if (ctx.done.has(input.line, key)) {
+      yield { kind: 'replayed', line: input.line, entryId: ctx.done.entryId(input.line) };
+      continue;
+    }
+    const earlier = ctx.previous.get(input.line)?.sent;
+    if (earlier?.key === key) {
       yield {
         kind: 'send',
         line: input.line,

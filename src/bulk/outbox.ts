@@ -1,4 +1,4 @@
-import type { SentRecord } from '../config/journal.js';
+import type { LineState, SentRecord } from '../config/journal.js';
 import { Journal, journalPath, readJournal } from '../config/journal.js';
 import type { Timing } from './gate.js';
 import { journalRecorder } from './import.js';
@@ -52,7 +52,7 @@ const decoder = new TextDecoder();
 export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number = Date.now()): Promise<{ waiting: number }> {
   const journal = await open(place);
   try {
-    let seq = 1;
+    let seq = journal.done.maxLine + 1;
     for (const line of journal.previous.keys()) seq = Math.max(seq, line + 1);
     journal.recordSent({
       line: seq,
@@ -76,7 +76,7 @@ export async function listOutbox(place: OutboxPlace): Promise<OutboxEntry[]> {
   const read = await readJournal(journalPath(place.dir, place.target, OUTBOX_BATCH));
   const entries: OutboxEntry[] = [];
   for (const state of read.lines.values()) {
-    if (state.sent === undefined || state.done !== undefined) continue;
+    if (state.sent === undefined) continue;
     const base = { seq: state.sent.line, command: state.sent.command ?? '', parcel: state.sent.parcel, capturedAt: state.sent.at };
     entries.push(state.rejected ? { ...base, state: 'rejected', status: state.rejected.status, code: state.rejected.code } : { ...base, state: 'waiting' });
   }
@@ -134,10 +134,10 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
   }
 }
 
-function waitingRecords(lines: ReadonlyMap<number, { sent?: SentRecord; done?: unknown; rejected?: unknown }>): SentRecord[] {
+function waitingRecords(lines: ReadonlyMap<number, LineState>): SentRecord[] {
   const waiting: SentRecord[] = [];
   for (const state of lines.values()) {
-    if (state.sent !== undefined && state.done === undefined && state.rejected === undefined) waiting.push(state.sent);
+    if (state.sent !== undefined && state.rejected === undefined) waiting.push(state.sent);
   }
   return waiting.sort((a, b) => a.line - b.line);
 }

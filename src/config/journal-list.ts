@@ -1,5 +1,6 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DoneLines } from './journal-done.js';
 import type { LineState } from './journal.js';
 import { journalsRoot, readJournal } from './journal.js';
 
@@ -23,11 +24,10 @@ export interface JournalSummary {
   ageMs: number;
 }
 
-export function countLines(lines: ReadonlyMap<number, LineState>): JournalCounts {
-  const counts: JournalCounts = { done: 0, rejected: 0, uncertain: 0 };
+export function countLines(lines: ReadonlyMap<number, LineState>, done: DoneLines): JournalCounts {
+  const counts: JournalCounts = { done: done.size, rejected: 0, uncertain: 0 };
   for (const state of lines.values()) {
-    if (state.done) counts.done++;
-    else if (state.rejected) counts.rejected++;
+    if (state.rejected) counts.rejected++;
     else if (state.sent) counts.uncertain++;
   }
   return counts;
@@ -61,7 +61,7 @@ export async function listJournals(dir: string, nowMs: number = Date.now()): Pro
       input: read.meta.input,
       kind: read.meta.kind,
       path,
-      counts: countLines(read.lines),
+      counts: countLines(read.lines, read.done),
       ageMs: Math.max(0, nowMs - statSync(path).mtimeMs),
     });
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fdatasyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { DoneLines } from './journal-done.js';
 import type { JournalLock } from './journal-lock.js';
 import { acquireLock } from './journal-lock.js';
 
@@ -58,15 +59,9 @@ export interface RejectedRecord {
 
 export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord;
 
-/**
- * What earlier runs left for one line. `sent` without `done` is uncertain: maybe applied, maybe
- * not. Once a line is done its request is dropped (only its key is kept), so a re-run of a large
- * batch holds the outcomes, not every body.
- */
+/** What earlier runs left for a line not confirmed: `sent` alone is uncertain (maybe applied, maybe not). */
 export interface LineState {
-  key?: string;
   sent?: SentRecord;
-  done?: DoneRecord;
   rejected?: RejectedRecord;
 }
 
@@ -109,8 +104,10 @@ export class Journal {
   private constructor(
     readonly path: string,
     readonly meta: JournalMeta,
-    /** State left by earlier runs, by line number. Not updated by this run's writes. */
+    /** Lines earlier runs sent without a confirmation, by line number. Not updated by this run's writes. */
     readonly previous: ReadonlyMap<number, LineState>,
+    /** Lines earlier runs confirmed. */
+    readonly done: DoneLines,
     private readonly fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
@@ -129,6 +126,7 @@ export class Journal {
         path,
         read.meta ?? { t: 'meta', v: JOURNAL_VERSION, batch: id.batch, target: id.target, input: id.input, kind: id.kind, created: (opts.now ?? Date.now)() },
         read.lines,
+        read.done,
         fd,
         lock,
         opts.syncEvery ?? 256,
@@ -194,6 +192,7 @@ export class Journal {
 interface ReadResult {
   meta: JournalMeta | undefined;
   lines: Map<number, LineState>;
+  done: DoneLines;
   /** Bytes up to the end of the last complete line. */
   goodBytes: number;
   /** The file ends in a partial line (a write cut short). */
@@ -202,7 +201,7 @@ interface ReadResult {
 
 /** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
 export async function readJournal(path: string): Promise<ReadResult> {
-  const result: ReadResult = { meta: undefined, lines: new Map(), goodBytes: 0, torn: false };
+  const result: ReadResult = { meta: undefined, lines: new Map(), done: new DoneLines(), goodBytes: 0, torn: false };
   let size: number;
   try {
     size = statSync(path).size;
@@ -237,16 +236,18 @@ function apply(result: ReadResult, record: JournalRecord): void {
     result.meta = record;
     return;
   }
+  if (record.t === 'done') {
+    const state = result.lines.get(record.line);
+    result.done.set(record.line, state?.sent?.key ?? '', record.id);
+    result.lines.delete(record.line);
+    return;
+  }
   const state = result.lines.get(record.line) ?? {};
-  // A line sent anew (its bytes changed under the same batch id) starts over.
   if (record.t === 'sent') {
-    state.key = record.key;
+    // A line sent anew (its bytes changed under the same batch id) starts over.
+    result.done.delete(record.line);
     state.sent = record;
-    delete state.done;
     delete state.rejected;
-  } else if (record.t === 'done') {
-    state.done = record;
-    delete state.sent;
-  } else if (record.t === 'rejected') state.rejected = record;
+  } else state.rejected = record;
   result.lines.set(record.line, state);
 }

@@ -31,9 +31,11 @@ describe('journal', () => {
 
     const second = await Journal.open(id());
     expect(second.meta).toEqual({ t: 'meta', v: 1, batch: 'b1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 42 });
-    // A done line keeps its key and outcome, not its body.
-    expect(second.previous.get(1)).toEqual({ key: 'key-1-0123', done: { t: 'done', line: 1, status: 201, id: 'id-1' } });
-    expect(second.previous.get(2)).toEqual({ key: 'key-2-0123', sent: { t: 'sent', ...sent(2) } });
+    // A confirmed line keeps a tag of its key and its entry id, not its body.
+    expect(second.previous.has(1)).toBe(false);
+    expect([second.done.has(1, 'key-1-0123'), second.done.has(1, 'key-1-other'), second.done.entryId(1)]).toEqual([true, false, 'id-1']);
+    expect(second.previous.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    expect(second.done.has(2, 'key-2-0123')).toBe(false);
     expect(second.previous.get(3)?.rejected).toEqual({ t: 'rejected', line: 3, status: 422, code: 'validation_failed' });
     second.close();
     // One meta line only, even after two opens.
@@ -49,14 +51,15 @@ describe('journal', () => {
     appendFileSync(path, '{"t":"done","line":2,"sta');
     const read = await readJournal(path);
     expect(read.torn).toBe(true);
-    expect(read.lines.get(2)).toEqual({ key: 'key-2-0123', sent: { t: 'sent', ...sent(2) } });
+    expect(read.lines.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
 
     const reopened = await Journal.open(id());
     reopened.recordDone(2, 201, 'id-2');
     reopened.close();
     const again = await readJournal(path);
     expect(again.torn).toBe(false);
-    expect(again.lines.get(2)?.done).toEqual({ t: 'done', line: 2, status: 201, id: 'id-2' });
+    expect(again.done.entryId(2)).toBe('id-2');
+    expect(again.lines.has(2)).toBe(false);
   });
 
   it('a damaged line in the middle is an error, not silently skipped', async () => {
@@ -74,7 +77,8 @@ describe('journal', () => {
     journal.recordSent({ ...sent(1), key: 'other-key-123' });
     journal.close();
     const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
-    expect(read.lines.get(1)).toEqual({ key: 'other-key-123', sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
+    expect(read.lines.get(1)).toEqual({ sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
+    expect(read.done.size).toBe(0);
   });
 
   it('two runs of one batch at once: the second is refused while the first holds it, and may run after', async () => {
@@ -123,6 +127,28 @@ describe('journal', () => {
     expect(pruneJournals(dir, 7 * 86_400_000)).toEqual([oldPath]);
     b.close();
     expect((await listJournals(dir)).map((j) => j.batch)).toEqual(['new']);
+  });
+
+  it('confirmed lines are packed: UUID entry ids round-trip, other ids are kept as given, and it grows past its first block', async () => {
+    const journal = await Journal.open(id());
+    const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
+    for (let line = 1; line <= 5000; line++) {
+      journal.recordSent(sent(line));
+      journal.recordDone(line, 201, line === 7 ? 'not-a-uuid' : line === 8 ? undefined : uuid(line));
+    }
+    journal.close();
+    const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
+    expect(read.done.size).toBe(5000);
+    expect(read.done.maxLine).toBe(5000);
+    expect([read.done.entryId(1), read.done.entryId(4999), read.done.entryId(7), read.done.entryId(8), read.done.entryId(5001)]).toEqual([
+      uuid(1),
+      uuid(4999),
+      'not-a-uuid',
+      undefined,
+      undefined,
+    ]);
+    expect(read.done.has(4999, 'key-4999-0123')).toBe(true);
+    expect(read.lines.size).toBe(0);
   });
 
   it('no journals yet: an empty list', async () => {
