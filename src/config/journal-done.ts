@@ -14,7 +14,9 @@ function fnv(text: string, basis: number): number {
 }
 
 export class DoneLines {
-  private readonly slots = new Map<number, number>();
+  /** Line number → slot + 1 (0: not done); line numbers are dense, so an array beats a Map of a million entries. */
+  private slotOfLine = new Int32Array(1024);
+  private count = 0;
   private tags = new Uint32Array(2 * 1024);
   private ids = Buffer.alloc(16 * 1024);
   private readonly otherIds = new Map<number, string | undefined>();
@@ -23,15 +25,16 @@ export class DoneLines {
   maxLine = 0;
 
   get size(): number {
-    return this.slots.size;
+    return this.count;
   }
 
   set(line: number, key: string, id: string | undefined): void {
-    let slot = this.slots.get(line);
+    let slot = this.slot(line);
     if (slot === undefined) {
       slot = this.used++;
-      this.grow();
-      this.slots.set(line, slot);
+      this.grow(line);
+      this.slotOfLine[line] = slot + 1;
+      this.count++;
     }
     this.tags[2 * slot] = fnv(key, 0x811c9dc5);
     this.tags[2 * slot + 1] = fnv(key, 0x050c5d1f);
@@ -44,24 +47,36 @@ export class DoneLines {
   }
 
   delete(line: number): void {
-    this.slots.delete(line);
+    if (this.slot(line) === undefined) return;
+    this.slotOfLine[line] = 0;
+    this.count--;
   }
 
   /** Confirmed with this same key. */
   has(line: number, key: string): boolean {
-    const slot = this.slots.get(line);
+    const slot = this.slot(line);
     return slot !== undefined && this.tags[2 * slot] === fnv(key, 0x811c9dc5) && this.tags[2 * slot + 1] === fnv(key, 0x050c5d1f);
   }
 
   entryId(line: number): string | undefined {
-    const slot = this.slots.get(line);
+    const slot = this.slot(line);
     if (slot === undefined) return undefined;
     if (this.otherIds.has(slot)) return this.otherIds.get(slot);
     const hex = this.ids.toString('hex', 16 * slot, 16 * slot + 16);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
-  private grow(): void {
+  private slot(line: number): number | undefined {
+    const stored = line < this.slotOfLine.length ? (this.slotOfLine[line] ?? 0) : 0;
+    return stored === 0 ? undefined : stored - 1;
+  }
+
+  private grow(line: number): void {
+    if (line >= this.slotOfLine.length) {
+      const bigger = new Int32Array(Math.max(line + 1, this.slotOfLine.length * 2));
+      bigger.set(this.slotOfLine);
+      this.slotOfLine = bigger;
+    }
     if (this.used * 2 <= this.tags.length) return;
     const tags = new Uint32Array(this.tags.length * 2);
     tags.set(this.tags);

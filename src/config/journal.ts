@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fdatasyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DoneLines } from './journal-done.js';
 import type { JournalLock } from './journal-lock.js';
 import { acquireLock } from './journal-lock.js';
@@ -209,24 +208,28 @@ export async function readJournal(path: string): Promise<ReadResult> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
     throw error;
   }
+  // Split by hand rather than with readline, whose async iterator queues lines faster than they
+  // are used: a million-line journal would sit in memory at once.
   let lineNo = 0;
-  const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const text of reader) {
-    lineNo++;
-    const end = result.goodBytes + Buffer.byteLength(text) + 1;
-    if (end > size) {
-      result.torn = true;
-      break;
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    let data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+    let newline: number;
+    while ((newline = data.indexOf(0x0a)) !== -1) {
+      lineNo++;
+      let record: JournalRecord;
+      try {
+        record = JSON.parse(data.toString('utf8', 0, newline)) as JournalRecord;
+      } catch {
+        throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
+      }
+      result.goodBytes += newline + 1;
+      apply(result, record);
+      data = data.subarray(newline + 1);
     }
-    let record: JournalRecord;
-    try {
-      record = JSON.parse(text) as JournalRecord;
-    } catch {
-      throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
-    }
-    result.goodBytes = end;
-    apply(result, record);
+    rest = Buffer.from(data);
   }
+  // What follows the last newline is a write cut short.
   if (!result.torn && result.goodBytes < size) result.torn = true;
   return result;
 }
