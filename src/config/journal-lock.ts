@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 
 /** Another live process holds the lock of this journal. */
 export class JournalLockedError extends Error {
@@ -38,6 +38,8 @@ export function acquireLock(lockPath: string, pid: number = process.pid): Journa
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(lockPath);
       if (holder !== undefined && processAlive(holder)) throw new JournalLockedError(lockPath, holder);
+      // No pid yet: another run created the file a moment ago and is about to write it.
+      if (holder === undefined && justCreated(lockPath)) throw new JournalLockedError(lockPath, 0);
       unlinkIfPresent(lockPath);
       continue;
     }
@@ -53,6 +55,17 @@ export function acquireLock(lockPath: string, pid: number = process.pid): Journa
     };
   }
   throw new JournalLockedError(lockPath, readHolder(lockPath) ?? 0);
+}
+
+/** A lock file without a pid counts as held for this long after it was created. */
+const PID_GRACE_MS = 5_000;
+
+function justCreated(lockPath: string): boolean {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs < PID_GRACE_MS;
+  } catch {
+    return false;
+  }
 }
 
 function readHolder(lockPath: string): number | undefined {

@@ -102,6 +102,15 @@ describe('journal', () => {
     expect(() => statSync(lockPath)).toThrow();
   });
 
+  it('a lock file without a pid yet is held if fresh (its run is writing it), stale if old', () => {
+    const lockPath = join(dir, 'y.lock');
+    writeFileSync(lockPath, '');
+    expect(() => acquireLock(lockPath)).toThrow(JournalLockedError);
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(lockPath, old, old);
+    acquireLock(lockPath).release();
+  });
+
   it('lists journals with their counts and age, and prunes those older than N (not a locked one)', async () => {
     const a = await Journal.open(id('old'));
     a.recordSent(sent(1));
