@@ -90,7 +90,7 @@ export function entrySummary(entry: TimelineEntry, ctx: FormatContext): string {
 /**
  * Timeline lines as a table (header and all) or, with `header` false, as more rows of a table
  * already printed. Returns the column widths used on a terminal, to pass back for the next rows so
- * they line up (columns only ever widen).
+ * they line up.
  */
 export async function renderTimeline(
   io: IO,
@@ -107,7 +107,7 @@ export async function renderTimeline(
   const table = await import('./table.js');
   let natural = table.columnWidths(headers, rows);
   if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [ID_WIDTH, ...ROOM] : ROOM)[i] ?? 0));
-  const widths = opts.widths ? natural.map((w, i) => Math.max(w, opts.widths?.[i] ?? 0)) : fitTimeline(natural, io.columns, TABLE_GAP);
+  const widths = opts.widths ? continueWidths(opts.widths, natural, io.columns) : fitTimeline(natural, io.columns, TABLE_GAP);
   if (rows.length > 0 || opts.header) {
     await writeOut(io.stdout, table.renderTable(headers, rows, { tty: true, colour: io.colour, columns: io.columns, widths, header: opts.header }));
   }
@@ -139,6 +139,18 @@ export function fitTimeline(natural: readonly number[], columns: number, gap: nu
   let cap = MIN_FLEXIBLE_WIDTH;
   while (flexible.reduce((a, w) => a + Math.min(w, cap + 1), 0) <= available) cap++;
   return [...natural.slice(0, -2), ...flexible.map((w) => Math.min(w, cap))];
+}
+
+/**
+ * Widths for more rows of a table already on screen: every column but the last keeps its width
+ * (widening only for a value that needs it), so the rows line up; the last takes what is left.
+ */
+export function continueWidths(previous: readonly number[], natural: readonly number[], columns: number): number[] {
+  const widths = previous.map((w, i) => Math.max(w, natural[i] ?? 0));
+  const last = widths.length - 1;
+  const used = widths.slice(0, last).reduce((a, b) => a + b, 0) + TABLE_GAP * last;
+  widths[last] = Math.max(MIN_FLEXIBLE_WIDTH, Math.min(natural[last] ?? 0, columns - used));
+  return widths;
 }
 
 /** One parcel: its fields as key/value, then its timeline under a heading (with `room` for rows to come). */
