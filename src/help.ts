@@ -12,6 +12,8 @@ const TOPICS: Record<string, string> = {
   6    rejected by the service's validation: 400, 422, and any other 4xx
   7    rate limited: 429 still answered after all retries
   8    service unavailable: 5xx or a network failure after all retries
+  9    the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency,
+       is not installed or its native addon does not load; the error names the command to install it
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM)
 

@@ -41,7 +41,8 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
   },
 
   async run(options, ctx) {
-    const { startSandbox, DEMO_API_KEY } = await import('../../sandbox/index.js');
+    const { loadSandbox } = await import('../../sandbox-loader.js');
+    const { startSandbox, DEMO_API_KEY } = await loadSandbox();
     const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
