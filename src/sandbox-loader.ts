@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { MissingDependencyError } from './errors.js';
+import type * as Sandbox from './sandbox/index.js';
 
-type SandboxModule = typeof import('./sandbox/index.js');
+type SandboxModule = typeof Sandbox;
 /** What the check needs of better-sqlite3: open a database and close it. */
 type StoreModule = { default: new (filename: string) => { close(): unknown } };
 
