@@ -40,6 +40,23 @@ export function helpTopic(name: string): string | undefined {
   return TOPICS[name];
 }
 
+/**
+ * `parcels help WORD…` for a command or a group (`help events add`, `help events`): the argv that
+ * shows its help (`events add --help`), so both print the same text. Anything else is an unknown
+ * topic: the message lists what help knows (exit 2).
+ */
+export function helpFor(words: readonly string[], commands: readonly HelpCommand[]): { argv: string[] } | { unknown: string } {
+  const known = (path: readonly string[]) => path.length === words.length && path.every((word, i) => word === words[i]);
+  if (commands.some((c) => known(c.path) || known(c.path.slice(0, -1)))) return { argv: [...words, '--help'] };
+  const names = commands.map((c) => c.path.join(' '));
+  return {
+    unknown:
+      `error: unknown help topic '${words.join(' ')}'\n` +
+      `Topics: ${Object.keys(TOPICS).join(', ')}\n` +
+      `Commands: ${names.join(', ')}\n`,
+  };
+}
+
 interface HelpOption {
   flags: string;
   description: string;
