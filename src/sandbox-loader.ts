@@ -9,10 +9,18 @@ type StoreModule = { default: new (filename: string) => { close(): unknown } };
 /** This package's folder: dist/ (built) and src/ (tests) both sit one level below it. */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
 
+function shellQuoted(path: string): string {
+  return /^[\w./:@-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+
 /** The command that puts better-sqlite3 where this package resolves it, for a global install as for a project's. */
 export function installCommand(packageDir = PACKAGE_DIR): string {
-  const quoted = /^[\w./:@-]+$/.test(packageDir) ? packageDir : `'${packageDir.replaceAll("'", "'\\''")}'`;
-  return `npm install --prefix ${quoted} --no-save --omit=dev better-sqlite3`;
+  return `npm install --prefix ${shellQuoted(packageDir)} --no-save --omit=dev better-sqlite3`;
+}
+
+/** The command that builds (or fetches) the native addon of an installed better-sqlite3 again. */
+export function rebuildCommand(packageDir = PACKAGE_DIR): string {
+  return `npm rebuild --prefix ${shellQuoted(packageDir)} better-sqlite3`;
 }
 
 /**
@@ -26,21 +34,21 @@ export async function loadSandbox(loadStore: () => Promise<StoreModule> = () => 
   try {
     store = await loadStore();
   } catch {
-    throw unavailable('is not installed');
+    throw unavailable('is not installed', `install it (a prebuilt binary for this platform, or a C++ toolchain to build one): \`${installCommand()}\``);
   }
   try {
     // The package loads its native addon on first use: a missing or mismatched binary shows here.
     new store.default(':memory:').close();
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw unavailable(`is installed but its native addon does not load (${detail})`);
+    throw unavailable(
+      `is installed but its native addon does not load (${detail})`,
+      `build it again (a prebuilt binary for this platform, or a C++ toolchain to build one): \`${rebuildCommand()}\``,
+    );
   }
   return import('./sandbox/index.js');
 }
 
-function unavailable(problem: string): MissingDependencyError {
-  return new MissingDependencyError(
-    `the sandbox needs better-sqlite3, an optional dependency that ${problem}`,
-    `install it (a prebuilt binary for this platform, or a C++ toolchain to build one): \`${installCommand()}\``,
-  );
+function unavailable(problem: string, hint: string): MissingDependencyError {
+  return new MissingDependencyError(`the sandbox needs better-sqlite3, an optional dependency that ${problem}`, hint);
 }

@@ -3,7 +3,8 @@
  * built package (bin/, dist/, package.json) in a temp folder with no node_modules anywhere above it,
  * so the import really fails. Everything but the sandbox works; `--sandbox` and `sandbox serve`
  * exit 9 naming what to install. A second copy has better-sqlite3 without its compiled addon (an
- * install with scripts turned off), which fails later, when the addon loads.
+ * install with scripts turned off), which fails later, when the addon loads. .ci/run runs both
+ * printed commands for real in a packed global install.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { installCommand } from '../../src/sandbox-loader.js';
+import { installCommand, rebuildCommand } from '../../src/sandbox-loader.js';
 import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { Spawned } from '../helpers/spawn.js';
 import { binaryEnv } from '../helpers/spawn.js';
@@ -100,8 +101,9 @@ describe('without better-sqlite3', () => {
     const result = await run(withoutAddon, ['--sandbox', 'list'], binaryEnv());
     expect(result.code).toBe(9);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(
-      /^Error: the sandbox needs better-sqlite3, an optional dependency that is installed but its native addon does not load \(Could not locate the bindings file\. Tried:\)\nHint: install it /,
+    expect(result.stderr).toBe(
+      'Error: the sandbox needs better-sqlite3, an optional dependency that is installed but its native addon does not load (Could not locate the bindings file. Tried:)\n' +
+        `Hint: build it again (a prebuilt binary for this platform, or a C++ toolchain to build one): \`${rebuildCommand(withoutAddon)}\`\n`,
     );
   });
 });
