@@ -1,3 +1,4 @@
+import { shellQuote } from '../io/shell.js';
 import type { HttpMethod } from './request.js';
 
 /** --dry-run: the requests a command would send, as data, as text and as a runnable curl command. */
@@ -30,12 +31,6 @@ export function dryRunRecorder(write?: (text: string) => void): DryRunRecorder {
       write?.(formatDescription(description));
     },
   };
-}
-
-/** POSIX shell single-quoting. */
-export function shellQuote(text: string): string {
-  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

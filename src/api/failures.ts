@@ -1,6 +1,6 @@
 import type * as NodeHttp from 'node:http';
 import { createRequire } from 'node:module';
-import { isRecord } from './envelope.js';
+import { isRecord } from '../schemas/record.js';
 
 /** What went wrong, in words: error bodies from the service and transport failures. */
 

@@ -1,7 +1,7 @@
 import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
 import type { DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
-import { isRecord } from './envelope.js';
+import { isRecord } from '../schemas/record.js';
 import type { Answer } from './connection.js';
 import { Connection } from './connection.js';
 import { NETWORK_MESSAGES, codeForStatus, errorDetails, statusPhrase } from './failures.js';
