@@ -129,9 +129,9 @@ export class ConflictError extends Error {
   }
 }
 
-/** A part of the package that this command needs is missing (an optional dependency that did not install). */
-export class MissingDependencyError extends Error {
-  override readonly name = 'MissingDependencyError';
+/** The sandbox cannot run: better-sqlite3, an optional dependency, did not install or its addon does not load. */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
   constructor(
     message: string,
     readonly hint: string,
@@ -156,7 +156,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
-  if (error instanceof MissingDependencyError) return EXIT.SANDBOX_UNAVAILABLE;
+  if (error instanceof SandboxUnavailableError) return EXIT.SANDBOX_UNAVAILABLE;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   return EXIT.UNEXPECTED;
 }
@@ -167,7 +167,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ApiError || error instanceof NetworkError) return error.code;
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
-  if (error instanceof MissingDependencyError) return 'sandbox_unavailable';
+  if (error instanceof SandboxUnavailableError) return 'sandbox_unavailable';
   if (error instanceof CancelledError) return 'cancelled';
   return 'unexpected';
 }

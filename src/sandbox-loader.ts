@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { MissingDependencyError } from './errors.js';
+import { SandboxUnavailableError } from './errors.js';
 import type * as Sandbox from './sandbox/index.js';
 
 type SandboxModule = typeof Sandbox;
@@ -49,6 +49,6 @@ export async function loadSandbox(loadStore: () => Promise<StoreModule> = () => 
   return import('./sandbox/index.js');
 }
 
-function unavailable(problem: string, hint: string): MissingDependencyError {
-  return new MissingDependencyError(`the sandbox needs better-sqlite3, an optional dependency that ${problem}`, hint);
+function unavailable(problem: string, hint: string): SandboxUnavailableError {
+  return new SandboxUnavailableError(`the sandbox needs better-sqlite3, an optional dependency that ${problem}`, hint);
 }
