@@ -167,8 +167,29 @@ const LIST_PARAMETER_NOTES: Readonly<Record<string, string>> = {
   status: 'Status 0 to 5. Omitted: all statuses.',
 };
 
+/** 2025-11-23T08:00:00Z: a past observation time for the examples. */
+const EXAMPLE_TIME = 1_763_884_800;
+
+/**
+ * Worked examples of the request bodies (the spec: "worked examples complement" the generic
+ * schemas). test/unit/openapi.test.ts checks each against its shared schema, and
+ * test/sandbox/openapi.test.ts sends each to a sandbox.
+ */
+export const REQUEST_EXAMPLES = {
+  ParcelCreate: { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10', parcel_weight: 1200 },
+  ParcelPatch: { parcel_weight: null, addition: '' },
+  StatusEvent: { status: 2, occurred_at: EXAMPLE_TIME },
+  DeliveryAttempt: {
+    time_attempt: EXAMPLE_TIME,
+    outcome: 2,
+    reason: 0,
+    delivered: { delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' },
+  },
+  AddressCheck: { country: 'NL', postal_code: '1234AB', number: '10' },
+} as const;
+
 /** What a route takes beyond its path: body schema, headers and query, from the route's name. */
-const ROUTE_INPUT: Readonly<Partial<Record<RouteSpec['name'], { body?: string; parameters?: string[] }>>> = {
+const ROUTE_INPUT: Readonly<Partial<Record<RouteSpec['name'], { body?: keyof typeof REQUEST_EXAMPLES; parameters?: string[] }>>> = {
   'parcels.list': { parameters: ['List_limit', 'List_cursor', 'List_courier', 'List_status'] },
   'parcels.create': { body: 'ParcelCreate', parameters: ['IdempotencyKey'] },
   'parcels.get': { parameters: ['ParcelId'] },
@@ -213,7 +234,9 @@ function operation(route: RouteSpec): Json {
     security: [{ bearerAuth: [route.scope] }],
     'x-scope': route.scope,
     ...(input.parameters ? { parameters: input.parameters.map((name) => ref('parameters', name)) } : {}),
-    ...(input.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', input.body) } } } } : {}),
+    ...(input.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', input.body), example: REQUEST_EXAMPLES[input.body] } } } }
+      : {}),
     responses: {
       [String(route.status)]: success,
       ...Object.fromEntries(Object.keys(ERROR_STATUSES).map((status) => [status, ref('responses', `Error${status}`)])),

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 import { openApiDocument } from '../../src/schemas/openapi.js';
 import { TEST_SEED } from './helpers.js';
 
@@ -52,5 +52,56 @@ describe('GET /openapi.json', () => {
     expect(JSON.parse(res.body)).toEqual(openApiDocument());
     const plain = await getWithHost('/openapi.json', 'sandbox.test:8787');
     expect(JSON.parse(plain.body)).toEqual(openApiDocument('http://sandbox.test:8787'));
+  });
+});
+
+interface ServedOperation {
+  parameters?: { $ref: string }[];
+  requestBody?: { content: { 'application/json': { example: unknown } } };
+  responses: Record<string, unknown>;
+}
+
+describe('the served description matches the sandbox it describes', () => {
+  it('every operation, called as described (parameters, headers, example body) with the demo key, answers its success status', async () => {
+    const demo = await startSandbox({ port: 0 });
+    try {
+      const served = (await (await fetch(`${demo.url}/openapi.json`)).json()) as {
+        servers: { variables: { base_url: { default: string } } }[];
+        paths: Record<string, Record<string, ServedOperation>>;
+      };
+      const base = served.servers[0]?.variables.base_url.default as string;
+      expect(base).toBe(demo.url);
+      const call = (method: string, path: string, op: ServedOperation | undefined, headers: Record<string, string> = {}) => {
+        const body = op?.requestBody?.content['application/json'].example;
+        return fetch(`${base}${path}`, {
+          method: method.toUpperCase(),
+          headers: { authorization: `Bearer ${DEMO_API_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      };
+      const refs = (op: ServedOperation) => (op.parameters ?? []).map((p) => p.$ref.split('/').at(-1));
+      const create = served.paths['/deliveries/v1/parcels']?.post;
+      const created = await call('post', '/deliveries/v1/parcels', create, { 'idempotency-key': 'openapi-contract-0001' });
+      expect(created.status).toBe(201);
+      const id = ((await created.json()) as { data: { entry_id: string } }).data.entry_id;
+      let calls = 0;
+      let operations = 0;
+      for (const [template, methods] of Object.entries(served.paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          const path = template.replace('{id}', id).replace('{metric}', 'activity');
+          const headers: Record<string, string> = {};
+          if (refs(op).includes('IdempotencyKey')) headers['idempotency-key'] = `openapi-contract-${++calls}-${method}`;
+          if (refs(op).includes('IfMatch')) headers['if-match'] = (await call('get', path, undefined)).headers.get('etag') as string;
+          const success = Object.keys(op.responses).find((status) => status.startsWith('2'));
+          const res = await call(method, path, op, headers);
+          expect(`${method} ${template} → ${res.status}`).toBe(`${method} ${template} → ${success}`);
+          await res.arrayBuffer();
+          operations++;
+        }
+      }
+      expect({ operations, idempotent: calls }).toEqual({ operations: 15, idempotent: 3 });
+    } finally {
+      await demo.close();
+    }
   });
 });

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/schemas/openapi.js';
+import { deliveryAttemptSchema, statusEventSchema } from '../../src/schemas/history.js';
+import { REQUEST_EXAMPLES, openApiDocument } from '../../src/schemas/openapi.js';
+import { parcelCreateSchema, parcelPatchSchema } from '../../src/schemas/parcel.js';
+import { validate } from '../../src/schemas/validate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const render = (doc: unknown) => `${JSON.stringify(doc, null, 2)}\n`;
@@ -112,5 +115,16 @@ describe('docs/openapi.json', () => {
       },
     });
     expect(ParcelPatch).toMatchObject({ minProperties: 1, properties: { parcel_weight: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } });
+  });
+
+  it("the request bodies' worked examples pass the shared schemas and sit on their operations", () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    expect(validate(parcelCreateSchema, REQUEST_EXAMPLES.ParcelCreate).ok).toBe(true);
+    expect(validate(parcelPatchSchema, REQUEST_EXAMPLES.ParcelPatch).ok).toBe(true);
+    expect(validate(statusEventSchema(now), REQUEST_EXAMPLES.StatusEvent).ok).toBe(true);
+    expect(validate(deliveryAttemptSchema(now), REQUEST_EXAMPLES.DeliveryAttempt).ok).toBe(true);
+    const body = (method: string, path: string) => (doc.paths[path]?.[method] as { requestBody: { content: { 'application/json': { example: unknown } } } }).requestBody;
+    expect(body('post', '/deliveries/v1/parcels').content['application/json'].example).toEqual(REQUEST_EXAMPLES.ParcelCreate);
+    expect(body('post', '/deliveries/v1/parcels/{id}/attempts').content['application/json'].example).toEqual(REQUEST_EXAMPLES.DeliveryAttempt);
   });
 });
