@@ -17,7 +17,7 @@ const render = (doc: unknown) => `${JSON.stringify(doc, null, 2)}\n`;
 interface Operation {
   security: { bearerAuth: string[] }[];
   parameters?: { $ref: string }[];
-  requestBody?: { required: boolean; content: { 'application/json': { schema: { $ref: string } } } };
+  requestBody?: { required: boolean; content: { 'application/json': { schema: { $ref: string }; example?: unknown } } };
   responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }>;
 }
 interface Doc {
@@ -123,8 +123,8 @@ describe('docs/openapi.json', () => {
     expect(validate(parcelPatchSchema, REQUEST_EXAMPLES.ParcelPatch).ok).toBe(true);
     expect(validate(statusEventSchema(now), REQUEST_EXAMPLES.StatusEvent).ok).toBe(true);
     expect(validate(deliveryAttemptSchema(now), REQUEST_EXAMPLES.DeliveryAttempt).ok).toBe(true);
-    const body = (method: string, path: string) => (doc.paths[path]?.[method] as { requestBody: { content: { 'application/json': { example: unknown } } } }).requestBody;
-    expect(body('post', '/deliveries/v1/parcels').content['application/json'].example).toEqual(REQUEST_EXAMPLES.ParcelCreate);
-    expect(body('post', '/deliveries/v1/parcels/{id}/attempts').content['application/json'].example).toEqual(REQUEST_EXAMPLES.DeliveryAttempt);
+    const example = (method: string, path: string) => doc.paths[path]?.[method]?.requestBody?.content['application/json'].example;
+    expect(example('post', '/deliveries/v1/parcels')).toEqual(REQUEST_EXAMPLES.ParcelCreate);
+    expect(example('post', '/deliveries/v1/parcels/{id}/attempts')).toEqual(REQUEST_EXAMPLES.DeliveryAttempt);
   });
 });
