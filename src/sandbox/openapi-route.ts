@@ -13,6 +13,7 @@ export function isOpenApiRequest(req: IncomingMessage): boolean {
 }
 
 let generator: Promise<typeof OpenApi> | undefined;
+let last: { baseUrl: string | undefined; body: Promise<string> } | undefined;
 
 /**
  * Answers with the OpenAPI description, its `{base_url}` defaulting to the address the client used
@@ -23,7 +24,9 @@ export function serveOpenApi(req: IncomingMessage, res: ServerResponse): void {
   const host = req.headers.host;
   const baseUrl = host !== undefined && PLAIN_HOST.test(host) ? `http://${host}` : undefined;
   generator ??= import('../schemas/openapi.js');
-  const body = generator.then(({ openApiDocument }) => `${JSON.stringify(openApiDocument(baseUrl), null, 2)}\n`);
+  // Clients of one sandbox use one address: keep the last rendering (one entry, whatever Host headers arrive).
+  if (last === undefined || last.baseUrl !== baseUrl) last = { baseUrl, body: generator.then(({ openApiDocument }) => `${JSON.stringify(openApiDocument(baseUrl), null, 2)}\n`) };
+  const { body } = last;
   void body.then(
     (text) => {
       if (res.destroyed) return;
