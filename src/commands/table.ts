@@ -176,6 +176,13 @@ export const definitions = {
     examples: ['parcels validate-address --postal-code 1234AB --number 10'],
     load: (): Loaded => import('./address/validate.js'),
   }),
+  usage: command({
+    path: ['usage'],
+    summary: 'Daily API usage totals over 30 days (same as usage daily)',
+    flags: {},
+    examples: ['parcels usage', 'parcels usage --json'],
+    load: (): Loaded => import('./usage/daily.js'),
+  }),
   usageDaily: command({
     path: ['usage', 'daily'],
     summary: 'Daily API usage totals over 30 days',
@@ -311,6 +318,7 @@ export const GLOBAL_OPTIONS: OptionDef[] = [
   { flags: '-o, --output <format>', description: 'table, json, ndjson or csv (env PARCELS_OUTPUT)' },
   { flags: '--json', description: 'short for --output json' },
   { flags: '--fields <list>', description: 'comma-separated fields to show, e.g. entry_id,status' },
+  { flags: '--jq <expression>', description: 'filter the JSON output with a jq expression (implies --json; strings print raw)' },
   { flags: '-q, --quiet', description: 'print only the essential value (e.g. the new id)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
   { flags: '-v, --verbose', description: 'trace requests and retries to stderr (key redacted)' },

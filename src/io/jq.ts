@@ -1,0 +1,112 @@
+/**
+ * `--jq EXPR`: the JSON a command would print, filtered by a real jq (jq-wasm: jq 1.7 compiled to
+ * WebAssembly, shipped inside the npm package; nothing is downloaded). The module is imported only
+ * when the flag is given, and the WebAssembly instance is created once per process.
+ *
+ * Output is like `jq -c` with gh's twist: one result per line, compact JSON, strings raw.
+ */
+import { UsageError } from '../errors.js';
+import { iteratorOf } from './batches.js';
+import type { Source } from './batches.js';
+import { sanitize } from './sanitize.js';
+import { isClosed, writeOut } from './streams.js';
+import type { IO } from './streams.js';
+
+export interface JqFilter {
+  readonly expression: string;
+  /** The results of the filter on one input, each as the line it prints as. */
+  run(input: unknown): Promise<string[]>;
+}
+
+type RawRunner = (input: string, filter: string, flags: string[]) => Promise<string>;
+
+let runner: Promise<RawRunner> | undefined;
+
+function loadRunner(): Promise<RawRunner> {
+  runner ??= import('jq-wasm').then((jq) => jq.raw);
+  return runner;
+}
+
+/** jq's own message, without the wrapper's prefix. */
+function jqMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const lines = text.replace(/^Failed to execute raw query:\s*/, '').split('\n');
+  return lines
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join('; ');
+}
+
+function jqError(expression: string, error: unknown): UsageError {
+  return new UsageError(`--jq ${jqMessage(error)}`, '--jq', `check the expression: ${expression}`);
+}
+
+/**
+ * Compiles the expression by running it once on `null`: a syntax error fails here, before any
+ * request is sent (exit 2). An error that depends on the input (`.[]` on null) is not a compile
+ * error and waits for the real data.
+ */
+export async function compileJq(expression: string): Promise<JqFilter> {
+  const raw = await loadRunner();
+  try {
+    await raw('null', expression, ['-c']);
+  } catch (error) {
+    if (/compile error|syntax error/i.test(jqMessage(error))) throw jqError(expression, error);
+  }
+  return {
+    expression,
+    async run(input) {
+      let output: string;
+      try {
+        // JSON text, not the value: jq-wasm refuses bare strings and numbers as objects.
+        output = await raw(JSON.stringify(input) ?? 'null', expression, ['-c']);
+      } catch (error) {
+        throw jqError(expression, error);
+      }
+      return output === '' ? [] : output.split('\n').map(line);
+    },
+  };
+}
+
+/** A compact JSON line as printed: a string result raw, anything else as it is. */
+function line(json: string): string {
+  if (!json.startsWith('"')) return json;
+  try {
+    return JSON.parse(json) as string;
+  } catch {
+    return json;
+  }
+}
+
+function printable(io: IO, text: string): string {
+  // Raw strings come from the service: on a terminal their control characters are shown inert.
+  return io.stdoutIsTTY ? sanitize(text) : text;
+}
+
+/** Filters one value (a record, a page, a response body) and prints every result. */
+export async function renderJq(io: IO, filter: JqFilter, value: unknown): Promise<void> {
+  const lines = await filter.run(value);
+  await writeOut(io.stdout, lines.map((l) => `${printable(io, l)}\n`).join(''));
+}
+
+/** Filters each item of a stream as it arrives (`list --all`), in constant memory. */
+export async function renderJqStream(io: IO, filter: JqFilter, items: Source): Promise<{ count: number }> {
+  const it = iteratorOf(items);
+  let count = 0;
+  let done = false;
+  try {
+    for (;;) {
+      const result = await it.next();
+      if (result.done) {
+        done = true;
+        break;
+      }
+      await renderJq(io, filter, result.value);
+      count++;
+      if (isClosed(io.stdout)) break;
+    }
+  } finally {
+    if (!done) await it.return?.();
+  }
+  return { count };
+}
