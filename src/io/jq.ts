@@ -23,7 +23,8 @@ type RawRunner = (input: string, filter: string, flags: string[]) => Promise<str
 let runner: Promise<RawRunner> | undefined;
 
 function loadRunner(): Promise<RawRunner> {
-  runner ??= import('jq-wasm').then((jq) => jq.raw);
+  // jq-wasm is CommonJS: Node's ESM loader exposes `raw` by name, the bundle only under `default`.
+  runner ??= import('jq-wasm').then((jq) => (jq as Partial<typeof jq>).raw ?? (jq as unknown as { default: typeof jq }).default.raw);
   return runner;
 }
 
@@ -37,8 +38,11 @@ function jqMessage(error: unknown): string {
     .join('; ');
 }
 
-function jqError(expression: string, error: unknown): UsageError {
-  return new UsageError(`--jq ${jqMessage(error)}`, '--jq', `check the expression: ${expression}`);
+/** jq's own complaints (they start "jq: ") are the user's to fix: exit 2. Anything else is ours. */
+function jqError(expression: string, error: unknown): unknown {
+  const message = jqMessage(error);
+  if (!message.startsWith('jq: ')) return error;
+  return new UsageError(`--jq ${message}`, '--jq', `check the expression: ${expression}`);
 }
 
 /**
@@ -51,7 +55,8 @@ export async function compileJq(expression: string): Promise<JqFilter> {
   try {
     await raw('null', expression, ['-c']);
   } catch (error) {
-    if (/compile error|syntax error/i.test(jqMessage(error))) throw jqError(expression, error);
+    const message = jqMessage(error);
+    if (!message.startsWith('jq: ') || /compile error/i.test(message)) throw jqError(expression, error);
   }
   return {
     expression,

@@ -15,7 +15,7 @@ const FORMS =
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const DAY_AND_TIME = /^(today|yesterday|tomorrow)(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/i;
+const DAY_AND_TIME = /^(today|yesterday|tomorrow)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?$/i;
 const UNIT = '(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?|w|weeks?)';
 const RELATIVE_SIGNED = new RegExp(`^([+-])\\s*(\\d+)\\s*${UNIT}$`, 'i');
 const RELATIVE_AGO = new RegExp(`^(\\d+)\\s*${UNIT}\\s+ago$`, 'i');
