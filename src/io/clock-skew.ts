@@ -16,7 +16,7 @@ function amount(seconds: number): string {
 export function skewWarning(seconds: number): string {
   const direction = seconds < 0 ? 'behind' : 'ahead of';
   return (
-    `the service's clock is ${amount(seconds)} ${direction} this machine's (${seconds > 0 ? '+' : ''}${seconds} s, from its Date header); ` +
+    `The service's clock is ${amount(seconds)} ${direction} this machine's (${seconds > 0 ? '+' : ''}${seconds} s, from its Date header); ` +
     'times given as now, -15m or today 14:30 are corrected by it'
   );
 }

@@ -14,8 +14,20 @@ import type { IO } from './streams.js';
 
 export interface JqFilter {
   readonly expression: string;
-  /** The results of the filter on one input, each as the line it prints as. */
-  run(input: unknown): Promise<string[]>;
+  /** The results of the filter on one input, each as the line it prints as, and the error that ended it, if one did. */
+  run(input: unknown): Promise<{ lines: string[]; error?: UsageError }>;
+}
+
+/**
+ * jq-wasm drops an error raised after some output, so every run is wrapped to turn the error into
+ * one last output under this key (NUL-prefixed: no data has it). Newlines keep a trailing
+ * `# comment` in the expression from swallowing the wrapper.
+ */
+const ERROR_KEY = '\u0000jq_error';
+const ERROR_LINE_PREFIX = `{${JSON.stringify(ERROR_KEY)}:`;
+
+function wrapped(expression: string): string {
+  return `try (\n${expression}\n) catch {${JSON.stringify(ERROR_KEY)}: .}`;
 }
 
 type RawRunner = (input: string, filter: string, flags: string[]) => Promise<string>;
@@ -38,11 +50,14 @@ function jqMessage(error: unknown): string {
     .join('; ');
 }
 
+function expressionError(expression: string, message: string): UsageError {
+  return new UsageError(`--jq ${message}`, '--jq', `check the expression: ${expression}`);
+}
+
 /** jq's own complaints (they start "jq: ") are the user's to fix: exit 2. Anything else is ours. */
 function jqError(expression: string, error: unknown): unknown {
   const message = jqMessage(error);
-  if (!message.startsWith('jq: ')) return error;
-  return new UsageError(`--jq ${message}`, '--jq', `check the expression: ${expression}`);
+  return message.startsWith('jq: ') ? expressionError(expression, message) : error;
 }
 
 /**
@@ -64,11 +79,16 @@ export async function compileJq(expression: string): Promise<JqFilter> {
       let output: string;
       try {
         // JSON text, not the value: jq-wasm refuses bare strings and numbers as objects.
-        output = await raw(JSON.stringify(input) ?? 'null', expression, ['-c']);
+        output = await raw(JSON.stringify(input) ?? 'null', wrapped(expression), ['-c']);
       } catch (error) {
         throw jqError(expression, error);
       }
-      return output === '' ? [] : output.split('\n').map(line);
+      const lines = output === '' ? [] : output.split('\n');
+      const last = lines.at(-1);
+      if (last === undefined || !last.startsWith(ERROR_LINE_PREFIX)) return { lines: lines.map(line) };
+      const raised = (JSON.parse(last) as Record<string, unknown>)[ERROR_KEY];
+      const message = typeof raised === 'string' ? raised : `${JSON.stringify(raised)} (not a string)`;
+      return { lines: lines.slice(0, -1).map(line), error: expressionError(expression, `jq: error: ${message}`) };
     },
   };
 }
@@ -90,8 +110,9 @@ function printable(io: IO, text: string): string {
 
 /** Filters one value (a record, a page, a response body) and prints every result. */
 export async function renderJq(io: IO, filter: JqFilter, value: unknown): Promise<void> {
-  const lines = await filter.run(value);
+  const { lines, error } = await filter.run(value);
   await writeOut(io.stdout, lines.map((l) => `${printable(io, l)}\n`).join(''));
+  if (error !== undefined) throw error;
 }
 
 /** Filters each item of a stream as it arrives (`list --all`), in constant memory. */
