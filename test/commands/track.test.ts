@@ -117,6 +117,20 @@ describe('track ID', () => {
     );
   });
 
+  it('--jq filters the JSON object; on several parcels each line; a bad expression is exit 2', async () => {
+    const id = await storyParcel();
+    expect(await h.cli(['track', id, '--jq', '[.timeline[] | .kind + " " + (.at | tostring)] | join(",")'])).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `event ${T},attempt ${T + 1800},event ${T + 3600},attempt ${T + 86_400}\n`,
+    });
+    const other = await createParcel(h);
+    expect(await h.cli(['track', id, other, '--jq', '.delivered'])).toEqual({ code: 0, stderr: '', stdout: 'true\nfalse\n' });
+    const bad = await h.cli(['track', id, '--jq', '.timeline[']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+  });
+
   it('a parcel with no history yet: the heading, an empty timeline, and a note on stderr', async () => {
     const id = await createParcel(h);
     expect(await h.cli(['track', id, '--output', 'csv'])).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -215,7 +229,7 @@ describe('track ID ID … / --from', () => {
 describe('help exit-codes', () => {
   it('lists 10 for track --watch --fail-on-attempt', async () => {
     const r = await h.cli(['help', 'exit-codes']);
-    expect(r.stdout).toContain('\n  8    service unavailable: 5xx or a network failure after all retries\n  10   not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel\n  130 ');
+    expect(r.stdout).toContain('\n  10   not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel\n  130 ');
   });
 });
 
@@ -228,7 +242,7 @@ describe('track: bad input → exit 2, nothing sent', () => {
     [['track', ID, '--fail-on-attempt'], 'Error: --fail-on-attempt works only with --watch\n'],
     [['track', ID, '--watch', '--interval', '0'], 'Error: --interval must be between 1 and 86400 (got 0)\n'],
     [['track', ID, '--watch', '--output', 'csv'], 'Error: --output: --watch prints a table or NDJSON lines, not csv\n'],
-    [['track', ID, '--fields', 'status'], 'Error: --fields does not apply to track; use --json for the parcel and its timeline as data\n'],
+    [['track', ID, '--fields', 'status'], 'Error: --fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values\n'],
     [['track', '--from', '-'], 'Error: --from line 2 must be a parcel id (a UUID) or a JSON object with entry_id (got "x")\n'],
   ];
   for (const [argv, stderr] of cases) {
@@ -317,6 +331,15 @@ describe('track --watch', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([{ entry_id: id, kind: 'attempt', at: T, attempt_no: 1, outcome: 0, reason: 0, time_attempt: T, delivered: null, recorded_at: expect.any(Number) }]);
+  });
+
+  it('--jq: each entry line through the filter', async () => {
+    const id = await createParcel(h);
+    expect((await h.cli(['events', 'add', id, '--status', 'in_transit', '--at', String(T)])).code).toBe(0);
+    const w = startWatch(['track', id, '--watch', '--interval', '1', '--jq', '.kind + ":" + ((.status // .outcome) | tostring)']);
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toBe('event:2\n');
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T + 60)])).code).toBe(0);
+    expect(await finished(w)).toEqual({ code: 0, stderr: '', stdout: 'event:2\nattempt:0\n' });
   });
 
   it('--fail-on-attempt: an attempt that fails while watching ends it with exit 10', async () => {

@@ -3,6 +3,7 @@ import { NotDeliveredError, UsageError } from '../../errors.js';
 import type { CodeNames } from '../../io/format.js';
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
+import { renderJq, renderJqStream } from '../../io/jq.js';
 import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
@@ -36,7 +37,7 @@ export function isLoopbackUrl(baseUrl: string | undefined): boolean {
 export default defineCommand<typeof definitions.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
     if (ctx.globals.fields !== undefined) {
-      throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline as data', '--fields');
+      throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values', '--fields');
     }
     if (!flags.watch) {
       if (flags.interval !== undefined) throw new UsageError('--interval works only with --watch', '--interval');
@@ -92,12 +93,16 @@ export default defineCommand<typeof definitions.track, TrackOptions>({
 async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
   const now = ctx.now();
-  if (format === 'table') {
+  const data = { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) };
+  const jq = await ctx.jq();
+  if (jq !== undefined) {
+    await renderJq(ctx.io, jq, data);
+  } else if (format === 'table') {
     await renderParcelTimeline(ctx.io, snapshot.parcel, snapshot.timeline, { names, now });
   } else if (format === 'csv') {
     await renderList(ctx.io, snapshot.timeline.map(entryJson), { format, now, emptyMessage: 'No events or attempts yet.' });
   } else {
-    await renderRecord(ctx.io, { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) }, { format, now });
+    await renderRecord(ctx.io, data, { format, now });
   }
 }
 
@@ -105,8 +110,11 @@ async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | unde
 async function showSeveral(ctx: Context, ids: readonly string[], snapshots: readonly Snapshot[], names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
   const now = ctx.now();
-  if (format === 'json' || format === 'ndjson') {
-    await renderList(ctx.io, ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [])), { format: 'ndjson', now });
+  const jq = await ctx.jq();
+  if (jq !== undefined || format === 'json' || format === 'ndjson') {
+    const states = ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? []));
+    if (jq !== undefined) await renderJqStream(ctx.io, jq, states);
+    else await renderList(ctx.io, states, { format: 'ndjson', now });
     return;
   }
   const items = ids.map((id, i) => stateItem(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [], { names, now }));

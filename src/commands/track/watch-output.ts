@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
+import { renderJqStream } from '../../io/jq.js';
 import { renderHeading, renderList } from '../../io/render.js';
 import { renderParcelTimeline, renderTimeline, stateItem } from '../../io/timeline.js';
 import type { TimelineLine } from '../../io/timeline.js';
@@ -10,7 +11,8 @@ import type { Snapshot } from '../../track/watch.js';
 /**
  * What `track --watch` prints. People: the usual view first (one parcel with its timeline, or the
  * state table of several), then each new entry as one more row. Scripts (--json, --output ndjson):
- * one JSON line per entry, those already there first, each naming its parcel in `entry_id`.
+ * one JSON line per entry, those already there first, each naming its parcel in `entry_id`
+ * (through --jq when given).
  */
 export class WatchPrinter {
   readonly names: CodeNames | undefined;
@@ -68,6 +70,8 @@ export class WatchPrinter {
 
   private async jsonLines(batch: readonly { id: string; entries: readonly TimelineEntry[] }[]): Promise<void> {
     const lines = batch.flatMap(({ id, entries }) => entries.map((entry) => Object.assign({ entry_id: id }, entryJson(entry), { entry_id: id })));
-    await renderList(this.ctx.io, lines, { format: 'ndjson', now: this.ctx.now() });
+    const jq = await this.ctx.jq();
+    if (jq !== undefined) await renderJqStream(this.ctx.io, jq, lines);
+    else await renderList(this.ctx.io, lines, { format: 'ndjson', now: this.ctx.now() });
   }
 }
