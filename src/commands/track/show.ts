@@ -100,7 +100,7 @@ async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | unde
   } else if (format === 'table') {
     await renderParcelTimeline(ctx.io, snapshot.parcel, snapshot.timeline, { names, now });
   } else if (format === 'csv') {
-    await renderList(ctx.io, snapshot.timeline.map(entryJson), { format, now, emptyMessage: 'No events or attempts yet.' });
+    await renderList(ctx.io, data.timeline, { format, now });
   } else {
     await renderRecord(ctx.io, data, { format, now });
   }
