@@ -44,6 +44,12 @@ describe('--jq filter', () => {
     for (let i = 0; i < 400; i++) expect(await filter.run([{ id: i }])).toEqual({ lines: [String(i)] });
   });
 
+  it('refuses a value too large for jq-wasm, naming the way out', async () => {
+    const filter = await compileJq('length');
+    expect(await filter.run(['x'.repeat(400 * 1024)])).toEqual({ lines: ['409600'] });
+    await expect(filter.run(['x'.repeat(600 * 1024)])).rejects.toThrow('--jq takes JSON values up to 512 KiB (this one is 601 KiB)');
+  });
+
   it('streams many items, each filtered once, in order', async () => {
     const filter = await compileJq('select(.n % 1000 == 0) | .n');
     const { io, stdout } = captureIO({ env: {} });
