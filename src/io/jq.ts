@@ -46,18 +46,20 @@ interface JqInstance {
 }
 
 /**
- * jq-wasm 1.0.1 corrupts an instance's function table after about 310 runs ("Unknown function
- * type", then memory faults), whatever the input. A fresh instance costs 12-16 ms, so one serves
- * this many runs and is then replaced. Streams are filtered a batch of items per run.
+ * One jq-wasm 1.0.1 instance wears out: its function table breaks after about 310 runs ("Unknown
+ * function type"), and each run leaves its arguments on the WebAssembly stack (1-2 MiB), never
+ * popped. A fresh instance costs 12-16 ms, so one serves this many runs or argument bytes and is
+ * then replaced. Streams are filtered a batch of items per run.
  */
 const RUNS_PER_INSTANCE = 100;
+const ARGUMENT_BYTES_PER_INSTANCE = 768 * 1024;
 /** Items filtered per run on a stream: jq applies the filter to each input of a run in turn. */
 const STREAM_BATCH = 100;
 /** …or fewer, when the stream has been quiet this long (a slow list still shows its first results). */
 const STREAM_IDLE_MS = 100;
 
 let factory: Promise<() => Promise<JqInstance>> | undefined;
-let current: { instance: Promise<JqInstance>; runs: number } | undefined;
+let current: { instance: Promise<JqInstance>; runs: number; bytes: number } | undefined;
 
 function loadFactory(): Promise<() => Promise<JqInstance>> {
   // The Emscripten factory itself (the package's `raw` shares one instance for ever). It is CommonJS:
@@ -73,10 +75,21 @@ function loadFactory(): Promise<() => Promise<JqInstance>> {
 /** Runs `filter` with `-n -c`, the JSON array `inputs` bound to $__parcels_jq_inputs. */
 async function runJq(inputs: string, filter: string): Promise<string> {
   const create = await loadFactory();
-  if (current === undefined || current.runs >= RUNS_PER_INSTANCE) current = { instance: create(), runs: 0 };
+  // Arguments as the stack holds them: UTF-8 with a NUL each, plus the fixed flags.
+  const bytes = Buffer.byteLength(inputs) + Buffer.byteLength(filter) + 64;
+  if (current === undefined || current.runs >= RUNS_PER_INSTANCE || current.bytes + bytes > ARGUMENT_BYTES_PER_INSTANCE) {
+    current = { instance: create(), runs: 0, bytes: 0 };
+  }
   current.runs++;
-  const instance = await current.instance;
-  return instance.raw('', filter, ['-n', '-c', '--argjson', INPUTS_VARIABLE, inputs]);
+  current.bytes += bytes;
+  const used = current;
+  try {
+    return await (await used.instance).raw('', filter, ['-n', '-c', '--argjson', INPUTS_VARIABLE, inputs]);
+  } catch (error) {
+    // jq's own errors leave the instance sound; a WebAssembly fault (an abort) does not.
+    if (!jqMessage(error).startsWith('jq: ') && current === used) current = undefined;
+    throw error;
+  }
 }
 
 /** jq's own message, on one line. */
