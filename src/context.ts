@@ -123,7 +123,8 @@ export function createContext(init: {
     targetPromise ??= (async () => {
       const resolved = await settings();
       if (!globals.sandbox) return resolved;
-      const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
+      const { loadSandbox } = await import('./sandbox-loader.js');
+      const { startSandbox, DEMO_API_KEY } = await loadSandbox();
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
       sandboxDb = await prepareDefaultSandboxDb(env);
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
