@@ -121,6 +121,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
     command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError('(add --help for usage and examples)');
+    // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
+    if (def.path.length === 1 && !def.args) groups.set(name, command);
     // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify).
     const attributes = new Map<string, string>();
     for (const [key, spec] of Object.entries(def.flags)) {
@@ -142,6 +144,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
       try {
         const { resolveFlags } = await import('./commands/resolve-flags.js');
         const flags = resolveFlags(def, raw, env);
+        // A bad --jq expression fails here, before anything is sent.
+        await ctx.jq();
         // Each loader's module is checked against its definition where it is written (defineCommand).
         const module = (await def.load()).default as CommandModule<CommandDefinition, unknown>;
         const options = await module.parse({ args, flags }, ctx);
@@ -181,6 +185,7 @@ function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
     sandbox: raw.sandbox === true,
     timeout: str(raw.timeout),
     retries: str(raw.retries),
+    jq: str(raw.jq),
   };
 }
 
