@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { UUID_PATTERN } from '../schemas/parcel.js';
 import { parseDuration } from '../schemas/duration.js';
 import type { KeyRing } from './auth.js';
-import { readJsonBody } from './body.js';
+import { ClientGoneError, readJsonBody } from './body.js';
 import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
 import { SandboxError, badRequest, validationError } from './errors.js';
@@ -162,6 +162,7 @@ export async function handleAdmin(req: IncomingMessage, d: AdminDeps): Promise<S
     return { status, headers: { 'Cache-Control': 'no-store' }, body: dataBody(data) };
   } catch (err) {
     if (err instanceof SandboxError) return errorResponse(err);
+    if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));
     if (err instanceof ClockError || err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
     if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
     return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
