@@ -14,7 +14,7 @@ interface RunView {
   entry_id: string;
   scenario: string;
   run: number;
-  steps: Array<Record<string, unknown>>;
+  steps: Array<{ at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
   refused: Array<{ step: number; code: string }>;
   done: boolean;
 }
@@ -35,7 +35,17 @@ export default defineCommand<typeof definitions.sandboxSimulate, SimulateOptions
       }
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;
       await renderMessage(ctx.io, `Parcel ${view.entry_id}: scenario ${view.scenario} (run ${view.run}), ${state}`, 'info');
-      const steps = view.steps.map((s, n) => ({ step: n, ...s, refused: view.refused.find((r) => r.step === n)?.code ?? null }));
+      const steps = view.steps.map((s, n) => ({
+        step: n,
+        at: s.at,
+        occurred_at: s.occurred_at,
+        event: s.event ?? null,
+        outcome: s.attempt?.outcome ?? null,
+        reason: s.attempt?.reason ?? null,
+        copies: s.copies,
+        applied: s.applied,
+        refused: view.refused.find((r) => r.step === n)?.code ?? null,
+      }));
       await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: ctx.now() });
     } finally {
       await admin.close();
