@@ -139,7 +139,11 @@ export function createApp(opts: AppOptions = {}): App {
     handle(req, res) {
       const startedMs = clock.elapsedMs();
       if (req.url?.startsWith(ADMIN_PREFIX)) {
-        void handleAdmin(req, admin).then((response) => responder.answerAdmin(req, res, response));
+        void handleAdmin(req, admin).then((response) => {
+          // A log request still waiting when the sandbox closed has nobody left to answer.
+          if (closed) req.socket.destroy();
+          else responder.answerAdmin(req, res, response);
+        });
         return;
       }
       try {
