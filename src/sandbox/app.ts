@@ -98,6 +98,7 @@ export function createApp(opts: AppOptions = {}): App {
   try {
     scenarios = scenarioEngine(repo, opts);
     testClock = new TestClock(repo, opts.time ?? { wallMs: () => Date.now(), elapsedMs: () => performance.now() }, Math.round((opts.clockOffset ?? 0) * 1000));
+    testClock.refresh();
     clock = createClock(opts.clockOffset ?? 0, opts.time, testClock);
     if (opts.speed !== undefined) testClock.setSpeed(opts.speed);
     if (opts.frozen === true) testClock.freeze(true);
@@ -147,7 +148,11 @@ export function createApp(opts: AppOptions = {}): App {
         return;
       }
       try {
-        scenarios.catchUp(clock.nowMs());
+        // One PRAGMA data_version per request tells both whether another process moved the clock
+        // or the scenario runs.
+        const version = repo.dataVersion();
+        testClock.refresh(version);
+        scenarios.catchUp(clock.nowMs(), version);
       } catch (err) {
         // A busy database (another process applying the same steps) leaves them for the next request.
         if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);

@@ -142,7 +142,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     close,
     adminToken,
     clock: {
-      now: () => app.clock.nowMs(),
+      now: () => testClock.status().now_ms,
       status: () => testClock.status(),
       advance: (ms) => testClock.advance(ms),
       set: (time) => testClock.set(toEpochMs(time)),
@@ -154,7 +154,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       list: () => scenarios.names(),
       assign(entryId, scenario) {
         const p = parcel(entryId);
-        repo.transaction(() => scenarios.assign(p, scenario, app.clock.nowMs()));
+        repo.transaction(() => scenarios.assign(p, scenario, testClock.status().now_ms));
         return scenarios.view(p) as ScenarioRunView;
       },
       get: (entryId) => scenarios.view(parcel(entryId)),

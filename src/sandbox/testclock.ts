@@ -21,9 +21,9 @@ const MAX_SPEED = 1_000_000;
 
 /**
  * The run-time controllable data clock, stored in the database (a `meta` row) so that it survives
- * restarts and every process on the file sees the same time. It only moves forward. The state is
- * re-read whenever another connection committed (PRAGMA data_version), so a change made by another
- * process is seen on the next read.
+ * restarts and every process on the file sees the same time. It only moves forward. `refresh`
+ * re-reads the state when another connection committed (PRAGMA data_version); the sandbox calls it
+ * at the start of every request, so a change made by another process is seen by the next request.
  */
 export class TestClock implements ClockStateSource {
   private state: TestClockState | undefined;
@@ -36,17 +36,22 @@ export class TestClock implements ClockStateSource {
     private readonly offsetMs: number,
   ) {}
 
+  /** The state as last refreshed (no database read: the request path refreshes once per request). */
   current(): TestClockState | undefined {
-    const v = this.repo.dataVersion();
-    if (v !== this.seenVersion) {
-      this.state = this.repo.readClock();
-      this.seenVersion = v;
-    }
     return this.state;
   }
 
+  /** Re-reads the stored state if another connection committed since (`version`: PRAGMA data_version, if already read). */
+  refresh(version = this.repo.dataVersion()): void {
+    if (version !== this.seenVersion) {
+      this.state = this.repo.readClock();
+      this.seenVersion = version;
+    }
+  }
+
   status(): ClockStatus {
-    const state = this.current();
+    this.refresh();
+    const state = this.state;
     const ms = dataTimeAt(state, this.sources.wallMs()) + this.offsetMs;
     return { now_ms: ms, now: new Date(ms).toISOString(), frozen: state?.frozen ?? false, speed: state?.speed ?? 1 };
   }

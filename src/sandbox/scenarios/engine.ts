@@ -98,8 +98,7 @@ export class ScenarioEngine {
    * Applies every step due by data time `nowMs`, in due order across runs. Cheap when nothing is
    * due: the earliest due time is kept in memory and re-read only after another connection committed.
    */
-  catchUp(nowMs: number): void {
-    const version = this.repo.dataVersion();
+  catchUp(nowMs: number, version = this.repo.dataVersion()): void {
     if (version !== this.seenVersion) {
       this.firstDue = this.repo.firstScenarioDueMs();
       this.seenVersion = version;
