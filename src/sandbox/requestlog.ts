@@ -103,7 +103,7 @@ export class RequestLog {
 
   /** Resolves once an entry after `after` exists, or after `timeoutMs`, or when `signal` aborts. */
   waitFor(after: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    if (this.seq > after || timeoutMs <= 0) return Promise.resolve();
+    if (this.seq > after || timeoutMs <= 0 || signal?.aborted === true) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -115,12 +115,5 @@ export class RequestLog {
       signal?.addEventListener('abort', done, { once: true });
       this.waiters.add(done);
     });
-  }
-
-  /** Wakes every waiter (on close). */
-  wakeAll(): void {
-    const waiting = this.waiters;
-    this.waiters = new Set();
-    for (const wake of waiting) wake();
   }
 }
