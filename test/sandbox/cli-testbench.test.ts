@@ -1,4 +1,6 @@
 /** `parcels sandbox clock / simulate / logs` in-process against a real sandbox over HTTP, and embedded with --sandbox. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualTime, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -39,6 +41,13 @@ describe('parcels sandbox clock', () => {
       [['rewind'], 'unknown clock action "rewind"; use one of show, advance, set, freeze, resume, speed'],
       [['freeze', 'now'], 'clock freeze takes no value (got "now")'],
     ];
+    // The example in the message runs as printed.
+    const missing = await runCli(['sandbox', 'clock', 'advance'], { env: env() });
+    const example = /e\.g\. (parcels .+)$/m.exec(missing.stderr)?.[1] ?? '';
+    expect(example).toBe('parcels sandbox clock advance 36h');
+    const ran = await runCli([...example.split(' ').slice(1), '--json'], { env: env() });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout).speed).toBe(1);
     for (const [args, message] of cases) {
       const r = await runCli(['sandbox', 'clock', ...args], { env: env({ PARCELS_BASE_URL: 'http://127.0.0.1:9' }) });
       expect(r.code, args.join(' ')).toBe(2);
@@ -112,5 +121,26 @@ describe('parcels sandbox logs', () => {
     const withBody = (JSON.parse(bodies.stdout) as Array<Record<string, string>>).filter((e) => e.route === 'parcels.create').at(-1);
     expect(JSON.parse(withBody?.response_body ?? '').data.entry_id).toBe(id);
     for (const r of [table, json, bodies]) expect(r.stdout + r.stderr).not.toContain(KEY_A);
+  });
+});
+
+describe('parcels sandbox serve --scenarios', () => {
+  it('a scenario file breaking a rule: exit 2 naming the file, each line and rule; nothing on stdout', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'flows.json');
+    writeFileSync(file, '{\n  "scenarios": {\n    "slow": { "steps": [ { "after": "1 week", "event": 2 } ] }\n  },\n  "rules": [ { "scenario": "slow" } ]\n}\n');
+    const r = await runCli(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--scenarios', file], { env: { PARCELS_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    // The terminal output shows the message's line breaks as spaces.
+    expect(r.stderr).toBe(
+      `Error: --scenarios: invalid scenario file ${file}:   line 3: scenarios.slow.steps.0.after: must be a duration like "90s", "15m", "2h" or "1d"   line 5: rules.0: needs "courier" or "postal_code" (or both)\n`,
+    );
+    const speed = await runCli(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--speed', 'fast'], { env: { PARCELS_CONFIG_DIR: dir } });
+    expect(speed.code).toBe(2);
+    expect(speed.stderr).toContain('--speed must be a number above 0 and at most 1000000 (got "fast")');
+    const rate = await runCli(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--late-rate', '2'], { env: { PARCELS_CONFIG_DIR: dir } });
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toContain('--late-rate must be a number from 0 to 1 (got "2")');
   });
 });

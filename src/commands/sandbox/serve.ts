@@ -15,11 +15,13 @@ export interface ServeOptions {
   faultSeed?: number;
   clockOffset?: number;
   oracleUnavailable: boolean;
-  frozen: boolean;
+  /** true: start the test clock stopped; absent: leave the stored clock as it is. */
+  frozen?: true;
   speed?: number;
   scenarios?: string;
   scenarioSeed?: number;
-  tracking: { duplicateRate?: number; lateRate?: number; reorderRate?: number; dateDriftSPerHour?: number };
+  /** Tracking-level faults; absent when no such flag is given. */
+  tracking?: { duplicateRate?: number; lateRate?: number; reorderRate?: number; dateDriftSPerHour?: number };
   adminTokenFile?: string;
   limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
 }
@@ -36,6 +38,16 @@ function speedOf(value: string | undefined): number | undefined {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || n <= 0 || n > 1_000_000) throw new UsageError(`--speed must be a number above 0 and at most 1000000 (got "${value}")`, '--speed');
   return n;
+}
+
+function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderRate?: string; dateDrift?: number }): ServeOptions['tracking'] {
+  const tracking = {
+    duplicateRate: rate(flags.duplicateRate, '--duplicate-rate'),
+    lateRate: rate(flags.lateRate, '--late-rate'),
+    reorderRate: rate(flags.reorderRate, '--reorder-rate'),
+    dateDriftSPerHour: flags.dateDrift,
+  };
+  return Object.values(tracking).every((v) => v === undefined) ? undefined : tracking;
 }
 
 /** The admin token given at start (--admin-token-file, else PARCELS_SANDBOX_ADMIN_TOKEN), if any. */
@@ -61,16 +73,11 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
       faultSeed: flags.faultSeed,
       clockOffset: flags.clockOffset,
       oracleUnavailable: flags.oracleUnavailable,
-      frozen: flags.frozen,
+      frozen: flags.frozen ? true : undefined,
       speed: speedOf(flags.speed),
       scenarios: flags.scenarios,
       scenarioSeed: flags.scenarioSeed,
-      tracking: {
-        duplicateRate: rate(flags.duplicateRate, '--duplicate-rate'),
-        lateRate: rate(flags.lateRate, '--late-rate'),
-        reorderRate: rate(flags.reorderRate, '--reorder-rate'),
-        dateDriftSPerHour: flags.dateDrift,
-      },
+      tracking: trackingOf(flags),
       adminTokenFile: flags.adminTokenFile,
       limits: {
         headersTimeoutMs: flags.headersTimeout,
