@@ -18,6 +18,8 @@ export interface ClockStatus {
 }
 
 const MAX_SPEED = 1_000_000;
+/** 9999-12-31T23:59:59.999Z: later times have no ISO 8601 (or HTTP Date) form. */
+const LATEST_MS = 253_402_300_799_999;
 
 /**
  * The run-time controllable data clock, stored in the database (a `meta` row) so that it survives
@@ -95,6 +97,7 @@ export class TestClock implements ClockStateSource {
       const dataMs = dataTimeAt(stored, wall);
       const anchored: TestClockState = { anchorDataMs: dataMs, anchorWallMs: wall, speed: stored?.speed ?? 1, frozen: stored?.frozen ?? false };
       const next = edit(anchored, dataMs);
+      if (next.anchorDataMs + this.offsetMs > LATEST_MS) throw new ClockError('the clock cannot go past 9999-12-31T23:59:59Z');
       this.repo.writeClock(next);
       this.state = next;
     });

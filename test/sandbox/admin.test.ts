@@ -80,6 +80,39 @@ describe('the admin route', () => {
       await s.close();
     }
   });
+
+  it('never answers 5xx to bad input', async () => {
+    const s = await startSandbox({ seed: TEST_SEED });
+    const key = s.adminToken as string;
+    try {
+      const cases: Array<[string, string, Parameters<typeof call>[3]]> = [
+        ['POST', '/_sandbox/v1/clock/advance', { key, raw: '{"by":' }],
+        ['POST', '/_sandbox/v1/clock/advance', { key, raw: '[1]' }],
+        ['POST', '/_sandbox/v1/clock/advance', { key, body: { ms: -5 } }],
+        ['POST', '/_sandbox/v1/clock/advance', { key, body: { ms: 1e300 } }],
+        ['POST', '/_sandbox/v1/clock/advance', { key, body: { by: '200000000d' } }],
+        ['POST', '/_sandbox/v1/clock/advance', { key, body: { by: '1h' }, contentType: 'text/plain' }],
+        ['POST', '/_sandbox/v1/clock/set', { key, body: { to: 'yesterday' } }],
+        ['POST', '/_sandbox/v1/clock/set', { key, body: { to: 1.5 } }],
+        ['POST', '/_sandbox/v1/clock/speed', { key, body: { speed: 0 } }],
+        ['POST', '/_sandbox/v1/clock/speed', { key, body: { speed: 'fast' } }],
+        ['POST', '/_sandbox/v1/clock/rewind', { key, body: {} }],
+        ['POST', '/_sandbox/v1/parcels/not-a-uuid/scenario', { key, body: { scenario: 'happy' } }],
+        ['POST', '/_sandbox/v1/parcels/00000000-0000-4000-8000-000000000000/scenario', { key, body: { scenario: 7 } }],
+        ['GET', '/_sandbox/v1/logs?after=-1', { key }],
+        ['GET', '/_sandbox/v1/logs?wait=soon', { key }],
+        ['DELETE', '/_sandbox/v1/clock', { key }],
+      ];
+      for (const [method, path, opts] of cases) {
+        const r = await call(s.url, method, path, opts);
+        expect(r.status, `${method} ${path} ${JSON.stringify(opts?.body ?? opts?.raw)}`).toBeGreaterThanOrEqual(400);
+        expect(r.status).toBeLessThan(500);
+        expect(r.body.data).toBeNull();
+      }
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('the request log', () => {

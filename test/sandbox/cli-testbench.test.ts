@@ -93,7 +93,7 @@ describe('parcels sandbox simulate', () => {
     const table = await runCli(['sandbox', 'simulate', id], { env: env() });
     expect(table.stderr).toContain(`Parcel ${id}: scenario refused (run `);
     expect(table.stderr).toContain('0 of 4 steps applied');
-    expect(table.stdout.split('\n')[0]).toBe(['step', 'at', 'occurred_at', 'event', 'outcome', 'reason', 'copies', 'applied', 'refused'].join('\t'));
+    expect(table.stdout.split('\n')[0]).toBe(['step', 'arrives_at', 'occurred_at', 'event', 'outcome', 'reason', 'copies', 'applied', 'refused'].join('\t'));
     await runCli(['sandbox', 'clock', 'advance', '6h'], { env: env() });
     const got = await runCli(['get', id, '--json'], { env: env({ PARCELS_API_KEY: KEY_A }) });
     expect(JSON.parse(got.stdout).status).toBe(5);

@@ -121,7 +121,7 @@ describe('built-in scenarios: exact sequences', () => {
       });
       const run = s.scenarios.get(id);
       expect(run?.refused).toEqual([{ step: 3, code: 'parcel_delivered' }]);
-      expect(run?.steps[3]).toEqual({ at: START_S + 4 * H + 16 * M, occurred_at: START_S + 4 * H + 5 * M, event: 3, copies: 1, applied: true });
+      expect(run?.steps[3]).toEqual({ arrives_at: START_S + 4 * H + 16 * M, occurred_at: START_S + 4 * H + 5 * M, event: 3, copies: 1, applied: true });
       expect(run?.done).toBe(true);
     } finally {
       await s.close();

@@ -14,7 +14,7 @@ interface RunView {
   entry_id: string;
   scenario: string;
   run: number;
-  steps: Array<{ at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
+  steps: Array<{ arrives_at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
   refused: Array<{ step: number; code: string }>;
   done: boolean;
 }
@@ -37,7 +37,7 @@ export default defineCommand<typeof definitions.sandboxSimulate, SimulateOptions
       await renderMessage(ctx.io, `Parcel ${view.entry_id}: scenario ${view.scenario} (run ${view.run}), ${state}`, 'info');
       const steps = view.steps.map((s, n) => ({
         step: n,
-        at: s.at,
+        arrives_at: s.arrives_at,
         occurred_at: s.occurred_at,
         event: s.event ?? null,
         outcome: s.attempt?.outcome ?? null,

@@ -18,7 +18,7 @@ export interface ScenarioRunView {
   run: number;
   started_at: number;
   /** The planned reports: arrival time, observation time, what, how many copies; `applied` once stored. */
-  steps: Array<{ at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
+  steps: Array<{ arrives_at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
   refused: Array<{ step: number; code: string }>;
   done: boolean;
 }
@@ -83,7 +83,7 @@ export class ScenarioEngine {
       run: run.runNo,
       started_at: Math.floor(run.startedMs / 1000),
       steps: run.plan.map((s, n) => ({
-        at: Math.floor((run.startedMs + s.atMs) / 1000),
+        arrives_at: Math.floor((run.startedMs + s.atMs) / 1000),
         occurred_at: Math.floor((run.startedMs + s.occurredMs) / 1000),
         ...('event' in s.report ? { event: s.report.event } : { attempt: { outcome: s.report.attempt.outcome, reason: s.report.attempt.reason } }),
         copies: s.copies,
