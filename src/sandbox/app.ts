@@ -7,6 +7,7 @@ import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
+import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -138,6 +139,7 @@ export function createApp(opts: AppOptions = {}): App {
     scenarios,
     log,
     handle(req, res) {
+      if (isOpenApiRequest(req)) return serveOpenApi(req, res);
       const startedMs = clock.elapsedMs();
       if (req.url?.startsWith(ADMIN_PREFIX)) {
         void handleAdmin(req, admin).then((response) => {

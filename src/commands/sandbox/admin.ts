@@ -30,7 +30,8 @@ function asApiError(err: unknown): never {
 }
 
 async function embedded(ctx: Context): Promise<SandboxAdmin> {
-  const { startSandbox } = await import('../../sandbox/index.js');
+  const { loadSandbox } = await import('../../sandbox-loader.js');
+  const { startSandbox } = await loadSandbox();
   const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
   const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(ctx.env), port: 0 });
   const attempt = async <T>(fn: () => T): Promise<T> => {

@@ -90,7 +90,8 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
   },
 
   async run(options, ctx) {
-    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError } = await import('../../sandbox/index.js');
+    const { loadSandbox } = await import('../../sandbox-loader.js');
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError } = await loadSandbox();
     const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
     const { writeAdminToken, removeAdminToken } = await import('../../config/admin-token.js');
     const adminToken = await explicitAdminToken(options, ctx.env);
