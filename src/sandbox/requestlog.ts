@@ -36,29 +36,42 @@ export interface LoggedRequest {
   body: Buffer | undefined;
 }
 
-/** Body text kept per entry at most (the rest is cut with a note). */
-const BODY_CHARS = 8192;
+/** Bytes of each body kept per entry at most (the rest is cut with a note), so the log stays bounded. */
+const BODY_BYTES = 8192;
 export const DEFAULT_LOG_SIZE = 1000;
 
-function cut(text: string): string {
-  return text.length <= BODY_CHARS ? text : `${text.slice(0, BODY_CHARS)}… (${text.length - BODY_CHARS} more characters)`;
+/** A body as the log keeps it: whole when small, else its first BODY_BYTES bytes (a copy, so the big original is not held) and its size. */
+export type KeptBody = { whole: Buffer | string } | { head: Buffer; size: number };
+
+/** Keeps a body for the log; small bodies (the usual case) by reference, without a copy. */
+export function keepBody(body: Buffer | string | undefined): KeptBody | undefined {
+  if (body === undefined) return undefined;
+  // A string of at most BODY_BYTES / 4 characters is at most BODY_BYTES bytes of UTF-8.
+  if (body.length <= (typeof body === 'string' ? BODY_BYTES / 4 : BODY_BYTES)) return { whole: body };
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  return bytes.length <= BODY_BYTES ? { whole: body } : { head: Buffer.from(bytes.subarray(0, BODY_BYTES)), size: bytes.length };
+}
+
+function bodyText(kept: KeptBody): string {
+  if ('whole' in kept) return kept.whole.toString();
+  return `${kept.head.toString('utf8')}… (${kept.size - kept.head.length} more bytes)`;
 }
 
 /** What the responder hands the log; converted to a LogEntry only when read. */
 export type LogInput = Omit<LogEntry, 'seq' | 'at' | 'request_body' | 'response_body'> & {
   atMs: number;
-  requestBytes: Buffer | undefined;
-  responseText: string | undefined;
+  requestBody: KeptBody | undefined;
+  responseBody: KeptBody | undefined;
 };
 
 type Stored = LogInput & { seq: number };
 
 function shown(e: Stored, bodies: boolean): LogEntry {
-  const { atMs, requestBytes, responseText, ...rest } = e;
+  const { atMs, requestBody, responseBody, ...rest } = e;
   const entry: LogEntry = { ...rest, at: new Date(atMs).toISOString() };
   if (bodies) {
-    if (requestBytes !== undefined) entry.request_body = cut(requestBytes.toString('utf8'));
-    if (responseText !== undefined) entry.response_body = cut(responseText);
+    if (requestBody !== undefined) entry.request_body = bodyText(requestBody);
+    if (responseBody !== undefined) entry.response_body = bodyText(responseBody);
   }
   return entry;
 }

@@ -3,6 +3,7 @@ import type { SandboxClock } from './clock.js';
 import type { SandboxResponse } from './envelope.js';
 import type { Outcome } from './pipeline.js';
 import type { RequestLog } from './requestlog.js';
+import { keepBody } from './requestlog.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -81,8 +82,8 @@ export class Responder {
       code: errorCode(response),
       replay: response.headers['Idempotent-Replayed'] === 'true',
       latency_ms: Math.round((this.clock.elapsedMs() - startedMs) * 100) / 100,
-      requestBytes: request.body,
-      responseText: out.drop ? undefined : response.body,
+      requestBody: keepBody(request.body),
+      responseBody: out.drop ? undefined : keepBody(response.body),
     });
   }
 

@@ -162,3 +162,20 @@ describe('the request log', () => {
     }
   });
 });
+
+describe('request log bodies', () => {
+  it('keeps at most the first 8 KiB of a body, saying how much was cut', async () => {
+    const s = await startSandbox({ seed: TEST_SEED });
+    try {
+      const number = 'x'.repeat(9000);
+      await call(s.url, 'POST', '/deliveries/v1/parcels', { body: { courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number }, idem: newKey() });
+      const [entry] = s.logs({ bodies: true });
+      const sent = JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number });
+      expect(entry?.request_body).toBe(`${sent.slice(0, 8192)}… (${sent.length - 8192} more bytes)`);
+      expect(entry?.status).toBe(422);
+      expect(entry?.response_body).toContain('"validation_failed"');
+    } finally {
+      await s.close();
+    }
+  });
+});
