@@ -100,7 +100,8 @@ async function endToEnd() {
 }
 
 async function outputLayer() {
-  const outfile = join(dir, 'render.mjs');
+  // Inside the repository, so the bundle's `import('jq-wasm/…')` resolves from node_modules.
+  const outfile = join(root, 'bench', `.jq-render-${process.pid}.tmp.mjs`);
   await build({
     stdin: {
       contents: "export { renderJqStream, compileJq } from './src/io/jq.ts';\nexport { renderList } from './src/io/render.ts';\n",
@@ -115,7 +116,7 @@ async function outputLayer() {
     external: ['jq-wasm'],
     logLevel: 'error',
   });
-  const { renderJqStream, compileJq, renderList } = await import(outfile);
+  const { renderJqStream, compileJq, renderList } = await import(outfile).finally(() => rmSync(outfile, { force: true }));
   const sink = () => new Writable({ write: (_chunk, _enc, done) => done() });
   const io = () => ({ stdout: sink(), stderr: sink(), stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, colour: false, stderrColour: false, columns: 80, env: {} });
   const parcels = Array.from({ length: items }, (_, i) => ({

@@ -9,7 +9,7 @@ import { OUTPUT_FORMATS, isOutputFormat } from './io/output-format.js';
 import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
-import { SKEW_WARN_S, skewWarning } from './io/clock-skew.js';
+import { skewTracker } from './clock-skew.js';
 
 /** The options every command accepts, as commander parsed them (still unvalidated strings). */
 export interface GlobalOptions {
@@ -84,11 +84,6 @@ export function createContext(init: {
   let etagsPromise: Promise<EtagCache> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
   let jqPromise: Promise<JqFilter | undefined> | undefined;
-  let storedSkew: Promise<number | undefined> | undefined;
-  /** Service clock minus ours (seconds), as measured from this command's latest answer. */
-  let measuredSkew: number | undefined;
-  let skewWarned = false;
-  const pendingWarnings: Promise<void>[] = [];
   let profileOutput: OutputFormat | undefined;
   /** The --sandbox database: the target its ETags and names are kept for. */
   let sandboxDb: string | undefined;
@@ -148,45 +143,18 @@ export function createContext(init: {
     return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
   };
 
-  /** Where the skew is kept: per base URL and profile. The embedded sandbox shares this machine's clock. */
-  const skewKey = async (): Promise<{ target: string; profile: string } | undefined> => {
-    if (globals.sandbox) return undefined;
-    const resolved = await settings();
-    if (resolved.baseUrl === undefined) return undefined;
-    const { targetId } = await import('./config/target.js');
-    return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
-  };
-
-  const knownSkew = (): Promise<number | undefined> => {
-    storedSkew ??= (async () => {
-      const key = await skewKey();
-      if (key === undefined) return undefined;
-      const { readClockSkew } = await import('./config/clock-skew.js');
-      return readClockSkew(env, key.target, key.profile);
-    })();
-    return storedSkew;
-  };
-
-  const onSkew = (seconds: number): void => {
-    measuredSkew = seconds;
-    if (skewWarned || Math.abs(seconds) <= SKEW_WARN_S) return;
-    skewWarned = true;
-    pendingWarnings.push(
-      (async () => {
-        const { renderMessage } = await import('./io/render.js');
-        await renderMessage(io, skewWarning(seconds), 'warn');
-      })(),
-    );
-  };
-
-  /** Keeps the latest measured skew for the next command; a failed write only loses the correction. */
-  const keepSkew = async (): Promise<void> => {
-    if (measuredSkew === undefined) return;
-    const key = await skewKey();
-    if (key === undefined || (await knownSkew()) === measuredSkew) return;
-    const { writeClockSkew } = await import('./config/clock-skew.js');
-    await writeClockSkew(env, key.target, key.profile, measuredSkew).catch(() => undefined);
-  };
+  // The skew is kept per base URL and profile; the embedded sandbox shares this machine's clock.
+  const skew = skewTracker({
+    io,
+    env,
+    async key() {
+      if (globals.sandbox) return undefined;
+      const resolved = await settings();
+      if (resolved.baseUrl === undefined) return undefined;
+      const { targetId } = await import('./config/target.js');
+      return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
+    },
+  });
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
@@ -211,8 +179,7 @@ export function createContext(init: {
     settings,
     target,
     async serviceNow() {
-      if (measuredSkew !== undefined) return now() + measuredSkew;
-      return now() + ((await knownSkew()) ?? 0);
+      return now() + (await skew.current());
     },
     api() {
       apiPromise ??= (async () => {
@@ -242,7 +209,7 @@ export function createContext(init: {
           dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
           waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
-          onSkew,
+          onSkew: (seconds: number) => skew.measured(seconds),
         });
         closers.push(() => client.close());
         return client;
@@ -311,8 +278,7 @@ export function createContext(init: {
     newIdempotencyKey: () => randomUUID(),
     async close() {
       for (const close of closers.reverse()) await close();
-      await Promise.all(pendingWarnings);
-      await keepSkew();
+      await skew.close();
     },
   };
   return ctx;

@@ -29,8 +29,16 @@ export interface JqFilter {
 const ERROR_KEY = '\u0000jq_error';
 const ERROR_LINE_PREFIX = `{${JSON.stringify(ERROR_KEY)}:`;
 
+/**
+ * The inputs travel as one `--argjson` array, not on stdin: jq-wasm feeds stdin one byte at a time,
+ * copying the rest of the buffer for each (quadratic: 35 KB took ~0.5 s). Arguments are copied
+ * once, onto the WebAssembly stack (1-2 MiB), hence the size limit below.
+ */
+const INPUTS_VARIABLE = '__parcels_jq_inputs';
+const MAX_INPUT_BYTES = 512 * 1024;
+
 function wrapped(expression: string): string {
-  return `try (\n${expression}\n) catch {${JSON.stringify(ERROR_KEY)}: .}`;
+  return `$${INPUTS_VARIABLE}[] | try (\n${expression}\n) catch {${JSON.stringify(ERROR_KEY)}: .}`;
 }
 
 interface JqInstance {
@@ -38,18 +46,20 @@ interface JqInstance {
 }
 
 /**
- * jq-wasm 1.0.1 corrupts an instance's function table after about 310 runs ("Unknown function
- * type", then memory faults), whatever the input. A fresh instance costs 12-16 ms, so one serves
- * this many runs and is then replaced. Streams are filtered a batch of items per run.
+ * One jq-wasm 1.0.1 instance wears out: its function table breaks after about 310 runs ("Unknown
+ * function type"), and each run leaves its arguments on the WebAssembly stack (1-2 MiB), never
+ * popped. A fresh instance costs 12-16 ms, so one serves this many runs or argument bytes and is
+ * then replaced. Streams are filtered a batch of items per run.
  */
 const RUNS_PER_INSTANCE = 100;
+const ARGUMENT_BYTES_PER_INSTANCE = 768 * 1024;
 /** Items filtered per run on a stream: jq applies the filter to each input of a run in turn. */
 const STREAM_BATCH = 100;
 /** …or fewer, when the stream has been quiet this long (a slow list still shows its first results). */
 const STREAM_IDLE_MS = 100;
 
 let factory: Promise<() => Promise<JqInstance>> | undefined;
-let current: { instance: Promise<JqInstance>; runs: number } | undefined;
+let current: { instance: Promise<JqInstance>; runs: number; bytes: number } | undefined;
 
 function loadFactory(): Promise<() => Promise<JqInstance>> {
   // The Emscripten factory itself (the package's `raw` shares one instance for ever). It is CommonJS:
@@ -62,12 +72,24 @@ function loadFactory(): Promise<() => Promise<JqInstance>> {
   return factory;
 }
 
-async function runJq(input: string, filter: string): Promise<string> {
+/** Runs `filter` with `-n -c`, the JSON array `inputs` bound to $__parcels_jq_inputs. */
+async function runJq(inputs: string, filter: string): Promise<string> {
   const create = await loadFactory();
-  if (current === undefined || current.runs >= RUNS_PER_INSTANCE) current = { instance: create(), runs: 0 };
+  // Arguments as the stack holds them: UTF-8 with a NUL each, plus the fixed flags.
+  const bytes = Buffer.byteLength(inputs) + Buffer.byteLength(filter) + 64;
+  if (current === undefined || current.runs >= RUNS_PER_INSTANCE || current.bytes + bytes > ARGUMENT_BYTES_PER_INSTANCE) {
+    current = { instance: create(), runs: 0, bytes: 0 };
+  }
   current.runs++;
-  const instance = await current.instance;
-  return instance.raw(input, filter, ['-c']);
+  current.bytes += bytes;
+  const used = current;
+  try {
+    return await (await used.instance).raw('', filter, ['-n', '-c', '--argjson', INPUTS_VARIABLE, inputs]);
+  } catch (error) {
+    // jq's own errors leave the instance sound; a WebAssembly fault (an abort) does not.
+    if (!jqMessage(error).startsWith('jq: ') && current === used) current = undefined;
+    throw error;
+  }
 }
 
 /** jq's own message, on one line. */
@@ -97,7 +119,7 @@ function jqError(expression: string, error: unknown): unknown {
  */
 export async function compileJq(expression: string): Promise<JqFilter> {
   try {
-    await runJq('null', expression);
+    await runJq('[]', expression);
   } catch (error) {
     const message = jqMessage(error);
     if (!message.startsWith('jq: ') || /compile error/i.test(message)) throw jqError(expression, error);
@@ -106,10 +128,17 @@ export async function compileJq(expression: string): Promise<JqFilter> {
     expression,
     async run(inputs) {
       if (inputs.length === 0) return { lines: [] };
+      const text = `[${inputs.map((input) => JSON.stringify(input) ?? 'null').join(',')}]`;
+      if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
+        throw new UsageError(
+          `--jq takes JSON values up to ${MAX_INPUT_BYTES / 1024} KiB (this one is ${Math.ceil(Buffer.byteLength(text) / 1024)} KiB)`,
+          '--jq',
+          'print it with --json and filter it with a jq installed on the machine',
+        );
+      }
       let output: string;
       try {
-        // JSON text, one value per line: jq reads each as an input.
-        output = await runJq(inputs.map((input) => JSON.stringify(input) ?? 'null').join('\n'), wrapped(expression));
+        output = await runJq(text, wrapped(expression));
       } catch (error) {
         throw jqError(expression, error);
       }
@@ -149,9 +178,30 @@ export async function renderJq(io: IO, filter: JqFilter, value: unknown): Promis
 export async function renderJqStream(io: IO, filter: JqFilter, items: Source): Promise<{ count: number }> {
   let count = 0;
   for await (const batch of batches(items, STREAM_BATCH, STREAM_IDLE_MS)) {
-    await write(io, await filter.run(batch));
-    count += batch.length;
-    if (isClosed(io.stdout)) break;
+    for (const part of bySize(batch)) {
+      await write(io, await filter.run(part));
+      count += part.length;
+      if (isClosed(io.stdout)) return { count };
+    }
   }
   return { count };
+}
+
+/** Splits a batch so each run's inputs stay well inside MAX_INPUT_BYTES (an item too large alone is left to `run` to refuse). */
+function bySize(batch: readonly unknown[]): unknown[][] {
+  const parts: unknown[][] = [];
+  let part: unknown[] = [];
+  let bytes = 0;
+  for (const item of batch) {
+    const size = Buffer.byteLength(JSON.stringify(item) ?? 'null') + 1;
+    if (part.length > 0 && bytes + size > MAX_INPUT_BYTES / 2) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(item);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }

@@ -44,6 +44,18 @@ describe('--jq filter', () => {
     for (let i = 0; i < 400; i++) expect(await filter.run([{ id: i }])).toEqual({ lines: [String(i)] });
   });
 
+  it('keeps working when many runs each pass large inputs (jq-wasm never pops its arguments off its stack)', async () => {
+    const filter = await compileJq('.id');
+    const big = { id: 1, pad: 'x'.repeat(200 * 1024) };
+    for (let i = 0; i < 30; i++) expect(await filter.run([big])).toEqual({ lines: ['1'] });
+  });
+
+  it('refuses a value too large for jq-wasm, naming the way out', async () => {
+    const filter = await compileJq('length');
+    expect(await filter.run(['x'.repeat(400 * 1024)])).toEqual({ lines: ['409600'] });
+    await expect(filter.run(['x'.repeat(600 * 1024)])).rejects.toThrow('--jq takes JSON values up to 512 KiB (this one is 601 KiB)');
+  });
+
   it('streams many items, each filtered once, in order', async () => {
     const filter = await compileJq('select(.n % 1000 == 0) | .n');
     const { io, stdout } = captureIO({ env: {} });

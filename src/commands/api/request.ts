@@ -1,6 +1,6 @@
 import { findItems } from '../../api/envelope.js';
 import { statusPhrase } from '../../api/failures.js';
-import type { ApiRequest, HttpMethod } from '../../api/http.js';
+import type { ApiRequest, ApiResponse, HttpMethod } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -69,7 +69,7 @@ export default defineCommand<typeof definitions.api, ApiOptions>({
       await showItems(ctx, untilAborted(items(paginate(client, request)), ctx.signal));
       return;
     }
-    let response;
+    let response: ApiResponse;
     try {
       response = await client.request(request);
     } catch (error) {
