@@ -31,7 +31,7 @@ const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, 
 
 /** Entry point: parses argv, runs one command, returns the exit code. Never calls process.exit. */
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
-  const answer = fastAnswer(argv);
+  const answer = fastAnswer(argv, deps.env ?? process.env);
   if (answer !== undefined) {
     const { systemIO, writeOut } = await import('./io/streams.js');
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);

@@ -107,6 +107,21 @@ export class ConflictError extends Error {
   }
 }
 
+/**
+ * Checks ran and their report is already printed; at least one failed. `exitCode` is the class of
+ * the most serious failure (`parcels doctor`, `parcels auth status`).
+ */
+export class CheckFailedError extends Error {
+  override readonly name = 'CheckFailedError';
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.AUTH;
   if (status === 404) return EXIT.NOT_FOUND;
@@ -124,6 +139,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof CancelledError) return EXIT.CANCELLED;
+  if (error instanceof CheckFailedError) return error.exitCode;
   return EXIT.UNEXPECTED;
 }
 
@@ -134,5 +150,6 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
   if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof CheckFailedError) return 'check_failed';
   return 'unexpected';
 }

@@ -1,0 +1,17 @@
+import { readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from '../config/completion-values.js';
+import type { ValueSources } from './complete.js';
+import { complete, formatCandidates } from './complete.js';
+
+/** The hidden `parcels __complete WORD…`: candidates from the definitions and the local caches only. */
+export function answerCompletion(words: readonly string[], env: NodeJS.ProcessEnv): string {
+  let profiles: ReturnType<typeof readProfiles> | undefined;
+  const sources: ValueSources = {
+    env,
+    profiles: () => (profiles ??= readProfiles(env)),
+    couriers: (profile, target) => readCachedCouriers(env, profile, target),
+    codeNames: (profile) => readCachedCodeNames(env, profile),
+    parcelIds: (profile) => readRecentParcelIds(env, profile),
+  };
+  // A shell calls this with whatever was typed: no word at all still completes the first one.
+  return formatCandidates(complete(words.length === 0 ? [''] : words, sources));
+}
