@@ -85,7 +85,6 @@ interface Line {
   path: string[];
   /** The command, once the path names one. */
   command: (typeof COMMANDS)[number] | undefined;
-  positionals: number;
   /** The positional words, in order. */
   words: string[];
   given: Set<string>;
@@ -109,7 +108,7 @@ function noteValue(line: Line, flag: FlagInfo, value: string): void {
 }
 
 function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | undefined } {
-  const line: Line = { path: [], command: undefined, positionals: 0, words: [], given: new Set(), profile: undefined, baseUrl: undefined, sandbox: false };
+  const line: Line = { path: [], command: undefined, words: [], given: new Set(), profile: undefined, baseUrl: undefined, sandbox: false };
   let pending: FlagInfo | undefined;
   let flagsEnded = false;
   for (const word of words) {
@@ -141,7 +140,6 @@ function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | 
         continue;
       }
     }
-    line.positionals++;
     line.words.push(word);
   }
   return { line, pending };
@@ -191,7 +189,7 @@ function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   const command = line.command;
   if (command === undefined) return [];
   const args = (command.args ?? '').match(/<[\w-]+>/g) ?? [];
-  const arg = args[line.positionals];
+  const arg = args[line.words.length];
   if (arg === '<id>') return sources.parcelIds(target(line, sources).profile).slice(0, MAX_IDS).map((value) => ({ value }));
   if (arg === '<metric>') return METRICS.map((value) => ({ value }));
   if (arg === '<shell>') return SHELLS.map((value) => ({ value }));

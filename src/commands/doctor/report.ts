@@ -8,7 +8,7 @@ export type CheckStatus = 'ok' | 'warning' | 'failure' | 'skipped';
 /** One line of the report. A failure carries the exit code of its class. */
 export interface CheckResult {
   check: string;
-  status: CheckStatus;
+  result: CheckStatus;
   detail: string;
   /** What to type (or do) about a warning or failure. */
   fix?: string;
@@ -35,12 +35,12 @@ export interface DoctorReport {
   checks: CheckResult[];
 }
 
-export const ok = (check: string, detail: string): CheckResult => ({ check, status: 'ok', detail });
-export const skipped = (check: string, detail: string): CheckResult => ({ check, status: 'skipped', detail });
-export const warning = (check: string, detail: string, fix: string): CheckResult => ({ check, status: 'warning', detail, fix });
+export const ok = (check: string, detail: string): CheckResult => ({ check, result: 'ok', detail });
+export const skipped = (check: string, detail: string): CheckResult => ({ check, result: 'skipped', detail });
+export const warning = (check: string, detail: string, fix: string): CheckResult => ({ check, result: 'warning', detail, fix });
 export const failure = (check: string, detail: string, fix: string, exitCode: ExitCode): CheckResult => ({
   check,
-  status: 'failure',
+  result: 'failure',
   detail,
   fix,
   exit_code: exitCode,
@@ -52,5 +52,5 @@ export const failure = (check: string, detail: string, fix: string, exitCode: Ex
  * serious: later ones are often its consequences.
  */
 export function exitCodeOf(checks: readonly CheckResult[]): number {
-  return checks.find((c) => c.status === 'failure')?.exit_code ?? EXIT.OK;
+  return checks.find((c) => c.result === 'failure')?.exit_code ?? EXIT.OK;
 }

@@ -18,7 +18,7 @@ const SCOPE_NAMES: readonly Scope[] = ['deliveries:read', 'deliveries:write', 'u
 
 export default defineCommand<typeof definitions.doctor, DoctorOptions>({
   parse({ flags }, ctx) {
-    if (ctx.globals.dryRun) throw new UsageError('doctor sends only checks that change nothing; it has no dry run', '--dry-run');
+    if (ctx.globals.dryRun) throw new UsageError('--dry-run does not apply: doctor sends only checks that change nothing', '--dry-run');
     const required = flags.requireScope.map((value) => {
       if (!(SCOPE_NAMES as readonly string[]).includes(value)) {
         throw new UsageError(`--require-scope must be one of ${SCOPE_NAMES.join(', ')} (got "${value}")`, '--require-scope');
@@ -32,14 +32,14 @@ export default defineCommand<typeof definitions.doctor, DoctorOptions>({
     const report = await diagnose(ctx, required);
     if (ctx.outputFormat() === 'json' || ctx.outputFormat() === 'ndjson') await showRecord(ctx, report);
     else await showSections(ctx, report as unknown as Record<string, unknown>);
-    const failed = report.checks.filter((c) => c.status === 'failure');
+    const failed = report.checks.filter((c) => c.result === 'failure');
     if (failed.length > 0) {
       const names = failed.map((c) => c.check).join(', ');
       throw new CheckFailedError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${names}`, report.exit_code as CheckFailedError['exitCode'], failed[0]?.fix);
     }
     if (ctx.outputFormat() === 'table' && !ctx.globals.quiet) {
       const { renderMessage } = await import('../../io/render.js');
-      const warnings = report.checks.filter((c) => c.status === 'warning').length;
+      const warnings = report.checks.filter((c) => c.result === 'warning').length;
       if (warnings > 0) await renderMessage(ctx.io, `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (see the fix column)`, 'warn');
       else await renderMessage(ctx.io, 'All checks passed', 'success');
     }
@@ -110,7 +110,7 @@ function settingsCheck(settings: Settings): CheckResult {
   if (settings.apiKey === undefined) {
     return failure('settings', `${profile}, ${baseUrl}: no API key`, `run \`parcels auth login --profile ${settings.profile}\`, or set PARCELS_API_KEY`, 3);
   }
-  const key = `key from ${sourceName(settings.sources.apiKey, 'PARCELS_API_KEY', '', settings.profile)}`;
+  const key = `key from ${settings.sources.apiKey === 'sandbox' ? 'the sandbox demo key' : sourceName(settings.sources.apiKey, 'PARCELS_API_KEY', '', settings.profile)}`;
   return ok('settings', `${profile}, ${baseUrl}, ${key}`);
 }
 
