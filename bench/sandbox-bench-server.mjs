@@ -1,6 +1,9 @@
-// Child process for bench/sandbox-throughput.mjs: serves either the sandbox or a bare node:http
-// server, so the load generator does not share a thread with the server under test.
+// Child process for bench/sandbox-throughput.mjs: serves the sandbox, a bare node:http server, or a
+// bare node:http + better-sqlite3 insert server, so the load generator does not share a thread with
+// the server under test.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import Database from 'better-sqlite3';
 import { DEMO_API_KEY, startSandbox } from '../dist/sandbox/index.js';
 
 const [mode, db] = process.argv.slice(2);
@@ -28,6 +31,28 @@ if (mode === 'bare') {
   const server = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}` }));
+  process.on('disconnect', () => server.close(() => process.exit(0)));
+} else if (mode === 'bare-sqlite') {
+  // The floor for a create: read the JSON body, parse it, insert one row in a WAL file database
+  // (synchronous=NORMAL, as the sandbox), answer 201 with the row as JSON.
+  const sqlite = new Database(db);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.exec('CREATE TABLE IF NOT EXISTS parcels (seq INTEGER PRIMARY KEY, entry_id TEXT NOT NULL UNIQUE, courier TEXT, country TEXT, postal_code TEXT, number TEXT, created_at INTEGER)');
+  const insert = sqlite.prepare('INSERT INTO parcels (entry_id, courier, country, postal_code, number, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const row = { entry_id: randomUUID(), courier: p.courier, country: p.country, postal_code: p.postal_code, number: p.number, created_at: Math.floor(Date.now() / 1000) };
+      insert.run(row.entry_id, row.courier, row.country, row.postal_code, row.number, row.created_at);
+      const body = JSON.stringify({ data: row });
+      res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
   });
   server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}` }));
   process.on('disconnect', () => server.close(() => process.exit(0)));

@@ -1,4 +1,5 @@
-// Sandbox throughput vs a bare node:http server. Run after `npm run build` (or `npx tsup`):
+// Sandbox throughput vs a bare node:http server (GET) and a bare node:http + better-sqlite3 insert
+// server (create). Run after `npm run build` (or `npx tsup`):
 //   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory] [--rounds 3] [--warmup 2]
 // Each server gets a warm-up run (not recorded), then the bare and sandbox GET runs alternate for
 // --rounds rounds so that background load affects both alike; the table shows each target's median
@@ -48,6 +49,7 @@ function child(...args) {
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
 const db = values.db === 'memory' ? ':memory:' : join(dir, 'bench.db');
 const bare = await child('bare');
+const bareSqlite = await child('bare-sqlite', join(dir, 'bare.db'));
 const sandbox = await child('sandbox', db);
 const bareUrl = bare.url;
 const id = sandbox.id;
@@ -82,28 +84,32 @@ for (let i = 0; i < rounds; i++) {
 }
 let n = 0;
 const body = JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '12' });
-const post = await measure(
-  'sandbox POST /deliveries/v1/parcels (unique Idempotency-Key)',
-  sandbox,
-  {
-    url: `${sandbox.url}/deliveries/v1/parcels`,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({
-          ...req,
-          headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `bench-${process.pid}-${++n}` },
-          body,
-        }),
-      },
-    ],
-  },
-);
+const postOpts = (url, headers) => ({
+  url,
+  requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `bench-${process.pid}-${++n}` }, body }) }],
+});
+const bareInsertOpts = postOpts(`${bareSqlite.url}/`, {});
+const createOpts = postOpts(`${sandbox.url}/deliveries/v1/parcels`, auth);
+if (warmup > 0) {
+  await run(bareInsertOpts, warmup);
+  await run(createOpts, warmup);
+}
+const insertRuns = [];
+const createRuns = [];
+const createRatios = [];
+for (let i = 0; i < rounds; i++) {
+  const b = await measure('bare node:http + better-sqlite3 INSERT', bareSqlite, bareInsertOpts);
+  const c = await measure('sandbox POST /deliveries/v1/parcels (unique Idempotency-Key)', sandbox, createOpts);
+  insertRuns.push(b);
+  createRuns.push(c);
+  createRatios.push(c.rps / b.rps);
+}
 load.push(loadavg()[0]);
-const rows = [medianRow(bareRuns), medianRow(getRuns), post];
+const rows = [medianRow(bareRuns), medianRow(getRuns), medianRow(insertRuns), medianRow(createRuns)];
 
 await sandbox.stop();
 await bare.stop();
+await bareSqlite.stop();
 rmSync(dir, { recursive: true, force: true });
 
 console.log(
@@ -114,4 +120,7 @@ console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round(r.cpu)} | ${r.total} | ${r.bad} |`);
 console.log(`\nper-round sandbox GET / bare: ${ratios.map((x) => x.toFixed(2)).join(', ')}`);
 console.log(`server CPU per request, sandbox GET / bare: ${(median(getRuns.map((r) => r.cpu)) / median(bareRuns.map((r) => r.cpu))).toFixed(2)} (medians)`);
-console.log(`sandbox GET / bare = ${median(ratios).toFixed(2)} (median of rounds; target >= 0.50)`);
+console.log(`sandbox GET / bare = ${median(ratios).toFixed(2)} (median of rounds; target >= 0.70)`);
+console.log(`per-round sandbox create / bare insert: ${createRatios.map((x) => x.toFixed(2)).join(', ')}`);
+console.log(`server CPU per request, sandbox create / bare insert: ${(median(createRuns.map((r) => r.cpu)) / median(insertRuns.map((r) => r.cpu))).toFixed(2)} (medians)`);
+console.log(`sandbox create / bare insert = ${median(createRatios).toFixed(2)} (median of rounds; target >= 0.60)`);

@@ -27,11 +27,11 @@ export interface RunDeps {
 }
 
 /** The shell convention 128 + signal number. */
-const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, SIGTERM: 143 };
+const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, SIGTERM: EXIT.TERMINATED };
 
 /** Entry point: parses argv, runs one command, returns the exit code. Never calls process.exit. */
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
-  const answer = fastAnswer(argv, deps.env ?? process.env);
+  const answer = fastAnswer(argv);
   if (answer !== undefined) {
     const { systemIO, writeOut } = await import('./io/streams.js');
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
-import { NotLoggedInError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
-import type { OutputFormat } from './io/render.js';
-import type { Spinner } from './io/spinner.js';
+import { OUTPUT_FORMATS, isOutputFormat } from './io/output-format.js';
+import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 
 /** The options every command accepts, as commander parsed them (still unvalidated strings). */
@@ -49,12 +49,11 @@ export interface Context {
   close(): Promise<void>;
 }
 
-const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
-/** Profile name under which --sandbox keeps its ETags and cached names. */
+/** Profile name shown for --sandbox. */
 const SANDBOX_PROFILE = 'sandbox';
 
 export function parseOutputFormat(value: string, source: string): OutputFormat {
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  if (isOutputFormat(value)) return value;
   throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")`, source);
 }
 
@@ -74,6 +73,8 @@ export function createContext(init: {
   let etagsPromise: Promise<EtagCache> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
   let profileOutput: OutputFormat | undefined;
+  /** The --sandbox database: the target its ETags and names are kept for. */
+  let sandboxDb: string | undefined;
   const closers: (() => Promise<void>)[] = [];
 
   const settings = (): Promise<Settings> => {
@@ -107,7 +108,8 @@ export function createContext(init: {
       if (!globals.sandbox) return resolved;
       const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
-      const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(env), port: 0 });
+      sandboxDb = await prepareDefaultSandboxDb(env);
+      const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
       closers.push(sandbox.close);
       return {
         ...resolved,
@@ -120,8 +122,27 @@ export function createContext(init: {
     return targetPromise;
   };
 
+  /** The id per-target caches are kept under: the sandbox's database, or the base URL (none without one). */
+  const targetKey = async (): Promise<string | undefined> => {
+    const resolved = await target();
+    const { targetId } = await import('./config/target.js');
+    if (sandboxDb !== undefined) return targetId({ sandboxDb });
+    return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
+  };
+
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
+  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
+  // stderr), they stay out of the way.
+  const retryNoticesWanted = (): boolean => {
+    if (globals.quiet) return false;
+    try {
+      const format = ctx.outputFormat();
+      return format !== 'json' && format !== 'ndjson';
+    } catch {
+      return true;
+    }
+  };
 
   const ctx: Context = {
     io,
@@ -134,6 +155,7 @@ export function createContext(init: {
     api() {
       apiPromise ??= (async () => {
         const resolved = await target();
+        const { requireApiKey } = await import('./config/settings.js');
         if (resolved.baseUrl === undefined) {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
@@ -142,13 +164,12 @@ export function createContext(init: {
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
-        if (resolved.apiKey === undefined && !globals.dryRun) {
-          throw new NotLoggedInError(
-            `no API key for profile "${resolved.profile}"`,
-            `run \`parcels auth login --profile ${resolved.profile}\`, or set PARCELS_API_KEY`,
-          );
-        }
-        const { ApiClient } = await import('./api/http.js');
+        if (!globals.dryRun) requireApiKey(resolved);
+        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }] = await Promise.all([
+          import('./api/http.js'),
+          import('./api/dry-run.js'),
+          import('./io/spinner.js'),
+        ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
           apiKey: resolved.apiKey,
@@ -156,8 +177,9 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-          dryRun: globals.dryRun ? (text: string) => io.stdout.write(text) : undefined,
-          waiting: spinnerWanted() ? spinnerWhileWaiting(io) : undefined,
+          dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
+          waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
+          signal,
         });
         closers.push(() => client.close());
         return client;
@@ -166,22 +188,26 @@ export function createContext(init: {
     },
     etags() {
       etagsPromise ??= (async () => {
-        const resolved = await target();
         const { openEtagCache } = await import('./config/etags.js');
-        return openEtagCache(env, resolved.profile);
+        const cacheTarget = await targetKey();
+        if (cacheTarget !== undefined) return openEtagCache(env, cacheTarget);
+        // Without a base URL there is no target: api() raises the usage error saying how to set one.
+        await ctx.api();
+        throw new Error('unreachable: api() refuses a missing base URL');
       })();
       return etagsPromise;
     },
     codeNames() {
       namesPromise ??= (async () => {
-        const resolved = await target();
+        const cacheTarget = await targetKey();
+        // With no service to ask (no base URL), the spec's own meanings serve.
+        if (cacheTarget === undefined) return {};
         const { readCached, writeCached } = await import('./config/cache.js');
         const { loadCodeNames } = await import('./api/reference.js');
         return loadCodeNames({
-          baseUrl: resolved.baseUrl ?? '',
           cache: {
-            read: (name, maxAgeS) => readCached<CodeNames>(env, resolved.profile, name, maxAgeS),
-            write: (name, names) => writeCached(env, resolved.profile, name, names),
+            read: (name, maxAgeS) => readCached<CodeNames>(env, cacheTarget, name, maxAgeS),
+            write: (name, names) => writeCached(env, cacheTarget, name, names),
           },
           // A dry run sends nothing, so it cannot look names up.
           client: globals.dryRun ? undefined : () => ctx.api(),
@@ -210,18 +236,4 @@ export function createContext(init: {
     },
   };
   return ctx;
-}
-
-function spinnerWhileWaiting(io: IO): { start(text: string): Promise<void>; stop(): Promise<void> } {
-  let spinner: Spinner | undefined;
-  return {
-    async start(text) {
-      const { startSpinner } = await import('./io/spinner.js');
-      spinner = await startSpinner(io, text);
-    },
-    async stop() {
-      spinner?.stop();
-      spinner = undefined;
-    },
-  };
 }

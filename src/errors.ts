@@ -15,6 +15,8 @@ export const EXIT = {
   UNAVAILABLE: 8,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
+  /** Stopped by SIGTERM: 128 + 15. */
+  TERMINATED: 143,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -29,6 +31,20 @@ export class UsageError extends Error {
     readonly hint?: string,
   ) {
     super(message);
+  }
+}
+
+/** The flag that sets each request header, where one does. */
+const FLAG_FOR_HEADER: Readonly<Record<string, string>> = { 'idempotency-key': '--idempotency-key', 'if-match': '--if-match' };
+
+/** A request header value with CR, LF or another control character: refused before anything is sent. */
+export class InvalidHeaderError extends UsageError {
+  constructor(readonly header: string) {
+    const flag = FLAG_FOR_HEADER[header.toLowerCase()];
+    super(
+      `${flag ?? `the ${header} header`} must not contain control characters (CR, LF, tab, …)`,
+      flag ?? header,
+    );
   }
 }
 
@@ -67,8 +83,8 @@ export class NetworkError extends Error {
 }
 
 /**
- * Not a failure: --dry-run described the first request instead of sending it, so the command
- * stops there (it has no answer to go on with) and exits 0.
+ * Not a failure: in a dry run the client recorded a request it could not answer, so a command that
+ * needs the answer stops there and exits 0 (the recorder holds every request recorded so far).
  */
 export class DryRunComplete extends Error {
   override readonly name = 'DryRunComplete';
@@ -88,10 +104,14 @@ export class NotLoggedInError extends Error {
   }
 }
 
-/** The user interrupted (Ctrl-C) or declined a prompt. */
+/** The user interrupted (Ctrl-C), the process was told to stop (SIGTERM), or a prompt was declined. */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
-  constructor(message = 'cancelled') {
+  constructor(
+    message = 'cancelled',
+    /** The signal that stopped the process; decides the exit code (SIGTERM 143, else 130). */
+    readonly signal?: 'SIGINT' | 'SIGTERM',
+  ) {
     super(message);
   }
 }
@@ -138,7 +158,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
-  if (error instanceof CancelledError) return EXIT.CANCELLED;
+  if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   if (error instanceof CheckFailedError) return error.exitCode;
   return EXIT.UNEXPECTED;
 }

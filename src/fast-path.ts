@@ -1,20 +1,14 @@
 import { COMMANDS, GLOBAL_OPTIONS } from './commands/table.js';
-import { answerCompletion } from './completions/answer.js';
 import { helpTopic, topLevelHelp } from './help.js';
 import { VERSION } from './version.js';
 
 
-/** The hidden entry point the completion scripts call. */
-export const COMPLETE_COMMAND = '__complete';
-
 /**
- * The answers that need no command module and no commander: `--version`, the top-level help, the
- * help topics, and shell completion (which reads only local caches). Built on its own into a small CommonJS file that bin/parcels.js reads
+ * The answers that need no command, no config and no commander: `--version`, the top-level help
+ * and the help topics. Built on its own into a small CommonJS file that bin/parcels.js reads
  * before anything else, so the commands people run while learning the tool start fastest.
  */
-export function fastAnswer(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
-  // Shell completion: answered here, from the definitions and local caches, to feel instant.
-  if (argv[0] === COMPLETE_COMMAND) return answerCompletion(argv.slice(1), env);
+export function fastAnswer(argv: readonly string[]): string | undefined {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${VERSION}\n`;
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
     return topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION);

@@ -5,9 +5,7 @@
 
 const PREFERRED_ITEM_KEYS = ['items', 'results', 'parcels', 'events', 'attempts', 'couriers', 'requests', 'days', 'records'];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../schemas/record.js';
 
 /**
  * The list inside a payload: `data` itself when it is an array; otherwise its array-valued

@@ -1,6 +1,6 @@
 import { ApiError, ConflictError } from '../errors.js';
-import { nextCursor } from './envelope.js';
 import type { ApiClient, ApiResponse } from './http.js';
+import { paginate } from './paginate.js';
 import { routePath } from './routes.js';
 
 export interface ParcelListParams {
@@ -35,22 +35,9 @@ export function listParcels(client: ApiClient, query: ParcelListParams = {}, sig
   });
 }
 
-/**
- * Every page from `query.cursor` (or the first) on, following `data.next_cursor` until it is
- * null/absent/empty. Stops with an error if the service hands back a cursor it already gave.
- */
-export async function* walkParcels(client: ApiClient, query: ParcelListParams = {}, signal?: AbortSignal): AsyncGenerator<ApiResponse, void, undefined> {
-  const seen = new Set<string>();
-  let cursor = query.cursor;
-  for (;;) {
-    const page = await listParcels(client, { ...query, cursor }, signal);
-    yield page;
-    const next = nextCursor(page.data);
-    if (next === undefined) return;
-    if (seen.has(next)) throw new Error(`the service returned the cursor "${next}" twice; stopping to avoid a loop`);
-    seen.add(next);
-    cursor = next;
-  }
+/** Every page of the parcel list from `query.cursor` (or the first) on; see `paginate`. */
+export function walkParcels(client: ApiClient, query: ParcelListParams = {}, signal?: AbortSignal): AsyncGenerator<ApiResponse, void, undefined> {
+  return paginate(client, { method: 'GET', path: routePath('parcels.list'), query: { limit: query.limit, cursor: query.cursor, courier: query.courier, status: query.status }, signal });
 }
 
 function sameAsRequested(requested: unknown, actual: unknown): boolean {

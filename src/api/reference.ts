@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { ApiClient, ApiResponse } from './http.js';
 import type { CodeNames } from '../schemas/codes.js';
 import { routePath } from './routes.js';
+import { isRecord } from '../schemas/record.js';
 
 export type { CodeNames };
 
@@ -22,10 +22,8 @@ export interface CodeNamesCache {
   write(name: string, names: CodeNames): Promise<void>;
 }
 
-/** The cache entry for one service: one profile may be pointed at several (e.g. with PARCELS_BASE_URL). */
-export function codeNamesCacheName(baseUrl: string): string {
-  return `code-names-${createHash('sha256').update(baseUrl).digest('hex').slice(0, 12)}`;
-}
+/** The cache entry's name; the cache itself is kept per target (one service, or one sandbox database). */
+const CODE_NAMES_CACHE_NAME = 'code-names';
 
 /**
  * The service's names for its codes: cached ones when fresh, else one reference request (then
@@ -33,12 +31,11 @@ export function codeNamesCacheName(baseUrl: string): string {
  * meanings serve, since names are a nicety.
  */
 export async function loadCodeNames(input: {
-  baseUrl: string;
   cache: CodeNamesCache;
   client: (() => Promise<ApiClient>) | undefined;
   signal?: AbortSignal;
 }): Promise<CodeNames> {
-  const name = codeNamesCacheName(input.baseUrl);
+  const name = CODE_NAMES_CACHE_NAME;
   const cached = await input.cache.read(name, CODE_NAMES_MAX_AGE_S);
   if (cached !== undefined || input.client === undefined) return cached ?? {};
   try {
@@ -57,9 +54,6 @@ const NAME_KEYS = ['name', 'label', 'description'];
 const TYPE_KEYS = ['type', 'kind', 'category', 'group'];
 const MAX_DEPTH = 6;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Which table a key (e.g. "parcel_statuses", "locationTypes", "service_codes") names, if any. */
 export function kindOf(key: string): CodeKind | undefined {

@@ -7,7 +7,8 @@
 import type { FlagSpec } from '../commands/definition.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
 import { SANDBOX_TARGET } from '../config/completion-values.js';
-import { OUTPUT_FORMATS, SETTABLE_KEYS } from '../config/store.js';
+import { SETTABLE_KEYS } from '../config/store.js';
+import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 
 export interface Candidate {

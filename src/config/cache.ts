@@ -1,11 +1,12 @@
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic.js';
 import { dataDir, profileFileName } from './paths.js';
 
-/** A small per-profile JSON cache with a time-to-live (reference code names and the like). */
+/** A small JSON cache with a time-to-live, one folder per target (`targetId`): reference code names and the like. */
 
-export function cachePath(env: NodeJS.ProcessEnv, profile: string, name: string): string {
-  return join(dataDir(env), 'cache', profileFileName(profile), `${profileFileName(name)}.json`);
+function cachePath(env: NodeJS.ProcessEnv, target: string, name: string): string {
+  return join(dataDir(env), 'cache', profileFileName(target), `${profileFileName(name)}.json`);
 }
 
 interface CacheFile {
@@ -15,10 +16,10 @@ interface CacheFile {
 }
 
 /** The cached value when it exists and is at most `maxAgeS` seconds old; otherwise undefined. */
-export async function readCached<T>(env: NodeJS.ProcessEnv, profile: string, name: string, maxAgeS: number, nowMs: number = Date.now()): Promise<T | undefined> {
+export async function readCached<T>(env: NodeJS.ProcessEnv, target: string, name: string, maxAgeS: number, nowMs: number = Date.now()): Promise<T | undefined> {
   let text: string;
   try {
-    text = await readFile(cachePath(env, profile, name), 'utf8');
+    text = await readFile(cachePath(env, target, name), 'utf8');
   } catch {
     return undefined;
   }
@@ -33,17 +34,8 @@ export async function readCached<T>(env: NodeJS.ProcessEnv, profile: string, nam
   }
 }
 
-/** Stores a value (atomically: temp file + rename; mode 0600). */
-export async function writeCached(env: NodeJS.ProcessEnv, profile: string, name: string, data: unknown, nowMs: number = Date.now()): Promise<void> {
-  const path = cachePath(env, profile, name);
-  await mkdir(join(dataDir(env), 'cache', profileFileName(profile)), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+/** Stores a value (atomically, mode 0600). */
+export async function writeCached(env: NodeJS.ProcessEnv, target: string, name: string, data: unknown, nowMs: number = Date.now()): Promise<void> {
   const file: CacheFile = { written_at: nowMs, data };
-  try {
-    await writeFile(temp, JSON.stringify(file), { mode: 0o600 });
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await writeFileAtomic(cachePath(env, target, name), JSON.stringify(file));
 }

@@ -1,8 +1,10 @@
-import { open, mkdir, readFile, rename, stat, writeFile, appendFile, unlink } from 'node:fs/promises';
+import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRecord } from '../schemas/record.js';
+import { ensurePrivateDir, refuseSymlink, writeFileAtomic } from './atomic.js';
 import { dataDir, profileFileName } from './paths.js';
 
-/** Latest known ETag per parcel id, per profile. */
+/** Latest known ETag per parcel id, per target (`targetId`: one service, or one sandbox database). */
 export interface EtagCache {
   get(id: string): Promise<string | undefined>;
   set(id: string, etag: string): Promise<void>;
@@ -16,10 +18,10 @@ export interface EtagCacheOptions {
   maxEntries?: number;
 }
 
-export const ETAG_CACHE_MAX_ENTRIES = 10_000;
+const ETAG_CACHE_MAX_ENTRIES = 10_000;
 
-export function etagLogPath(env: NodeJS.ProcessEnv, profile: string): string {
-  return join(dataDir(env), 'etags', `${profileFileName(profile)}.log`);
+export function etagLogPath(env: NodeJS.ProcessEnv, target: string): string {
+  return join(dataDir(env), 'etags', `${profileFileName(target)}.log`);
 }
 
 interface LogLine {
@@ -32,8 +34,8 @@ function parseLine(line: string): LogLine | undefined {
   if (line === '') return undefined;
   try {
     const value = JSON.parse(line) as unknown;
-    if (typeof value !== 'object' || value === null) return undefined;
-    const { id, etag } = value as Record<string, unknown>;
+    if (!isRecord(value)) return undefined;
+    const { id, etag } = value;
     if (typeof id !== 'string') return undefined;
     if (typeof etag === 'string') return { id, etag };
     if (etag === null) return { id, etag: null };
@@ -45,18 +47,18 @@ function parseLine(line: string): LogLine | undefined {
 }
 
 /**
- * An append-only log per profile (`etags/<profile>.log`, one JSON line `{"id","etag"}` per change,
+ * An append-only log per target (`etags/<target>.log`, one JSON line `{"id","etag"}` per change,
  * `"etag": null` as tombstone). `set`/`delete` append one line (O(1)); reads use an in-memory index
  * that is loaded once and topped up from the file's tail when another process appended to it. When
- * the log passes twice the bound it is rewritten (temp file + rename) to the most recent `maxEntries`
+ * the log passes twice the bound it is rewritten (writeFileAtomic) to the most recent `maxEntries`
  * ids. ETags are kept verbatim, quotes included. Files are created with mode 0600.
  *
  * Concurrent writers: appends are single O_APPEND writes of one line, so they do not interleave;
  * a line appended by another process during a compaction may be lost, which only costs a re-read.
  */
-export function openEtagCache(env: NodeJS.ProcessEnv, profile: string, options: EtagCacheOptions = {}): EtagCache {
+export function openEtagCache(env: NodeJS.ProcessEnv, target: string, options: EtagCacheOptions = {}): EtagCache {
   const maxEntries = options.maxEntries ?? ETAG_CACHE_MAX_ENTRIES;
-  const path = etagLogPath(env, profile);
+  const path = etagLogPath(env, target);
   const dir = join(dataDir(env), 'etags');
   /** id → etag, in recency order (a Map re-inserted on every write keeps the latest last). */
   let index: Map<string, string> | undefined;
@@ -128,7 +130,8 @@ export function openEtagCache(env: NodeJS.ProcessEnv, profile: string, options: 
   async function append(entry: LogLine): Promise<void> {
     await sync();
     if (!dirReady) {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await ensurePrivateDir(dir);
+      await refuseSymlink(path);
       dirReady = true;
     }
     const line = `${JSON.stringify(entry)}\n`;
@@ -143,14 +146,7 @@ export function openEtagCache(env: NodeJS.ProcessEnv, profile: string, options: 
     if (!index) return;
     const entries = [...index.entries()].slice(-maxEntries);
     const text = entries.map(([id, etag]) => `${JSON.stringify({ id, etag })}\n`).join('');
-    const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      await writeFile(temp, text, { mode: 0o600 });
-      await rename(temp, path);
-    } catch (error) {
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
+    await writeFileAtomic(path, text);
     index = new Map(entries);
     lines = entries.length;
     known = Buffer.byteLength(text);

@@ -1,9 +1,9 @@
-import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ensurePrivateDir } from './atomic.js';
 
 /** The application name used for the platform directories (same as `conf` with projectName 'parcels', projectSuffix ''). */
-export const APP_NAME = 'parcels';
+const APP_NAME = 'parcels';
 
 function home(env: NodeJS.ProcessEnv): string {
   // os.homedir() honours HOME on POSIX and USERPROFILE on Windows of the *current* process; prefer
@@ -40,7 +40,7 @@ export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
 /** The default sandbox database path, with its directory created (0700) so SQLite can open it. */
 export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = dataDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await ensurePrivateDir(dir);
   return join(dir, 'sandbox.db');
 }
 

@@ -1,9 +1,9 @@
-import { UsageError } from '../errors.js';
-import type { ConfigFile, OutputFormat, Profile } from './store.js';
-import { OUTPUT_FORMATS, RETRIES_MAX, isHttpUrl } from './store.js';
+import { NotLoggedInError, UsageError } from '../errors.js';
+import type { OutputFormat } from '../io/output-format.js';
+import type { ConfigFile, Profile, ProfileKey } from './schema.js';
+import { checkSetting, originOf } from './schema.js';
 
-/** Where a setting came from. `profile` = the profile in config.json. */
-/** Where a setting came from; `sandbox` marks the embedded sandbox of --sandbox. */
+/** Where a setting came from; `profile` = the profile in config.json, `sandbox` marks the embedded sandbox of --sandbox. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
 
 export interface Settings {
@@ -11,7 +11,13 @@ export interface Settings {
   /** Whether the profile exists in config.json. */
   profileExists: boolean;
   baseUrl?: string;
+  /** The key to send to `baseUrl`: PARCELS_API_KEY, or the profile's key when it is bound to this base URL's host. */
   apiKey?: string;
+  /**
+   * Set when the profile holds a key but for another host than `baseUrl`: the key is withheld
+   * (`apiKey` stays unset) and `requireApiKey` says so.
+   */
+  withheldKey?: { boundTo: string };
   output: OutputFormat;
   timeoutMs: number;
   retries: number;
@@ -36,12 +42,12 @@ export interface SettingsFlags {
   retries?: string | number;
 }
 
-export const DEFAULT_PROFILE = 'default';
-export const DEFAULT_OUTPUT: OutputFormat = 'table';
-export const DEFAULT_TIMEOUT_S = 30;
-export const DEFAULT_RETRIES = 3;
+const DEFAULT_PROFILE = 'default';
+const DEFAULT_OUTPUT: OutputFormat = 'table';
+const DEFAULT_TIMEOUT_S = 30;
+const DEFAULT_RETRIES = 3;
 
-export const ENV = {
+const ENV = {
   profile: 'PARCELS_PROFILE',
   baseUrl: 'PARCELS_BASE_URL',
   apiKey: 'PARCELS_API_KEY',
@@ -61,45 +67,28 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-function toNumber(value: string | number): number {
-  if (typeof value === 'number') return value;
-  return value.trim() === '' ? Number.NaN : Number(value);
+/** Text from a flag or variable as the type the profile schema expects. */
+function typed(key: ProfileKey, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (key === 'timeout' || key === 'retries') return value.trim() === '' ? Number.NaN : Number(value);
+  // A key from the environment may carry the newline of `export PARCELS_API_KEY=$(cat file)`.
+  if (key === 'api_key') return value.trim();
+  return value;
 }
 
-function checkOutput(value: unknown, where: string): OutputFormat {
-  if (typeof value === 'string' && (OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`${where} must be one of ${OUTPUT_FORMATS.join(', ')} (got ${JSON.stringify(value)})`, where);
-}
-
-function checkTimeout(value: unknown, where: string): number {
-  const n = typeof value === 'string' || typeof value === 'number' ? toNumber(value) : Number.NaN;
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${where} must be a positive number of seconds (got ${JSON.stringify(value)})`, where);
-  return n;
-}
-
-function checkRetries(value: unknown, where: string): number {
-  const n = typeof value === 'string' || typeof value === 'number' ? toNumber(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0 || n > RETRIES_MAX) {
-    throw new UsageError(`${where} must be an integer from 0 to ${RETRIES_MAX} (got ${JSON.stringify(value)})`, where);
-  }
-  return n;
-}
-
-function checkBaseUrl(value: unknown, where: string): string {
-  if (typeof value === 'string' && isHttpUrl(value)) return value;
-  throw new UsageError(`${where} must be an http:// or https:// URL (got ${JSON.stringify(value)})`, where);
-}
-
-function checkApiKey(value: unknown, where: string): string {
-  if (typeof value === 'string' && value.trim() !== '' && !/[\r\n]/.test(value)) return value.trim();
-  // Never echo the value: it is a secret.
-  throw new UsageError(`${where} must be a non-empty API key on one line`, where);
+/** The profile schema's rule for `key`, with messages naming the flag, variable or profile key. */
+function check(key: ProfileKey, value: unknown, where: string): unknown {
+  const checked = checkSetting(key, typed(key, value));
+  if (checked.ok) return checked.value;
+  const got = checked.showValue ? ` (got ${JSON.stringify(value)})` : '';
+  throw new UsageError(`${where} ${checked.rule}${got}`, where);
 }
 
 /**
  * Resolves the effective settings: flag > environment > profile > default. The profile is chosen by
  * --profile, PARCELS_PROFILE, current_profile, then "default". Invalid values are UsageErrors naming
- * the flag, the variable, or the profile key.
+ * the flag, the variable, or the profile key. The profile's key is handed out only for its own
+ * host (see `withheldKey`); PARCELS_API_KEY is used for whatever base URL.
  */
 export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.ProcessEnv; config: ConfigFile }): Settings {
   const { flags, env, config } = input;
@@ -121,35 +110,28 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   }
   const stored: Profile | undefined = Object.hasOwn(config.profiles, profile) ? config.profiles[profile] : undefined;
   const p: Profile = stored ?? {};
-  const inProfile = (key: string): string => `${key} in profile "${profile}"`;
 
-  function pick<T>(
-    flag: string | number | undefined,
-    flagName: string,
-    envName: string,
-    profileValue: unknown,
-    profileKey: string,
-    check: (value: unknown, where: string) => T,
-  ): { value: T | undefined; source: SettingSource } {
-    if (present(flag)) return { value: check(flag, flagName), source: 'flag' };
+  function pick(key: ProfileKey, flag: string | number | undefined, flagName: string, envName: string): { value: unknown; source: SettingSource } {
+    if (present(flag)) return { value: check(key, flag, flagName), source: 'flag' };
     const fromEnv = envValue(env, envName);
-    if (fromEnv !== undefined) return { value: check(fromEnv, envName), source: 'env' };
-    if (profileValue !== undefined && profileValue !== null) return { value: check(profileValue, inProfile(profileKey)), source: 'profile' };
+    if (fromEnv !== undefined) return { value: check(key, fromEnv, envName), source: 'env' };
+    const fromProfile = p[key];
+    if (fromProfile !== undefined && fromProfile !== null) return { value: check(key, fromProfile, `${key} in profile "${profile}"`), source: 'profile' };
     return { value: undefined, source: 'default' };
   }
 
-  const baseUrl = pick(flags.baseUrl, FLAG.baseUrl, ENV.baseUrl, p.base_url, 'base_url', checkBaseUrl);
-  const apiKey = pick(undefined, '', ENV.apiKey, p.api_key, 'api_key', checkApiKey);
-  const output = pick(flags.output, FLAG.output, ENV.output, p.output, 'output', checkOutput);
-  const timeout = pick(flags.timeout, FLAG.timeout, ENV.timeout, p.timeout, 'timeout', checkTimeout);
-  const retries = pick(flags.retries, FLAG.retries, ENV.retries, p.retries, 'retries', checkRetries);
+  const baseUrl = pick('base_url', flags.baseUrl, FLAG.baseUrl, ENV.baseUrl);
+  const apiKey = pick('api_key', undefined, '', ENV.apiKey);
+  const output = pick('output', flags.output, FLAG.output, ENV.output);
+  const timeout = pick('timeout', flags.timeout, FLAG.timeout, ENV.timeout);
+  const retries = pick('retries', flags.retries, FLAG.retries, ENV.retries);
 
   const settings: Settings = {
     profile,
     profileExists: stored !== undefined,
-    output: output.value ?? DEFAULT_OUTPUT,
-    timeoutMs: Math.round((timeout.value ?? DEFAULT_TIMEOUT_S) * 1000),
-    retries: retries.value ?? DEFAULT_RETRIES,
+    output: (output.value as OutputFormat | undefined) ?? DEFAULT_OUTPUT,
+    timeoutMs: Math.round(((timeout.value as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000),
+    retries: (retries.value as number | undefined) ?? DEFAULT_RETRIES,
     sources: {
       profile: profileSource,
       baseUrl: baseUrl.source,
@@ -159,7 +141,39 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
       retries: retries.source,
     },
   };
-  if (baseUrl.value !== undefined) settings.baseUrl = baseUrl.value;
-  if (apiKey.value !== undefined) settings.apiKey = apiKey.value;
+  if (baseUrl.value !== undefined) settings.baseUrl = baseUrl.value as string;
+  if (apiKey.value === undefined) return settings;
+  const boundTo = apiKey.source === 'profile' ? keyHost(p) : undefined;
+  if (boundTo !== undefined && (settings.baseUrl === undefined || originOf(settings.baseUrl) !== boundTo)) {
+    settings.withheldKey = { boundTo };
+    return settings;
+  }
+  settings.apiKey = apiKey.value as string;
   return settings;
+}
+
+/**
+ * The host a stored key is bound to: that of the base URL it was saved with (`auth login` stores
+ * both; the store refuses to move one without the other). A key saved with no base URL (written by
+ * hand) is bound to nothing and so never handed out.
+ */
+function keyHost(profile: Profile): string {
+  return (profile.base_url === undefined ? undefined : originOf(profile.base_url)) ?? 'no host';
+}
+
+/**
+ * The key to send, or an authentication error (exit 3) saying why there is none: no key at all, or
+ * the profile's key belongs to another host (then how to proceed). Nothing has been sent either way.
+ */
+export function requireApiKey(settings: Settings): string {
+  if (settings.apiKey !== undefined) return settings.apiKey;
+  const { profile } = settings;
+  if (settings.withheldKey !== undefined) {
+    const target = settings.baseUrl === undefined ? 'no base URL' : originOf(settings.baseUrl);
+    throw new NotLoggedInError(
+      `the API key of profile "${profile}" is for ${settings.withheldKey.boundTo}, not ${target}; it was not sent`,
+      `set PARCELS_API_KEY for a one-off request, or run \`parcels auth login --profile ${profile} --base-url ${settings.baseUrl ?? 'URL'}\` to save a key for that host`,
+    );
+  }
+  throw new NotLoggedInError(`no API key for profile "${profile}"`, `run \`parcels auth login --profile ${profile}\`, or set PARCELS_API_KEY`);
 }

@@ -1,14 +1,14 @@
 /** RFC 4180 CSV: fields quoted when they hold a comma, quote, CR or LF; quotes doubled. */
 
 /** The raw text of a value in CSV: strings as they are, null/undefined empty, objects as JSON. */
-export function csvValue(value: unknown): string {
+function csvValue(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value) ?? '';
 }
 
-export function csvField(text: string): string {
+function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -3,19 +3,17 @@
  * server's records work, and unknown fields are simply absent.
  */
 
-type Obj = Record<string, unknown>;
+import { isRecord } from '../schemas/record.js';
 
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+type Obj = Record<string, unknown>;
 
 /** Read `a.b.c` from a record; an own key that itself contains dots wins. Absent → undefined. */
 export function getPath(record: unknown, path: string): unknown {
-  if (!isObject(record)) return undefined;
+  if (!isRecord(record)) return undefined;
   if (Object.prototype.hasOwnProperty.call(record, path)) return record[path];
   let current: unknown = record;
   for (const part of path.split('.')) {
-    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    if (!isRecord(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
     current = current[part];
   }
   return current;
@@ -29,7 +27,7 @@ export function getPath(record: unknown, path: string): unknown {
 export function pickFields(record: unknown, fields: string[] | undefined): unknown {
   if (!fields || fields.length === 0) return record;
   if (Array.isArray(record)) return record.map((item) => pickFields(item, fields));
-  if (!isObject(record)) return record;
+  if (!isRecord(record)) return record;
   const out: Obj = {};
   for (const field of fields) {
     if (Object.prototype.hasOwnProperty.call(record, field)) {
@@ -42,7 +40,7 @@ export function pickFields(record: unknown, fields: string[] | undefined): unkno
     let target = out;
     for (const part of parts.slice(0, -1)) {
       const next = target[part];
-      if (isObject(next)) target = next;
+      if (isRecord(next)) target = next;
       else {
         const created: Obj = {};
         target[part] = created;
@@ -55,7 +53,7 @@ export function pickFields(record: unknown, fields: string[] | undefined): unkno
 }
 
 /** How many leading items decide the columns when --fields is not given. */
-export const COLUMN_SAMPLE = 100;
+const COLUMN_SAMPLE = 100;
 
 function isIdLike(key: string): boolean {
   return key === 'id' || key === 'uuid' || key.endsWith('_id');
@@ -72,7 +70,7 @@ export function columnsFor(items: unknown[], fields?: string[]): string[] {
   const seen = new Set<string>();
   let primitives = false;
   for (const item of items.slice(0, COLUMN_SAMPLE)) {
-    if (isObject(item)) for (const key of Object.keys(item)) seen.add(key);
+    if (isRecord(item)) for (const key of Object.keys(item)) seen.add(key);
     else primitives = true;
   }
   if (seen.size === 0) return primitives ? ['value'] : [];
@@ -87,7 +85,7 @@ export function columnsFor(items: unknown[], fields?: string[]): string[] {
 
 /** The value of column `column` for `item` (a non-object item is its own `value`). */
 export function cellValue(item: unknown, column: string): unknown {
-  if (!isObject(item)) return column === 'value' ? item : undefined;
+  if (!isRecord(item)) return column === 'value' ? item : undefined;
   return getPath(item, column);
 }
 
@@ -99,10 +97,9 @@ export function flattenEntries(record: Obj, prefix = ''): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const [key, value] of Object.entries(record)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
-    if (isObject(value) && Object.keys(value).length > 0) out.push(...flattenEntries(value, path));
+    if (isRecord(value) && Object.keys(value).length > 0) out.push(...flattenEntries(value, path));
     else out.push([path, value]);
   }
   return out;
 }
 
-export { isObject };

@@ -5,6 +5,7 @@
 import type { CodeNames } from '../schemas/codes.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { styles } from './colour.js';
+import { sanitize } from './sanitize.js';
 
 export type { CodeNames };
 
@@ -65,7 +66,7 @@ export function isTimestampField(field: string): boolean {
 const MAX_SECONDS = 1e11;
 
 /** `2026-11-22T19:57:47Z` */
-export function isoSeconds(seconds: number): string {
+function isoSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -82,17 +83,6 @@ export function relativeTime(seconds: number, now: number): string {
   else if (abs < 86_400 * 365) amount = `${Math.floor(abs / (86_400 * 30))}mo`;
   else amount = `${Math.floor(abs / (86_400 * 365))}y`;
   return diff > 0 ? `${amount} ago` : `in ${amount}`;
-}
-
-// C0/C1 control characters other than tab/newline/CR (those become spaces): server data must
-// never inject terminal escape sequences into a human view.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-const BREAKS = /\r\n|[\t\r\n]/g;
-
-/** One line of text, safe to print: tabs/newlines → spaces, other control characters removed. */
-export function sanitize(text: string): string {
-  return text.replace(BREAKS, ' ').replace(CONTROL, '');
 }
 
 export function formatCell(field: string, value: unknown, ctx: FormatContext): string {

@@ -7,17 +7,21 @@
  */
 import { styles } from './colour.js';
 import { csvRow } from './csv.js';
-import { cellValue, columnsFor, flattenEntries, getPath, isObject, pickFields } from './fields.js';
-import { formatCell, sanitize } from './format.js';
+import { isRecord } from '../schemas/record.js';
+import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
+import { formatCell } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
+import type { OutputFormat } from './output-format.js';
+import { sanitize, sanitizeLines } from './sanitize.js';
+import { shellQuote } from './shell.js';
+import { batches, iteratorOf } from './batches.js';
+import type { Source } from './batches.js';
 import { isClosed, writeOut } from './streams.js';
 import type { IO } from './streams.js';
 import type * as TableModule from './table.js';
 import { renderTsv, tsvLine } from './tsv.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
-
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export type { OutputFormat };
 
 export interface RecordOptions {
   format: OutputFormat;
@@ -75,7 +79,7 @@ function formatContext(io: IO, opts: { names?: CodeNames; now: number }): Format
 /** A single object (or any JSON value) from the service. */
 export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): Promise<void> {
   const { fields } = opts;
-  if (opts.itemsKey !== undefined && isObject(data) && Array.isArray(data[opts.itemsKey])) {
+  if (opts.itemsKey !== undefined && isRecord(data) && Array.isArray(data[opts.itemsKey])) {
     const items = data[opts.itemsKey] as unknown[];
     if (opts.format === 'json' || opts.format === 'ndjson') {
       const narrowed = { ...data, [opts.itemsKey]: pickFields(items, fields) };
@@ -101,7 +105,7 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
       await writeOut(io.stdout, json(picked, opts.format) + '\n');
       return;
     case 'csv': {
-      const columns = isObject(data) ? columnsFor([data], fields) : ['value'];
+      const columns = isRecord(data) ? columnsFor([data], fields) : ['value'];
       await writeOut(io.stdout, csvRow(columns) + csvRow(columns.map((c) => cellValue(data, c))));
       return;
     }
@@ -116,13 +120,22 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
 }
 
 function json(value: unknown, format: 'json' | 'ndjson'): string {
-  return JSON.stringify(value, null, format === 'json' ? 2 : undefined) ?? 'null';
+  return jsonText(value, format === 'json' ? 2 : undefined);
+}
+
+// JSON.stringify escapes C0 controls but leaves DEL and the C1 controls (e.g. U+009B, a CSI) raw.
+const UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
+
+/** JSON text that parses to exactly `value`, with every control character escaped so a terminal shows it inert. */
+function jsonText(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, null, indent) ?? 'null';
+  return text.replace(UNESCAPED_CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
   const ctx = formatContext(io, opts);
   const s = styles(io.colour);
-  if (!isObject(data)) return formatCell('value', data, ctx) + '\n';
+  if (!isRecord(data)) return formatCell('value', data, ctx) + '\n';
   const entries: [string, unknown][] =
     opts.fields && opts.fields.length > 0
       ? opts.fields.map((f) => [f, getPath(data, f)])
@@ -136,70 +149,6 @@ function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
     out += `${s.bold(sanitize(key).padEnd(width))}  ${formatCell(key, value, ctx)}`.replace(/\s+$/u, '') + '\n';
   }
   return out;
-}
-
-/** Quote a cursor for a shell when it holds anything beyond plain URL-safe characters. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9._~=:/+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-type Source = AsyncIterable<unknown> | Iterable<unknown>;
-
-function iteratorOf(source: Source): AsyncIterator<unknown> | Iterator<unknown> {
-  if (Symbol.asyncIterator in source) return (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-  return (source as Iterable<unknown>)[Symbol.iterator]();
-}
-
-/**
- * Group items into batches: a batch is handed on when it is full or when the source has been
- * quiet for `idleMs` with items waiting, so a slow source still shows its first rows at once.
- */
-async function* batches(source: Source, size: number, idleMs: number): AsyncGenerator<unknown[]> {
-  const it = iteratorOf(source);
-  let batch: unknown[] = [];
-  let pending: Promise<IteratorResult<unknown>> | undefined;
-  let finished = false;
-  try {
-    for (;;) {
-      pending ??= Promise.resolve(it.next());
-      let result: IteratorResult<unknown> | 'idle';
-      if (batch.length > 0) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const idle = new Promise<'idle'>((resolve) => {
-          timer = setTimeout(() => resolve('idle'), idleMs);
-        });
-        result = await Promise.race([pending, idle]);
-        clearTimeout(timer);
-      } else {
-        result = await pending;
-      }
-      if (result === 'idle') {
-        yield batch;
-        batch = [];
-        continue;
-      }
-      pending = undefined;
-      if (result.done) {
-        finished = true;
-        break;
-      }
-      batch.push(result.value);
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length > 0) yield batch;
-  } finally {
-    // Stopped early (closed pipe): let the source clean up (e.g. stop fetching pages).
-    if (!finished && typeof it.return === 'function') {
-      const stop = async (): Promise<void> => {
-        if (pending) await pending.catch(() => undefined);
-        await it.return?.();
-      };
-      void stop().catch(() => undefined);
-    }
-  }
 }
 
 /**
@@ -222,7 +171,7 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
           done = true;
           break;
         }
-        const line = JSON.stringify(pickFields(result.value, fields)) ?? 'null';
+        const line = jsonText(pickFields(result.value, fields));
         await writeOut(io.stdout, isJson ? (count === 0 ? '[\n' : ',\n') + line : line + '\n');
         count++;
         if (isClosed(io.stdout)) break;
@@ -291,19 +240,19 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
     if (opts.format === 'csv') {
       if (fields && fields.length > 0) await writeOut(io.stdout, csvRow(columnsFor([], fields)));
     } else {
-      await writeOut(io.stderr, `${opts.emptyMessage ?? 'No results.'}\n`);
+      await writeOut(io.stderr, `${sanitizeLines(opts.emptyMessage ?? 'No results.')}\n`);
     }
     return { count };
   }
   if (hidden.length > 0) {
     const s = styles(io.stderrColour);
-    const names = hidden.join(',');
+    const names = sanitize(hidden.join(','));
     await writeOut(io.stderr, s.dim(`Not shown for width: ${names} (pick columns with --fields, or use --output json)`) + '\n');
   }
   if (opts.format === 'table' && !opts.stream && opts.nextCursor && io.stdoutIsTTY) {
     const s = styles(io.stderrColour);
     const command = opts.nextCommand ?? 'parcels list';
-    await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellWord(opts.nextCursor)}  (or --all)`) + '\n');
+    await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellQuote(sanitize(opts.nextCursor))}  (or --all)`) + '\n');
   }
   return { count };
 }
@@ -320,7 +269,7 @@ export async function renderError(io: IO, err: ErrorInfo, opts: { format: Output
     if (err.field !== undefined) body.field = err.field;
     if (err.details && err.details.length > 0) body.details = err.details;
     if (err.hint !== undefined) body.hint = err.hint;
-    await writeOut(io.stderr, JSON.stringify({ error: body }) + '\n');
+    await writeOut(io.stderr, jsonText({ error: body }) + '\n');
     return;
   }
   const s = styles(io.stderrColour);
@@ -335,11 +284,16 @@ export async function renderError(io: IO, err: ErrorInfo, opts: { format: Output
 
 export type MessageKind = 'info' | 'success' | 'warn';
 
-/** Human feedback on stderr: `✓ Created parcel …` (success), `! …` (warn), plain (info). */
+/** Human feedback on stderr: `✓ Created parcel …` (success), `! …` (warn), plain (info). Server text in it is sanitised here. */
 export async function renderMessage(io: IO, text: string, kind: MessageKind = 'info'): Promise<void> {
   const s = styles(io.stderrColour);
   const prefix = kind === 'success' ? s.green('✓') + ' ' : kind === 'warn' ? s.yellow('!') + ' ' : '';
-  await writeOut(io.stderr, `${prefix}${text}\n`);
+  await writeOut(io.stderr, `${prefix}${sanitizeLines(text)}\n`);
+}
+
+/** A bare value on stdout for scripts (`create --quiet` prints the new id), sanitised like any server text. */
+export async function renderLine(io: IO, text: string): Promise<void> {
+  await writeOut(io.stdout, `${sanitize(text)}\n`);
 }
 
 /** A section heading on stdout, between the tables of a multi-part view (bold on a terminal). */

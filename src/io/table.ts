@@ -4,7 +4,10 @@
  * the widest columns with "…"); off a TTY plain tab-separated rows with a header line.
  */
 import Table from 'cli-table3';
-import { styles, stripAnsi } from './colour.js';
+import { stripVTControlCharacters } from 'node:util';
+import stringWidth from 'string-width';
+import { styles } from './colour.js';
+import { oneLine, sanitize } from './sanitize.js';
 import { renderTsv } from './tsv.js';
 
 export interface TableOptions {
@@ -19,7 +22,7 @@ export interface TableOptions {
 }
 
 /** Space between columns of a TTY table. */
-export const GAP = 2;
+const GAP = 2;
 /** A column is never squeezed below this many characters. */
 const MIN_WIDTH = 4;
 
@@ -41,34 +44,9 @@ const CHARS = {
   middle: ' '.repeat(GAP),
 };
 
-function oneLine(text: string): string {
-  return text.replace(/\r\n|[\t\r\n]/g, ' ');
-}
-
-function isWide(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
-
-/** Columns a string occupies on a terminal (ANSI stripped, wide CJK/emoji count 2, marks 0). */
+/** Columns a string occupies on a terminal (escape sequences count 0, wide CJK/emoji 2, combining marks 0). */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const ch of stripAnsi(text)) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) continue;
-    if ((cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
-    width += isWide(cp) ? 2 : 1;
-  }
-  return width;
+  return stringWidth(text);
 }
 
 /**
@@ -76,7 +54,7 @@ export function displayWidth(text: string): number {
  * columns cut down to a common cap so the table fits (narrow columns keep their width).
  */
 export function columnWidths(headers: string[], rows: string[][], columns?: number): number[] {
-  const natural = headers.map((h) => displayWidth(oneLine(h)));
+  const natural = headers.map((h) => displayWidth(sanitize(h)));
   for (const row of rows) {
     row.forEach((c, i) => {
       natural[i] = Math.max(natural[i] ?? 0, displayWidth(oneLine(c)));
@@ -98,6 +76,10 @@ export function columnWidths(headers: string[], rows: string[][], columns?: numb
   return natural.map((w) => Math.min(w, lo));
 }
 
+/**
+ * `headers` are raw keys (sanitised here); `rows` are cells already made safe by formatCell, whose
+ * own styling (dim, bold) must survive.
+ */
 export function renderTable(headers: string[], rows: string[][], opts: TableOptions): string {
   if (!opts.tty) return renderTsv(headers, rows);
   const s = styles(opts.colour);
@@ -105,7 +87,7 @@ export function renderTable(headers: string[], rows: string[][], opts: TableOpti
   const natural = opts.widths ? undefined : columnWidths(headers, rows);
   const needsLimit = natural === undefined || natural.some((w, i) => w > (widths[i] ?? w));
   const table = new Table({
-    head: opts.header === false ? [] : headers.map((h) => s.bold(oneLine(h))),
+    head: opts.header === false ? [] : headers.map((h) => s.bold(sanitize(h))),
     chars: CHARS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
     ...(needsLimit ? { colWidths: widths.map((w) => Math.max(w, 1)), wordWrap: false, truncate: '…' } : {}),
@@ -116,7 +98,7 @@ export function renderTable(headers: string[], rows: string[][], opts: TableOpti
     .split('\n')
     .map((line) => line.replace(/\s+$/u, ''));
   // A borderless cli-table3 still emits empty lines where the borders would be.
-  const out = lines.filter((line) => stripAnsi(line) !== '');
+  const out = lines.filter((line) => stripVTControlCharacters(line) !== '');
   return out.length === 0 ? '' : out.join('\n') + '\n';
 }
 

@@ -3,12 +3,11 @@
  * pattern). Kept apart from table.ts so that piped output never loads cli-table3.
  */
 
-function cell(text: string): string {
-  return text.replace(/\r\n|[\t\r\n]/g, ' ');
-}
+import { sanitize } from './sanitize.js';
 
+/** One line of tab-separated cells; each cell is sanitised, so neither a tab nor an escape sequence gets through. */
 export function tsvLine(cells: string[]): string {
-  return cells.map(cell).join('\t') + '\n';
+  return cells.map(sanitize).join('\t') + '\n';
 }
 
 export function renderTsv(headers: string[], rows: string[][]): string {

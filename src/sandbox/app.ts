@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KeyRing } from './auth.js';
-import type { SandboxClock } from './clock.js';
+import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
@@ -10,7 +10,8 @@ import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import { DEFAULT_SEED, FALLBACK_RATE_LIMIT, loadSeed, validateSeed } from './seed.js';
-import { SqliteRepository } from './store/sqlite.js';
+import { withParcelCache } from './store/caching.js';
+import { openSqliteRepository } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
 import { UsageRecorder } from './usage.js';
 
@@ -20,8 +21,10 @@ export interface AppOptions {
   /** SQLite file path or ':memory:' (default). */
   db?: string;
   faults?: FaultOptions;
-  /** Seconds added to the sandbox's clock. */
+  /** Seconds added to the sandbox's data time. */
   clockOffset?: number;
+  /** Where the clock reads data and elapsed time (default: the system's); tests drive their own. */
+  time?: TimeSources;
   /** Replaces the seed's top-level rate limit; `false` turns rate limiting off entirely. */
   rateLimit?: RateLimitSpec | false;
   /** Oracle routes answer 503 oracle_unavailable. */
@@ -42,9 +45,9 @@ const USAGE_RETENTION_S = 31 * 86_400;
 /** Builds the sandbox's request handler (no listening): storage, seed, pipeline. */
 export function createApp(opts: AppOptions = {}): App {
   const seed = typeof opts.seed === 'string' ? loadSeed(opts.seed) : validateSeed(opts.seed ?? DEFAULT_SEED);
-  const clock = createClock(opts.clockOffset ?? 0);
+  const clock = createClock(opts.clockOffset ?? 0, opts.time);
   const faults = new Faults(opts.faults);
-  const repo = new SqliteRepository(opts.db ?? ':memory:');
+  const repo = withParcelCache(openSqliteRepository(opts.db ?? ':memory:'));
   try {
     repo.applySeed(seed);
     repo.purgeIdempotencyBefore(clock.now() - IDEMPOTENCY_RETENTION_S);
@@ -114,42 +117,13 @@ export function createApp(opts: AppOptions = {}): App {
     else write(out.nowMs);
   }
 
-  /**
-   * Read batches (see Repository.beginReadBatch): requests handled in one turn of the event loop
-   * share one check for other processes' commits. A batch opens at the turn's first request, after
-   * the loop's poll for I/O returned, and closes in the same turn's check phase (setImmediate), so
-   * every request read in the turn was on the wire before the batch began: a request is read in the
-   * turn its socket was reported readable, and a client that waits for each answer (HTTP/1.1
-   * without pipelining) has at most one request per socket in a turn. A second request on the same
-   * socket in a turn (pipelining) may have arrived later, so it checks again.
-   */
-  let batch = 0;
-  let batchOpen = false;
-  const endBatch = () => {
-    batchOpen = false;
-    repo.endReadBatch();
-  };
-  const lastBatch = new WeakMap<object, number>();
-  function enterBatch(req: IncomingMessage): void {
-    if (!batchOpen) {
-      batchOpen = true;
-      batch++;
-      repo.beginReadBatch();
-      setImmediate(endBatch);
-    }
-    const socket = req.socket;
-    if (lastBatch.get(socket) === batch) repo.recheckDataVersion();
-    else lastBatch.set(socket, batch);
-  }
-
   return {
     repo,
     clock,
     handle(req, res) {
       // GET routes come back synchronously and are answered in this same tick; body routes wait
       // for their body. runPipeline never throws or rejects.
-      enterBatch(req);
-      const out = runPipeline(req, deps, clock);
+      const out = runPipeline(req, deps);
       if (out instanceof Promise) void out.then((o) => deliver(req, res, o));
       else deliver(req, res, out);
     },

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../schemas/routes.js';
 import { SandboxError } from './errors.js';
-import { sha256 } from './store/sqlite.js';
+import { sha256 } from './hash.js';
 import type { CourierRecord, KeyRecord, OrgRecord } from './store/types.js';
 import type { RateLimitSpec } from './seed.js';
 
@@ -26,8 +26,6 @@ interface KeyEntry {
   caller: Caller;
 }
 
-const CACHE_LIMIT = 1024;
-
 const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox"';
 
 /**
@@ -36,12 +34,6 @@ const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox"';
  */
 export class KeyRing {
   private readonly byHash = new Map<string, KeyEntry>();
-  /**
-   * Authorization header values that resolved to a key, so a repeated header skips the regex and
-   * the hash (the same header always resolves to the same key). Expiry is still checked on every
-   * request. Bounded: emptied when it reaches CACHE_LIMIT entries.
-   */
-  private readonly byHeader = new Map<string, KeyEntry>();
 
   constructor(orgs: readonly OrgRecord[], keys: readonly KeyRecord[]) {
     const orgById = new Map<string, OrgState>();
@@ -55,8 +47,7 @@ export class KeyRing {
 
   /** Resolves `Authorization: Bearer <key>`; throws 401 for a missing, unknown or expired key. */
   authenticate(header: string | undefined, now: number): Caller {
-    const cached = header === undefined ? undefined : this.byHeader.get(header);
-    const entry = cached ?? this.lookup(header);
+    const entry = this.lookup(header);
     if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('expired_credentials', 'the API key has expired');
     return entry.caller;
   }
@@ -70,8 +61,6 @@ export class KeyRing {
     const presented = sha256(match[1] as string);
     const entry = this.byHash.get(presented.toString('hex'));
     if (!entry || !timingSafeEqual(entry.hash, presented)) throw unauthorized('invalid_credentials', 'the API key is not valid');
-    if (this.byHeader.size >= CACHE_LIMIT) this.byHeader.clear();
-    this.byHeader.set(header, entry);
     return entry;
   }
 }

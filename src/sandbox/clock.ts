@@ -1,28 +1,42 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock } from '../schemas/time.js';
 
-/** The sandbox's own clock: real time shifted by `offsetS` seconds. */
+/**
+ * The sandbox's time, asked by every time-based rule. Two faces:
+ * - data time (`nowMs`, `now`, `dateHeaderAt`): the wall time the data lives in — the five-minute
+ *   rule, the Date header, assigned timestamps, usage days, key expiry and idempotency retention;
+ * - elapsed time (`elapsedMs`): a monotonic count for rate-limit windows and timeouts, which keeps
+ *   running whatever the data time does (a frozen or jumped data clock never stalls a window).
+ */
 export interface SandboxClock {
-  /** Milliseconds since the epoch, shifted. */
+  /** Data time: milliseconds since the epoch. */
   nowMs(): number;
-  /** Whole Unix seconds, shifted; what created_at, recorded_at and the five-minute rule use. */
+  /** Data time: whole Unix seconds. */
   now: Clock;
-  /** The HTTP Date header value (cached per second). */
-  dateHeader(): string;
-  /** The same for a time already read from this clock (`nowMs()`). */
+  /** The HTTP Date header value for a data time read from this clock. */
   dateHeaderAt(ms: number): string;
+  /** Elapsed time: monotonic milliseconds from an arbitrary origin. */
+  elapsedMs(): number;
 }
 
-export function createClock(offsetS = 0): SandboxClock {
+/** Where a clock reads its two times; tests pass their own to drive both without sleeping. */
+export interface TimeSources {
+  /** Data wall time in epoch milliseconds (before the offset). */
+  wallMs(): number;
+  elapsedMs(): number;
+}
+
+const SYSTEM_TIME: TimeSources = { wallMs: () => Date.now(), elapsedMs: () => performance.now() };
+
+/** A clock on `sources` (default: the system's), its data time shifted by `offsetS` seconds. */
+export function createClock(offsetS = 0, sources: TimeSources = SYSTEM_TIME): SandboxClock {
   const offsetMs = Math.round(offsetS * 1000);
-  let cachedSecond = -1;
+  let cachedSecond = Number.NaN;
   let cachedHeader = '';
-  const nowMs = () => Date.now() + offsetMs;
+  const nowMs = () => sources.wallMs() + offsetMs;
   return {
     nowMs,
     now: () => Math.floor(nowMs() / 1000),
-    dateHeader() {
-      return this.dateHeaderAt(nowMs());
-    },
     dateHeaderAt(ms) {
       const second = Math.floor(ms / 1000);
       if (second !== cachedSecond) {
@@ -30,6 +44,24 @@ export function createClock(offsetS = 0): SandboxClock {
         cachedHeader = new Date(second * 1000).toUTCString();
       }
       return cachedHeader;
+    },
+    elapsedMs: () => sources.elapsedMs(),
+  };
+}
+
+/** Time sources a test moves by hand: `wall` and `elapsed` in milliseconds. */
+export function manualTime(wallMs: number): TimeSources & { advance(ms: number): void; advanceElapsed(ms: number): void } {
+  let wall = wallMs;
+  let elapsed = 0;
+  return {
+    wallMs: () => wall,
+    elapsedMs: () => elapsed,
+    advance(ms) {
+      wall += ms;
+      elapsed += ms;
+    },
+    advanceElapsed(ms) {
+      elapsed += ms;
     },
   };
 }

@@ -7,8 +7,17 @@ export interface SandboxResponse {
   body: string;
 }
 
+/** Envelope texts of frozen (immutable) data, so a cached record is serialised once. */
+const serialised = new WeakMap<object, string>();
+
 export function dataBody(data: unknown): string {
-  return `{"data":${JSON.stringify(data)}}`;
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return `{"data":${JSON.stringify(data)}}`;
+  let text = serialised.get(data);
+  if (text === undefined) {
+    text = `{"data":${JSON.stringify(data)}}`;
+    serialised.set(data, text);
+  }
+  return text;
 }
 
 export function errorBody(err: SandboxError): string {

@@ -6,11 +6,16 @@ import type { AppOptions } from './app.js';
 import { createApp } from './app.js';
 import type { FaultOptions } from './faults.js';
 import type { RateLimitSpec } from './seed.js';
-import { listen } from './server.js';
+import type { ServerLimits } from './server.js';
+import { DEFAULT_LIMITS, listen } from './server.js';
 
 export { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, validateSeed } from './seed.js';
 export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation } from './seed.js';
 export type { FaultOptions } from './faults.js';
+export type { TimeSources } from './clock.js';
+export { manualTime } from './clock.js';
+export type { ServerLimits } from './server.js';
+export { DEFAULT_LIMITS, PortInUseError } from './server.js';
 
 export interface SandboxOptions extends AppOptions {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
@@ -28,6 +33,8 @@ export interface SandboxOptions extends AppOptions {
   rateLimit?: RateLimitSpec | false;
   /** Oracle routes answer 503 oracle_unavailable. */
   oracleUnavailable?: boolean;
+  /** Timeouts and the connection cap of the listener (defaults: DEFAULT_LIMITS). */
+  limits?: ServerLimits;
 }
 
 export interface RunningSandbox {
@@ -37,12 +44,18 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Starts the sandbox and resolves once it listens. */
+/** A socket waiting out the latency fault is silent, not idle: the idle timeout is kept longer than the delay. */
+function idleOutlastsLatency(limits: ServerLimits, latencyMs: number): ServerLimits {
+  const idle = limits.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs;
+  return latencyMs < idle ? limits : { ...limits, idleTimeoutMs: latencyMs + 1000 };
+}
+
+/** Starts the sandbox and resolves once it listens. Rejects with SeedError (bad seed) or PortInUseError. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const app = createApp(opts);
   let listening;
   try {
-    listening = await listen(app, opts.host ?? '127.0.0.1', opts.port ?? 0);
+    listening = await listen(app, opts.host ?? '127.0.0.1', opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0));
   } catch (err) {
     app.close();
     throw err;

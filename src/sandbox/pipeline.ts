@@ -1,31 +1,30 @@
 /**
- * The request pipeline: route → faults → auth/scope → rate limit → parse → idempotency → validate →
- * handler → envelope. Each step is a small function that either returns what the next step needs
- * or throws a SandboxError, which becomes an error envelope.
+ * The request pipeline, as a list of steps: route → faults → auth → scope → rate limit → path and
+ * query → (body) → JSON → idempotency key → validate → handler (in a transaction, idempotent
+ * where the route is) → envelope. Each step reads and fills the request's own state, or throws a
+ * SandboxError, which becomes an error envelope.
  */
 import type { IncomingMessage } from 'node:http';
 import { idempotencyKeySchema } from '../schemas/headers.js';
 import { UUID_PATTERN } from '../schemas/parcel.js';
-import type { RouteMatch, RouteSpec } from '../schemas/routes.js';
-import { ROUTES } from '../schemas/routes.js';
+import type { RouteSpec } from '../schemas/routes.js';
+import { matchRoute } from '../schemas/routes.js';
 import { validate } from '../schemas/validate.js';
 import type { Caller, KeyRing } from './auth.js';
-import type { SandboxClock } from './clock.js';
+import { ClientGoneError, readJsonBody } from './body.js';
 import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
 import { SandboxError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
-import type { Deps, HandlerContext, HandlerResult, RouteHandler } from './handlers/types.js';
+import { sha256 } from './hash.js';
+import { idempotentStep } from './idempotency.js';
+import type { Deps, HandlerContext, RouteHandler } from './handlers/types.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec } from './seed.js';
-import { sha256 } from './store/sqlite.js';
-import type { Repository } from './store/types.js';
 import type { UsageRecorder } from './usage.js';
 
-/** Request bodies above this many bytes are refused with 400 (reading stops at the cap). */
-export const MAX_BODY_BYTES = 1024 * 1024;
-/** Stored idempotent responses are replayed for 24 hours. */
-export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
+export { MAX_BODY_BYTES } from './body.js';
+export { IDEMPOTENCY_RETENTION_S } from './idempotency.js';
 
 export interface PipelineDeps extends Deps {
   keyRing: KeyRing;
@@ -41,130 +40,100 @@ export interface PipelineDeps extends Deps {
 
 export interface Outcome {
   response: SandboxResponse;
-  /** Destroy the connection instead of answering (drop fault). */
+  /** Destroy the connection instead of answering (drop fault, or the client is gone). */
   drop: boolean;
   /** The rate-limit decision for an authenticated request (RateLimit-* headers), if a limit applies. */
   rate: RateDecision | undefined;
-  /** Sandbox time (ms) the answer was made at. */
+  /** Sandbox data time (ms) the answer was made at. */
   nowMs: number;
 }
 
-interface Routed {
-  route: RouteSpec;
-  rawParams: Record<string, string>;
+/** What the steps learn about one request; each step reads what earlier ones filled in. */
+interface RequestState {
+  readonly req: IncomingMessage;
+  readonly method: string;
+  readonly url: string;
+  /** The path without the query (the whole URL until routing has split it). */
   path: string;
   rawQuery: string;
+  route: RouteSpec | undefined;
+  rawParams: Record<string, string>;
+  handler: RouteHandler | undefined;
+  caller: Caller | undefined;
+  drop: boolean;
+  rate: RateDecision | undefined;
+  params: Record<string, string>;
+  query: ReadonlyMap<string, string>;
+  bytes: Buffer | undefined;
+  body: unknown;
+  idempotencyKey: string | undefined;
+  /** Data time of the request (read once, again when the body is in): milliseconds and whole seconds. */
+  nowMs: number;
+  now: number;
 }
 
-/** A route template split into segments; `param[i]` is the parameter name of segment i, if any. */
-interface Template {
-  route: RouteSpec;
-  /** The literal text of each segment (unused for parameter segments). */
-  segments: readonly string[];
-  param: ReadonlyArray<string | undefined>;
-}
+type Step = (s: RequestState, d: PipelineDeps) => void;
 
-/**
- * The spec's route table in table order. Matching gives the same answer as matchRoute (first
- * template that fits with the same method; a `{name}` segment fits any non-empty segment), without
- * splitting the path or building a parameter object for each template tried.
- */
-const TEMPLATES: readonly Template[] = ROUTES.map((route) => {
-  const segments = route.path.split('/');
-  const param = segments.map((t) => (t.startsWith('{') ? t.slice(1, -1) : undefined));
-  return { route, segments, param };
-});
-
-/** Whether the path's '/'-separated segments fit the template (same count, literals equal, parameters non-empty). */
-function fits(t: Template, path: string): boolean {
-  const n = t.segments.length;
-  let start = 0;
-  for (let i = 0; i < n; i++) {
-    let end = path.indexOf('/', start);
-    if (end === -1) {
-      if (i !== n - 1) return false;
-      end = path.length;
-    } else if (i === n - 1) {
-      return false;
-    }
-    if (t.param[i] === undefined) {
-      const lit = t.segments[i] as string;
-      if (end - start !== lit.length || !path.startsWith(lit, start)) return false;
-    } else if (end === start) {
-      return false;
-    }
-    start = end + 1;
-  }
-  return true;
-}
-
-function findRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
-  let pathKnown = false;
-  for (const t of TEMPLATES) {
-    if (!fits(t, path)) continue;
-    pathKnown = true;
-    if (t.route.method !== method) continue;
-    const params: Record<string, string> = {};
-    let start = 0;
-    for (let i = 0; i < t.segments.length; i++) {
-      let end = path.indexOf('/', start);
-      if (end === -1) end = path.length;
-      const name = t.param[i];
-      if (name !== undefined) params[name] = path.slice(start, end);
-      start = end + 1;
-    }
-    return { route: t.route, params };
-  }
-  return { route: undefined, pathKnown };
-}
-
-/** Step 1: match method and path against the spec's route table; unknown → 404. */
-export function routeStep(method: string, url: string): Routed {
-  if (!url.startsWith('/')) throw new SandboxError(404, 'route_not_found', 'no such route');
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  const rawQuery = q === -1 ? '' : url.slice(q + 1);
-  const match = findRoute(method, path);
+/** Match method and path against the spec's route table; unknown → 404. */
+const routeStep: Step = (s, d) => {
+  if (!s.url.startsWith('/')) throw new SandboxError(404, 'route_not_found', 'no such route');
+  const q = s.url.indexOf('?');
+  s.path = q === -1 ? s.url : s.url.slice(0, q);
+  s.rawQuery = q === -1 ? '' : s.url.slice(q + 1);
+  const match = matchRoute(s.method, s.path);
   if (match.route === undefined) {
-    const message = match.pathKnown ? `${method} is not supported on ${path}` : `no route ${path}`;
-    throw new SandboxError(404, 'route_not_found', message);
+    throw new SandboxError(404, 'route_not_found', match.pathKnown ? `${s.method} is not supported on ${s.path}` : `no route ${s.path}`);
   }
-  return { route: match.route, rawParams: match.params, path, rawQuery };
-}
+  s.route = match.route;
+  s.rawParams = match.params;
+  s.handler = d.handlers[match.route.name];
+};
 
-/** Step 3: the route's scope must be on the key; deliveries:write needs a verified organisation. */
-export function authorizeStep(caller: Caller, route: RouteSpec): void {
+/** Injected faults: answer 500/503 before anything runs, or mark the request to be dropped. */
+const faultStep: Step = (s, d) => {
+  if (!d.faults.active) return;
+  const fault = d.faults.decide();
+  s.drop = fault.drop;
+  if (fault.fail === 500) throw new SandboxError(500, 'internal_error', 'injected fault: internal failure (nothing was changed)');
+  if (fault.fail === 503) {
+    throw new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': '1' });
+  }
+};
+
+const authStep: Step = (s, d) => {
+  s.caller = d.keyRing.authenticate(s.req.headers.authorization, s.now);
+};
+
+/** The route's scope must be on the key; deliveries:write needs a verified organisation. */
+const scopeStep: Step = (s) => {
+  const { caller, route } = s as { caller: Caller; route: RouteSpec };
   if (!caller.scopes.has(route.scope)) {
     throw new SandboxError(403, 'insufficient_scope', `this route requires the scope ${route.scope}, which the API key does not have`);
   }
   if (route.scope === 'deliveries:write' && !caller.org.verified) {
     throw new SandboxError(403, 'verification_required', `organisation ${caller.org.id} is not verified; write routes are unavailable until it is`);
   }
-}
+};
 
-/**
- * Step 4: fixed-window rate limit per organisation. Returns the decision (its RateLimit-* headers
- * go on every answer, the 429 included), or undefined when no limit applies.
- */
-export function rateLimitDecision(d: PipelineDeps, caller: Caller, nowMs = d.clock.nowMs()): RateDecision | undefined {
-  if (!d.rateLimitEnabled) return undefined;
+/** Fixed-window limit per organisation on elapsed time; its RateLimit-* headers go on every answer, the 429 included. */
+const rateLimitStep: Step = (s, d) => {
+  if (!d.rateLimitEnabled) return;
+  const caller = s.caller as Caller;
   const spec = caller.org.rateLimit ?? d.rateLimit;
-  if (spec === null) return undefined;
-  return d.limiter.take(caller.org.id, spec, nowMs);
-}
+  if (spec === null) return;
+  const r = d.limiter.take(caller.org.id, spec, d.clock.elapsedMs());
+  s.rate = r;
+  if (!r.allowed) {
+    throw new SandboxError(429, 'rate_limited', `rate limit of ${r.limit} requests per ${r.windowS} s exceeded; retry after ${r.resetS} s`, undefined, undefined, {
+      'Retry-After': String(r.resetS),
+    });
+  }
+};
 
-/** Over the limit: 429 with Retry-After. */
-export function rateLimited(r: RateDecision): SandboxError {
-  return new SandboxError(429, 'rate_limited', `rate limit of ${r.limit} requests per ${r.windowS} s exceeded; retry after ${r.resetS} s`, undefined, undefined, {
-    'Retry-After': String(r.resetS),
-  });
-}
-
-/** Step 5a: decode and check path parameters; a malformed parcel id is a 400. */
-export function paramsStep(raw: Record<string, string>): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const name in raw) {
-    const value = raw[name] as string;
+/** Decode and check path parameters; a malformed parcel id is a 400. */
+const paramsStep: Step = (s) => {
+  for (const name in s.rawParams) {
+    const value = s.rawParams[name] as string;
     let decoded = value;
     try {
       if (value.includes('%')) decoded = decodeURIComponent(value);
@@ -172,23 +141,19 @@ export function paramsStep(raw: Record<string, string>): Record<string, string> 
       throw badRequest('invalid_path_parameter', `path parameter ${name} is not valid percent-encoding`, name);
     }
     if (name === 'id') {
-      if (!UUID_PATTERN.test(decoded)) {
-        throw badRequest('invalid_path_parameter', 'path parameter id must be a UUID (the parcel\'s entry_id)', 'id');
-      }
+      if (!UUID_PATTERN.test(decoded)) throw badRequest('invalid_path_parameter', 'path parameter id must be a UUID (the parcel\'s entry_id)', 'id');
       decoded = decoded.toLowerCase();
     }
-    params[name] = decoded;
+    s.params[name] = decoded;
   }
-  return params;
-}
+};
 
-const NO_QUERY: ReadonlyMap<string, string> = new Map();
-
-/** Step 5b: query parameters; unknown or repeated names are a 400. */
-export function queryStep(rawQuery: string, allowed: readonly string[]): ReadonlyMap<string, string> {
-  if (rawQuery === '') return NO_QUERY;
+/** Query parameters; unknown or repeated names are a 400. */
+const queryStep: Step = (s) => {
+  if (s.rawQuery === '') return;
+  const allowed = (s.handler as RouteHandler).query;
   const out = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(rawQuery)) {
+  for (const [name, value] of new URLSearchParams(s.rawQuery)) {
     if (!allowed.includes(name)) {
       const hint = allowed.length === 0 ? 'this route takes no query parameters' : `allowed: ${allowed.join(', ')}`;
       throw badRequest('unknown_parameter', `unknown query parameter ${name} (${hint})`, name);
@@ -196,259 +161,127 @@ export function queryStep(rawQuery: string, allowed: readonly string[]): Readonl
     if (out.has(name)) throw badRequest('invalid_parameter', `query parameter ${name} is given more than once`, name);
     out.set(name, value);
   }
-  return out;
-}
-
-/** Step 5c: a body route needs Content-Type application/json and a body of at most 1 MiB. */
-export async function bodyStep(req: IncomingMessage): Promise<Buffer> {
-  const type = req.headers['content-type'];
-  if (type === undefined) throw badRequest('unsupported_content_type', 'send the body as JSON with Content-Type: application/json', 'Content-Type');
-  const [media, ...params] = type.split(';').map((s) => s.trim().toLowerCase());
-  if (media !== 'application/json') {
-    throw badRequest('unsupported_content_type', `Content-Type must be application/json, not ${type}`, 'Content-Type');
-  }
-  for (const p of params) {
-    if (p.startsWith('charset=') && !/^charset="?utf-8"?$/.test(p)) {
-      throw badRequest('unsupported_content_type', 'JSON bodies must be UTF-8', 'Content-Type');
-    }
-  }
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  return readBody(req, MAX_BODY_BYTES);
-}
-
-function tooLarge(): SandboxError {
-  return new SandboxError(400, 'body_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, undefined, { Connection: 'close' });
-}
-
-function readBody(req: IncomingMessage, cap: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) {
-        cleanup();
-        req.pause(); // stop reading; the answer closes the connection
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
-}
+  s.query = out;
+};
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Step 5d: the bytes must be UTF-8 JSON; anything else is a 400. */
-export function parseJsonStep(bytes: Buffer): unknown {
+/** The body bytes must be UTF-8 JSON; anything else is a 400. */
+const jsonStep: Step = (s) => {
+  if (s.bytes === undefined) return;
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = utf8.decode(s.bytes);
   } catch {
     throw badRequest('invalid_json', 'request body is not valid UTF-8');
   }
   if (text.trim() === '') throw badRequest('invalid_json', 'request body is empty; send a JSON object');
   try {
-    return JSON.parse(text);
+    s.body = JSON.parse(text);
   } catch (err) {
     throw badRequest('invalid_json', `request body is not valid JSON: ${(err as Error).message}`);
   }
-}
+};
 
-/** Step 6a: the Idempotency-Key header (spec 8): required, 8 to 128 bytes, no surrounding whitespace. */
-export function idempotencyKeyStep(req: IncomingMessage): string {
-  const raw = req.headers['idempotency-key'];
+/** The Idempotency-Key header (spec 8) of an idempotent route: required, 8 to 128 bytes, no surrounding whitespace. */
+const idempotencyKeyStep: Step = (s) => {
+  if (!(s.route as RouteSpec).idempotent) return;
+  const raw = s.req.headers['idempotency-key'];
   if (raw === undefined) {
     throw badRequest('idempotency_key_required', 'this route requires an Idempotency-Key header (8 to 128 bytes)', 'Idempotency-Key');
   }
   // Node joins repeated headers with ", "; the raw value must be checked as received.
-  const key = req.headersDistinct['idempotency-key'];
-  if (key && key.length > 1) throw badRequest('invalid_idempotency_key', 'send one Idempotency-Key header', 'Idempotency-Key');
-  if (typeof raw !== 'string') throw badRequest('invalid_idempotency_key', 'send one Idempotency-Key header', 'Idempotency-Key');
+  const all = s.req.headersDistinct['idempotency-key'];
+  if ((all && all.length > 1) || typeof raw !== 'string') throw badRequest('invalid_idempotency_key', 'send one Idempotency-Key header', 'Idempotency-Key');
   const result = validate(idempotencyKeySchema, raw);
   if (!result.ok) throw badRequest('invalid_idempotency_key', `Idempotency-Key ${result.issues[0]?.message ?? 'is invalid'}`, 'Idempotency-Key');
-  return raw;
-}
+  s.idempotencyKey = raw;
+};
 
-/** Steps 7–8: validate the request, run the handler, wrap the result in the envelope. */
-export function executeStep(handler: RouteHandler, ctx: HandlerContext): SandboxResponse {
-  const run = handler.validate(ctx);
-  const result: HandlerResult = run();
-  const body = result.body ?? (result.json === undefined ? dataBody(result.data) : `{"data":${result.json}}`);
-  return { status: result.status, headers: result.headers ?? {}, body };
-}
+/** Steps before the body, in order. */
+export const FRONT_STEPS: readonly Step[] = [routeStep, faultStep, authStep, scopeStep, rateLimitStep, paramsStep, queryStep];
+/** Steps once the body (if the route has one) is in, before the handler. */
+export const BACK_STEPS: readonly Step[] = [jsonStep, idempotencyKeyStep];
 
 /**
- * Step 6b: idempotent execution. The lookup, the handler's writes and the stored response happen in
- * one synchronous SQLite transaction (no await in between), so concurrent duplicates cannot both
- * run. Only 2xx answers are stored; a 4xx or 5xx leaves the key unused so a corrected retry runs.
+ * Validate, then run the handler and wrap its result in the envelope. A GET reads; any other route
+ * runs in one BEGIN IMMEDIATE transaction (its reads, checks and writes are atomic across
+ * processes), and an idempotent one stores its answer in that same transaction.
  */
-export function idempotentStep(
-  repo: Repository,
-  orgId: string,
-  key: string,
-  fingerprint: { method: string; url: string; bodyHash: string },
-  now: number,
-  execute: () => SandboxResponse,
-): SandboxResponse {
-  return repo.transaction(() => {
-    const existing = repo.getIdempotency(orgId, key);
-    if (existing && existing.createdAt > now - IDEMPOTENCY_RETENTION_S) {
-      if (existing.method !== fingerprint.method || existing.url !== fingerprint.url) {
-        throw new SandboxError(409, 'idempotency_key_reused', `this Idempotency-Key was already used for ${existing.method} ${existing.url}; use a new key`, 'Idempotency-Key');
-      }
-      if (existing.bodyHash !== fingerprint.bodyHash) {
-        throw new SandboxError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different body; use a new key', 'Idempotency-Key');
-      }
-      const r = existing.response;
-      return { status: r.status, headers: { ...r.headers, 'Idempotent-Replayed': 'true' }, body: r.body };
-    }
-    let response: SandboxResponse;
-    try {
-      response = execute();
-    } catch (err) {
-      if (err instanceof SandboxError && err.status < 500) return errorResponse(err);
-      throw err;
-    }
-    if (response.status >= 200 && response.status < 300) {
-      repo.putIdempotency(orgId, key, { ...fingerprint, response, createdAt: now });
-    }
-    return response;
-  });
-}
-
-/** What the pipeline learned about a request on the way, for the answer and the usage row. */
-interface RequestState {
-  method: string;
-  url: string;
-  /** The path without the query (the whole URL until routing has split it). */
-  path: string;
-  caller: Caller | undefined;
-  drop: boolean;
-  /** The rate-limit decision, when one was taken: its RateLimit-* headers go on the answer. */
-  rate: RateDecision | undefined;
-  /** Sandbox time of the request (read once): milliseconds, and whole seconds. */
-  nowMs: number;
-  now: number;
-}
-
-/** Everything before the body: the synchronous steps 1 to 5b. */
-interface Prepared {
-  route: RouteSpec;
-  handler: RouteHandler;
-  params: Record<string, string>;
-  query: ReadonlyMap<string, string>;
-}
-
-function frontSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState): Prepared {
-  const routed = routeStep(state.method, state.url);
-  state.path = routed.path;
-  if (d.faults.active) {
-    const fault = d.faults.decide();
-    state.drop = fault.drop;
-    if (fault.fail !== null) {
-      throw fault.fail === 500
-        ? new SandboxError(500, 'internal_error', 'injected fault: internal failure (nothing was changed)')
-        : new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': '1' });
-    }
-  }
-  const caller = d.keyRing.authenticate(req.headers.authorization, state.now);
-  state.caller = caller;
-  authorizeStep(caller, routed.route);
-  const rate = rateLimitDecision(d, caller, state.nowMs);
-  state.rate = rate;
-  if (rate !== undefined && !rate.allowed) throw rateLimited(rate);
-  const handler = d.handlers[routed.route.name] as RouteHandler;
-  const params = paramsStep(routed.rawParams);
-  const query = queryStep(routed.rawQuery, handler.query);
-  return { route: routed.route, handler, params, query };
-}
-
-/** Steps 5d to 8, once the body (if the route has one) is in. */
-function backSteps(req: IncomingMessage, d: PipelineDeps, state: RequestState, p: Prepared, bytes: Buffer | undefined): SandboxResponse {
-  const body = bytes === undefined ? undefined : parseJsonStep(bytes);
-  const key = p.route.idempotent ? idempotencyKeyStep(req) : undefined;
-  const caller = state.caller as Caller;
-  const ctx: HandlerContext = {
-    deps: d,
-    org: caller.org,
-    params: p.params,
-    query: p.query,
-    headers: req.headers,
-    body,
-    now: state.now,
+function executeStep(s: RequestState, d: PipelineDeps): SandboxResponse {
+  const caller = s.caller as Caller;
+  const ctx: HandlerContext = { deps: d, org: caller.org, params: s.params, query: s.query, headers: s.req.headers, body: s.body, now: s.now };
+  const run = (s.handler as RouteHandler).validate(ctx);
+  const execute = (): SandboxResponse => {
+    const result = run();
+    return { status: result.status, headers: result.headers ?? {}, body: dataBody(result.data) };
   };
-  if (key === undefined) return executeStep(p.handler, ctx);
-  const fingerprint = { method: state.method, url: state.url, bodyHash: sha256(bytes ?? '').toString('hex') };
-  return idempotentStep(d.repo, caller.org.id, key, fingerprint, ctx.now, () => executeStep(p.handler, ctx));
+  if (s.method === 'GET') return execute();
+  if (s.idempotencyKey === undefined) return d.repo.transaction(execute);
+  const fingerprint = { method: s.method, url: s.url, bodyHash: sha256(s.bytes ?? '').toString('hex') };
+  return idempotentStep(d.repo, caller.org.id, s.idempotencyKey, fingerprint, s.now, execute);
+}
+
+function runSteps(steps: readonly Step[], s: RequestState, d: PipelineDeps): void {
+  for (const step of steps) step(s, d);
 }
 
 function failed(err: unknown): SandboxResponse {
-  return errorResponse(err instanceof SandboxError ? err : internalError(err));
+  if (err instanceof SandboxError) return errorResponse(err);
+  if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+  return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
 }
 
-function outcome(d: PipelineDeps, state: RequestState, response: SandboxResponse): Outcome {
-  const caller = state.caller;
-  if (caller) d.usage.record({ orgId: caller.org.id, method: state.method, path: state.path, status: response.status, at: state.now });
-  return { response, drop: state.drop, rate: state.rate, nowMs: state.nowMs };
+function outcome(d: PipelineDeps, s: RequestState, response: SandboxResponse): Outcome {
+  const caller = s.caller;
+  if (caller) d.usage.record({ orgId: caller.org.id, method: s.method, path: s.path, status: response.status, at: s.now });
+  return { response, drop: s.drop, rate: s.rate, nowMs: s.nowMs };
+}
+
+function takeTime(s: RequestState, d: PipelineDeps): void {
+  s.nowMs = d.clock.nowMs();
+  s.now = Math.floor(s.nowMs / 1000);
 }
 
 /**
  * The whole pipeline for one request. Never throws or rejects: failures become envelopes. Routes
- * without a body (GET) run synchronously and return the Outcome itself; only body routes return a
+ * without a body (GET) run synchronously and return the Outcome itself; body routes return a
  * Promise, because reading the body waits for the socket.
  */
-export function runPipeline(req: IncomingMessage, d: PipelineDeps, clock: SandboxClock): Outcome | Promise<Outcome> {
+export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Promise<Outcome> {
   const url = req.url ?? '/';
-  const nowMs = clock.nowMs();
-  const state: RequestState = { method: req.method ?? 'GET', url, path: url, caller: undefined, drop: false, rate: undefined, nowMs, now: Math.floor(nowMs / 1000) };
-  let prepared: Prepared;
+  const s: RequestState = {
+    req, method: req.method ?? 'GET', url, path: url, rawQuery: '', route: undefined, rawParams: {}, handler: undefined,
+    caller: undefined, drop: false, rate: undefined, params: {}, query: new Map(), bytes: undefined, body: undefined,
+    idempotencyKey: undefined, nowMs: 0, now: 0,
+  };
+  takeTime(s, d);
   try {
-    prepared = frontSteps(req, d, state);
-    if (prepared.route.method === 'GET') return outcome(d, state, backSteps(req, d, state, prepared, undefined));
+    runSteps(FRONT_STEPS, s, d);
+    if (s.method === 'GET') {
+      runSteps(BACK_STEPS, s, d);
+      return outcome(d, s, executeStep(s, d));
+    }
   } catch (err) {
-    return outcome(d, state, failed(err));
+    return outcome(d, s, failed(err));
   }
-  const p = prepared;
-  return bodyStep(req).then(
+  return readJsonBody(req).then(
     (bytes) => {
       // The handler's time is when the body is in, as for a request without one.
-      state.nowMs = clock.nowMs();
-      state.now = Math.floor(state.nowMs / 1000);
-      let response: SandboxResponse;
+      takeTime(s, d);
+      s.bytes = bytes;
       try {
-        response = backSteps(req, d, state, p, bytes);
+        runSteps(BACK_STEPS, s, d);
+        return outcome(d, s, executeStep(s, d));
       } catch (err) {
-        response = failed(err);
+        return outcome(d, s, failed(err));
       }
-      return outcome(d, state, response);
     },
     (err: unknown) => {
-      state.nowMs = clock.nowMs();
-      state.now = Math.floor(state.nowMs / 1000);
-      return outcome(d, state, failed(err));
+      takeTime(s, d);
+      // A client that left mid-body is not a request the API answered: no usage row, no answer.
+      if (err instanceof ClientGoneError) return { response: failed(badRequest('client_disconnected', err.message)), drop: true, rate: s.rate, nowMs: s.nowMs };
+      return outcome(d, s, failed(err));
     },
   );
-}
-
-function internalError(err: unknown): SandboxError {
-  if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
-  return new SandboxError(500, 'internal_error', 'internal failure');
 }

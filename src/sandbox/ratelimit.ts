@@ -10,19 +10,19 @@ export interface RateDecision {
   windowS: number;
 }
 
-/** Fixed-window counter per organisation. Counters live in memory and restart with the sandbox. */
+/** Fixed-window counter per organisation, on the clock's elapsed time. Counters live in memory and restart with the sandbox. */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  take(orgId: string, spec: RateLimitSpec, nowMs: number): RateDecision {
+  take(orgId: string, spec: RateLimitSpec, elapsedMs: number): RateDecision {
     const windowMs = spec.window_s * 1000;
-    const start = Math.floor(nowMs / windowMs) * windowMs;
+    const start = Math.floor(elapsedMs / windowMs) * windowMs;
     let w = this.windows.get(orgId);
     if (!w || w.start !== start) {
       w = { start, count: 0 };
       this.windows.set(orgId, w);
     }
-    const resetS = Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000));
+    const resetS = Math.max(1, Math.ceil((start + windowMs - elapsedMs) / 1000));
     if (w.count >= spec.requests) return { allowed: false, limit: spec.requests, remaining: 0, resetS, windowS: spec.window_s };
     w.count++;
     return { allowed: true, limit: spec.requests, remaining: spec.requests - w.count, resetS, windowS: spec.window_s };

@@ -2,37 +2,6 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { validate } from '../schemas/validate.js';
 
-/** A rate limit: at most `requests` requests per `window_s` seconds (fixed window, per organisation). */
-export interface RateLimitSpec {
-  requests: number;
-  window_s: number;
-}
-
-export interface SeedKey {
-  /** The API key in clear text; only its SHA-256 hash is stored. */
-  key: string;
-  scopes: Array<'deliveries:read' | 'deliveries:write' | 'usage:read' | 'oracle:read'>;
-  /** Unix seconds after which the key is refused (401); omitted or null: no expiry. */
-  expires_at?: number | null;
-}
-
-export interface SeedOrganisation {
-  id: string;
-  name: string;
-  couriers: Array<{ code: string; name: string }>;
-  keys: SeedKey[];
-  /** `false`: the organisation's deliveries:write routes answer 403 verification_required. Default true. */
-  verified?: boolean;
-  /** Overrides the top-level rate limit for this organisation. */
-  rate_limit?: RateLimitSpec;
-}
-
-/** The seed file format. */
-export interface SeedObject {
-  organisations: SeedOrganisation[];
-  rate_limit?: RateLimitSpec;
-}
-
 /** The demo key of the built-in seed: all four scopes, no expiry. */
 export const DEMO_API_KEY = 'sbx_demo_9f2c4e7a1b3d5f60';
 
@@ -97,6 +66,19 @@ const seedSchema = z.strictObject({
   rate_limit: z.optional(rateLimitSchema),
 });
 
+/** A rate limit: at most `requests` requests per `window_s` seconds (fixed window, per organisation). */
+export type RateLimitSpec = z.infer<typeof rateLimitSchema>;
+/**
+ * The seed file format. Per key: `key` in clear text (only its SHA-256 hash is stored), `scopes`,
+ * `expires_at` (Unix seconds after which the key is refused; omitted or null: no expiry). Per
+ * organisation: `verified` (false: its write routes answer 403; default true) and `rate_limit`
+ * (overrides the top-level one).
+ */
+export type SeedObject = z.infer<typeof seedSchema>;
+export type SeedOrganisation = SeedObject['organisations'][number];
+export type SeedKey = SeedOrganisation['keys'][number];
+
+/** A seed that cannot be read or breaks a rule; the message names the file and every offending path. */
 export class SeedError extends Error {
   override readonly name = 'SeedError';
 }
@@ -108,7 +90,7 @@ export function validateSeed(input: unknown, source = 'seed'): SeedObject {
     const lines = result.issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`);
     throw new SeedError(`invalid ${source}:\n${lines.join('\n')}`);
   }
-  const seed = result.value as SeedObject;
+  const seed = result.value;
   const problems: string[] = [];
   const orgIds = new Set<string>();
   const keys = new Set<string>();

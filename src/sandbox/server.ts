@@ -1,7 +1,36 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { App } from './app.js';
+import { errorBody } from './envelope.js';
+import { SandboxError } from './errors.js';
+
+/** Timeouts and limits of the listener, as a production server sets them. All in milliseconds. */
+export interface ServerLimits {
+  /** Time allowed to receive a request's headers (default 20 000). */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive a whole request, body included (default 30 000; at least headersTimeoutMs). */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept after an answer (default 5 000). */
+  keepAliveTimeoutMs?: number;
+  /** A socket with no traffic for this long is closed (default 60 000). */
+  idleTimeoutMs?: number;
+  /** Open connections at most; further ones are closed as they arrive (default 1 024). */
+  maxConnections?: number;
+}
+
+export const DEFAULT_LIMITS: Required<ServerLimits> = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 1024,
+};
+
+/** The listen address is taken. */
+export class PortInUseError extends Error {
+  override readonly name = 'PortInUseError';
+}
 
 export interface Listening {
   server: Server;
@@ -10,13 +39,54 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** What Node's parser rejected, as a 400 envelope (Node's own answer would be a bare 400/431/408). */
+function clientErrorEnvelope(err: NodeJS.ErrnoException): string {
+  const code = err.code ?? '';
+  const parts: Record<string, [string, string]> = {
+    HPE_HEADER_OVERFLOW: ['headers_too_large', 'the request headers are too large'],
+    ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'the request was not received in time'],
+    HPE_UNEXPECTED_CONTENT_LENGTH: ['malformed_request', 'Content-Length and Transfer-Encoding must not both be sent'],
+    HPE_INVALID_CONTENT_LENGTH: ['malformed_request', 'the Content-Length header is not valid'],
+    HPE_INVALID_CHUNK_SIZE: ['malformed_request', 'a chunk size of the chunked body is not valid'],
+  };
+  const [errorCode, message] = parts[code] ?? ['malformed_request', 'the request is not valid HTTP/1.1'];
+  const body = errorBody(new SandboxError(400, errorCode, message));
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset or a socket already answering cannot take an answer; it can only be closed.
+  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorEnvelope(err));
+}
+
 /** Listens on host:port (port 0 picks a free port) and serves the app. */
-export function listen(app: App, host = '127.0.0.1', port = 0): Promise<Listening> {
-  const server = createServer({ keepAliveTimeout: 5_000 }, app.handle);
+export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLimits = {}): Promise<Listening> {
+  const given = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  const l: Required<ServerLimits> = { ...DEFAULT_LIMITS, ...given };
+  const requestTimeout = Math.max(l.requestTimeoutMs, l.headersTimeoutMs);
+  const server = createServer(
+    {
+      headersTimeout: l.headersTimeoutMs,
+      requestTimeout,
+      keepAliveTimeout: l.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this interval; short timeouts need a short interval.
+      connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(l.headersTimeoutMs / 4))),
+    },
+    app.handle,
+  );
+  server.maxConnections = l.maxConnections;
+  server.setTimeout(l.idleTimeoutMs, (socket) => socket.destroy());
+  server.on('clientError', onClientError);
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} on ${host} is already in use; choose another --port (0 picks a free one)`) : err);
+    });
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       const addr = server.address() as AddressInfo;
       const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       resolve({

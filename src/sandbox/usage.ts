@@ -1,9 +1,10 @@
 import type { Repository, UsageEntry } from './store/types.js';
 
 /**
- * Records one usage row per authenticated request. Rows are buffered in memory and written in one
- * transaction every `intervalMs` (or at 512 rows, before a usage read, and on close), so the
- * accounting costs the hot path only an array push.
+ * The usage writer, kept apart from the request path: one row per answered request, buffered and
+ * written as plain INSERTs in one transaction every `intervalMs` (or at 512 rows, before this
+ * process reads usage, and on close). Only usage rows wait here, never a parcel write; a crash
+ * loses at most the last interval's rows (see docs/sandbox.md).
  */
 export class UsageRecorder {
   private buffer: UsageEntry[] = [];

@@ -1,7 +1,20 @@
 import * as z from 'zod/mini';
 
-/** Every Unicode line terminator: LF, CR, VT, FF, NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. */
-const LINE_BREAK_OR_NUL = /[\n\r\v\f\u0085\u2028\u2029\0]/;
+/**
+ * The one line-terminator rule: CRLF and every Unicode line terminator (LF, CR, VT, FF, NEL, LINE
+ * SEPARATOR, PARAGRAPH SEPARATOR). Single-line fields refuse them; human views turn them into spaces.
+ */
+const LINE_TERMINATOR = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+const LINE_TERMINATORS = new RegExp(LINE_TERMINATOR.source, 'g');
+
+export function hasLineTerminator(text: string): boolean {
+  return LINE_TERMINATOR.test(text);
+}
+
+/** Every line terminator (a CRLF pair counts as one) replaced with `by`. */
+export function replaceLineTerminators(text: string, by: string): string {
+  return text.replace(LINE_TERMINATORS, by);
+}
 
 export function utf8Bytes(value: string): number {
   return Buffer.byteLength(value, 'utf8');
@@ -15,7 +28,7 @@ export function boundedText(minBytes: number, maxBytes: number) {
       abort: true,
     }),
     z.refine((s) => utf8Bytes(s) <= maxBytes, { message: `must be at most ${maxBytes} UTF-8 bytes`, abort: true }),
-    z.refine((s) => !LINE_BREAK_OR_NUL.test(s), { message: 'must not contain line breaks or NUL characters' }),
+    z.refine((s) => !hasLineTerminator(s) && !s.includes('\0'), { message: 'must not contain line breaks or NUL characters' }),
   );
 }
 

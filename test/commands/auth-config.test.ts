@@ -194,8 +194,8 @@ describe('config', () => {
       base_url: 'http://flag.example',
       base_url_from: 'flag',
     });
-    // and the flag is what requests actually use
-    const r = await h.cli(['couriers', '--base-url', h.sandbox.url], bare(dir, { PARCELS_BASE_URL: await closedPortUrl() }));
+    // and the flag is what requests actually use (with an explicit key: the profile's is bound to its own host)
+    const r = await h.cli(['couriers', '--base-url', h.sandbox.url], bare(dir, { PARCELS_BASE_URL: await closedPortUrl(), PARCELS_API_KEY: FULL_KEY }));
     expect(r.code).toBe(0);
   });
 

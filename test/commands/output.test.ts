@@ -52,7 +52,8 @@ describe('--dry-run', () => {
         '\n' +
         `${body}\n` +
         '\n' +
-        `curl -sS -X POST ${url} -H 'Accept: application/json' -H "Authorization: Bearer $PARCELS_API_KEY" -H 'Content-Type: application/json' -H 'Idempotency-Key: ${key}' --data-binary '${body}'\n`,
+        "# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command\n" +
+        `printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | curl -sS -X POST ${url} -H 'Accept: application/json' -H @- -H 'Content-Type: application/json' -H 'Idempotency-Key: ${key}' --data-binary '${body}'\n`,
     );
   });
 
@@ -78,8 +79,8 @@ describe('--dry-run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`GET ${h.sandbox.url}/deliveries/v1/parcels/${id}`);
     expect(r.stdout).toContain('Authorization: Bearer ***REDACTED***\n');
-    expect(r.stdout).toContain(`curl -sS ${h.sandbox.url}/deliveries/v1/parcels/${id} -H 'Accept: application/json' -H "Authorization: Bearer $PARCELS_API_KEY"\n`);
-    expect(r.stdout.match(/^curl /gm)).toHaveLength(1);
+    expect(r.stdout).toContain(`printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | curl -sS ${h.sandbox.url}/deliveries/v1/parcels/${id} -H 'Accept: application/json' -H @-\n`);
+    expect(r.stdout.match(/ curl /gm)).toHaveLength(1);
     expect(r.stdout).not.toContain(FULL_KEY);
   });
 

@@ -2,7 +2,10 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, backoffDelay, parseRetryAfter, shellQuote } from '../../src/api/http.js';
+import { dryRunRecorder } from '../../src/api/dry-run.js';
+import { shellQuote } from '../../src/io/shell.js';
+import { ApiClient } from '../../src/api/http.js';
+import { backoffDelay, parseRetryAfter } from '../../src/api/retry.js';
 import type { ApiClientOptions } from '../../src/api/http.js';
 import { ApiError, CancelledError, DryRunComplete, NetworkError } from '../../src/errors.js';
 
@@ -46,13 +49,19 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 function client(url: string, extra: Partial<ApiClientOptions> = {}): { client: ApiClient; sleeps: number[]; trace: string[] } {
   const sleeps: number[] = [];
   const trace: string[] = [];
+  // An injected clock that the fake sleep drives, so Retry-After waits are exact.
+  let clock = Date.now();
   const c = new ApiClient({
     baseUrl: url,
     apiKey: KEY,
     timeoutMs: 2000,
     retries: 3,
     userAgent: 'parcels-test/1.0',
-    sleep: async (ms) => void sleeps.push(ms),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
+    now: () => clock,
     random: () => 0.5,
     trace: (line) => trace.push(line),
     ...extra,
@@ -312,9 +321,10 @@ describe('error mapping (spec section 7)', () => {
   });
 
   it('an unknown status becomes http_<n>', async () => {
-    const { url } = await serve((_req, res) => json(res, 418, {}));
+    // 499 has no phrase in node:http's STATUS_CODES.
+    const { url } = await serve((_req, res) => json(res, 499, {}));
     const { client: c } = client(url, { retries: 0 });
-    await expect(c.request({ method: 'GET', path: '/a' })).rejects.toMatchObject({ status: 418, code: 'http_418', message: 'HTTP 418' });
+    await expect(c.request({ method: 'GET', path: '/a' })).rejects.toMatchObject({ status: 499, code: 'http_499', message: 'HTTP 499' });
   });
 });
 
@@ -351,8 +361,9 @@ describe('redaction: trace and describe', () => {
       },
       body: `{"note":"it's"}`,
       curl:
+        `printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | ` +
         `curl -sS -X POST 'http://127.0.0.1:9/base/deliveries/v1/parcels?a=x+y' -H 'Accept: application/json' ` +
-        `-H "Authorization: Bearer $PARCELS_API_KEY" -H 'Content-Type: application/json' -H 'Idempotency-Key: idem-1234' ` +
+        `-H @- -H 'Content-Type: application/json' -H 'Idempotency-Key: idem-1234' ` +
         `--data-binary '{"note":"it'\\''s"}'`,
     });
     expect(JSON.stringify(d)).not.toContain(KEY);
@@ -369,7 +380,7 @@ describe('redaction: trace and describe', () => {
   it('dry-run writes the description and sends nothing', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 200, { data: 1 }));
     const out: string[] = [];
-    const { client: c } = client(url, { dryRun: (t) => out.push(t) });
+    const { client: c } = client(url, { dryRun: dryRunRecorder((t) => out.push(t)) });
     await expect(
       c.request({ method: 'PATCH', path: '/deliveries/v1/parcels/p', body: { addition: '' }, ifMatch: '"e1"' }),
     ).rejects.toBeInstanceOf(DryRunComplete);

@@ -8,7 +8,7 @@ import { getParcel, listParcels, patchParcel, unappliedFields, walkParcels } fro
 import { createEvent } from '../../src/api/history.js';
 import { getOracle } from '../../src/api/oracle.js';
 import { parseCodeNames } from '../../src/api/reference.js';
-import { maskKey, redactSecret } from '../../src/api/redact.js';
+import { maskKey, redactKey } from '../../src/api/redact.js';
 import { ApiError, ConflictError } from '../../src/errors.js';
 
 const servers: Server[] = [];
@@ -214,8 +214,8 @@ describe('redact', () => {
     expect(maskKey('abcde')).toBe('********bcde');
   });
 
-  it('redactSecret replaces every occurrence', () => {
-    expect(redactSecret('a KEY b KEY', 'KEY')).toBe('a ***REDACTED*** b ***REDACTED***');
-    expect(redactSecret('text', '')).toBe('text');
+  it('redactKey replaces every occurrence', () => {
+    expect(redactKey('a KEY b KEY', 'KEY')).toBe('a ***REDACTED*** b ***REDACTED***');
+    expect(redactKey('text', '')).toBe('text');
   });
 });

@@ -95,6 +95,7 @@ describe('parse alone (no network)', () => {
       faultSeed: undefined,
       clockOffset: undefined,
       oracleUnavailable: false,
+      limits: { headersTimeoutMs: undefined, requestTimeoutMs: undefined, keepAliveTimeoutMs: undefined, idleTimeoutMs: undefined, maxConnections: undefined },
     });
     expect(await usageError(parse(definitions.sandboxServe, { port: '70000' }))).toEqual({
       message: '--port must be between 0 and 65535 (got 70000)',

@@ -79,7 +79,8 @@ describe('store', () => {
       c.profiles.default = { ...c.profiles.default, retries: 5 };
     });
     expect(mode(configPath(env))).toBe(0o600);
-    expect(mode(env.PARCELS_CONFIG_DIR as string)).toBe(0o700);
+    // A directory the CLI did not create keeps its owner's mode.
+    expect(mode(env.PARCELS_CONFIG_DIR as string)).toBe(0o755);
     expect(await readConfig(env)).toEqual({ profiles: { default: { output: 'csv', retries: 5 } } });
   });
 
@@ -107,10 +108,11 @@ describe('store', () => {
     expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url');
   });
 
-  it('readConfig does not load conf', async () => {
+  it('readConfig does not load conf (writes go through the one atomic writer)', async () => {
     const source = readFileSync(new URL('../../src/config/store.ts', import.meta.url), 'utf8');
     expect(source).not.toMatch(/^import .*from 'conf'/m);
-    expect(source).toContain("await import('conf')");
+    expect(source).not.toContain("import('conf')");
+    expect(source).toContain('writeFileAtomic(configPath(env)');
   });
 });
 
@@ -167,7 +169,10 @@ describe('resolveSettings precedence', () => {
       env,
       config,
     });
-    expect(s).toMatchObject({ profile: 'work', baseUrl: 'http://flag.example:8080', apiKey: 'work-key', output: 'ndjson', timeoutMs: 1000, retries: 0 });
+    // The profile's key is for https://work.example: it is withheld from another host (see the host-binding tests).
+    expect(s).toMatchObject({ profile: 'work', baseUrl: 'http://flag.example:8080', output: 'ndjson', timeoutMs: 1000, retries: 0 });
+    expect(s.apiKey).toBeUndefined();
+    expect(s.withheldKey).toEqual({ boundTo: 'https://work.example' });
     expect(s.sources).toEqual({ profile: 'flag', baseUrl: 'flag', apiKey: 'profile', output: 'flag', timeout: 'flag', retries: 'flag' });
   });
 

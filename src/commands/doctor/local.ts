@@ -1,5 +1,5 @@
 import { configFileState } from '../../config/permissions.js';
-import { shellQuote } from '../../api/http.js';
+import { shellQuote } from '../../io/shell.js';
 import type { CheckResult } from './report.js';
 import { ok, warning } from './report.js';
 

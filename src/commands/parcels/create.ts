@@ -1,7 +1,6 @@
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
-import { renderMessage } from '../../io/render.js';
-import { writeOut } from '../../io/streams.js';
+import { renderLine, renderMessage } from '../../io/render.js';
 import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
@@ -69,7 +68,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
     if (ctx.globals.quiet) {
       if (id === undefined) throw new Error('the service answered without data.entry_id');
-      await writeOut(ctx.io.stdout, `${id}\n`);
+      await renderLine(ctx.io, id);
       return;
     }
     await showRecord(ctx, response.data);

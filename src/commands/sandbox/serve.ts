@@ -15,6 +15,7 @@ export interface ServeOptions {
   faultSeed?: number;
   clockOffset?: number;
   oracleUnavailable: boolean;
+  limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
 }
 
 function rate(value: string | undefined, flag: string): number | undefined {
@@ -37,11 +38,18 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
       faultSeed: flags.faultSeed,
       clockOffset: flags.clockOffset,
       oracleUnavailable: flags.oracleUnavailable,
+      limits: {
+        headersTimeoutMs: flags.headersTimeout,
+        requestTimeoutMs: flags.requestTimeout,
+        keepAliveTimeoutMs: flags.keepAliveTimeout,
+        idleTimeoutMs: flags.idleTimeout,
+        maxConnections: flags.maxConnections,
+      },
     };
   },
 
   async run(options, ctx) {
-    const { startSandbox, DEMO_API_KEY } = await import('../../sandbox/index.js');
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError } = await import('../../sandbox/index.js');
     const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
@@ -52,6 +60,11 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
       faults: { latencyMs: options.latencyMs, failRate: options.failRate, dropRate: options.dropRate, seed: options.faultSeed },
       clockOffset: options.clockOffset,
       oracleUnavailable: options.oracleUnavailable,
+      limits: options.limits,
+    }).catch((err: unknown) => {
+      if (err instanceof SeedError) throw new UsageError(err.message, '--seed');
+      if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
+      throw err;
     });
     await writeOut(ctx.io.stdout, `${sandbox.url}\n`);
     if (options.seed === undefined) {

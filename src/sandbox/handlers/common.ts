@@ -4,7 +4,7 @@ import { STATUS_NAMES } from '../../schemas/codes.js';
 import { validate } from '../../schemas/validate.js';
 import { SandboxError, badRequest, validationError } from '../errors.js';
 import type { ParcelFields, ParcelRecord } from '../store/types.js';
-import type { HandlerContext } from './types.js';
+import type { HandlerContext, HandlerResult } from './types.js';
 
 /** Names of all six parcel statuses; 4 and 5 are the sandbox's choice (the spec leaves them open). */
 export const PARCEL_STATUS_NAMES: Readonly<Record<number, string>> = {
@@ -84,32 +84,26 @@ export function etagOf(p: ParcelRecord, api: ApiParcel): string {
   return `"v${p.version}-${hash}"`;
 }
 
-/** Serialised representations of (immutable) parcel records, so repeated reads skip the work. */
-interface Rendered {
-  json: string;
-  /** The envelope text `{"data":<json>}`. */
-  body: string;
-  /** `{ ETag }`, shared by every answer about this record (frozen). */
-  headers: { ETag: string };
-}
-const rendered = new WeakMap<ParcelRecord, Rendered>();
-
-function render(p: ParcelRecord): Rendered {
-  let r = rendered.get(p);
-  if (!r) {
-    const api = toApiParcel(p);
-    const json = JSON.stringify(api);
-    const body = `{"data":${json}}`;
-    r = { json, body, headers: Object.freeze({ ETag: etagOf(p, api) }) };
-    rendered.set(p, r);
-  }
-  return r;
-}
+/** A record's API form and ETag, kept per (immutable) record object so a cached parcel is not re-hashed. */
+const shown = new WeakMap<ParcelRecord, { api: ApiParcel; etag: string }>();
 
 /** The parcel as a handler result with its ETag header. */
-export function parcelResult(p: ParcelRecord, status: 200 | 201) {
-  const { json, body, headers } = render(p);
-  return { status, data: undefined, json, body, headers };
+export function parcelResult(p: ParcelRecord, status: 200 | 201): HandlerResult {
+  let s = shown.get(p);
+  if (!s) {
+    const api = Object.freeze(toApiParcel(p));
+    s = { api, etag: etagOf(p, api) };
+    shown.set(p, s);
+  }
+  return { status, data: s.api, headers: { ETag: s.etag } };
+}
+
+/**
+ * A conditional write found the parcel changed since it was read. Writes run inside BEGIN
+ * IMMEDIATE, so this is a guard, not an expected path; 409 tells the client to read and retry.
+ */
+export function parcelChanged(): SandboxError {
+  return new SandboxError(409, 'parcel_changed', 'the parcel changed while this request ran; read it again and retry');
 }
 
 /** YYYY-MM-DD of a Unix-seconds time, UTC. */

@@ -3,7 +3,7 @@ import { deliveryAttemptSchema, statusEventSchema } from '../../schemas/history.
 import type { Clock } from '../../schemas/time.js';
 import { SandboxError } from '../errors.js';
 import type { ParcelRecord } from '../store/types.js';
-import { PARCEL_STATUS_NAMES, STATUS_DELIVERED, STATUS_NOT_DELIVERED, check, findParcel, requireObject } from './common.js';
+import { PARCEL_STATUS_NAMES, STATUS_DELIVERED, STATUS_NOT_DELIVERED, check, findParcel, parcelChanged, requireObject } from './common.js';
 import type { RouteHandler } from './types.js';
 import { defineHandler } from './types.js';
 
@@ -52,7 +52,7 @@ export function createEvent(clock: Clock): RouteHandler {
       const parcel = findParcel(ctx);
       assertEventTransition(parcel, input.status);
       const event = repo.addEvent(parcel, randomUUID(), input.status, input.occurred_at, ctx.now);
-      repo.setParcelStatus(parcel, input.status, ctx.now);
+      if (!repo.setParcelStatus(parcel, input.status, ctx.now)) throw parcelChanged();
       return { status: 201, data: event };
     },
   });
@@ -80,7 +80,7 @@ export function createAttempt(clock: Clock): RouteHandler {
         ctx.now,
       );
       const delivered = input.outcome === 0 || input.outcome === 2;
-      repo.setParcelStatus(parcel, delivered ? STATUS_DELIVERED : STATUS_NOT_DELIVERED, ctx.now);
+      if (!repo.setParcelStatus(parcel, delivered ? STATUS_DELIVERED : STATUS_NOT_DELIVERED, ctx.now)) throw parcelChanged();
       return { status: 201, data: attempt };
     },
   });

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../schemas/parcel.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { assertSameWalk, decodeCursor, encodeCursor } from '../cursor.js';
 import { SandboxError, validationError } from '../errors.js';
 import { crossFieldIssues, sandboxCreateSchema, sandboxPatchSchema } from '../rules.js';
 import type { ParcelFields } from '../store/types.js';
 import { OPTIONAL_PARCEL_FIELDS } from '../store/types.js';
-import { check, findParcel, intParam, parcelResult, requireObject, toApiParcel } from './common.js';
+import { check, etagOf, findParcel, intParam, parcelChanged, parcelResult, requireObject, toApiParcel } from './common.js';
 import type { HandlerContext } from './types.js';
 import { defineHandler } from './types.js';
-
 
 export const listParcels = defineHandler({
   query: ['limit', 'cursor', 'courier', 'status'],
@@ -19,8 +18,9 @@ export const listParcels = defineHandler({
       courier: ctx.query.get('courier'),
       status: intParam(ctx, 'status'),
     };
-    const cursor = raw.cursor === undefined ? undefined : decodeCursor(raw.cursor);
+    const cursor = raw.cursor === undefined ? undefined : decodeCursor(raw.cursor, ctx.deps.repo.cursorKey(), ctx.org.id);
     const q = check(parcelListQuerySchema, raw);
+    if (cursor) assertSameWalk(cursor, { courier: q.courier, status: q.status });
     if (q.courier !== undefined && !ctx.org.courierCodes.has(q.courier)) {
       throw validationError([{ path: 'courier', message: 'is not a registered courier code of your organisation' }]);
     }
@@ -28,7 +28,7 @@ export const listParcels = defineHandler({
   },
   run(ctx, q) {
     const repo = ctx.deps.repo;
-    const highWater = q.decoded?.highWater ?? repo.maxParcelSeq();
+    const highWater = q.decoded?.highWater ?? repo.maxParcelSeq(ctx.org.id);
     const rows = repo.listParcels(ctx.org.id, {
       after: q.decoded?.after ?? 0,
       upTo: highWater,
@@ -39,7 +39,7 @@ export const listParcels = defineHandler({
     const more = rows.length > q.limit;
     const page = more ? rows.slice(0, q.limit) : rows;
     const last = page[page.length - 1];
-    const next = more && last ? encodeCursor({ highWater, after: last.seq }) : null;
+    const next = more && last ? encodeCursor({ highWater, after: last.seq, courier: q.courier, status: q.status }, repo.cursorKey(), ctx.org.id) : null;
     return { status: 200, data: { parcels: page.map(toApiParcel), next_cursor: next } };
   },
 });
@@ -108,7 +108,7 @@ export const patchParcel = defineHandler({
   },
   run(ctx, { ifMatch, body }) {
     const parcel = findParcel(ctx);
-    const current = parcelResult(parcel, 200).headers.ETag;
+    const current = etagOf(parcel, toApiParcel(parcel));
     if (!ifMatch.includes(current)) {
       throw new SandboxError(412, 'precondition_failed', `If-Match does not match the parcel's current ETag ${current}; read it again`, 'If-Match');
     }
@@ -124,6 +124,7 @@ export const patchParcel = defineHandler({
     }
     checkCross(ctx, next);
     const updated = ctx.deps.repo.updateParcel(parcel, next, ctx.now);
+    if (!updated) throw parcelChanged();
     return parcelResult(updated, 200);
   },
 });

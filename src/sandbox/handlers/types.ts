@@ -7,7 +7,7 @@ import type { Repository } from '../store/types.js';
 export interface Deps {
   repo: Repository;
   clock: SandboxClock;
-  /** Flushes buffered usage rows so usage reads see every request so far. */
+  /** Writes this process's pending usage rows, so usage reads see every request it answered. */
   flushUsage(): void;
   oracleAvailable: boolean;
 }
@@ -29,10 +29,6 @@ export interface HandlerContext {
 export interface HandlerResult {
   status: 200 | 201;
   data: unknown;
-  /** `data` already serialised as JSON (used instead of `data` when present). */
-  json?: string;
-  /** The whole envelope text, `{"data":<json>}` (used instead of `json` when present). */
-  body?: string;
   headers?: Record<string, string>;
 }
 

@@ -56,7 +56,7 @@ export interface ParcelFields {
 }
 
 export interface ParcelRecord extends ParcelFields {
-  /** Creation sequence (SQLite rowid); orders lists and cursors. Internal. */
+  /** Creation sequence (SQLite rowid); orders lists; never shown (cursors are sealed). */
   seq: number;
   org_id: string;
   entry_id: string;
@@ -122,62 +122,63 @@ export interface DayCount {
   count: number;
 }
 
+export interface AttemptInput {
+  outcome: number;
+  reason: number;
+  time_attempt: number;
+  delivered: DeliveredAddress | null;
+}
+
 /**
- * Everything the handlers may ask of storage. Handlers never touch SQL; a repository does.
- * All methods are synchronous so that check-and-write sequences run atomically inside `transaction`.
+ * Everything the handlers may ask of storage: plain, synchronous storage calls (no caching). A
+ * read-check-write runs inside `transaction` (BEGIN IMMEDIATE), which makes it atomic across
+ * processes sharing the file; the conditional updates also refuse a version changed in between.
  */
 export interface Repository {
   transaction<T>(fn: () => T): T;
+  /** Whether a transaction of this connection is open. */
+  inTransaction(): boolean;
+  /** PRAGMA data_version: changes whenever another connection commits to the file. */
+  dataVersion(): number;
   applySeed(seed: SeedObject): void;
   loadOrganisations(): OrgRecord[];
   loadKeys(): KeyRecord[];
+  /** The database's secret for sealing list cursors (the same for every process on the file). */
+  cursorKey(): Buffer;
 
   createParcel(orgId: string, entryId: string, fields: ParcelFields, now: number): ParcelRecord;
-  /** May come from a cache; a commit by another process is seen (see beginReadBatch). */
   getParcel(orgId: string, entryId: string): ParcelRecord | undefined;
-  /**
-   * Until endReadBatch(), getParcel may reuse one check for changes by other processes for all its
-   * reads, instead of checking on each; only for reads serving requests that arrived before the
-   * batch began. recheckDataVersion() makes the next read check again.
-   */
-  beginReadBatch(): void;
-  recheckDataVersion(): void;
-  endReadBatch(): void;
-  /** Replaces the changeable fields, bumps version and updated_at. */
-  updateParcel(parcel: ParcelRecord, fields: ParcelFields, now: number): ParcelRecord;
-  /** Sets the status, bumps version and updated_at. */
-  setParcelStatus(parcel: ParcelRecord, status: number, now: number): ParcelRecord;
-  maxParcelSeq(): number;
+  /** Replaces the changeable fields, bumps version and updated_at; undefined if the version read is no longer current. */
+  updateParcel(parcel: ParcelRecord, fields: ParcelFields, now: number): ParcelRecord | undefined;
+  /** Sets the status, bumps version and updated_at; undefined if the version read is no longer current. */
+  setParcelStatus(parcel: ParcelRecord, status: number, now: number): ParcelRecord | undefined;
+  /** The organisation's newest parcel sequence (0 when it has none). */
+  maxParcelSeq(orgId: string): number;
   listParcels(orgId: string, query: ListQuery): ParcelRecord[];
-
-  addEvent(parcel: ParcelRecord, eventId: string, status: number, occurredAt: number, now: number): EventRecord;
-  /** The newest `limit` events, returned oldest first. */
-  listEvents(parcel: ParcelRecord, limit: number): EventRecord[];
-  /** Assigns the next attempt_no of the parcel (1, 2, …). */
-  addAttempt(
-    parcel: ParcelRecord,
-    input: { outcome: number; reason: number; time_attempt: number; delivered: DeliveredAddress | null },
-    now: number,
-  ): AttemptRecord;
-  listAttempts(parcel: ParcelRecord): AttemptRecord[];
-
   countParcelsByStatus(orgId: string): Map<number, number>;
   countParcelsByCourier(orgId: string): Map<string, number>;
-  countEvents(orgId: string): number;
-  countAttempts(orgId: string): number;
-  /** Per UTC day (YYYY-MM-DD), events / attempts recorded in [from, to). */
-  eventsPerDay(orgId: string, from: number, to: number): DayCount[];
-  attemptsPerDay(orgId: string, from: number, to: number): DayCount[];
   /** Per UTC day, parcels not yet delivered whose time slot starts in [from, to). */
   plannedPerDay(orgId: string, from: number, to: number): DayCount[];
   /** Dutch postcode areas (first two digits) of the organisation's NL parcels with counts. */
   postcodeAreas(orgId: string): Array<{ area: string; parcels: number }>;
 
+  addEvent(parcel: ParcelRecord, eventId: string, status: number, occurredAt: number, now: number): EventRecord;
+  /** The newest `limit` events, returned oldest first. */
+  listEvents(parcel: ParcelRecord, limit: number): EventRecord[];
+  /** Assigns the next attempt_no of the parcel (1, 2, …) inside the insert itself. */
+  addAttempt(parcel: ParcelRecord, input: AttemptInput, now: number): AttemptRecord;
+  listAttempts(parcel: ParcelRecord): AttemptRecord[];
+  countEvents(orgId: string): number;
+  countAttempts(orgId: string): number;
+  /** Per UTC day (YYYY-MM-DD), events / attempts recorded in [from, to). */
+  eventsPerDay(orgId: string, from: number, to: number): DayCount[];
+  attemptsPerDay(orgId: string, from: number, to: number): DayCount[];
+
   getIdempotency(orgId: string, key: string): IdempotencyRecord | undefined;
   putIdempotency(orgId: string, key: string, record: IdempotencyRecord): void;
-  deleteIdempotency(orgId: string, key: string): void;
   purgeIdempotencyBefore(ts: number): void;
 
+  /** Inserts the rows in one transaction. */
   insertUsage(entries: readonly UsageEntry[]): void;
   usagePerDay(orgId: string, from: number): Array<{ date: string; requests: number; errors: number }>;
   usageRecent(orgId: string, since: number, limit: number): Array<{ method: string; path: string; status: number; at: number }>;

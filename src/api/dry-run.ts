@@ -1,0 +1,66 @@
+import { shellQuote } from '../io/shell.js';
+import type { HttpMethod } from './request.js';
+
+/** --dry-run: the requests a command would send, as data, as text and as a runnable curl command. */
+
+export interface RequestDescription {
+  method: HttpMethod;
+  url: string;
+  /** As they would be sent, Authorization masked with a fixed-width placeholder. */
+  headers: Record<string, string>;
+  /** The exact text of the body. */
+  body?: string;
+  /** A runnable curl command that reads the key from $PARCELS_API_KEY without putting it on any argv. */
+  curl: string;
+}
+
+/** Collects every request a client in recording mode would have sent. */
+export interface DryRunRecorder {
+  record(description: RequestDescription): void;
+  /** Everything recorded so far, in order (the data for `--dry-run --json`). */
+  readonly requests: readonly RequestDescription[];
+}
+
+/** A recorder that also writes each request, as `formatDescription` prints it, to `write` (when given). */
+export function dryRunRecorder(write?: (text: string) => void): DryRunRecorder {
+  const requests: RequestDescription[] = [];
+  return {
+    requests,
+    record(description) {
+      requests.push(description);
+      write?.(formatDescription(description));
+    },
+  };
+}
+
+/**
+ * The curl command for a request. The Authorization header goes to curl on stdin (`-H @-`) from
+ * printf, a shell builtin, so the key is on no process's command line (argv is world-readable).
+ */
+export function curlCommand(method: HttpMethod, url: string, headers: Record<string, string>, body: string | undefined): string {
+  const parts = ['curl', '-sS'];
+  if (method === 'HEAD') parts.push('-I');
+  else if (method !== 'GET') parts.push('-X', method);
+  parts.push(shellQuote(url));
+  let keyFromStdin = false;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'User-Agent') continue;
+    if (name === 'Authorization') {
+      keyFromStdin = true;
+      parts.push('-H', '@-');
+    } else parts.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  if (body !== undefined) parts.push('--data-binary', shellQuote(body));
+  const curl = parts.join(' ');
+  return keyFromStdin ? `printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | ${curl}` : curl;
+}
+
+/** Human-readable form of a description, as printed by --dry-run. */
+export function formatDescription(d: RequestDescription): string {
+  const lines = [`${d.method} ${d.url}`, ...Object.entries(d.headers).map(([n, v]) => `${n}: ${v}`)];
+  if (d.body !== undefined) lines.push('', d.body);
+  lines.push('');
+  if (d.headers.Authorization !== undefined) lines.push("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command");
+  lines.push(d.curl, '');
+  return lines.join('\n');
+}

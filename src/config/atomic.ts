@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+/** A file we were asked to write is a symbolic link: writing would land in whatever it points at. */
+export class SymlinkError extends UsageError {
+  constructor(readonly path: string) {
+    super(
+      `${path} is a symbolic link; refusing to write through it`,
+      undefined,
+      'replace the link with a regular file (or point PARCELS_CONFIG_DIR at a directory of your own) and try again',
+    );
+  }
+}
+
+/**
+ * Creates `dir` (and missing parents) with mode 0700. A directory that already exists is left as
+ * it is: its mode belongs to whoever made it (it may be a link to a shared directory).
+ */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Throws SymlinkError when `path` exists as a symbolic link; a missing path is fine. */
+export async function refuseSymlink(path: string): Promise<void> {
+  try {
+    if ((await lstat(path)).isSymbolicLink()) throw new SymlinkError(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * The one way files are written: a temp file in the same directory (mode 0600), fsync'd, then
+ * renamed over `path`, so a reader sees the old file or the new one and a crash leaves no torn
+ * file. Refuses when `path` is a symbolic link. The directory is created (0700) when missing.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  await ensurePrivateDir(dir);
+  await refuseSymlink(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    // 'wx': the temp name is fresh, so an existing file (or link) there is never followed.
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDir(dir);
+}
+
+/** Makes the rename itself durable. Not every platform can open a directory (Windows cannot): best effort. */
+async function syncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // The data is already safe in the file; only the directory entry's durability is at stake.
+  } finally {
+    await handle?.close();
+  }
+}

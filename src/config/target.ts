@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+
+/**
+ * What a per-target cache (ETags, reference names) is keyed by: the service a command talks to.
+ * A base URL is one target (scheme, host, port and path); `--sandbox` is its database file, since
+ * its port is new on every run while its data persists.
+ */
+export type Target = { baseUrl: string } | { sandboxDb: string };
+
+/** A short, file-name-safe id of a target: `api-<hash>` or `sandbox-<hash>`. */
+export function targetId(target: Target): string {
+  const [kind, identity] = 'sandboxDb' in target ? ['sandbox', resolve(target.sandboxDb)] : ['api', canonicalUrl(target.baseUrl)];
+  return `${kind}-${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`;
+}
+
+/** `HTTPS://Api.Example.com:443/v1/` and `https://api.example.com/v1` are one target. */
+function canonicalUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return baseUrl;
+  }
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+
+/** Tables and indexes; every statement is idempotent, so opening an existing file migrates nothing away. */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS organisations (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, verified INTEGER NOT NULL,
+  rl_requests INTEGER, rl_window_s INTEGER
+);
+CREATE TABLE IF NOT EXISTS couriers (
+  org_id TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (org_id, code)
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  key_hash BLOB PRIMARY KEY, org_id TEXT NOT NULL, scopes TEXT NOT NULL, expires_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS parcels (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  entry_id TEXT NOT NULL UNIQUE,
+  org_id TEXT NOT NULL,
+  courier TEXT NOT NULL, country TEXT NOT NULL, postal_code TEXT NOT NULL, number TEXT NOT NULL,
+  addition TEXT,
+  parcel_length INTEGER, parcel_width INTEGER, parcel_height INTEGER, parcel_weight INTEGER,
+  time_slot_period_start INTEGER, time_slot_period_end INTEGER, service_type INTEGER,
+  status INTEGER NOT NULL DEFAULT 0,
+  version INTEGER NOT NULL DEFAULT 1,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS parcels_org_seq ON parcels (org_id, seq);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT NOT NULL UNIQUE,
+  parcel_seq INTEGER NOT NULL, org_id TEXT NOT NULL,
+  status INTEGER NOT NULL, occurred_at INTEGER NOT NULL, recorded_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_parcel ON events (parcel_seq, seq);
+CREATE INDEX IF NOT EXISTS events_org_recorded ON events (org_id, recorded_at);
+CREATE TABLE IF NOT EXISTS attempts (
+  parcel_seq INTEGER NOT NULL, attempt_no INTEGER NOT NULL, org_id TEXT NOT NULL,
+  outcome INTEGER NOT NULL, reason INTEGER NOT NULL, time_attempt INTEGER NOT NULL,
+  delivered TEXT, recorded_at INTEGER NOT NULL,
+  PRIMARY KEY (parcel_seq, attempt_no)
+);
+CREATE INDEX IF NOT EXISTS attempts_org_recorded ON attempts (org_id, recorded_at);
+CREATE TABLE IF NOT EXISTS idempotency (
+  org_id TEXT NOT NULL, key TEXT NOT NULL,
+  method TEXT NOT NULL, url TEXT NOT NULL, body_hash TEXT NOT NULL,
+  status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (org_id, key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency (created_at);
+CREATE TABLE IF NOT EXISTS usage (
+  id INTEGER PRIMARY KEY,
+  org_id TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL, at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_org_at ON usage (org_id, at);
+`;
+
+/** Opens (and creates or migrates) a sandbox database: a file path or ':memory:'. */
+export function openDatabase(path: string): Database.Database {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  // The key that seals list cursors; shared by every process on the file (first writer wins).
+  db.prepare("INSERT OR IGNORE INTO meta (name, value) VALUES ('cursor_key', ?)").run(randomBytes(32));
+  return db;
+}
+
+/** The database's 32-byte cursor-sealing key. */
+export function cursorKey(db: Database.Database): Buffer {
+  return db.prepare("SELECT value FROM meta WHERE name = 'cursor_key'").pluck().get() as Buffer;
+}
