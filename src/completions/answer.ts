@@ -1,4 +1,4 @@
-import { readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from '../config/completion-values.js';
+import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from '../config/completion-values.js';
 import type { ValueSources } from './complete.js';
 import { complete, formatCandidates } from './complete.js';
 
@@ -8,9 +8,10 @@ export function answerCompletion(words: readonly string[], env: NodeJS.ProcessEn
   const sources: ValueSources = {
     env,
     profiles: () => (profiles ??= readProfiles(env)),
-    couriers: (profile, target) => readCachedCouriers(env, profile, target),
-    codeNames: (profile) => readCachedCodeNames(env, profile),
-    parcelIds: (profile) => readRecentParcelIds(env, profile),
+    targetKey: (line) => completionTarget(env, line),
+    couriers: (target) => readCachedCouriers(env, target),
+    codeNames: (target) => readCachedCodeNames(env, target),
+    parcelIds: (target) => readRecentParcelIds(env, target),
   };
   // A shell calls this with whatever was typed: no word at all still completes the first one.
   return formatCandidates(complete(words.length === 0 ? [''] : words, sources));

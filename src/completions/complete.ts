@@ -6,7 +6,6 @@
  */
 import type { FlagSpec } from '../commands/definition.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
-import { SANDBOX_TARGET } from '../config/completion-values.js';
 import { SETTABLE_KEYS } from '../config/store.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
@@ -20,9 +19,11 @@ export interface Candidate {
 export interface ValueSources {
   env: NodeJS.ProcessEnv;
   profiles(): { current: string | undefined; names: string[]; baseUrls: Record<string, string> };
-  couriers(profile: string, target: string): { code: string; name?: string }[];
-  codeNames(profile: string): Record<string, Record<string, string>>;
-  parcelIds(profile: string): string[];
+  /** The id per-target caches are kept under, for --sandbox or a base URL; undefined without either. */
+  targetKey(line: { sandbox: boolean; baseUrl: string | undefined }): string | undefined;
+  couriers(target: string): { code: string; name?: string }[];
+  codeNames(target: string): Record<string, Record<string, string>>;
+  parcelIds(target: string): string[];
 }
 
 interface FlagInfo {
@@ -146,16 +147,25 @@ function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | 
   return { line, pending };
 }
 
-/** The profile and target the completed command would use: flag, environment, config, default. */
-function target(line: Line, sources: ValueSources): { profile: string; target: string | undefined } {
-  if (line.sandbox) return { profile: 'sandbox', target: SANDBOX_TARGET };
+/** The cache key of the service the completed command would talk to: flag, environment, profile. */
+function targetKey(line: Line, sources: ValueSources): string | undefined {
+  if (line.sandbox) return sources.targetKey({ sandbox: true, baseUrl: undefined });
   const view = sources.profiles();
   const profile = line.profile || sources.env.PARCELS_PROFILE || view.current || 'default';
-  return { profile, target: line.baseUrl || sources.env.PARCELS_BASE_URL || view.baseUrls[profile] };
+  return sources.targetKey({ sandbox: false, baseUrl: line.baseUrl || sources.env.PARCELS_BASE_URL || view.baseUrls[profile] });
+}
+
+/** Values some cache of the target holds; none when there is no target. */
+function fromTarget<T>(line: Line, sources: ValueSources, read: (target: string) => T[]): T[] {
+  const key = targetKey(line, sources);
+  return key === undefined ? [] : read(key);
 }
 
 function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidate[] {
-  const where = (): { profile: string; target: string | undefined } => target(line, sources);
+  const names = (kind: string): Record<string, string> => {
+    const key = targetKey(line, sources);
+    return key === undefined ? {} : (sources.codeNames(key)[kind] ?? {});
+  };
   switch (flag.long) {
     case '--profile':
       return sources.profiles().names.map((value) => ({ value }));
@@ -166,21 +176,18 @@ function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidat
     case '--status': {
       // Names for statuses 4 and 5 come only from a cached reference answer; events take 0–3.
       const events = line.command?.path.join(' ') === 'events add';
-      const names = { ...sources.codeNames(where().profile).status, ...STATUS_NAMES };
-      return named(names, events ? 3 : 5);
+      return named({ ...names('status'), ...STATUS_NAMES }, events ? 3 : 5);
     }
     case '--outcome':
       return named(OUTCOME_NAMES);
     case '--reason':
       return named(REASON_NAMES);
     case '--delivered-location-type':
-      return codes(sources.codeNames(where().profile).location_type);
+      return codes(names('location_type'));
     case '--service-type':
-      return codes(sources.codeNames(where().profile).service_type);
-    case '--courier': {
-      const { profile, target: t } = where();
-      return t === undefined ? [] : sources.couriers(profile, t).map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
-    }
+      return codes(names('service_type'));
+    case '--courier':
+      return fromTarget(line, sources, sources.couriers).map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
     default:
       return (flag.choices ?? []).map((value) => ({ value }));
   }
@@ -191,7 +198,7 @@ function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   if (command === undefined) return [];
   const args = (command.args ?? '').match(/<[\w-]+>/g) ?? [];
   const arg = args[line.words.length];
-  if (arg === '<id>') return sources.parcelIds(target(line, sources).profile).slice(0, MAX_IDS).map((value) => ({ value }));
+  if (arg === '<id>') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
   if (arg === '<metric>') return METRICS.map((value) => ({ value }));
   if (arg === '<shell>') return SHELLS.map((value) => ({ value }));
   if (arg === '<key>') return SETTABLE_KEYS.map((value) => ({ value }));

@@ -4,17 +4,20 @@
  * answer within a few milliseconds and never waits on the network. Every reader returns nothing
  * rather than failing: a missing, unreadable or torn file only means fewer candidates.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir, dataDir, profileFileName } from './paths.js';
+import { configDir, dataDir, defaultSandboxDb, profileFileName } from './paths.js';
+import { targetId } from './target.js';
+import { isRecord } from '../schemas/record.js';
 
-/** What the cache of a `parcels couriers` answer is called: one per profile and target. */
-export function couriersCacheName(target: string): string {
-  return `couriers-${target}`;
+/** The cache entry of the last `parcels couriers` answer, kept per target like the code names. */
+export const COURIERS_CACHE_NAME = 'couriers';
+
+/** The target id (`targetId`) the caches of a command line's service are kept under: --sandbox, else its base URL. */
+export function completionTarget(env: NodeJS.ProcessEnv, line: { sandbox: boolean; baseUrl: string | undefined }): string | undefined {
+  if (line.sandbox) return targetId({ sandboxDb: defaultSandboxDb(env) });
+  return line.baseUrl === undefined ? undefined : targetId({ baseUrl: line.baseUrl });
 }
-
-/** The target a command's requests go to, as the couriers cache names it: `sandbox` for --sandbox. */
-export const SANDBOX_TARGET = 'sandbox';
 
 /** Parcel ids are taken from the newest end of the ETag log only: bounded work however large it grew. */
 const ETAG_TAIL_BYTES = 64 * 1024;
@@ -34,9 +37,6 @@ function readJson(path: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function readProfiles(env: NodeJS.ProcessEnv): ProfileView {
   const file = readJson(join(configDir(env), 'config.json'));
@@ -52,54 +52,37 @@ export function readProfiles(env: NodeJS.ProcessEnv): ProfileView {
   return view;
 }
 
-function cacheData(path: string): unknown {
-  const file = readJson(path);
+function cached(env: NodeJS.ProcessEnv, target: string, name: string): unknown {
+  const file = readJson(join(dataDir(env), 'cache', profileFileName(target), `${profileFileName(name)}.json`));
   return isRecord(file) ? file.data : undefined;
 }
 
-/** `{code, name}` of the couriers the last `parcels couriers` showed for this profile and target. */
-export function readCachedCouriers(env: NodeJS.ProcessEnv, profile: string, target: string): { code: string; name?: string }[] {
-  const data = cacheData(join(dataDir(env), 'cache', profileFileName(profile), `${profileFileName(couriersCacheName(target))}.json`));
+/** `{code, name}` of the couriers the last `parcels couriers` showed for this target. */
+export function readCachedCouriers(env: NodeJS.ProcessEnv, target: string): { code: string; name?: string }[] {
+  const data = cached(env, target, COURIERS_CACHE_NAME);
   if (!Array.isArray(data)) return [];
   return data.flatMap((c: unknown) =>
     isRecord(c) && typeof c.code === 'string' ? [{ code: c.code, ...(typeof c.name === 'string' ? { name: c.name } : {}) }] : [],
   );
 }
 
-/**
- * The newest cached reference names of this profile (`code-names-*`, written by commands that show
- * tables). Its file name hashes the base URL; completion does not load node:crypto for it, and code
- * names are the same whichever target of a profile gave them.
- */
-export function readCachedCodeNames(env: NodeJS.ProcessEnv, profile: string): Record<string, Record<string, string>> {
-  const dir = join(dataDir(env), 'cache', profileFileName(profile));
-  let newest: { at: number; data: unknown } | undefined;
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.startsWith('code-names-') && n.endsWith('.json'));
-  } catch {
-    return {};
-  }
-  for (const name of names) {
-    const file = readJson(join(dir, name));
-    if (isRecord(file) && typeof file.written_at === 'number' && (newest === undefined || file.written_at > newest.at)) {
-      newest = { at: file.written_at, data: file.data };
-    }
-  }
-  if (!isRecord(newest?.data)) return {};
+/** The reference names cached for this target (by commands that show tables), whatever their age: names rarely change. */
+export function readCachedCodeNames(env: NodeJS.ProcessEnv, target: string): Record<string, Record<string, string>> {
+  const data = cached(env, target, 'code-names');
+  if (!isRecord(data)) return {};
   const out: Record<string, Record<string, string>> = {};
-  for (const [kind, table] of Object.entries(newest.data)) {
+  for (const [kind, table] of Object.entries(data)) {
     if (!isRecord(table)) continue;
     out[kind] = Object.fromEntries(Object.entries(table).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   }
   return out;
 }
 
-/** Parcel ids of this profile's ETag log, most recently touched first. */
-export function readRecentParcelIds(env: NodeJS.ProcessEnv, profile: string): string[] {
+/** Parcel ids of this target's ETag log, most recently touched first. */
+export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): string[] {
   let text: string;
   try {
-    const fd = openSync(join(dataDir(env), 'etags', `${profileFileName(profile)}.log`), 'r');
+    const fd = openSync(join(dataDir(env), 'etags', `${profileFileName(target)}.log`), 'r');
     try {
       const size = fstatSync(fd).size;
       const length = Math.min(size, ETAG_TAIL_BYTES);

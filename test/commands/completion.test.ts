@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_FILES, SHELLS, completionScript } from '../../src/completions/scripts.js';
+import { targetId } from '../../src/config/target.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import type { Harness } from './harness.js';
 import { closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
@@ -117,10 +118,10 @@ describe('parcels __complete', () => {
 
   it('cached values a terminal must not see are dropped: control characters, whitespace', async () => {
     const dir = tempConfigDir();
-    const cache = join(dir, 'cache', 'default');
+    const cache = join(dir, 'cache', targetId({ baseUrl: h.sandbox.url }));
     mkdirSync(cache, { recursive: true });
     const couriers = [{ code: 'OK-1', name: 'fine\u001b[2J' }, { code: 'BAD\u001b[31m', name: 'x' }, { code: 'TWO WORDS' }, { code: 'OK-2' }];
-    writeFileSync(join(cache, `${encodeURIComponent(`couriers-${h.sandbox.url}`)}.json`), JSON.stringify({ written_at: Date.now(), data: couriers }));
+    writeFileSync(join(cache, 'couriers.json'), JSON.stringify({ written_at: Date.now(), data: couriers }));
     expect(await complete(dir, ['create', '--courier', ''])).toBe('OK-1\tfine[2J\nOK-2\n');
   });
 
@@ -128,7 +129,7 @@ describe('parcels __complete', () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles": {');
     mkdirSync(join(dir, 'etags'), { recursive: true });
-    writeFileSync(join(dir, 'etags', 'default.log'), '{"id":"a1","etag":"\\"x\\""}\n{"id":"b2","et');
+    writeFileSync(join(dir, 'etags', `${targetId({ baseUrl: h.sandbox.url })}.log`), '{"id":"a1","etag":"\\"x\\""}\n{"id":"b2","et');
     expect(await complete(dir, ['--profile', ''])).toBe('');
     expect(await complete(dir, ['get', ''])).toBe('a1\n');
   });

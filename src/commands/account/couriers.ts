@@ -1,6 +1,7 @@
 import { getCouriers } from '../../api/account.js';
 import { findItems } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
+import { isRecord } from '../../schemas/record.js';
 import { showPage } from '../shared/show.js';
 import type { definitions } from '../table.js';
 import { defineCommand } from '../types.js';
@@ -14,16 +15,14 @@ export default defineCommand<typeof definitions.couriers, Record<string, never>>
   },
 });
 
-/** Keeps the codes for shell completion of --courier, per profile and target; a failed write costs only that. */
+/** Keeps the codes for shell completion of --courier, per target; a failed write costs only that. */
 async function rememberForCompletion(ctx: Context, data: unknown): Promise<void> {
-  const couriers = (findItems(data) ?? []).flatMap((item) => {
-    const { code, name } = (typeof item === 'object' && item !== null ? item : {}) as { code?: unknown; name?: unknown };
-    return typeof code === 'string' ? [{ code, ...(typeof name === 'string' ? { name } : {}) }] : [];
-  });
-  const settings = await ctx.target();
-  const { SANDBOX_TARGET, couriersCacheName } = await import('../../config/completion-values.js');
-  const target = ctx.globals.sandbox ? SANDBOX_TARGET : settings.baseUrl;
+  const couriers = (findItems(data) ?? []).flatMap((item) =>
+    isRecord(item) && typeof item.code === 'string' ? [{ code: item.code, ...(typeof item.name === 'string' ? { name: item.name } : {}) }] : [],
+  );
+  const target = await ctx.cacheTarget();
   if (target === undefined) return;
+  const { COURIERS_CACHE_NAME } = await import('../../config/completion-values.js');
   const { writeCached } = await import('../../config/cache.js');
-  await writeCached(ctx.env, settings.profile, couriersCacheName(target), couriers).catch(() => undefined);
+  await writeCached(ctx.env, target, COURIERS_CACHE_NAME, couriers).catch(() => undefined);
 }

@@ -5,7 +5,7 @@ import type { ExitCode } from '../../errors.js';
 import { ApiError, CheckFailedError, EXIT } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import type { definitions } from '../table.js';
-import { showRecord } from '../shared/show.js';
+import { renderRecord } from '../../io/render.js';
 
 export interface StatusOptions {
   offline: boolean;
@@ -34,13 +34,18 @@ export default defineCommand<typeof definitions.authStatus, StatusOptions>({
     // Without a key there is nothing to ask the service: the local answer is the whole answer.
     const problem = offline || settings.apiKey === undefined ? undefined : await checkOnline(ctx, settings);
     if (problem === undefined) {
-      await showRecord(ctx, record);
+      await show(ctx, record);
       return;
     }
-    await showRecord(ctx, { ...record, logged_in: false, problem: problem.problem });
+    await show(ctx, { ...record, logged_in: false, problem: problem.problem });
     throw new CheckFailedError(problem.problem, problem.exitCode, problem.hint);
   },
 });
+
+/** The record holds no service codes, so no names are looked up: --offline sends nothing at all. */
+function show(ctx: Context, record: Record<string, unknown>): Promise<void> {
+  return renderRecord(ctx.io, record, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now() });
+}
 
 /** One read request with the key (GET couriers, as `auth login` does): undefined when it was accepted. */
 async function checkOnline(ctx: Context, settings: Settings): Promise<Problem | undefined> {

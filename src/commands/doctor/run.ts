@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import type { Settings, SettingSource } from '../../config/settings.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { Scope } from '../../schemas/routes.js';
-import { showRecord, showSections } from '../shared/show.js';
+import { printReport } from './print.js';
 import type { definitions } from '../table.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';
@@ -30,8 +30,7 @@ export default defineCommand<typeof definitions.doctor, DoctorOptions>({
 
   async run({ required }, ctx) {
     const report = await diagnose(ctx, required);
-    if (ctx.outputFormat() === 'json' || ctx.outputFormat() === 'ndjson') await showRecord(ctx, report);
-    else await showSections(ctx, report as unknown as Record<string, unknown>);
+    await printReport(ctx, report);
     const failed = report.checks.filter((c) => c.result === 'failure');
     if (failed.length > 0) {
       const names = failed.map((c) => c.check).join(', ');
