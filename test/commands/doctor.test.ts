@@ -8,7 +8,9 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureRequest } from '../../src/bulk/outbox.js';
 import { run } from '../../src/cli.js';
+import { Journal } from '../../src/config/journal.js';
 import type { RunningSandbox, SeedObject } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
@@ -18,6 +20,7 @@ import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY, TEST_SEED } from '../helpers/seed
 import type { Harness, RunOpts } from './harness.js';
 import { closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
 
+const PARCEL = '7a3e1c5b-2d4f-4e6a-8b9c-0d1e2f3a4b5c';
 const UNVERIFIED_KEY = 'test_unverified_key_3d5f7a9c1e2b4d6f';
 const SEED: SeedObject = {
   ...TEST_SEED,
@@ -63,10 +66,15 @@ function report(r: CliResult): any {
 
 /**
  * The checks table, from rows written as `check\tresult\tdetail\tfix\texit_code`, ending with the
- * absent config file. With nothing to fix, the fix and exit_code columns are not there at all.
+ * absent config file, an empty outbox and no bulk batches. With nothing to fix, the fix and exit_code columns are not there at all.
  */
 const checkRows = (dir: string, rows: string[], allOk = false): string => {
-  const all = [...rows, `config file\tok\tnone at ${join(dir, 'config.json')} (settings come from flags and the environment)\t\t`];
+  const all = [
+    ...rows,
+    `config file\tok\tnone at ${join(dir, 'config.json')} (settings come from flags and the environment)\t\t`,
+    'outbox\tok\tempty\t\t',
+    'bulk batches\tok\tnone unfinished\t\t',
+  ];
   const header = allOk ? 'check\tresult\tdetail' : 'check\tresult\tdetail\tfix\texit_code';
   return ['checks', header, ...all.map((row) => (allOk ? row.replace(/\t\t$/, '') : row))].join('\n');
 };
@@ -134,6 +142,8 @@ scopes.oracle:read\theld
       'scope oracle:read=ok',
       'clock=ok',
       'config file=ok',
+      'outbox=ok',
+      'bulk batches=ok',
     ]);
   });
 
@@ -308,7 +318,7 @@ scopes.oracle:read\theld
     chmodSync(path, 0o644);
     const r = await h.cli(['doctor', '--json'], { dir });
     expect(r.code).toBe(0);
-    const check = report(r).checks.at(-1);
+    const check = report(r).checks.find((c: { check: string }) => c.check === 'config file');
     expect(check).toEqual({
       check: 'config file',
       result: 'warning',
@@ -316,7 +326,36 @@ scopes.oracle:read\theld
       fix: `run \`chmod 600 ${path}\``,
     });
     execFileSync('sh', ['-c', /`([^`]+)`/.exec(check.fix)?.[1] ?? 'false']);
-    expect(report(await h.cli(['doctor', '--json'], { dir })).checks.at(-1)).toEqual({ check: 'config file', result: 'ok', detail: `${path} is mode 600` });
+    expect(report(await h.cli(['doctor', '--json'], { dir })).checks.find((c: { check: string }) => c.check === 'config file')).toEqual({ check: 'config file', result: 'ok', detail: `${path} is mode 600` });
+  });
+
+  it('requests waiting in the outbox and bulk lines without a known outcome are warnings', async () => {
+    const dir = tempConfigDir();
+    const body = Buffer.from('{"status":1,"occurred_at":1700000000}');
+    const request = { method: 'POST' as const, path: `/deliveries/v1/parcels/${PARCEL}/events`, body, idempotencyKey: 'outbox-key-0001' };
+    await captureRequest({ dir, target: 'default http://down.example' }, { command: 'events add', parcel: PARCEL, request });
+    const journal = await Journal.open({ dir, target: 'default http://down.example', batch: 'create-7f3a', input: 'parcels.csv', kind: 'create' });
+    journal.recordSent({ line: 1, key: 'bulk-key-0001', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
+    journal.recordSent({ line: 2, key: 'bulk-key-0002', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
+    journal.recordDone(1, 201, PARCEL);
+    journal.close();
+
+    const r = await h.cli(['doctor', '--json'], { dir });
+    expect(r.code).toBe(0);
+    expect(report(r).checks.slice(-2)).toEqual([
+      {
+        check: 'outbox',
+        result: 'warning',
+        detail: '1 request captured while offline waits to be sent (default http://down.example)',
+        fix: 'flush the outbox once the service answers: each request is sent with its own key, so none applies twice',
+      },
+      {
+        check: 'bulk batches',
+        result: 'warning',
+        detail: 'unfinished: create-7f3a (create from parcels.csv, 1 line without a known outcome, 0 min ago)',
+        fix: 'run the same import again with the same input: lines without a known outcome are resent with their keys, so nothing applies twice',
+      },
+    ]);
   });
 
   it('--dry-run is refused: doctor has nothing to describe', async () => {

@@ -92,7 +92,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
   } else {
     for (const check of ['host', 'key', ...SCOPE_NAMES.map((s) => `scope ${s}`), 'clock']) report.checks.push(skipped(check, 'needs a base URL and a key'));
   }
-  report.checks.push(...(await checkLocalFiles(ctx.env)));
+  report.checks.push(...(await checkLocalFiles(ctx.env, ctx.now() * 1000)));
   report.exit_code = exitCodeOf(report.checks);
   report.ok = report.exit_code === 0;
   return report;
