@@ -6,7 +6,6 @@
  */
 import type { FlagSpec } from '../commands/definition.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
-import { SETTABLE_KEYS } from '../config/store.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 
@@ -41,6 +40,8 @@ const SCOPES = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:rea
 /** The spec's metric names (section 4.8): activity, planned, coverage. */
 const METRICS = ['activity', 'planned', 'coverage'];
 const SHELLS = ['bash', 'zsh', 'fish'];
+/** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
+export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
 const HELP_TOPICS = ['exit-codes', 'environment'];
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -201,7 +202,7 @@ function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   if (arg === '<id>') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
   if (arg === '<metric>') return METRICS.map((value) => ({ value }));
   if (arg === '<shell>') return SHELLS.map((value) => ({ value }));
-  if (arg === '<key>') return SETTABLE_KEYS.map((value) => ({ value }));
+  if (arg === '<key>') return CONFIG_KEYS.map((value) => ({ value }));
   if (arg === '<value>' && line.words.at(-1) === 'output') return OUTPUT_FORMATS.map((value) => ({ value }));
   return [];
 }

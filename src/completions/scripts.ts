@@ -46,7 +46,7 @@ complete -o default -F _parcels_complete parcels
 `;
 
 const ZSH = `#compdef parcels
-${HEADER('parcels completion zsh > "\${fpath[1]}/_parcels" (a directory in $fpath), then restart zsh')}
+${HEADER('parcels completion zsh > "${fpath[1]}/_parcels" (a directory in $fpath), then restart zsh')}
 # The candidates for the words typed so far, as "value:description" for _describe.
 _parcels_candidates() {
   local line value

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_FILES, SHELLS, completionScript } from '../../src/completions/scripts.js';
 import { targetId } from '../../src/config/target.js';
+import { SETTABLE_KEYS } from '../../src/config/store.js';
+import { CONFIG_KEYS } from '../../src/completions/complete.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import type { Harness } from './harness.js';
 import { closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
@@ -64,6 +66,8 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['-o', ''])).toBe('table\njson\nndjson\ncsv\n');
     expect(await complete(dir, ['oracle', ''])).toBe('activity\nplanned\ncoverage\n');
     expect(await complete(dir, ['config', 'set', 'output', 'n'])).toBe('ndjson\n');
+    expect(await complete(dir, ['config', 'get', ''])).toBe(`${SETTABLE_KEYS.join('\n')}\n`);
+    expect(CONFIG_KEYS).toEqual(SETTABLE_KEYS);
     expect(await complete(dir, ['completion', ''])).toBe('bash\nzsh\nfish\n');
   });
 
