@@ -24,6 +24,9 @@ export function completionTarget(env: NodeJS.ProcessEnv, line: { sandbox: boolea
  * however large it grew, and more ids than a shell would list.
  */
 const ETAG_TAIL_BYTES = 16 * 1024;
+/** Ids `parcels list` printed (src/config/recent-ids.ts): the newest hundred or so. */
+const RECENT_TAIL_BYTES = 4 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** One log line as etags.ts writes it (`JSON.stringify({ id, etag })`): the id, and whether it is a tombstone. */
 const ETAG_LINE = /^\{"id":"([^"\\]+)","etag":(null)?/;
 
@@ -83,31 +86,42 @@ export function readCachedCodeNames(env: NodeJS.ProcessEnv, target: string): Rec
   return out;
 }
 
-/** Parcel ids of this target's ETag log, most recently touched first. */
-export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): string[] {
-  let text: string;
+/** The newest `bytes` of a file, or undefined when it cannot be read. */
+function tail(path: string, bytes: number): string | undefined {
   try {
-    const fd = openSync(join(dataDir(env), 'etags', `${profileFileName(target)}.log`), 'r');
+    const fd = openSync(path, 'r');
     try {
       const size = fstatSync(fd).size;
-      const length = Math.min(size, ETAG_TAIL_BYTES);
+      const length = Math.min(size, bytes);
       const buffer = Buffer.alloc(length);
       readSync(fd, buffer, 0, length, size - length);
-      text = buffer.toString('utf8');
+      return buffer.toString('utf8');
     } finally {
       closeSync(fd);
     }
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/**
+ * Parcel ids of this target, most recent first: those of the ETag log (parcels read, created or
+ * changed here), then those `parcels list` printed lately.
+ */
+export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): string[] {
   const latest = new Map<string, boolean>();
   // Matched, not parsed: a few hundred JSON.parse calls would be most of completion's time. The
   // first line of a tail may be cut; it does not match and is skipped like a torn line.
-  for (const line of text.split('\n')) {
+  for (const line of (tail(join(dataDir(env), 'etags', `${profileFileName(target)}.log`), ETAG_TAIL_BYTES) ?? '').split('\n')) {
     const match = ETAG_LINE.exec(line);
     if (match?.[1] === undefined) continue;
     latest.delete(match[1]);
     latest.set(match[1], match[2] === undefined);
   }
-  return [...latest].filter(([, live]) => live).map(([id]) => id).reverse();
+  const touched = [...latest].filter(([, live]) => live).map(([id]) => id).reverse();
+  const listed = (tail(join(dataDir(env), 'recent', `${profileFileName(target)}.log`), RECENT_TAIL_BYTES) ?? '')
+    .split('\n')
+    .filter((id) => UUID.test(id))
+    .reverse();
+  return [...new Set([...touched, ...listed])];
 }

@@ -120,6 +120,21 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['get', first, ''])).toBe('');
   });
 
+  it('parcel ids `parcels list` printed, after those of the ETag cache', async () => {
+    const elsewhere = tempConfigDir();
+    const listed = [await createParcel(h, [], { dir: elsewhere }), await createParcel(h, [], { dir: elsewhere })];
+    const dir = tempConfigDir();
+    const touched = await createParcel(h, [], { dir });
+    const page = await h.cli(['list', '--courier', 'A-BIKE', '--limit', '100', '--json'], { dir });
+    expect(page.code, page.stderr).toBe(0);
+    const ids = (JSON.parse(page.stdout) as { parcels: { entry_id: string }[] }).parcels.map((p) => p.entry_id);
+    expect(ids).toEqual(expect.arrayContaining([...listed, touched]));
+    const offered = (await complete(dir, ['get', ''])).split('\n').filter((l) => l !== '');
+    // the ETag cache first (the parcel created here), then what the list showed, newest last shown first
+    expect(offered[0]).toBe(touched);
+    expect(offered.slice(1)).toEqual([...ids].reverse().filter((id) => id !== touched).slice(0, 49));
+  });
+
   it('cached values a terminal must not see are dropped: control characters, whitespace', async () => {
     const dir = tempConfigDir();
     const cache = join(dir, 'cache', targetId({ baseUrl: h.sandbox.url }));
