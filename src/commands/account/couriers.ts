@@ -10,8 +10,7 @@ export default defineCommand<typeof definitions.couriers, Record<string, never>>
   parse: () => ({}),
   async run(_options, ctx) {
     const response = await getCouriers(await ctx.api(), ctx.signal);
-    await rememberForCompletion(ctx, response.data);
-    await showPage(ctx, response.data, 'No couriers registered.');
+    await Promise.all([showPage(ctx, response.data, 'No couriers registered.'), rememberForCompletion(ctx, response.data)]);
   },
 });
 
@@ -22,7 +21,9 @@ async function rememberForCompletion(ctx: Context, data: unknown): Promise<void>
   );
   const target = await ctx.cacheTarget();
   if (target === undefined) return;
-  const { COURIERS_CACHE_NAME } = await import('../../config/completion-values.js');
+  const { COURIERS_CACHE_NAME, readCachedCouriers } = await import('../../config/completion-values.js');
+  // Unchanged couriers are not written again: most runs then cost one small read.
+  if (JSON.stringify(readCachedCouriers(ctx.env, target)) === JSON.stringify(couriers)) return;
   const { writeCached } = await import('../../config/cache.js');
   await writeCached(ctx.env, target, COURIERS_CACHE_NAME, couriers).catch(() => undefined);
 }
