@@ -1,5 +1,8 @@
 /** `parcels auth status`: checks the key with the service by default; --offline answers locally. */
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
+import { captureIO } from '../helpers/io.js';
 import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
 import { closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
@@ -47,7 +50,7 @@ describe('auth status', () => {
     expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'check_failed', exit_code: 3 });
   });
 
-  it('a refused profile key names `parcels auth login --profile P`', async () => {
+  it('a refused profile key names `parcels auth login --profile P`, which works as printed', async () => {
     const dir = (await import('../helpers/cli.js')).tempConfigDir();
     const env = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
     const login = await h.cli(['auth', 'login', '--with-key-stdin', '--no-verify', '--profile', 'ci', '--base-url', h.sandbox.url], { dir, env, stdin: EXPIRED_KEY });
@@ -57,6 +60,13 @@ describe('auth status', () => {
     expect(r.stderr).toBe(
       'Error: the API key was refused (invalid or expired): the API key has expired\nHint: run `parcels auth login --profile ci` with a valid key\n',
     );
+    // As typed at a terminal: the key at the hidden prompt.
+    const hinted = (/`parcels ([^`]+)`/.exec(r.stderr)?.[1] ?? '').split(' ');
+    const captured = captureIO({ tty: true });
+    const io = { ...captured.io, stdin: Readable.from([`${FULL_KEY}\n`]), stdinIsTTY: true };
+    expect(await run(hinted, { io, env: h.env({ PARCELS_CONFIG_DIR: dir, ...env }) })).toBe(0);
+    h.record({ code: 0, stdout: captured.stdout(), stderr: captured.stderr() });
+    expect((await h.cli(['auth', 'status', '--profile', 'ci'], { dir, env })).code).toBe(0);
   });
 
   it('an unreachable host: exit 8, and --offline still answers from the local settings', async () => {

@@ -273,6 +273,15 @@ scopes.oracle:read\theld
       fix: 'run `parcels auth login --profile default --base-url URL`, or set PARCELS_BASE_URL',
       exit_code: 2,
     });
+    // the hint with URL filled in (the one thing it asks for), at a terminal: then doctor passes
+    const dir = tempConfigDir();
+    const env = { PARCELS_BASE_URL: undefined, PARCELS_API_KEY: undefined };
+    const hinted = (/`parcels ([^`]+)`/.exec(report(r).checks[0].fix)?.[1] ?? '').split(' ').map((w) => (w === 'URL' ? h.sandbox.url : w));
+    const captured = captureIO({ tty: true });
+    const io = { ...captured.io, stdin: Readable.from([`${FULL_KEY}\n`]), stdinIsTTY: true };
+    expect(await run(hinted, { io, env: h.env({ PARCELS_CONFIG_DIR: dir, ...env }) })).toBe(0);
+    h.record({ code: 0, stdout: captured.stdout(), stderr: captured.stderr() });
+    expect((await h.cli(['doctor'], { dir, env })).code).toBe(0);
   });
 
   it('clock skew from the Date header: over 60 s a warning, over 300 s a failure (exit 6)', async () => {
@@ -309,6 +318,10 @@ scopes.oracle:read\theld
     const required = await h.cli(['doctor', '--require-scope', 'oracle:read'], { env: { PARCELS_BASE_URL: url } });
     expect(required.code).toBe(8);
     expect(required.stderr).toBe('Error: 1 check failed: scope oracle:read\nHint: run `parcels doctor` again later\n');
+    // the hint as printed: while the oracle is still down it runs, and passes with the warning
+    const again = await h.cli((/`parcels ([^`]+)`/.exec(required.stderr)?.[1] ?? '').split(' '), { env: { PARCELS_BASE_URL: url } });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('! No failures; 1 warning (see the fix column)\n');
   });
 
   it('a config file others may read is a warning whose fix works as printed', async () => {
