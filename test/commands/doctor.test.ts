@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRequest } from '../../src/bulk/outbox.js';
 import { run } from '../../src/cli.js';
 import { Journal } from '../../src/config/journal.js';
-import type { RunningSandbox, SeedObject } from '../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions, SeedObject } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -48,7 +48,7 @@ afterAll(async () => {
   for (const s of extra) await s.close();
 });
 
-async function sandboxWith(options: { clockOffset?: number; oracleUnavailable?: boolean }): Promise<string> {
+async function sandboxWith(options: SandboxOptions): Promise<string> {
   const sandbox = await startSandbox({ seed: SEED, db: ':memory:', port: 0, ...options });
   extra.push(sandbox);
   return sandbox.url;
@@ -261,6 +261,17 @@ scopes.oracle:read\theld
     });
     expect(j.checks.slice(2, 8).map((c: { result: string }) => c.result)).toEqual(Array(6).fill('skipped'));
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'check_failed', message: '1 check failed: host', exit_code: 8 });
+  });
+
+  it('a failing service (5xx on every request): the host check fails (exit 8), the key is not judged', async () => {
+    const url = await sandboxWith({ faults: { failRate: 1, seed: 3 } });
+    const r = await h.cli(['doctor', '--json'], { env: { PARCELS_BASE_URL: url } });
+    expect(r.code).toBe(8);
+    const j = report(r);
+    expect(j.checks[1]).toMatchObject({ check: 'host', result: 'failure', fix: 'the service is failing or unavailable: try again later', exit_code: 8 });
+    expect(j.checks[1].detail).toMatch(new RegExp(`^${url} answered 50[03]: `));
+    expect(j.checks[2]).toEqual({ check: 'key', result: 'skipped', detail: 'the service did not get as far as the key' });
+    expect(j.scopes).toEqual({ 'deliveries:read': 'unknown', 'deliveries:write': 'unknown', 'usage:read': 'unknown', 'oracle:read': 'unknown' });
   });
 
   it('no base URL: the settings check fails (exit 2) and the rest is skipped', async () => {

@@ -62,48 +62,54 @@ export async function checkService(input: {
   }
   const now = input.now();
   const first = probes['deliveries:read'];
+  const unknown = Object.fromEntries(SCOPES.map((s) => [s, 'unknown'])) as Record<Scope, ScopeState>;
+  const scopeChecks = (): CheckResult[] => SCOPES.map((scope) => scopeCheck(scope, probes[scope], required.includes(scope), settings));
+  const url = settings.baseUrl;
+  const error = first.error;
+
+  if (error !== undefined && !(error instanceof ApiError)) {
+    const needs = 'needs an answer from the host';
+    const checks = [
+      failure('host', `${url} did not answer: ${error.message}`, 'check the base URL (--base-url, PARCELS_BASE_URL or the profile) and the network', EXIT.UNAVAILABLE),
+      skipped('key', needs),
+      ...SCOPES.map((s) => skipped(`scope ${s}`, needs)),
+      skipped('clock', needs),
+    ];
+    return { checks, latencyMs: null, skewS: null, scopes: unknown };
+  }
+
   const checks: CheckResult[] = [];
-  const unknownScopes = Object.fromEntries(SCOPES.map((s) => [s, 'unknown'])) as Record<Scope, ScopeState>;
-
-  // The host: any HTTP answer below 500 means it answers.
-  const hostError = first.error;
-  if (hostError !== undefined && !(hostError instanceof ApiError)) {
+  let scopes = Object.fromEntries(SCOPES.map((s) => [s, scopeState(probes[s])])) as Record<Scope, ScopeState>;
+  if (error !== undefined && (error.status >= 500 || error.status === 429)) {
+    // A failing or rate-limiting service says nothing about the key.
     checks.push(
-      failure('host', `${settings.baseUrl} did not answer: ${hostError.message}`, 'check the base URL (--base-url, PARCELS_BASE_URL or the profile) and the network', EXIT.UNAVAILABLE),
-      skipped('key', 'needs an answer from the host'),
-      ...SCOPES.map((s) => skipped(`scope ${s}`, 'needs an answer from the host')),
-      skipped('clock', 'needs an answer from the host'),
+      error.status === 429
+        ? failure('host', `${url} answered 429: rate limited`, 'wait a minute and run `parcels doctor` again', EXIT.RATE_LIMITED)
+        : failure('host', `${url} answered ${error.status}: ${error.message}`, 'the service is failing or unavailable: try again later', EXIT.UNAVAILABLE),
+      skipped('key', 'the service did not get as far as the key'),
+      ...scopeChecks(),
     );
-    return { checks, latencyMs: null, skewS: null, scopes: unknownScopes };
-  }
-  if (hostError instanceof ApiError && hostError.status >= 500) {
-    checks.push(failure('host', `${settings.baseUrl} answered ${hostError.status}: ${hostError.message}`, 'the service is failing or unavailable: try again later', EXIT.UNAVAILABLE));
-  } else if (hostError instanceof ApiError && hostError.status === 429) {
-    checks.push(failure('host', `${settings.baseUrl} answered 429: rate limited`, 'wait a minute and run `parcels doctor` again', EXIT.RATE_LIMITED));
-  } else {
-    checks.push(ok('host', `${settings.baseUrl} answered in ${first.ms} ms`));
-  }
-
-  // The key: 401 on every probe means it was refused; a failing service says nothing about it.
-  if (hostError instanceof ApiError && (hostError.status >= 500 || hostError.status === 429)) {
-    checks.push(skipped('key', 'the service did not get as far as the key'));
-    for (const scope of SCOPES) checks.push(scopeCheck(scope, probes[scope], required.includes(scope), settings));
-  } else if (hostError instanceof ApiError && hostError.status === 401) {
+  } else if (error?.status === 401) {
     checks.push(
-      failure('key', `refused (invalid or expired): ${hostError.message}`, keyFix(settings), EXIT.AUTH),
+      ok('host', `${url} answered in ${first.ms} ms`),
+      failure('key', `refused (invalid or expired): ${error.message}`, keyFix(settings), EXIT.AUTH),
       ...SCOPES.map((s) => skipped(`scope ${s}`, 'needs an accepted key')),
     );
+    scopes = unknown;
   } else {
-    checks.push(ok('key', `accepted (from ${settings.sources.apiKey === 'env' ? 'PARCELS_API_KEY' : settings.sources.apiKey === 'sandbox' ? 'the sandbox' : `profile "${settings.profile}"`})`));
-    for (const scope of SCOPES) checks.push(scopeCheck(scope, probes[scope], required.includes(scope), settings));
+    checks.push(ok('host', `${url} answered in ${first.ms} ms`), ok('key', `accepted (from ${keySource(settings)})`), ...scopeChecks());
   }
-  const scopes = Object.fromEntries(SCOPES.map((s) => [s, scopeState(probes[s])])) as Record<Scope, ScopeState>;
-  if (hostError instanceof ApiError && hostError.status === 401) Object.assign(scopes, unknownScopes);
 
   const dated = SCOPES.map((s) => probes[s].response).find((r) => r !== undefined && serverTime(r) !== undefined);
   const skewS = dated === undefined ? null : (serverTime(dated) as number) - now;
   checks.push(clockCheck(skewS));
-  return { checks, latencyMs: first.response !== undefined || first.error instanceof ApiError ? first.ms : null, skewS, scopes };
+  return { checks, latencyMs: first.ms, skewS, scopes };
+}
+
+function keySource(settings: Settings): string {
+  if (settings.sources.apiKey === 'env') return 'PARCELS_API_KEY';
+  if (settings.sources.apiKey === 'sandbox') return 'the sandbox';
+  return `profile "${settings.profile}"`;
 }
 
 function scopeState(p: Probe): ScopeState {
