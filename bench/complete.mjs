@@ -5,7 +5,7 @@
 // NODE_EXTRA_CA_CERTS is unset for every process measured (it adds ~40 ms to each Node start here).
 // Run: npm run build && node bench/complete.mjs [rounds]
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,18 +30,27 @@ const sandbox = await startSandbox({
 const env = { ...process.env, PARCELS_CONFIG_DIR: work, PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: KEY, NO_COLOR: '1' };
 delete env.NODE_EXTRA_CA_CERTS;
 
+// CPU time (user + system) of each child as well as wall time: on a shared, loaded machine the
+// wall time mostly measures the wait for a core, CPU time what the process itself costs. A preload
+// (the same for every variant, baseline included) reports process.cpuUsage() at exit on stderr.
+const probe = join(work, 'cpu-at-exit.cjs');
+writeFileSync(probe, "process.on('exit', () => { const c = process.cpuUsage(); require('fs').writeSync(2, '\\ncpu-us ' + (c.user + c.system) + '\\n'); });\n");
+
 // The sandbox answers from this process, so children are awaited, never run synchronously.
 function once(args) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', probe, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
-      else resolve({ ms, out });
+      const cpu = /cpu-us (\d+)\s*$/.exec(err);
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
+      else resolve({ ms, cpuMs: cpu ? Number(cpu[1]) / 1000 : NaN, out });
     });
   });
 }
@@ -58,23 +67,35 @@ await sandbox.close();
 
 const variants = [
   ['node -e 0', ['-e', '0']],
+  ['parcels --version (the existing fast path, for reference)', [bin, '--version']],
   ['parcels __complete "" (commands)', [bin, '__complete', '']],
   ['parcels __complete events add x --st (flags)', [bin, '__complete', 'events', 'add', 'x', '--st']],
   ['parcels __complete create --courier "" (couriers cache)', [bin, '__complete', 'create', '--courier', '']],
   ['parcels __complete get "" (ids, 20k-line ETag log)', [bin, '__complete', 'get', '']],
 ];
 const times = new Map(variants.map(([label]) => [label, []]));
+const cpu = new Map(variants.map(([label]) => [label, []]));
 for (const [, args] of variants) await once(args); // warm the file cache
-for (let r = 0; r < rounds; r++) for (const [label, args] of variants) times.get(label).push((await once(args)).ms);
+for (let r = 0; r < rounds; r++) {
+  for (const [label, args] of variants) {
+    const result = await once(args);
+    times.get(label).push(result.ms);
+    cpu.get(label).push(result.cpuMs);
+  }
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
 const base = median(times.get('node -e 0'));
+const cpuBase = median(cpu.get('node -e 0'));
 const { loadavg } = await import('node:os');
 console.log(`Node ${process.version}, ${rounds} alternating rounds, NODE_EXTRA_CA_CERTS unset, load average ${loadavg()[0].toFixed(2)}\n`);
-console.log('| command | median ms | p90 ms | ratio to node -e 0 |');
-console.log('|---|---:|---:|---|');
+console.log('| command | wall median ms | wall p90 ms | wall ratio | CPU median ms | CPU ratio |');
+console.log('|---|---:|---:|---|---:|---|');
 for (const [label] of variants) {
   const xs = times.get(label);
-  console.log(`| ${label} | ${median(xs).toFixed(1)} | ${p90(xs).toFixed(1)} | ${label === 'node -e 0' ? 'baseline' : `**${(median(xs) / base).toFixed(2)}×**`} |`);
+  const cs = cpu.get(label);
+  const isBase = label === 'node -e 0';
+  const ratio = (value, of) => (isBase ? 'baseline' : `**${(value / of).toFixed(2)}×**`);
+  console.log(`| ${label} | ${median(xs).toFixed(1)} | ${p90(xs).toFixed(1)} | ${ratio(median(xs), base)} | ${median(cs).toFixed(1)} | ${ratio(median(cs), cpuBase)} |`);
 }
