@@ -43,8 +43,16 @@ const SHELLS = ['bash', 'zsh', 'fish'];
 /** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
 export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
 const HELP_TOPICS = ['exit-codes', 'environment'];
+/**
+ * A value is typed into the command line as is: no control characters, no line or word breaks. A
+ * description becomes one line without control characters, as src/io/sanitize.ts does (not imported:
+ * it reaches zod through src/schemas/text.ts, too heavy for completion).
+ */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 /** A shell shows every candidate; past this many parcel ids the list stops helping. */
 const MAX_IDS = 50;
 
@@ -69,7 +77,7 @@ const GLOBAL_FLAGS: readonly FlagInfo[] = [
 /** Only what a terminal can show: no control characters, no whitespace inside a value. */
 function clean(candidate: Candidate): Candidate | undefined {
   if (candidate.value === '' || /\s/.test(candidate.value) || CONTROL.test(candidate.value)) return undefined;
-  const description = candidate.description?.replace(new RegExp(CONTROL.source, 'g'), '').trim();
+  const description = candidate.description?.replace(BREAKS, ' ').replace(CONTROLS, '').trim();
   return description ? { value: candidate.value, description } : { value: candidate.value };
 }
 

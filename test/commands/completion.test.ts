@@ -139,9 +139,15 @@ describe('parcels __complete', () => {
     const dir = tempConfigDir();
     const cache = join(dir, 'cache', targetId({ baseUrl: h.sandbox.url }));
     mkdirSync(cache, { recursive: true });
-    const couriers = [{ code: 'OK-1', name: 'fine\u001b[2J' }, { code: 'BAD\u001b[31m', name: 'x' }, { code: 'TWO WORDS' }, { code: 'OK-2' }];
+    const couriers = [
+      { code: 'OK-1', name: 'fine\u001b[2J' },
+      { code: 'BAD\u001b[31m', name: 'x' },
+      { code: 'TWO WORDS' },
+      { code: 'LINE\u2028BREAK' },
+      { code: 'OK-2', name: 'tab\there\nand\u2028there' },
+    ];
     writeFileSync(join(cache, 'couriers.json'), JSON.stringify({ written_at: Date.now(), data: couriers }));
-    expect(await complete(dir, ['create', '--courier', ''])).toBe('OK-1\tfine[2J\nOK-2\n');
+    expect(await complete(dir, ['create', '--courier', ''])).toBe('OK-1\tfine[2J\nOK-2\ttab here and there\n');
   });
 
   it('a torn or corrupt cache gives fewer candidates, never an error', async () => {

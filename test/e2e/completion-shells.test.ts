@@ -5,7 +5,7 @@
  * A shell that is not installed is skipped with the reason printed, never silently.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,14 @@ function bashComplete(words: string[]): string[] {
   const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script], { env, encoding: 'utf8' });
   return out.split('\n').filter((line) => line !== '');
 }
+
+describe('dist/complete.cjs', () => {
+  it('requires only fs, os and path: no zod, commander, node:crypto or fs/promises on every key press (see BENCHMARKS.md)', () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'complete.cjs'), 'utf8');
+    const required = new Set([...bundle.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]));
+    expect([...required].sort()).toEqual(['fs', 'os', 'path']);
+  });
+});
 
 describe.skipIf(!installed('bash'))('bash', () => {
   it('completes commands, subcommands, flags and values', () => {
