@@ -90,7 +90,8 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
     report.clock_skew_s = findings.skewS;
     report.scopes = findings.scopes;
   } else {
-    for (const check of ['host', 'key', ...SCOPE_NAMES.map((s) => `scope ${s}`), 'clock']) report.checks.push(skipped(check, 'needs a base URL and a key'));
+    const needs = settings === undefined ? 'needs valid settings' : 'needs a base URL and a key';
+    for (const check of ['host', 'key', ...SCOPE_NAMES.map((s) => `scope ${s}`), 'clock']) report.checks.push(skipped(check, needs));
   }
   report.checks.push(...(await checkLocalFiles(ctx.env, ctx.now() * 1000)));
   report.exit_code = exitCodeOf(report.checks);
