@@ -21,7 +21,7 @@ export type ScopeState = 'held' | 'missing' | 'unknown';
 export interface DoctorReport {
   ok: boolean;
   /** 0, or the exit code of the most serious failure: the first failed check in report order. */
-  exit_code: number;
+  exit_code: ExitCode;
   profile: string | null;
   profile_from: SettingSource | null;
   base_url: string | null;
@@ -51,6 +51,6 @@ export const failure = (check: string, detail: string, fix: string, exitCode: Ex
  * (settings, then the host, the key, scopes, clock, local files), so the first failure is the most
  * serious: later ones are often its consequences.
  */
-export function exitCodeOf(checks: readonly CheckResult[]): number {
+export function exitCodeOf(checks: readonly CheckResult[]): ExitCode {
   return checks.find((c) => c.result === 'failure')?.exit_code ?? EXIT.OK;
 }

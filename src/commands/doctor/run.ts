@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import type { Settings, SettingSource } from '../../config/settings.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
+import { SCOPES } from '../../api/probe.js';
 import type { Scope } from '../../schemas/routes.js';
 import { printReport } from './print.js';
 import type { definitions } from '../table.js';
@@ -14,14 +15,12 @@ export interface DoctorOptions {
   required: Scope[];
 }
 
-const SCOPE_NAMES: readonly Scope[] = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'];
-
 export default defineCommand<typeof definitions.doctor, DoctorOptions>({
   parse({ flags }, ctx) {
     if (ctx.globals.dryRun) throw new UsageError('--dry-run does not apply: doctor sends only checks that change nothing', '--dry-run');
     const required = flags.requireScope.map((value) => {
-      if (!(SCOPE_NAMES as readonly string[]).includes(value)) {
-        throw new UsageError(`--require-scope must be one of ${SCOPE_NAMES.join(', ')} (got "${value}")`, '--require-scope');
+      if (!(SCOPES as readonly string[]).includes(value)) {
+        throw new UsageError(`--require-scope must be one of ${SCOPES.join(', ')} (got "${value}")`, '--require-scope');
       }
       return value as Scope;
     });
@@ -34,7 +33,7 @@ export default defineCommand<typeof definitions.doctor, DoctorOptions>({
     const failed = report.checks.filter((c) => c.result === 'failure');
     if (failed.length > 0) {
       const names = failed.map((c) => c.check).join(', ');
-      throw new CheckFailedError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${names}`, report.exit_code as CheckFailedError['exitCode'], failed[0]?.fix);
+      throw new CheckFailedError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${names}`, report.exit_code, failed[0]?.fix);
     }
     if (ctx.outputFormat() === 'table' && !ctx.globals.quiet) {
       const { renderMessage } = await import('../../io/render.js');
@@ -56,7 +55,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
     api_key_from: null,
     latency_ms: null,
     clock_skew_s: null,
-    scopes: { 'deliveries:read': 'unknown', 'deliveries:write': 'unknown', 'usage:read': 'unknown', 'oracle:read': 'unknown' },
+    scopes: Object.fromEntries(SCOPES.map((scope) => [scope, 'unknown'])) as DoctorReport['scopes'],
     checks: [],
   };
   let settings: Settings | undefined;
@@ -91,7 +90,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
     report.scopes = findings.scopes;
   } else {
     const needs = settings === undefined ? 'needs valid settings' : 'needs a base URL and a key';
-    for (const check of ['host', 'key', ...SCOPE_NAMES.map((s) => `scope ${s}`), 'clock']) report.checks.push(skipped(check, needs));
+    for (const check of ['host', 'key', ...SCOPES.map((s) => `scope ${s}`), 'clock']) report.checks.push(skipped(check, needs));
   }
   report.checks.push(...(await checkLocalFiles(ctx.env, ctx.now() * 1000)));
   report.exit_code = exitCodeOf(report.checks);

@@ -101,9 +101,19 @@ export async function checkService(input: {
   }
 
   const dated = SCOPES.map((s) => probes[s].response).find((r) => r !== undefined && serverTime(r) !== undefined);
-  const skewS = dated === undefined ? null : (serverTime(dated) as number) - now;
+  const skewS = dated === undefined ? null : skew(serverTime(dated) as number, now);
   checks.push(clockCheck(skewS));
   return { checks, latencyMs: first.ms, skewS, scopes };
+}
+
+/**
+ * Service clock minus local clock, in whole seconds. Both readings are truncated to the second (the
+ * Date header has no finer resolution), so a difference of one second is within the error and
+ * counts as none.
+ */
+function skew(serverS: number, localS: number): number {
+  const difference = serverS - localS;
+  return Math.abs(difference) <= 1 ? 0 : difference;
 }
 
 function keySource(settings: Settings): string {
