@@ -20,6 +20,9 @@ function installed(shell: string): boolean {
   return found;
 }
 
+/** Each test starts shells that start the CLI several times: generous on a loaded machine. */
+const SHELL_TIMEOUT_MS = 60_000;
+
 let env: NodeJS.ProcessEnv;
 beforeAll(() => {
   // `parcels` on PATH, as the scripts call it: the built binary of this checkout.
@@ -46,7 +49,7 @@ describe('dist/complete.cjs', () => {
   });
 });
 
-describe.skipIf(!installed('bash'))('bash', () => {
+describe.skipIf(!installed('bash'))('bash', { timeout: SHELL_TIMEOUT_MS }, () => {
   it('completes commands, subcommands, flags and values', () => {
     expect(bashComplete(['parcels', 'ev'])).toEqual(['events']);
     expect(bashComplete(['parcels', 'events', ''])).toEqual(['list', 'add']);
@@ -68,7 +71,7 @@ describe.skipIf(!installed('bash'))('bash', () => {
   });
 });
 
-describe.skipIf(!installed('zsh'))('zsh', () => {
+describe.skipIf(!installed('zsh'))('zsh', { timeout: SHELL_TIMEOUT_MS }, () => {
   it('loads through compinit, registers _parcels, and lists value:description candidates', () => {
     const script = [
       'autoload -Uz compinit && compinit -u -D',
@@ -90,7 +93,7 @@ describe.skipIf(!installed('zsh'))('zsh', () => {
   });
 });
 
-describe.skipIf(!installed('fish'))('fish', () => {
+describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () => {
   it('completes a command line with `complete -C`', () => {
     const run = (line: string): string =>
       execFileSync('fish', ['--no-config', '-c', `source '${SCRIPTS.fish}'; complete -C'${line}'`], { env, encoding: 'utf8' });
