@@ -8,6 +8,7 @@ import type { FlagSpec } from '../commands/definition.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
+import { ROUTES } from '../schemas/routes.js';
 
 export interface Candidate {
   value: string;
@@ -40,6 +41,7 @@ const SCOPES = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:rea
 /** The spec's metric names (section 4.8): activity, planned, coverage. */
 const METRICS = ['activity', 'planned', 'coverage'];
 const SHELLS = ['bash', 'zsh', 'fish'];
+const HTTP_METHODS = ['GET', 'POST', 'PATCH'];
 /** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
 export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
 const HELP_TOPICS = ['exit-codes', 'environment'];
@@ -142,7 +144,8 @@ function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | 
       else if (inline !== undefined) noteValue(line, flag, inline);
       continue;
     }
-    if (line.command === undefined) {
+    // A word extends the command path while some command lies below it (`usage` runs, and `usage daily` too).
+    if (line.words.length === 0) {
       const path = [...line.path, word];
       const matches = COMMANDS.filter((c) => path.every((part, i) => c.path[i] === part));
       if (matches.length > 0) {
@@ -210,9 +213,18 @@ function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   if (arg === '<id>') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
   if (arg === '<metric>') return METRICS.map((value) => ({ value }));
   if (arg === '<shell>') return SHELLS.map((value) => ({ value }));
+  if (arg === '<method>') return HTTP_METHODS.map((value) => ({ value }));
+  if (arg === '<path>') return routePaths();
   if (arg === '<key>') return CONFIG_KEYS.map((value) => ({ value }));
   if (arg === '<value>' && line.words.at(-1) === 'output') return OUTPUT_FORMATS.map((value) => ({ value }));
   return [];
+}
+
+/** The spec's route paths, each with the methods it takes (`{id}` left for the user to fill in). */
+function routePaths(): Candidate[] {
+  const methods = new Map<string, string[]>();
+  for (const route of ROUTES) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method]);
+  return [...methods].map(([value, list]) => ({ value, description: list.join(', ') }));
 }
 
 /** Commands and groups one level below the path typed so far. */
@@ -249,8 +261,8 @@ export function complete(words: readonly string[], sources: ValueSources): Candi
     const flags = flagsOf(line).filter((f) => f.repeatable || !line.given.has(f.long));
     return filter(flags.map((f) => ({ value: f.long, description: f.description })), current);
   }
-  if (line.command === undefined) return filter(subcommands(line.path), current);
-  return filter(argumentValues(line, sources), current);
+  const below = line.words.length === 0 ? subcommands(line.path) : [];
+  return filter([...below, ...argumentValues(line, sources)], current);
 }
 
 function filter(candidates: readonly Candidate[], prefix: string): Candidate[] {

@@ -35,7 +35,10 @@ async function complete(dir: string, words: string[], env: NodeJS.ProcessEnv = {
 describe('parcels __complete', () => {
   it('commands, groups and subcommands with their summaries', async () => {
     const dir = tempConfigDir();
-    expect(await complete(dir, ['a'])).toBe('attempts\tattempts commands\nauth\tauth commands\n');
+    expect(await complete(dir, ['au'])).toBe('auth\tauth commands\n');
+    expect(await complete(dir, ['auth', 's'])).toBe('status\tCheck the key with the service; show the profile, base URL and masked key\n');
+    // a command that is also a group: its subcommands, then its own arguments (none here)
+    expect(await complete(dir, ['usage', ''])).toBe('daily\tDaily API usage totals over 30 days\nrequests\tThe latest 100 API requests within 30 days\n');
     expect(await complete(dir, ['events', ''])).toBe("list\tList a parcel's status events (at most 1000)\nadd\tReport a status event (status 0-3)\n");
     expect(await complete(dir, ['--json', 'co'])).toBe(
       "couriers\tList your organisation's registered couriers\nconfig\tconfig commands\ncompletion\tPrint the completion script for bash, zsh or fish\n",
@@ -69,6 +72,11 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['config', 'get', ''])).toBe(`${SETTABLE_KEYS.join('\n')}\n`);
     expect(CONFIG_KEYS).toEqual(SETTABLE_KEYS);
     expect(await complete(dir, ['completion', ''])).toBe('bash\nzsh\nfish\n');
+    expect(await complete(dir, ['api', 'P'])).toBe('POST\nPATCH\n');
+    expect(await complete(dir, ['api', 'GET', '/account/v1/usage'])).toBe('/account/v1/usage\tGET\n/account/v1/usage/requests\tGET\n');
+    expect(await complete(dir, ['api', 'GET', '/deliveries/v1/parcels/'])).toBe(
+      '/deliveries/v1/parcels/{id}\tGET, PATCH\n/deliveries/v1/parcels/{id}/events\tGET, POST\n/deliveries/v1/parcels/{id}/attempts\tGET, POST\n',
+    );
   });
 
   it('profile names from config.json', async () => {
