@@ -101,6 +101,14 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['create', '--courier', ''], { PARCELS_BASE_URL: await closedPortUrl() })).toBe('');
   });
 
+  it('--sandbox: the embedded sandbox is a target of its own (its database), whatever its port', async () => {
+    const dir = tempConfigDir();
+    const r = await h.cli(['--sandbox', 'couriers', '--json'], { dir, env: { PARCELS_BASE_URL: undefined, PARCELS_API_KEY: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await complete(dir, ['--sandbox', 'create', '--courier', ''])).toBe('DEMO-BIKE\tDemo bikes\nDEMO-VAN\tDemo vans\n');
+    expect(await complete(dir, ['create', '--courier', ''])).toBe('');
+  });
+
   it('location-type and service names once a reference answer is cached', async () => {
     const dir = tempConfigDir();
     expect(await complete(dir, ['attempts', 'add', 'x', '--delivered-location-type', ''])).toBe('');
