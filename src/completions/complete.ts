@@ -37,14 +37,16 @@ interface FlagInfo {
 
 /** Groups of the command tree with a line of their own in the list (`parcels events …`). */
 const GROUP_DESCRIPTION = (group: string): string => `${group} commands`;
-const SCOPES = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'];
+/** The four scopes, as the spec's route table names them. */
+const SCOPES = [...new Set(ROUTES.map((route) => route.scope))];
 /** The spec's metric names (section 4.8): activity, planned, coverage. */
 const METRICS = ['activity', 'planned', 'coverage'];
 const SHELLS = ['bash', 'zsh', 'fish'];
 const HTTP_METHODS = ['GET', 'POST', 'PATCH'];
 /** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
 export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
-const HELP_TOPICS = ['exit-codes', 'environment'];
+/** The topics of `parcels help TOPIC` (src/help.ts; a test checks they are the same). */
+export const HELP_TOPICS = ['exit-codes', 'environment'];
 /**
  * A value is typed into the command line as is: no control characters, no line or word breaks. A
  * description becomes one line without control characters, as src/io/sanitize.ts does (not imported:

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_FILES, SHELLS, completionScript } from '../../src/completions/scripts.js';
 import { targetId } from '../../src/config/target.js';
 import { SETTABLE_KEYS } from '../../src/config/store.js';
-import { CONFIG_KEYS } from '../../src/completions/complete.js';
+import { CONFIG_KEYS, HELP_TOPICS } from '../../src/completions/complete.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import type { Harness } from './harness.js';
 import { closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
@@ -45,6 +45,8 @@ describe('parcels __complete', () => {
     );
     expect(await complete(dir, [])).toContain('create\tRegister a parcel with one of your couriers\n');
     expect(await complete(dir, ['help', 'e'])).toBe('exit-codes\nenvironment\nevents\tevents commands\n');
+    const topics = /^Topics: (.*)$/m.exec((await h.cli(['help', 'no-such-topic'])).stderr)?.[1];
+    expect(topics?.split(', ')).toEqual(HELP_TOPICS);
     expect((await complete(dir, ['']))).not.toContain('__complete');
   });
 
