@@ -7,7 +7,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { DryRunComplete, EXIT } from './errors.js';
 import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
-import { fastAnswer } from './fast-path.js';
+import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
 import { helpFor, topLevelHelp } from './help.js';
 
@@ -31,7 +31,7 @@ const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, 
 
 /** Entry point: parses argv, runs one command, returns the exit code. Never calls process.exit. */
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
-  const answer = fastAnswer(argv);
+  const answer = argv[0] === COMPLETE_COMMAND ? (await import('./completions/answer.js')).answerCompletion(argv.slice(1), deps.env ?? process.env) : fastAnswer(argv);
   if (answer !== undefined) {
     const { systemIO, writeOut } = await import('./io/streams.js');
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);

@@ -50,6 +50,8 @@ export interface Context {
   target(): Promise<Settings>;
   api(): Promise<ApiClient>;
   etags(): Promise<EtagCache>;
+  /** The id per-target caches are kept under (one service, or the --sandbox database); undefined without a base URL. */
+  cacheTarget(): Promise<string | undefined>;
   codeNames(): Promise<CodeNames>;
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
   outputFormat(): OutputFormat;
@@ -178,6 +180,7 @@ export function createContext(init: {
     signal,
     settings,
     target,
+    cacheTarget: targetKey,
     async serviceNow() {
       return now() + (await skew.current());
     },

@@ -129,6 +129,21 @@ export class ConflictError extends Error {
   }
 }
 
+/**
+ * Checks ran and their report is already printed; at least one failed. `exitCode` is the class of
+ * the most serious failure (`parcels doctor`, `parcels auth status`).
+ */
+export class CheckFailedError extends Error {
+  override readonly name = 'CheckFailedError';
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The sandbox cannot run: better-sqlite3, an optional dependency, did not install or its addon does not load. */
 export class SandboxUnavailableError extends Error {
   override readonly name = 'SandboxUnavailableError';
@@ -158,6 +173,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof SandboxUnavailableError) return EXIT.SANDBOX_UNAVAILABLE;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
+  if (error instanceof CheckFailedError) return error.exitCode;
   return EXIT.UNEXPECTED;
 }
 
@@ -169,5 +185,6 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof NotLoggedInError) return 'not_logged_in';
   if (error instanceof SandboxUnavailableError) return 'sandbox_unavailable';
   if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof CheckFailedError) return 'check_failed';
   return 'unexpected';
 }

@@ -273,9 +273,9 @@ export const definitions = {
   }),
   authStatus: command({
     path: ['auth', 'status'],
-    summary: 'Show the active profile, base URL and masked key',
-    flags: {},
-    examples: ['parcels auth status', 'parcels auth status --json'],
+    summary: 'Check the key with the service; show the profile, base URL and masked key',
+    flags: { offline: { type: 'bool', flags: '--offline', description: 'answer from the local settings only, without asking the service' } },
+    examples: ['parcels auth status', 'parcels auth status --json', 'parcels auth status --offline'],
     load: (): Loaded => import('./auth/status.js'),
   }),
   authToken: command({
@@ -291,6 +291,19 @@ export const definitions = {
     flags: {},
     examples: ['parcels auth logout --profile ci'],
     load: (): Loaded => import('./auth/logout.js'),
+  }),
+  doctor: command({
+    path: ['doctor'],
+    summary: 'Check the set-up: settings, host, key, scopes, clock, config file, unfinished work',
+    flags: {
+      requireScope: {
+        type: 'list',
+        flags: '--require-scope <scope>',
+        description: 'fail unless the key holds this scope (repeatable): deliveries:read, deliveries:write, usage:read, oracle:read',
+      },
+    },
+    examples: ['parcels doctor', 'parcels doctor --json --require-scope deliveries:write'],
+    load: (): Loaded => import('./doctor/run.js'),
   }),
   configList: command({
     path: ['config', 'list'],
@@ -382,6 +395,14 @@ export const definitions = {
     },
     examples: ['parcels sandbox logs', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
     load: (): Loaded => import('./sandbox/logs.js'),
+  }),
+  completion: command({
+    path: ['completion'],
+    args: '<shell>',
+    summary: 'Print the completion script for bash, zsh or fish',
+    flags: {},
+    examples: ['parcels completion bash > ~/.local/share/bash-completion/completions/parcels', 'parcels completion fish > ~/.config/fish/completions/parcels.fish'],
+    load: (): Loaded => import('./completion/show.js'),
   }),
 } as const;
 

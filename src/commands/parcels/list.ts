@@ -10,6 +10,7 @@ import { untilAborted } from '../shared/abortable.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
+import { rememberShownIds } from '../shared/recent-ids.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */
@@ -38,6 +39,7 @@ export default defineCommand<typeof definitions.list, ListOptions>({
     if (!all) {
       const page = await listParcels(client, query, ctx.signal);
       await showPage(ctx, page.data, 'No parcels found.');
+      await rememberShownIds(ctx, findItems(page.data));
       return;
     }
     await showStream(ctx, untilAborted(itemsOf(walkParcels(client, query, ctx.signal)), ctx.signal), 'No parcels found.');
