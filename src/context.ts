@@ -16,6 +16,8 @@ export interface GlobalOptions {
   output?: string;
   fields?: string;
   quiet: boolean;
+  /** --utc: times on a terminal in UTC instead of the local zone. */
+  utc?: boolean;
   verbose: boolean;
   dryRun: boolean;
   sandbox: boolean;

@@ -308,10 +308,11 @@ export const COMMANDS: readonly CommandDefinition[] = Object.values(definitions)
 export const GLOBAL_OPTIONS: OptionDef[] = [
   { flags: '-p, --profile <name>', description: 'profile to use (env PARCELS_PROFILE)' },
   { flags: '--base-url <url>', description: 'API base URL (env PARCELS_BASE_URL)' },
-  { flags: '-o, --output <format>', description: 'table, json, ndjson or csv (env PARCELS_OUTPUT)' },
+  { flags: '-o, --output <format>', description: 'table, wide (every field), json, ndjson or csv (env PARCELS_OUTPUT)' },
   { flags: '--json', description: 'short for --output json' },
   { flags: '--fields <list>', description: 'comma-separated fields to show, e.g. entry_id,status' },
-  { flags: '-q, --quiet', description: 'print only the essential value (e.g. the new id)' },
+  { flags: '-q, --quiet', description: 'print only ids, one per line; no success messages' },
+  { flags: '--utc', description: 'show times in UTC instead of the local time zone' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
   { flags: '-v, --verbose', description: 'trace requests and retries to stderr (key redacted)' },
   { flags: '--dry-run', description: 'print the request and a curl equivalent; send nothing' },

@@ -1,5 +1,5 @@
 import { createAttempt } from '../../api/history.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
@@ -8,7 +8,7 @@ import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '..
 import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface AttemptAddOptions {
   id: string;
@@ -65,7 +65,7 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
   async run({ id, body, idempotencyKey }, ctx) {
     const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     await (await ctx.etags()).delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}`, 'success');
+    await showRecord(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded delivery attempt for parcel ${id}`);
   },
 });

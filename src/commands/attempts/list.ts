@@ -8,6 +8,6 @@ export default defineCommand<typeof definitions.attemptsList, { id: string }>({
   parse: ({ args }) => ({ id: parcelIdArg(args[0] ?? '') }),
   async run({ id }, ctx) {
     const response = await listAttempts(await ctx.api(), id, ctx.signal);
-    await showPage(ctx, response.data, 'No delivery attempts for this parcel.');
+    await showPage(ctx, response.data, 'No delivery attempts for this parcel.', { view: 'attempts', parentId: id });
   },
 });

@@ -3,13 +3,13 @@ import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface EventAddOptions {
   id: string;
@@ -50,7 +50,7 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
     const response = await createEvent(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded status event for parcel ${id}`, 'success');
+    await showRecord(ctx, response.data, { view: 'events', parentId: id, afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded status event for parcel ${id}`);
   },
 });

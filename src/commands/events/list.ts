@@ -8,6 +8,6 @@ export default defineCommand<typeof definitions.eventsList, { id: string }>({
   parse: ({ args }) => ({ id: parcelIdArg(args[0] ?? '') }),
   async run({ id }, ctx) {
     const response = await listEvents(await ctx.api(), id, ctx.signal);
-    await showPage(ctx, response.data, 'No status events for this parcel.');
+    await showPage(ctx, response.data, 'No status events for this parcel.', { view: 'events', parentId: id });
   },
 });

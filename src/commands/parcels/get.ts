@@ -18,6 +18,6 @@ export default defineCommand<typeof definitions.get, GetOptions>({
     const etags = await ctx.etags();
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
-    await showRecord(ctx, response.data);
+    await showRecord(ctx, response.data, { view: 'parcels' });
   },
 });

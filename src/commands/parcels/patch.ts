@@ -1,14 +1,14 @@
 import { getParcel, patchParcel } from '../../api/parcels.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
 import type { definitions } from '../table.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };
@@ -98,10 +98,10 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
     const response = await patchParcel(client, id, body, etag, ctx.signal);
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') {
+    await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) {
       const note = response.recoveredAfter412 ? ' (an earlier attempt had already applied it)' : '';
-      await renderMessage(ctx.io, `Updated parcel ${id}${note}`, 'success');
+      await showSuccess(ctx, `Updated parcel ${id}${note}`);
     }
   },
 });

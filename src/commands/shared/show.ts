@@ -1,40 +1,101 @@
 import { findItems, nextCursor } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
+import { displayZone } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
-import { renderHeading, renderList, renderRecord } from '../../io/render.js';
+import { assertKnownFields } from '../../io/list.js';
+import { isHumanFormat } from '../../io/output-format.js';
+import { idOf } from '../../io/views/ids.js';
+import type { ViewName } from '../../io/views/resources.js';
+import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage, renderRecord } from '../../io/render.js';
+import { isRecord } from '../../schemas/record.js';
+
+export interface ShowOptions {
+  /** The resource shown, for its default view on a terminal and the id `--quiet` prints. */
+  view?: ViewName;
+  /** The parcel a child list or record belongs to: not repeated in its rows, not taken for its id. */
+  parentId?: string;
+}
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
-  return ctx.outputFormat() === 'table' ? ctx.codeNames() : undefined;
+  return isHumanFormat(ctx.outputFormat()) ? ctx.codeNames() : undefined;
 }
 
-/** One record (a parcel, an overview): a key/value table, or the data itself as JSON. */
-export async function showRecord(ctx: Context, data: unknown): Promise<void> {
+/** Times on a terminal are shown in the local zone (or UTC with --utc); piped they stay UTC ISO 8601. */
+function timeZoneFor(ctx: Context): string | undefined {
+  return ctx.io.stdoutIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined;
+}
+
+/**
+ * One record (a parcel, an overview): a key/value table, or the data itself as JSON. `--quiet`
+ * prints only its id. After a write (`afterWrite`) an unknown --fields name is a warning, not an
+ * error: the change is made and exit 2 would claim nothing was sent.
+ */
+export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions & { afterWrite?: boolean } = {}): Promise<void> {
+  if (ctx.globals.quiet) {
+    const id = idOf(data, opts);
+    if (id !== undefined) await renderLine(ctx.io, id);
+    return;
+  }
+  let fields = ctx.fields();
+  if (isRecord(data)) {
+    try {
+      assertKnownFields([data], fields);
+    } catch (error) {
+      if (!opts.afterWrite || !(error instanceof Error)) throw error;
+      await renderMessage(ctx.io, `${error.message} (showing the whole record)`, 'warn');
+      fields = undefined;
+    }
+  }
   await renderRecord(ctx.io, data, {
     format: ctx.outputFormat(),
-    fields: ctx.fields(),
+    fields,
     names: await namesFor(ctx),
     now: ctx.now(),
+    timeZone: timeZoneFor(ctx),
+    view: opts.view,
   });
+}
+
+/** A success line on stderr (`✓ Created parcel …`), left out with --quiet. */
+export async function showSuccess(ctx: Context, text: string): Promise<void> {
+  if (!ctx.globals.quiet) await renderMessage(ctx.io, text, 'success');
 }
 
 /**
  * One page of a list. JSON keeps the page as the service sent it (with next_cursor), narrowing
- * only the items to --fields; the other formats print the items found inside `data`.
+ * only the items to --fields; the other formats print the items found inside `data`. A record
+ * holding several lists prints a table per list, and refuses csv/ndjson.
  */
-export async function showPage(ctx: Context, data: unknown, emptyMessage: string): Promise<void> {
+export async function showPage(
+  ctx: Context,
+  data: unknown,
+  emptyMessage: string,
+  opts: ShowOptions & { nextCommand?: string } = {},
+): Promise<void> {
   const format = ctx.outputFormat();
   const items = findItems(data);
   if (items === undefined) {
-    await showRecord(ctx, data);
+    await showRecord(ctx, data, opts);
     return;
   }
-  if (format === 'table' && !looksLikePage(data)) {
-    await showSections(ctx, data as Record<string, unknown>);
-    return;
+  if (!looksLikePage(data)) {
+    if (isHumanFormat(format) && !ctx.globals.quiet) {
+      await showSections(ctx, data as Record<string, unknown>);
+      return;
+    }
+    refuseListsInRows(data, format);
   }
   const fields = ctx.fields();
+  assertKnownFields(items, fields);
+  if (ctx.globals.quiet) {
+    for (const item of items) {
+      const id = idOf(item, opts);
+      if (id !== undefined) await renderLine(ctx.io, id);
+    }
+    return;
+  }
   if (format === 'json') {
     await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: ctx.now() });
     return;
@@ -44,22 +105,48 @@ export async function showPage(ctx: Context, data: unknown, emptyMessage: string
     fields,
     names: await namesFor(ctx),
     now: ctx.now(),
+    timeZone: timeZoneFor(ctx),
+    view: opts.view,
+    parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
+    nextCommand: opts.nextCommand,
     emptyMessage,
   });
 }
 
 /** Streams the items of many pages (`--all`): JSON as one incrementally written array. */
-export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string): Promise<number> {
-  const { count } = await renderList(ctx.io, items, {
+export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string, opts: ShowOptions = {}): Promise<number> {
+  const checked = checkedFirst(items, ctx.fields());
+  if (ctx.globals.quiet) {
+    let count = 0;
+    for await (const item of checked) {
+      const id = idOf(item, opts);
+      if (id !== undefined) await renderLine(ctx.io, id);
+      count++;
+    }
+    return count;
+  }
+  const { count } = await renderList(ctx.io, checked, {
     format: ctx.outputFormat(),
     fields: ctx.fields(),
     names: await namesFor(ctx),
     now: ctx.now(),
+    timeZone: timeZoneFor(ctx),
+    view: opts.view,
     stream: true,
     emptyMessage,
   });
   return count;
+}
+
+/** The items, with --fields checked against the first one before anything is printed. */
+async function* checkedFirst(items: AsyncIterable<unknown>, fields: string[] | undefined): AsyncGenerator<unknown> {
+  let first = true;
+  for await (const item of items) {
+    if (first) assertKnownFields([item], fields);
+    first = false;
+    yield item;
+  }
 }
 
 function narrowItems(data: unknown, items: unknown[], fields: string[] | undefined): unknown {
@@ -82,25 +169,60 @@ function looksLikePage(data: unknown): boolean {
   return lists === 1 && records === 0;
 }
 
+interface Sections {
+  /** Lists of records, by dotted path. */
+  lists: [string, unknown[]][];
+  /** Everything else (plain values, lists of plain values), by dotted path. */
+  rest: Record<string, unknown>;
+}
+
+function splitSections(data: Record<string, unknown>, prefix = '', into: Sections = { lists: [], rest: {} }): Sections {
+  for (const [key, value] of Object.entries(data)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    if (Array.isArray(value) && value.some(isRecord)) into.lists.push([path, value]);
+    else if (isRecord(value) && Object.keys(value).length > 0) splitSections(value, path, into);
+    else into.rest[path] = value;
+  }
+  return into;
+}
+
+/** Counts by status first (what an operator looks for in an overview), then the lists as sent. */
+function usefulness([path]: [string, unknown[]]): number {
+  return /(^|[._])by_status$/.test(path) ? 0 : 1;
+}
+
+/** `parcels.by_status` → `parcels by status` */
+function headingOf(path: string): string {
+  return path.replace(/[._]+/g, ' ');
+}
+
 /**
  * A record holding several lists (reference codes, an overview) as a person reads it: each list
- * under its own heading, whatever the service calls it, then the remaining fields as key/value.
+ * of records as its own table under a heading, wherever it is nested, the most useful first; then
+ * the remaining values as key/value lines.
  */
 export async function showSections(ctx: Context, data: Record<string, unknown>): Promise<void> {
   const names = await namesFor(ctx);
-  const rest: Record<string, unknown> = {};
+  const { lists, rest } = splitSections(data);
+  assertKnownFields(
+    lists.flatMap(([, items]) => items),
+    ctx.fields(),
+  );
   let first = true;
-  for (const [key, value] of Object.entries(data)) {
-    if (!Array.isArray(value)) {
-      rest[key] = value;
-      continue;
-    }
-    await renderHeading(ctx.io, key, first);
+  for (const [path, items] of [...lists].sort((a, b) => usefulness(a) - usefulness(b))) {
+    await renderHeading(ctx.io, headingOf(path), first);
     first = false;
-    await renderList(ctx.io, value, { format: 'table', fields: ctx.fields(), names, now: ctx.now(), emptyMessage: `No ${key}.` });
+    await renderList(ctx.io, items, {
+      format: ctx.outputFormat(),
+      fields: ctx.fields(),
+      names,
+      now: ctx.now(),
+      timeZone: timeZoneFor(ctx),
+      emptyMessage: `No ${headingOf(path)}.`,
+    });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await showRecord(ctx, rest);
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(), timeZone: timeZoneFor(ctx) });
   }
 }
