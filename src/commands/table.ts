@@ -72,9 +72,11 @@ export const definitions = {
       limit: { type: 'string', flags: '--limit <n>', description: 'page size, 1-100 (default 50)' },
       cursor: { type: 'string', flags: '--cursor <cursor>', description: 'continue from a next_cursor' },
       all: { type: 'bool', flags: '--all', description: 'follow next_cursor to the end, streaming items' },
+      max: { type: 'int', flags: '--max <n>', description: 'with --all: stop after n parcels', min: 1 },
     },
     examples: [
       'parcels list --status in_transit',
+      'parcels list --all --max 500 --output csv',
       'parcels list --all --output ndjson | jq .entry_id',
       'parcels list --courier DEMO-BIKE --limit 10 --json',
     ],

@@ -177,7 +177,7 @@ export function formatCell(field: string, value: unknown, ctx: FormatContext): s
   if (typeof value === 'string') return sanitize(value);
   if (typeof value === 'bigint') return value.toString();
   // A list of plain values reads as a list (`NL, BE`), not as a JSON blob.
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => v === null || typeof v !== 'object')) {
     return value.map((v) => formatCell(field, v, { ...ctx, tty: false })).join(', ');
   }
   return sanitize(JSON.stringify(value) ?? '');

@@ -170,16 +170,16 @@ function looksLikePage(data: unknown): boolean {
 }
 
 interface Sections {
-  /** Lists of records, by dotted path. */
+  /** Lists, by dotted path. */
   lists: [string, unknown[]][];
-  /** Everything else (plain values, lists of plain values), by dotted path. */
+  /** Everything else, by dotted path. */
   rest: Record<string, unknown>;
 }
 
 function splitSections(data: Record<string, unknown>, prefix = '', into: Sections = { lists: [], rest: {} }): Sections {
   for (const [key, value] of Object.entries(data)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
-    if (Array.isArray(value) && value.some(isRecord)) into.lists.push([path, value]);
+    if (Array.isArray(value)) into.lists.push([path, value]);
     else if (isRecord(value) && Object.keys(value).length > 0) splitSections(value, path, into);
     else into.rest[path] = value;
   }
@@ -191,14 +191,10 @@ function usefulness([path]: [string, unknown[]]): number {
   return /(^|[._])by_status$/.test(path) ? 0 : 1;
 }
 
-/** `parcels.by_status` → `parcels by status` */
-function headingOf(path: string): string {
-  return path.replace(/[._]+/g, ' ');
-}
 
 /**
  * A record holding several lists (reference codes, an overview) as a person reads it: each list
- * of records as its own table under a heading, wherever it is nested, the most useful first; then
+ * as its own table under a heading, wherever it is nested, the most useful first; then
  * the remaining values as key/value lines.
  */
 export async function showSections(ctx: Context, data: Record<string, unknown>): Promise<void> {
@@ -210,7 +206,7 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
   );
   let first = true;
   for (const [path, items] of [...lists].sort((a, b) => usefulness(a) - usefulness(b))) {
-    await renderHeading(ctx.io, headingOf(path), first);
+    await renderHeading(ctx.io, path, first);
     first = false;
     await renderList(ctx.io, items, {
       format: ctx.outputFormat(),
@@ -218,7 +214,7 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
       names,
       now: ctx.now(),
       timeZone: timeZoneFor(ctx),
-      emptyMessage: `No ${headingOf(path)}.`,
+      emptyMessage: `No ${path}.`,
     });
   }
   if (Object.keys(rest).length > 0) {
