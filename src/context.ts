@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
+import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
@@ -43,6 +44,8 @@ export interface Context {
   target(): Promise<Settings>;
   api(): Promise<ApiClient>;
   etags(): Promise<EtagCache>;
+  /** Parcel ids this target has shown recently (for id prefixes). */
+  knownIds(): Promise<KnownIds>;
   codeNames(): Promise<CodeNames>;
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
   outputFormat(): OutputFormat;
@@ -73,6 +76,7 @@ export function createContext(init: {
   let targetPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
   let etagsPromise: Promise<EtagCache> | undefined;
+  let knownIdsPromise: Promise<KnownIds> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
   let profileOutput: OutputFormat | undefined;
   /** The --sandbox database: the target its ETags and names are kept for. */
@@ -198,6 +202,17 @@ export function createContext(init: {
         throw new Error('unreachable: api() refuses a missing base URL');
       })();
       return etagsPromise;
+    },
+    knownIds() {
+      knownIdsPromise ??= (async () => {
+        const { openKnownIds } = await import('./config/known-ids.js');
+        const cacheTarget = await targetKey();
+        if (cacheTarget !== undefined) return openKnownIds(env, cacheTarget);
+        // Without a base URL there is no target: api() raises the usage error saying how to set one.
+        await ctx.api();
+        throw new Error('unreachable: api() refuses a missing base URL');
+      })();
+      return knownIdsPromise;
     },
     codeNames() {
       namesPromise ??= (async () => {

@@ -3,8 +3,9 @@ import { isHumanFormat } from '../../io/output-format.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
@@ -32,7 +33,7 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const { outcome, reason, at } = flags;
     const delivered = defined({

@@ -4,8 +4,9 @@ import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
 import { isHumanFormat } from '../../io/output-format.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
@@ -21,7 +22,7 @@ const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 
 export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const { status, at } = flags;
     const body = {

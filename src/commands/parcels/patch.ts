@@ -5,8 +5,9 @@ import { isHumanFormat } from '../../io/output-format.js';
 import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, issuesToUsageError } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 
@@ -51,7 +52,7 @@ function setValue(raw: string): unknown {
 
 export default defineCommand<typeof definitions.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const body: Record<string, unknown> = await dataFlag(flags.data, ctx);
     const setBy = new Map<string, string>();
     const assign = (field: string, value: unknown, flag: string): void => {

@@ -9,6 +9,17 @@ import { idOf } from '../../io/views/ids.js';
 import type { ViewName } from '../../io/views/resources.js';
 import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { isRecord } from '../../schemas/record.js';
+import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
+
+/**
+ * Parcel ids shown are remembered for this target, so a unique prefix of one can be typed next
+ * (`parcels get 3f1c9a2b`). Other resources' ids are not parcel ids.
+ */
+async function rememberParcels(ctx: Context, items: readonly unknown[], opts: ShowOptions): Promise<void> {
+  if (opts.view !== 'parcels') return;
+  const ids = items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined);
+  if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
+}
 
 export interface ShowOptions {
   /** The resource shown, for its default view on a terminal and the id `--quiet` prints. */
@@ -33,6 +44,7 @@ function timeZoneFor(ctx: Context): string | undefined {
  * error: the change is made and exit 2 would claim nothing was sent.
  */
 export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions & { afterWrite?: boolean } = {}): Promise<void> {
+  await rememberParcels(ctx, [data], opts);
   if (ctx.globals.quiet) {
     const id = idOf(data, opts);
     if (id !== undefined) await renderLine(ctx.io, id);
@@ -89,6 +101,7 @@ export async function showPage(
   }
   const fields = ctx.fields();
   assertKnownFields(items, fields);
+  await rememberParcels(ctx, items, opts);
   if (ctx.globals.quiet) {
     for (const item of items) {
       const id = idOf(item, opts);
@@ -116,17 +129,18 @@ export async function showPage(
 
 /** Streams the items of many pages (`--all`): JSON as one incrementally written array. */
 export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string, opts: ShowOptions = {}): Promise<number> {
-  const checked = checkedFirst(items, ctx.fields());
+  const recent: unknown[] = [];
+  const checked = latest(checkedFirst(items, ctx.fields()), recent);
+  let count: number;
   if (ctx.globals.quiet) {
-    let count = 0;
+    count = 0;
     for await (const item of checked) {
       const id = idOf(item, opts);
       if (id !== undefined) await renderLine(ctx.io, id);
       count++;
     }
-    return count;
-  }
-  const { count } = await renderList(ctx.io, checked, {
+  } else {
+    ({ count } = await renderList(ctx.io, checked, {
     format: ctx.outputFormat(),
     fields: ctx.fields(),
     names: await namesFor(ctx),
@@ -135,8 +149,19 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     view: opts.view,
     stream: true,
     emptyMessage,
-  });
+  }));
+  }
+  await rememberParcels(ctx, recent.slice(-KNOWN_IDS_MAX), opts);
   return count;
+}
+
+/** The items, keeping the latest ones (at most about twice the known-ids bound) in `into`. */
+async function* latest(items: AsyncIterable<unknown>, into: unknown[]): AsyncGenerator<unknown> {
+  for await (const item of items) {
+    into.push(item);
+    if (into.length >= 2 * KNOWN_IDS_MAX) into.splice(0, into.length - KNOWN_IDS_MAX);
+    yield item;
+  }
 }
 
 /** The items, with --fields checked against the first one before anything is printed. */
