@@ -120,7 +120,8 @@ export function zonedIso(seconds: number, timeZone: string): string {
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
   for (const { type, value } of formatter.formatToParts(new Date(seconds * 1000))) part[type] = value;
   const offset = (part.timeZoneName ?? 'GMT').replace(/^GMT/, '');
-  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset === '' ? 'Z' : offset}`;
+  const zone = offset === '' || offset === '+00:00' ? 'Z' : offset;
+  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${zone}`;
 }
 
 /** A timestamp for a person: in `timeZone` when given, else UTC. */
