@@ -171,10 +171,11 @@ export function createContext(init: {
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
         if (!globals.dryRun) requireApiKey(resolved);
-        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }] = await Promise.all([
+        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }, { renderTrace }] = await Promise.all([
           import('./api/http.js'),
           import('./api/dry-run.js'),
           import('./io/spinner.js'),
+          import('./io/render.js'),
         ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
@@ -182,7 +183,7 @@ export function createContext(init: {
           timeoutMs: resolved.timeoutMs,
           retries: resolved.retries,
           userAgent: USER_AGENT,
-          trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
+          trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
           dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
           waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,

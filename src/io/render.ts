@@ -182,6 +182,14 @@ export async function renderMessage(io: IO, text: string, kind: MessageKind = 'i
   await writeOut(io.stderr, `${prefix}${sanitizeLines(text)}\n`);
 }
 
+/**
+ * One line of a --verbose trace on stderr. It quotes response headers and bodies, which a server
+ * controls: C0/C1 controls in them (a raw U+009B is a CSI) are removed like in any server text.
+ */
+export function renderTrace(io: IO, line: string): void {
+  void writeOut(io.stderr, `${sanitize(line)}\n`);
+}
+
 /** A bare value on stdout for scripts (`create --quiet` prints the new id), sanitised like any server text. */
 export async function renderLine(io: IO, text: string): Promise<void> {
   await writeOut(io.stdout, `${sanitize(text)}\n`);
