@@ -56,6 +56,13 @@ function line(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ') + '\n';
 }
 
+/** Runs a printed `parcels …` command exactly as printed: the shell splits the words, the CLI runs them. */
+async function runPrinted(command: string, dir?: string): Promise<CliResult> {
+  expect(command.startsWith('parcels ')).toBe(true);
+  const words = execFileSync('bash', ['-c', `printf '%s\\0' ${command}`], { encoding: 'utf8' }).split('\0').slice(1, -1);
+  return piped(words, dir);
+}
+
 let ids: string[];
 let delivered: string;
 beforeAll(async () => {
@@ -273,9 +280,7 @@ describe('more pages', () => {
       expect(hint, first.stderr).not.toBeNull();
       const command = hint?.[1] as string;
       expect(command).toMatch(new RegExp(`^parcels list --courier A-BIKE --status registered --limit 1 --output ${format} --cursor \\S+$`));
-      // Run it exactly as printed: the shell splits the words, the CLI runs them.
-      const words = execFileSync('bash', ['-c', `printf '%s\\0' ${command}`], { encoding: 'utf8' }).split('\0').slice(1, -1);
-      const second = await piped(words);
+      const second = await runPrinted(command);
       expect(second.code).toBe(0);
       // The same filters and page size carried over: the second page is the second of a two-item page.
       const both = await piped(['list', '--courier', 'A-BIKE', '--status', 'registered', '--limit', '2', '-q']);
@@ -294,11 +299,18 @@ describe('more pages', () => {
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatch(/\?limit=2$/);
     expect(requests[1]).toMatch(/\?limit=1&cursor=/);
-    expect(await piped(['list', '--max', '3'])).toEqual({
+    const refused = await piped(['list', '--status', 'registered', '--max', '3', '--fields', 'entry_id']);
+    expect(refused).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: --max needs --all (--limit is the size of one page)\nHint: add --all: `parcels list --all --max N`\n',
+      stderr:
+        'Error: --max needs --all (--limit is the size of one page)\n' +
+        'Hint: add --all: `parcels list --status registered --max 3 --fields entry_id --all`\n',
     });
+    const fixed = await runPrinted(/`(parcels [^`]+)`/.exec(refused.stderr)?.[1] as string);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout.trimEnd().split('\n')).toHaveLength(4);
+    expect(fixed.stdout.split('\n')[0]).toBe('entry_id');
   });
 
   it('list --json is the page with next_cursor; list --all --json is one array', async () => {
@@ -339,6 +351,12 @@ describe('id prefixes', () => {
         'Error: ID: no known parcel id starts with "ffffffff-f"\n' +
         'Hint: give the whole id, or run `parcels list` (ids it shows can then be abbreviated to 8 or more characters)\n',
     });
+    // Following the hint: the ids it shows can be abbreviated next.
+    const fresh = tempConfigDir();
+    const listed = await runPrinted('parcels list', fresh);
+    expect(listed.code).toBe(0);
+    const first = listed.stdout.split('\n')[1]?.split('\t')[0] as string;
+    expect(json(await piped(['get', first.slice(0, 8), '--json'], fresh)).entry_id).toBe(first);
     expect(await piped(['get', 'abc'], dir)).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a UUID, the parcel\'s entry_id (got "abc")\n' });
   });
 });

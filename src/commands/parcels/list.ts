@@ -1,9 +1,7 @@
 import { listParcels, walkParcels } from '../../api/parcels.js';
 import type { ApiClient } from '../../api/http.js';
 import { findItems, nextCursor } from '../../api/envelope.js';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { shellQuote } from '../../io/shell.js';
 import type { ParcelListQuery } from '../../schemas/parcel.js';
 import { LIST_LIMIT_MAX, LIST_LIMIT_MIN, parcelListQuerySchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
@@ -14,6 +12,7 @@ import { untilAborted } from '../shared/abortable.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
+import { typedCommand } from '../shared/typed.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */
@@ -38,14 +37,16 @@ export default defineCommand<typeof definitions.list, ListOptions>({
     });
     const checked = validate(parcelListQuerySchema, query);
     if (!checked.ok) throw issuesToUsageError(checked.issues, LIST_FLAGS, 'the query');
-    if (flags.max !== undefined && !flags.all) {
-      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', 'add --all: `parcels list --all --max N`');
-    }
-    const typed = asTyped(ctx, [
+    const typedFlags: [string, string | undefined][] = [
       ['--courier', flags.courier],
       ['--status', status],
       ['--limit', limit],
-    ]);
+    ];
+    if (flags.max !== undefined && !flags.all) {
+      const withAll = typedCommand(ctx, ['list'], [...typedFlags, ['--cursor', flags.cursor], ['--max', String(flags.max)]]);
+      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${withAll} --all\``);
+    }
+    const typed = typedCommand(ctx, ['list'], typedFlags);
     return { query, all: flags.all, max: flags.max, typed };
   },
 
@@ -60,28 +61,6 @@ export default defineCommand<typeof definitions.list, ListOptions>({
     await showStream(ctx, untilAborted(items, ctx.signal), 'No parcels found.', { view: 'parcels' });
   },
 });
-
-/**
- * `parcels [--sandbox|--profile P|--base-url U] list [flags]` with the values as the user gave
- * them (a status name stays a name), plus the output options, so a hint built on it does the same
- * thing when pasted.
- */
-function asTyped(ctx: Context, flags: [string, string | undefined][]): string {
-  const { globals } = ctx;
-  const words = ['parcels'];
-  const add = (flag: string, value: string | undefined): void => {
-    if (value !== undefined) words.push(flag, shellQuote(value));
-  };
-  if (globals.sandbox) words.push('--sandbox');
-  add('--profile', globals.profile);
-  add('--base-url', globals.baseUrl);
-  words.push('list');
-  for (const [flag, value] of flags) add(flag, value);
-  add('--output', globals.output);
-  add('--fields', globals.fields);
-  if (globals.utc) words.push('--utc');
-  return words.join(' ');
-}
 
 async function* itemsOf(pages: AsyncIterable<{ data: unknown }>): AsyncGenerator<unknown> {
   for await (const page of pages) yield* findItems(page.data) ?? [];
