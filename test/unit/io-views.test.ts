@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openKnownIds } from '../../src/config/known-ids.js';
 import { displayZone, formatCell, isTimestampField, zonedIso } from '../../src/io/format.js';
@@ -87,7 +88,7 @@ describe('status colours', () => {
     for (const colour of [true, false]) {
       const c = captureIO({ tty: true, colour, columns: 80 });
       await renderList(c.io, [PARCEL, { ...PARCEL, entry_id: 'p-2', status: 0 }], { format: 'table', now: NOW, names, view: 'parcels' });
-      outputs.push(c.stdout().replace(/\u001b\[\d+m/g, ''));
+      outputs.push(stripVTControlCharacters(c.stdout()));
     }
     expect(outputs[0]).toBe(outputs[1]);
     expect(outputs[1]).toBe('ID   STATUS      COURIER  ADDRESS    AGE\np-1  delivered   C        1234AB 10  1m ago\np-2  registered  C        1234AB 10  1m ago\n');
