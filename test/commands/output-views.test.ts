@@ -16,7 +16,13 @@ import { captureIO } from '../helpers/io.js';
 import type { Harness } from './harness.js';
 import { ESC, PARCEL_FLAGS, createParcel, expectNoSecrets, json, startHarness } from './harness.js';
 
-const T0 = 1_795_377_467; // 2026-11-22T19:57:47Z
+// The sandbox's clock stands still at T0, close to the real time (the CLI warns about a service
+// clock more than a minute off). Terminal times are shown in a fixed-offset zone, one hour east of UTC.
+const T0 = Math.floor(Date.now() / 1000);
+const ZONE = 'Etc/GMT-1';
+/** `seconds` as the CLI should show it in ZONE. */
+const local = (seconds: number): string => new Date((seconds + 3600) * 1000).toISOString().slice(0, 19) + '+01:00';
+const utc = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
 const NOW = T0 + 150; // the CLI reads the parcels 2m30s after they were made
 
 let h: Harness;
@@ -37,7 +43,7 @@ interface TerminalOpts {
 
 /** `parcels …` on a terminal `columns` wide, colour on or off, in the Amsterdam time zone unless told otherwise. */
 async function onTerminal(argv: string[], opts: TerminalOpts = {}): Promise<CliResult> {
-  const env = h.env({ TZ: 'Europe/Amsterdam', ...(opts.dir === undefined ? {} : { PARCELS_CONFIG_DIR: opts.dir }), ...opts.env });
+  const env = h.env({ TZ: ZONE, ...(opts.dir === undefined ? {} : { PARCELS_CONFIG_DIR: opts.dir }), ...opts.env });
   const captured = captureIO({ env, tty: true, colour: opts.colour ?? false, columns: opts.columns ?? 80 });
   // stdout is the terminal under test; stderr is kept free of the spinner so it can be compared exactly.
   captured.io.stderrIsTTY = false;
@@ -133,18 +139,18 @@ describe('parcels list on a terminal: the default view', () => {
       'created_at',
       'updated_at',
     ]);
-    expect(r.stdout).toContain('2026-11-22T20:57:47+01:00 (2m ago)');
+    expect(r.stdout).toContain(`${local(T0)} (2m ago)`);
   });
 
   it('--utc shows the dates in UTC', async () => {
     const r = await onTerminal(['get', ids[0] as string, '--utc']);
-    expect(r.stdout).toContain('created_at              2026-11-22T19:57:47Z (2m ago)\n');
+    expect(r.stdout).toContain(`created_at              ${utc(T0)} (2m ago)\n`);
   });
 
   it('piped, the table keeps every field as tab-separated columns with UTC dates (stable for scripts)', async () => {
     const r = await piped(['list', '--courier', 'A-BIKE']);
     expect(r.stdout.split('\n')[0]?.split('\t')).toHaveLength(16);
-    expect(r.stdout).toContain('\t2026-11-22T19:57:47Z\t');
+    expect(r.stdout).toContain(`\t${utc(T0)}\t`);
   });
 
   it('--fields picks exact columns; on a narrow terminal the other columns shrink, ids stay whole', async () => {
@@ -184,7 +190,7 @@ describe('child lists and other resources', () => {
     const widths = [25, 6];
     expect(r).toEqual({
       code: 0,
-      stdout: line(['TIME', 'AGE', 'STATUS'], widths) + line(['2026-11-22T20:56:47+01:00', '3m ago', 'in_transit'], widths),
+      stdout: line(['TIME', 'AGE', 'STATUS'], widths) + line([local(T0 - 60), '3m ago', 'in_transit'], widths),
       stderr: '',
     });
     const wide = await onTerminal(['events', 'list', id, '-o', 'wide']);
@@ -204,9 +210,9 @@ describe('child lists and other resources', () => {
       code: 0,
       stdout:
         line(['NO.', 'TIME', 'OUTCOME', 'REASON', 'DELIVERED TO'], widths) +
-        line(['1', '2026-11-22T20:57:47+01:00', 'failed', 'not_at_home', ''], widths).trimEnd() +
+        line(['1', local(T0), 'failed', 'not_at_home', ''], widths).trimEnd() +
         '\n' +
-        line(['2', '2026-11-22T20:57:47+01:00', 'delivered_elsewhere', 'no_reason', '1234AB 12 NL'], widths),
+        line(['2', local(T0), 'delivered_elsewhere', 'no_reason', '1234AB 12 NL'], widths),
       stderr: '',
     });
   });
@@ -215,7 +221,7 @@ describe('child lists and other resources', () => {
     const r = await onTerminal(['usage', 'requests']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^TIME {23}METHOD {2}ROUTE +STATUS$/);
-    expect(r.stdout.split('\n')[1]).toMatch(/^2026-11-22T20:57:47\+01:00 {2}(GET |POST|PATCH) +\/\S+ +\d{3}$/);
+    expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^${local(T0).replace('+', '\\+')} {2}(GET |POST|PATCH) +/\\S+ +\\d{3}$`));
   });
 
   it('a server whose records look different gets the generic view, never a failure', async () => {

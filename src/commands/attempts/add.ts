@@ -5,7 +5,8 @@ import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
@@ -45,10 +46,11 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_addition: flags.deliveredAddition,
       delivered_location_type: flags.deliveredLocationType,
     });
+    const now = await ctx.serviceNow();
     const body: Record<string, unknown> = {
       ...fromData,
       ...defined({
-        time_attempt: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+        time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
         outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
         reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
       }),
@@ -57,8 +59,8 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
     }
-    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = ctx.now();
-    const checked = validate(deliveryAttemptSchema(() => ctx.now()), body);
+    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = now;
+    const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
     return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
   },

@@ -8,6 +8,7 @@ import { isHumanFormat } from '../../io/output-format.js';
 import { idOf } from '../../io/views/ids.js';
 import type { ViewName } from '../../io/views/resources.js';
 import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage, renderRecord } from '../../io/render.js';
+import { renderJq, renderJqStream } from '../../io/jq.js';
 import { isRecord } from '../../schemas/record.js';
 import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
 
@@ -60,6 +61,11 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
       fields = undefined;
     }
   }
+  const jq = await ctx.jq();
+  if (jq !== undefined) {
+    await renderJq(ctx.io, jq, pickFields(data, fields));
+    return;
+  }
   await renderRecord(ctx.io, data, {
     format: ctx.outputFormat(),
     fields,
@@ -92,7 +98,8 @@ export async function showPage(
     await showRecord(ctx, data, opts);
     return;
   }
-  if (!looksLikePage(data)) {
+  const jq = await ctx.jq();
+  if (!looksLikePage(data) && jq === undefined) {
     if (isHumanFormat(format) && !ctx.globals.quiet) {
       await showSections(ctx, data as Record<string, unknown>);
       return;
@@ -107,6 +114,10 @@ export async function showPage(
       const id = idOf(item, opts);
       if (id !== undefined) await renderLine(ctx.io, id);
     }
+    return;
+  }
+  if (jq !== undefined) {
+    await renderJq(ctx.io, jq, narrowItems(data, items, fields));
     return;
   }
   if (format === 'json') {
@@ -129,6 +140,7 @@ export async function showPage(
 
 /** Streams the items of many pages (`--all`): JSON as one incrementally written array. */
 export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string, opts: ShowOptions = {}): Promise<number> {
+  const jq = await ctx.jq();
   const recent: unknown[] = [];
   const checked = latest(checkedFirst(items, ctx.fields()), recent);
   let count: number;
@@ -139,6 +151,9 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
       if (id !== undefined) await renderLine(ctx.io, id);
       count++;
     }
+  } else if (jq !== undefined) {
+    const fields = ctx.fields();
+    ({ count } = await renderJqStream(ctx.io, jq, mapItems(checked, (item) => pickFields(item, fields))));
   } else {
     ({ count } = await renderList(ctx.io, checked, {
     format: ctx.outputFormat(),
@@ -153,6 +168,10 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
   }
   await rememberParcels(ctx, recent.slice(-KNOWN_IDS_MAX), opts);
   return count;
+}
+
+async function* mapItems(items: AsyncIterable<unknown>, map: (item: unknown) => unknown): AsyncGenerator<unknown> {
+  for await (const item of items) yield map(item);
 }
 
 /** The items, keeping the latest ones (at most about twice the known-ids bound) in `into`. */
