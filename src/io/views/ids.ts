@@ -10,8 +10,9 @@ import { VIEWS } from './resources.js';
  */
 export function idOf(item: unknown, opts: { view?: ViewName; parentId?: string } = {}): string | undefined {
   if (!isRecord(item)) return undefined;
+  const own = opts.view === undefined ? undefined : VIEWS[opts.view].idField;
   const candidates = [
-    ...(opts.view === undefined ? [] : [VIEWS[opts.view].idField]),
+    ...(own === undefined ? [] : [own]),
     'entry_id',
     'id',
     'uuid',

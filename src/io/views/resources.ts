@@ -17,8 +17,8 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export interface View {
   /** The field every item of this resource has; without it in the response the view does not apply. */
   key: string;
-  /** The field `--quiet` prints for each item (the item's own id). */
-  idField: string;
+  /** The field `--quiet` prints for each item (the item's own id); none for records without one. */
+  idField?: string;
   columns: Column[];
 }
 
@@ -104,7 +104,6 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
   },
   requests: {
     key: 'path',
-    idField: 'path',
     columns: [timeColumn('TIME', 'at'), fieldColumn('method', 'METHOD'), fieldColumn('path', 'ROUTE'), fieldColumn('status', 'STATUS')],
   },
 };
