@@ -122,3 +122,17 @@ describe('renderTrace', () => {
     expect(c.stderr()).toBe('< x-echo: a2J]0;tb\n');
   });
 });
+
+describe('nested records on a terminal', () => {
+  it('-o wide and the generic view give each nested field its own column, not a JSON blob', () => {
+    const attempts = [
+      { attempt_no: 1, delivered: null },
+      { attempt_no: 2, delivered: { delivered_country: 'NL', delivered_number: '12' } },
+    ];
+    expect(chooseLayout(attempts, { wide: true }).columns.map((c) => c.header)).toEqual([
+      'attempt_no',
+      'delivered.delivered_country',
+      'delivered.delivered_number',
+    ]);
+  });
+});

@@ -3,7 +3,8 @@
  * terminal never change the choice): `--fields` exactly as asked; `-o wide` every field; else the
  * resource's view when the items have its key field; else every field that holds something.
  */
-import { columnsFor } from '../fields.js';
+import { isRecord } from '../../schemas/record.js';
+import { columnsFor, fieldPaths } from '../fields.js';
 import type { Column } from './column.js';
 import { fieldColumn, read } from './column.js';
 import type { ViewName } from './resources.js';
@@ -37,7 +38,7 @@ export function chooseLayout(items: unknown[], opts: LayoutOptions): Layout {
     return { columns: columnsFor(items, opts.fields).map((f) => fieldColumn(f)), fit: 'shrink' };
   }
   const parent = opts.parentId;
-  const fields = columnsFor(items).filter((f) => parent === undefined || !items.every((item) => read(item, f) === parent));
+  const fields = expandRecords(items, columnsFor(items)).filter((f) => parent === undefined || !items.every((item) => read(item, f) === parent));
   const generic = fields.map((f) => fieldColumn(f));
   if (opts.wide) return { columns: generic, fit: 'none' };
   if (opts.view !== undefined) {
@@ -48,4 +49,12 @@ export function chooseLayout(items: unknown[], opts: LayoutOptions): Layout {
     }
   }
   return { columns: generic.filter((c) => items.some((item) => c.has(item))), fit: 'drop' };
+}
+
+/** A field holding records (an attempt's `delivered`) becomes a column per nested field, never a JSON blob in a cell. */
+function expandRecords(items: unknown[], fields: string[]): string[] {
+  return fields.flatMap((field) => {
+    const nested = items.map((item) => read(item, field)).filter(isRecord);
+    return nested.length === 0 ? [field] : fieldPaths(nested).map((path) => `${field}.${path}`);
+  });
 }
