@@ -273,6 +273,9 @@ describe('-q/--quiet', () => {
     expect(events).toEqual({ code: 0, stdout: event.stdout, stderr: '' });
     expect(event.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     expect(event.stdout).not.toBe(`${ids[1]}\n`);
+    // A record that is not a list and has no id of its own prints nothing.
+    expect(await piped(['overview', '-q'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await piped(['couriers', '-q'])).toEqual({ code: 0, stdout: 'A-BIKE\nA-VAN\n', stderr: '' });
   });
 });
 

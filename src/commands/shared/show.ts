@@ -100,7 +100,12 @@ export async function showPage(
   }
   const jq = await ctx.jq();
   if (!looksLikePage(data) && jq === undefined) {
-    if (isHumanFormat(format) && !ctx.globals.quiet) {
+    // A record, not a list: --quiet prints its id (an overview has none), not the ids of one of its lists.
+    if (ctx.globals.quiet) {
+      await showRecord(ctx, data, opts);
+      return;
+    }
+    if (isHumanFormat(format)) {
       await showSections(ctx, data as Record<string, unknown>);
       return;
     }
