@@ -180,6 +180,7 @@ function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
     output: raw.json === true ? 'json' : str(raw.output),
     fields: str(raw.fields),
     quiet: raw.quiet === true,
+    utc: raw.utc === true,
     verbose: raw.verbose === true,
     dryRun: raw.dryRun === true,
     sandbox: raw.sandbox === true,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
+import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
@@ -18,6 +19,8 @@ export interface GlobalOptions {
   output?: string;
   fields?: string;
   quiet: boolean;
+  /** --utc: times on a terminal in UTC instead of the local zone. */
+  utc?: boolean;
   verbose: boolean;
   dryRun: boolean;
   sandbox: boolean;
@@ -52,6 +55,8 @@ export interface Context {
   etags(): Promise<EtagCache>;
   /** The id per-target caches are kept under (one service, or the --sandbox database); undefined without a base URL. */
   cacheTarget(): Promise<string | undefined>;
+  /** Parcel ids this target has shown recently (for id prefixes). */
+  knownIds(): Promise<KnownIds>;
   codeNames(): Promise<CodeNames>;
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
   outputFormat(): OutputFormat;
@@ -84,6 +89,7 @@ export function createContext(init: {
   let targetPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
   let etagsPromise: Promise<EtagCache> | undefined;
+  let knownIdsPromise: Promise<KnownIds> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
   let jqPromise: Promise<JqFilter | undefined> | undefined;
   let profileOutput: OutputFormat | undefined;
@@ -197,10 +203,11 @@ export function createContext(init: {
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
         if (!globals.dryRun) requireApiKey(resolved);
-        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }] = await Promise.all([
+        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }, { renderTrace }] = await Promise.all([
           import('./api/http.js'),
           import('./api/dry-run.js'),
           import('./io/spinner.js'),
+          import('./io/render.js'),
         ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
@@ -208,7 +215,7 @@ export function createContext(init: {
           timeoutMs: resolved.timeoutMs,
           retries: resolved.retries,
           userAgent: USER_AGENT,
-          trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
+          trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
           dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
           waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
@@ -229,6 +236,17 @@ export function createContext(init: {
         throw new Error('unreachable: api() refuses a missing base URL');
       })();
       return etagsPromise;
+    },
+    knownIds() {
+      knownIdsPromise ??= (async () => {
+        const { openKnownIds } = await import('./config/known-ids.js');
+        const cacheTarget = await targetKey();
+        if (cacheTarget !== undefined) return openKnownIds(env, cacheTarget);
+        // Without a base URL there is no target: api() raises the usage error saying how to set one.
+        await ctx.api();
+        throw new Error('unreachable: api() refuses a missing base URL');
+      })();
+      return knownIdsPromise;
     },
     codeNames() {
       namesPromise ??= (async () => {

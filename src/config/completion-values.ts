@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir, dataDir, defaultSandboxDb, profileFileName } from './paths.js';
+import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from './paths.js';
 import { targetId } from './target.js';
 import { isRecord } from '../schemas/record.js';
 
@@ -24,8 +24,6 @@ export function completionTarget(env: NodeJS.ProcessEnv, line: { sandbox: boolea
  * however large it grew, and more ids than a shell would list.
  */
 const ETAG_TAIL_BYTES = 16 * 1024;
-/** Ids `parcels list` printed (src/config/recent-ids.ts): the newest hundred or so. */
-const RECENT_TAIL_BYTES = 4 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** One log line as etags.ts writes it (`JSON.stringify({ id, etag })`): the id, and whether it is a tombstone. */
 const ETAG_LINE = /^\{"id":"([^"\\]+)","etag":(null)?/;
@@ -106,7 +104,7 @@ function tail(path: string, bytes: number): string | undefined {
 
 /**
  * Parcel ids of this target, most recent first: those of the ETag log (parcels read, created or
- * changed here), then those `parcels list` printed lately.
+ * changed here), then those recent output showed (src/config/known-ids.ts, newest last).
  */
 export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): string[] {
   const latest = new Map<string, boolean>();
@@ -119,9 +117,7 @@ export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): str
     latest.set(match[1], match[2] === undefined);
   }
   const touched = [...latest].filter(([, live]) => live).map(([id]) => id).reverse();
-  const listed = (tail(join(dataDir(env), 'recent', `${profileFileName(target)}.log`), RECENT_TAIL_BYTES) ?? '')
-    .split('\n')
-    .filter((id) => UUID.test(id))
-    .reverse();
+  const shown = readJson(knownIdsPath(env, target));
+  const listed = (Array.isArray(shown) ? shown : []).filter((id): id is string => typeof id === 'string' && UUID.test(id)).reverse();
   return [...new Set([...touched, ...listed])];
 }

@@ -49,3 +49,8 @@ export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<s
 export function profileFileName(profile: string): string {
   return encodeURIComponent(profile).replace(/^\./, '%2E');
 }
+
+/** Parcel ids recent output showed, per target (src/config/known-ids.ts); read by id prefixes and completion. */
+export function knownIdsPath(env: NodeJS.ProcessEnv, target: string): string {
+  return join(dataDir(env), 'known-ids', `${profileFileName(target)}.json`);
+}

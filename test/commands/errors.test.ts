@@ -75,7 +75,7 @@ describe('usage errors', () => {
     const r = await h.cli(['create', ...PARCEL_FLAGS, '--output', 'xml']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect.soft(r.stderr).toBe('Error: --output must be one of table, json, ndjson, csv (got "xml")\n');
+    expect.soft(r.stderr).toBe('Error: --output must be one of table, wide, json, ndjson, csv (got "xml")\n');
     // exit 2 promises that nothing was sent
     expect.soft(await allParcels(h)).toEqual([]);
   });

@@ -1,15 +1,16 @@
 import { createAttempt } from '../../api/history.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface AttemptAddOptions {
   id: string;
@@ -33,7 +34,7 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const { outcome, reason, at } = flags;
     const delivered = defined({
@@ -67,7 +68,7 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
   async run({ id, body, idempotencyKey }, ctx) {
     const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     await (await ctx.etags()).delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}`, 'success');
+    await showRecord(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded delivery attempt for parcel ${id}`);
   },
 });

@@ -3,14 +3,15 @@ import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface EventAddOptions {
   id: string;
@@ -22,7 +23,7 @@ const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 
 export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const { status, at } = flags;
     const now = await ctx.serviceNow();
@@ -52,7 +53,7 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
     const response = await createEvent(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded status event for parcel ${id}`, 'success');
+    await showRecord(ctx, response.data, { view: 'events', parentId: id, afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded status event for parcel ${id}`);
   },
 });

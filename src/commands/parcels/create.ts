@@ -1,6 +1,7 @@
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
-import { renderLine, renderMessage } from '../../io/render.js';
+import { renderLine } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
@@ -9,7 +10,7 @@ import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface CreateOptions {
   body: ParcelCreateInput;
@@ -73,8 +74,8 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
       await renderLine(ctx.io, id);
       return;
     }
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Created parcel ${id ?? '(no entry_id in the answer)'}`, 'success');
+    await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}`);
   },
 });
 

@@ -1,14 +1,15 @@
 import { getParcel, patchParcel } from '../../api/parcels.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, issuesToUsageError } from '../shared/flags.js';
 import type { definitions } from '../table.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };
@@ -51,7 +52,7 @@ function setValue(raw: string): unknown {
 
 export default defineCommand<typeof definitions.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const body: Record<string, unknown> = await dataFlag(flags.data, ctx);
     const setBy = new Map<string, string>();
     const assign = (field: string, value: unknown, flag: string): void => {
@@ -98,10 +99,10 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
     const response = await patchParcel(client, id, body, etag, ctx.signal);
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') {
+    await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) {
       const note = response.recoveredAfter412 ? ' (an earlier attempt had already applied it)' : '';
-      await renderMessage(ctx.io, `Updated parcel ${id}${note}`, 'success');
+      await showSuccess(ctx, `Updated parcel ${id}${note}`);
     }
   },
 });
