@@ -126,7 +126,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
       const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
       const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
-      const ctx = createContext({ io, env, globals, now: deps.now, signal });
+      const ctx = createContext({ io, env, globals, argv, now: deps.now, signal });
       try {
         const { resolveFlags } = await import('./commands/resolve-flags.js');
         const flags = resolveFlags(def, raw, env);
@@ -180,7 +180,10 @@ function commanderExitCode(error: CommanderErrorType): number {
 }
 
 async function reportError(error: unknown, ctx: Context): Promise<number> {
-  if (error instanceof DryRunComplete) return EXIT.OK;
+  if (error instanceof DryRunComplete) {
+    await printDryRunJson(ctx);
+    return EXIT.OK;
+  }
   const { describeError } = await import('./describe-error.js');
   const { renderError } = await import('./io/render.js');
   const described = await describeError(error, ctx);
@@ -193,4 +196,14 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
   }
   await renderError(ctx.io, described, { format });
   return described.exitCode;
+}
+
+/** `--dry-run --json`: the recorded requests as a JSON array (ndjson: one per line); the text form was printed as they were recorded. */
+async function printDryRunJson(ctx: Context): Promise<void> {
+  const format = ctx.outputFormat();
+  if (format !== 'json' && format !== 'ndjson') return;
+  const { renderRecord } = await import('./io/render.js');
+  const requests = ctx.dryRunRequests();
+  if (format === 'json') return renderRecord(ctx.io, requests, { format, now: ctx.now() });
+  for (const request of requests) await renderRecord(ctx.io, request, { format, now: ctx.now() });
 }

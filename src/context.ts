@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { Settings } from './config/settings.js';
@@ -31,6 +32,8 @@ export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
+  /** The command line as the user typed it (after `parcels`): hints repeat it with their change. */
+  readonly argv: readonly string[];
   /** Unix seconds. */
   now(): number;
   /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
@@ -46,6 +49,8 @@ export interface Context {
   outputFormat(): OutputFormat;
   fields(): string[] | undefined;
   newIdempotencyKey(): string;
+  /** --dry-run: the requests recorded so far (printed as JSON with --json, as text otherwise). */
+  dryRunRequests(): readonly RequestDescription[];
   close(): Promise<void>;
 }
 
@@ -61,6 +66,7 @@ export function createContext(init: {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
+  argv?: readonly string[];
   now?: () => number;
   signal?: AbortSignal;
 }): Context {
@@ -75,6 +81,7 @@ export function createContext(init: {
   let profileOutput: OutputFormat | undefined;
   /** The --sandbox database: the target its ETags and names are kept for. */
   let sandboxDb: string | undefined;
+  let recorder: DryRunRecorder | undefined;
   const closers: (() => Promise<void>)[] = [];
 
   const settings = (): Promise<Settings> => {
@@ -132,22 +139,23 @@ export function createContext(init: {
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
-  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
-  // stderr), they stay out of the way.
-  const retryNoticesWanted = (): boolean => {
-    if (globals.quiet) return false;
+  const machineOutput = (): boolean => {
     try {
       const format = ctx.outputFormat();
-      return format !== 'json' && format !== 'ndjson';
+      return format === 'json' || format === 'ndjson';
     } catch {
-      return true;
+      return false;
     }
   };
+  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
+  // stderr), they stay out of the way.
+  const retryNoticesWanted = (): boolean => !globals.quiet && !machineOutput();
 
   const ctx: Context = {
     io,
     env,
     globals,
+    argv: init.argv ?? [],
     now,
     signal,
     settings,
@@ -177,7 +185,7 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-          dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
+          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text))) : undefined,
           waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
         });
@@ -231,6 +239,7 @@ export function createContext(init: {
       return list;
     },
     newIdempotencyKey: () => randomUUID(),
+    dryRunRequests: () => recorder?.requests ?? [],
     async close() {
       for (const close of closers.reverse()) await close();
     },

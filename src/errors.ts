@@ -73,6 +73,8 @@ export class ApiError extends Error {
 /** No usable answer: connection refused or reset, DNS failure, timeout, malformed response. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
+  /** The request that got no answer, set by the HTTP client (its Idempotency-Key makes a re-run safe). */
+  request?: { method: string; path: string; idempotencyKey?: string };
   constructor(
     message: string,
     readonly code: string,
@@ -122,6 +124,8 @@ export class ConflictError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
+    /** The parcel concerned: the hint then names `parcels get` for it, as the user's command line ran it. */
+    readonly parcelId?: string,
   ) {
     super(message);
   }

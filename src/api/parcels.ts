@@ -83,6 +83,13 @@ export async function patchParcel(client: ApiClient, id: string, body: Record<st
       `parcel ${id} changed: a retried PATCH got 412 (If-Match ${ifMatch} is stale) and the parcel does not show the requested ${missing.join(', ')}; ` +
         `someone else probably changed it in between`,
       `run \`parcels get ${id}\` to see the current values, then retry the change`,
+      id,
     );
   }
+}
+
+/** Recording mode (`patch --refresh --dry-run`): the GET, then the PATCH with the ETag that GET would return. */
+export function recordRefreshedPatch(client: ApiClient, id: string, body: Record<string, unknown>): void {
+  client.record({ method: 'GET', path: routePath('parcels.get', { id }) });
+  client.record({ method: 'PATCH', path: routePath('parcels.patch', { id }), body, ifMatch: '<ETag from the GET>' });
 }

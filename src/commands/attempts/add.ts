@@ -7,7 +7,7 @@ import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
 
 export interface AttemptAddOptions {
@@ -66,6 +66,6 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
     const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}`, 'success');
+    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}${replayNote(response.headers)}`, 'success');
   },
 });

@@ -8,7 +8,8 @@ import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { otherCommand } from '../shared/retype.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
 
 export interface EventAddOptions {
@@ -37,7 +38,7 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
       throw new UsageError(
         `${name} ${body.status} cannot be reported as a status event (only 0-3)`,
         name,
-        `statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\``,
+        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.argv, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
       );
     }
     const checked = validate(statusEventSchema(() => ctx.now()), body);
@@ -51,6 +52,6 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded status event for parcel ${id}`, 'success');
+    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded status event for parcel ${id}${replayNote(response.headers)}`, 'success');
   },
 });

@@ -7,7 +7,7 @@ import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
 
 export interface CreateOptions {
@@ -72,7 +72,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
       return;
     }
     await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Created parcel ${id ?? '(no entry_id in the answer)'}`, 'success');
+    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`, 'success');
   },
 });
 

@@ -1,6 +1,6 @@
-import { getParcel, patchParcel } from '../../api/parcels.js';
+import { getParcel, patchParcel, recordRefreshedPatch } from '../../api/parcels.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { DryRunComplete, UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
@@ -9,6 +9,7 @@ import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
+import { otherCommand, sameCommand } from '../shared/retype.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };
@@ -94,7 +95,7 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
   async run({ id, body, ifMatch }, ctx) {
     const client = await ctx.api();
     const etags = await ctx.etags();
-    const etag = await resolveIfMatch(ifMatch, id, ctx);
+    const etag = await resolveIfMatch(ifMatch, id, body, ctx);
     const response = await patchParcel(client, id, body, etag, ctx.signal);
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
@@ -106,10 +107,16 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
   },
 });
 
-async function resolveIfMatch(source: IfMatchSource, id: string, ctx: Context): Promise<string> {
+async function resolveIfMatch(source: IfMatchSource, id: string, body: Record<string, unknown>, ctx: Context): Promise<string> {
   if (source.kind === 'flag') return source.etag;
   if (source.kind === 'refresh') {
-    const latest = await getParcel(await ctx.api(), id, ctx.signal);
+    const client = await ctx.api();
+    if (client.recording) {
+      // A dry run shows both requests: the GET, then the PATCH carrying the ETag that GET would return.
+      recordRefreshedPatch(client, id, body);
+      throw new DryRunComplete();
+    }
+    const latest = await getParcel(client, id, ctx.signal);
     if (latest.etag === undefined) throw new Error('the service answered the read without an ETag, so the change cannot be made safely');
     await (await ctx.etags()).set(id, latest.etag);
     return latest.etag;
@@ -119,7 +126,7 @@ async function resolveIfMatch(source: IfMatchSource, id: string, ctx: Context): 
     throw new UsageError(
       `no cached ETag for parcel ${id}`,
       '--if-match',
-      `run \`parcels get ${id}\` first (it caches the ETag), or add --refresh to read the latest one before patching`,
+      `run \`${otherCommand(ctx.argv, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.argv, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
     );
   }
   return cached;
