@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { runAtTerminal } from '../helpers/terminal.js';
 import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
 import { PARCEL_FLAGS, allParcels, closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
@@ -21,7 +22,7 @@ describe('authentication and permission', () => {
       stdout: '',
       stderr:
         'Error: this route requires the scope deliveries:write, which the API key does not have\n' +
-        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then run `parcels auth login --profile default` (an unverified organisation cannot write at all)\n',
+        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then put it in PARCELS_API_KEY (an unverified organisation cannot write at all)\n',
     });
     expect(await allParcels(h)).toEqual([]);
   });
@@ -31,11 +32,26 @@ describe('authentication and permission', () => {
     expect(r).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'Error: the API key has expired\nHint: the API key was refused (invalid or expired): run `parcels auth login --profile default` with a valid key\n',
+      stderr:
+        'Error: the API key has expired\n' +
+        "Hint: the key in PARCELS_API_KEY was refused (invalid or expired); logging in cannot help while it is set: set PARCELS_API_KEY to a valid key, or unset it to use the profile's saved key\n",
     });
-    const p = await h.cli(['list', '--profile', 'ops'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
-    expect(p.code).toBe(3);
-    expect(p.stderr).toContain('`parcels auth login --profile ops`');
+  });
+
+  it("an expired key saved in a profile → exit 3 naming `parcels auth login` for that profile, which works as printed", async () => {
+    const dir = tempConfigDir();
+    const noEnvKey = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    const login = ['auth', 'login', '--profile', 'ops', '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'];
+    expect((await h.cli(login, { dir, env: noEnvKey, stdin: EXPIRED_KEY })).code).toBe(0);
+    const r = await h.cli(['list', '--profile', 'ops'], { dir, env: noEnvKey });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: the API key has expired\nHint: the API key was refused (invalid or expired): run `parcels auth login --profile ops` with a valid key\n',
+    });
+    const hinted = h.record(await runAtTerminal(['auth', 'login', '--profile', 'ops'], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnvKey }), typed: `${FULL_KEY}\r` }));
+    expect(hinted.code, hinted.stderr).toBe(0);
+    expect((await h.cli(['list', '--profile', 'ops'], { dir, env: noEnvKey })).code).toBe(0);
   });
 
   it('--json errors are exactly one JSON line on stderr and stdout is empty', async () => {

@@ -132,7 +132,7 @@ describe('create', () => {
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(
-      'Hint: the Idempotency-Key was already used with a different body or route: send a new key (omit --idempotency-key to get one)\n',
+      `Hint: that Idempotency-Key was already used for another request: run \`parcels create ${PARCEL_FLAGS.join(' ')} --weight 5\` to send a new key\n`,
     );
     expect(await count()).toBe(before);
   });
