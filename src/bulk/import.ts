@@ -1,0 +1,153 @@
+import type { Journal, LineState } from '../config/journal.js';
+import { DoneLines } from '../config/journal-done.js';
+import { Journal as JournalFile } from '../config/journal.js';
+import type { Clock } from '../schemas/time.js';
+import { buildLine } from './build.js';
+import type { InputFormat, InputLine, InputSource } from './input.js';
+import { inputFormat, readInput } from './input.js';
+import { hashFile, lineKey } from './keys.js';
+import type { RunRecorder, RunSummary, WorkItem } from './runner.js';
+import { runBulk } from './runner.js';
+import { spoolInput } from './spool.js';
+import type { Timing } from './gate.js';
+import type { BulkKind, ResultLine, Send } from './types.js';
+
+/** A bulk run from a file or standard input: input → lines → journal-aware work items → runner. */
+
+export interface ImportOptions {
+  kind: BulkKind;
+  /** A file path, or "-" for `stdin`. */
+  input: string;
+  stdin?: NodeJS.ReadableStream;
+  format?: InputFormat;
+  /** Sets the batch identity instead of the hash of the whole input. */
+  batchId?: string;
+  /** Command-line values that win over each line's (already typed). */
+  overrides?: Readonly<Record<string, unknown>>;
+  /** The data directory: journals and the standard-input spool live here. */
+  dataDir: string;
+  /** Who the requests go to (profile + base URL, or the sandbox database): one journal per batch and target. */
+  target: string;
+  /** false: no journal (benchmarks only; a re-run would send everything again). */
+  journal?: boolean;
+  send: Send;
+  emit(result: ResultLine): void | Promise<void>;
+  concurrency?: number;
+  retries?: number;
+  rate?: number;
+  signal?: AbortSignal;
+  abandon?: AbortSignal;
+  /** The observation-time rule's clock (Unix seconds). */
+  now?: Clock;
+  timing?: Timing;
+  random?: () => number;
+  window?: number;
+}
+
+export interface ImportSummary extends RunSummary {
+  batch: string;
+}
+
+export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
+  const format = opts.input === '-' ? (opts.format ?? 'ndjson') : inputFormat(opts.input, opts.format);
+  let source: InputSource = opts.input;
+  let batch = opts.batchId;
+  if (opts.input === '-') {
+    const stdin = opts.stdin ?? process.stdin;
+    if (batch === undefined) {
+      const spooled = await spoolInput(stdin, opts.dataDir);
+      source = spooled.path;
+      batch = spooled.hash;
+    } else source = stdin;
+  } else batch ??= await hashFile(opts.input);
+
+  const journal =
+    opts.journal === false
+      ? undefined
+      : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: `${opts.kind}-${batch}`, input: opts.input, kind: opts.kind });
+  try {
+    const summary = await runBulk({
+      items: workItems(readInput(source, format, { bareIds: opts.kind !== 'create' }), {
+        kind: opts.kind,
+        batch,
+        overrides: opts.overrides ?? {},
+        now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
+        previous: journal?.previous ?? new Map(),
+        done: journal?.done ?? new DoneLines(),
+      }),
+      send: opts.send,
+      emit: opts.emit,
+      ...(journal === undefined ? {} : { recorder: journalRecorder(journal) }),
+      concurrency: opts.concurrency,
+      retries: opts.retries,
+      rate: opts.rate,
+      signal: opts.signal,
+      abandon: opts.abandon,
+      timing: opts.timing,
+      random: opts.random,
+      window: opts.window,
+    });
+    return { ...summary, batch };
+  } finally {
+    journal?.close();
+  }
+}
+
+interface ItemContext {
+  kind: BulkKind;
+  batch: string;
+  overrides: Readonly<Record<string, unknown>>;
+  now: Clock;
+  previous: ReadonlyMap<number, LineState>;
+  done: DoneLines;
+}
+
+/**
+ * What to do with each line: replay what an earlier run confirmed, resend what it left uncertain
+ * with its journaled key and bytes, build the rest afresh.
+ */
+async function* workItems(lines: AsyncIterable<InputLine>, ctx: ItemContext): AsyncGenerator<WorkItem> {
+  for await (const input of lines) {
+    const key = lineKey(ctx.batch, input.line, input.bytes);
+    if (ctx.done.has(input.line, key)) {
+      yield { kind: 'replayed', line: input.line, entryId: ctx.done.entryId(input.line) };
+      continue;
+    }
+    const earlier = ctx.previous.get(input.line)?.sent;
+    if (earlier?.key === key) {
+      yield {
+        kind: 'send',
+        line: input.line,
+        parcel: earlier.parcel,
+        ignored: 0,
+        journaled: true,
+        request: { method: 'POST', path: earlier.path, body: Buffer.from(earlier.body, 'utf8'), idempotencyKey: earlier.key },
+      };
+      continue;
+    }
+    const built = buildLine(input, ctx);
+    if (!built.ok) yield { kind: 'invalid', line: built.line, field: built.field, message: built.message };
+    else yield { kind: 'send', line: built.line, request: built.request, parcel: built.parcel, ignored: built.ignored, journaled: false };
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Records into a journal what the runner sends and learns. */
+export function journalRecorder(journal: Journal): RunRecorder {
+  return {
+    sent(item) {
+      journal.recordSent({
+        line: item.line,
+        key: item.request.idempotencyKey,
+        method: item.request.method,
+        path: item.request.path,
+        body: decoder.decode(item.request.body),
+        at: Date.now(),
+        ...(item.parcel === undefined ? {} : { parcel: item.parcel }),
+      });
+    },
+    done: (line, status, entryId) => journal.recordDone(line, status, entryId),
+    rejected: (line, status, code) => journal.recordRejected(line, status, code),
+  };
+}

@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+
+/** The batch identity of an input file: a SHA-256 of its whole content. */
+export async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The Idempotency-Key of one input line: from the batch identity, the line number and the line's
+ * exact bytes, never from the base URL (which changes for an in-process sandbox). 46 ASCII bytes.
+ */
+export function lineKey(batch: string, line: number, bytes: Uint8Array): string {
+  const digest = createHash('sha256').update(batch).update('\0').update(String(line)).update('\0').update(bytes).digest('base64url');
+  return `bulk-${digest.slice(0, 41)}`;
+}

@@ -1,0 +1,156 @@
+import type { LineState, SentRecord } from '../config/journal.js';
+import { Journal, journalPath, readJournal } from '../config/journal.js';
+import type { Timing } from './gate.js';
+import { journalRecorder } from './import.js';
+import type { RunSummary, WorkItem } from './runner.js';
+import { runBulk } from './runner.js';
+import type { ResultLine, Send, SendRequest } from './types.js';
+
+/**
+ * The offline outbox: requests captured while the service could not be reached, kept in the same
+ * journal as bulk runs (batch "outbox" of the profile + base URL), sent later in capture order with
+ * their keys and bytes. A request the service refuses (4xx) is moved aside, never retried again.
+ */
+
+export const OUTBOX_BATCH = 'outbox';
+
+export interface OutboxPlace {
+  /** The data directory. */
+  dir: string;
+  /** The profile and its base URL: an outbox is flushed only to the host it was captured for. */
+  target: string;
+}
+
+export interface Capture {
+  /** The command that captured it, e.g. "events add". */
+  command: string;
+  /** The parcel it is about (events, attempts). */
+  parcel?: string;
+  request: SendRequest;
+}
+
+export interface OutboxEntry {
+  /** Capture sequence number. */
+  seq: number;
+  command: string;
+  parcel: string | undefined;
+  /** Capture time, ms since the epoch. */
+  capturedAt: number;
+  state: 'waiting' | 'rejected';
+  /** For a rejected entry: the service's answer. */
+  status?: number;
+  code?: string;
+}
+
+function open(place: OutboxPlace): Promise<Journal> {
+  return Journal.open({ dir: place.dir, target: place.target, batch: OUTBOX_BATCH, input: '-', kind: 'outbox' });
+}
+
+const decoder = new TextDecoder();
+
+/** Writes the request to the outbox (fsync'd) and returns how many now wait. */
+export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number = Date.now()): Promise<{ waiting: number }> {
+  const journal = await open(place);
+  try {
+    let seq = journal.done.maxLine + 1;
+    for (const line of journal.previous.keys()) seq = Math.max(seq, line + 1);
+    journal.recordSent({
+      line: seq,
+      key: capture.request.idempotencyKey,
+      method: capture.request.method,
+      path: capture.request.path,
+      body: decoder.decode(capture.request.body),
+      at: nowMs,
+      command: capture.command,
+      ...(capture.parcel === undefined ? {} : { parcel: capture.parcel }),
+    });
+    journal.sync();
+    return { waiting: waitingRecords(journal.previous).length + 1 };
+  } finally {
+    journal.close();
+  }
+}
+
+/** What waits and what was moved aside, in capture order (reads without locking). */
+export async function listOutbox(place: OutboxPlace): Promise<OutboxEntry[]> {
+  const read = await readJournal(journalPath(place.dir, place.target, OUTBOX_BATCH));
+  const entries: OutboxEntry[] = [];
+  for (const state of read.lines.values()) {
+    if (state.sent === undefined) continue;
+    const base = { seq: state.sent.line, command: state.sent.command ?? '', parcel: state.sent.parcel, capturedAt: state.sent.at };
+    entries.push(state.rejected ? { ...base, state: 'rejected', status: state.rejected.status, code: state.rejected.code } : { ...base, state: 'waiting' });
+  }
+  return entries.sort((a, b) => a.seq - b.seq);
+}
+
+export interface FlushOptions {
+  send: Send;
+  emit(result: ResultLine): void | Promise<void>;
+  retries?: number;
+  signal?: AbortSignal;
+  abandon?: AbortSignal;
+  timing?: Timing;
+  random?: () => number;
+}
+
+export interface FlushSummary extends RunSummary {
+  /** Still waiting after the flush (it failed again); rejected ones are not counted. */
+  left: number;
+}
+
+/** Sends what waits, one at a time in capture order, with the captured keys and bytes. */
+export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promise<FlushSummary> {
+  const journal = await open(place);
+  try {
+    const waiting = waitingRecords(journal.previous);
+    let delivered = 0;
+    let rejected = 0;
+    const recorder = journalRecorder(journal);
+    const summary = await runBulk({
+      items: toItems(waiting),
+      send: opts.send,
+      emit: opts.emit,
+      recorder: {
+        sent: recorder.sent,
+        done(line, status, entryId) {
+          delivered++;
+          recorder.done(line, status, entryId);
+        },
+        rejected(line, status, code) {
+          rejected++;
+          recorder.rejected(line, status, code);
+        },
+      },
+      concurrency: 1,
+      retries: opts.retries,
+      signal: opts.signal,
+      abandon: opts.abandon,
+      timing: opts.timing,
+      random: opts.random,
+    });
+    return { ...summary, left: waiting.length - delivered - rejected };
+  } finally {
+    journal.close();
+  }
+}
+
+function waitingRecords(lines: ReadonlyMap<number, LineState>): SentRecord[] {
+  const waiting: SentRecord[] = [];
+  for (const state of lines.values()) {
+    if (state.sent !== undefined && state.rejected === undefined) waiting.push(state.sent);
+  }
+  return waiting.sort((a, b) => a.line - b.line);
+}
+
+async function* toItems(records: readonly SentRecord[]): AsyncGenerator<WorkItem> {
+  for (const record of records) {
+    yield {
+      kind: 'send',
+      line: record.line,
+      parcel: record.parcel,
+      ignored: 0,
+      journaled: true,
+      request: { method: 'POST', path: record.path, body: Buffer.from(record.body, 'utf8'), idempotencyKey: record.key },
+    };
+  }
+}

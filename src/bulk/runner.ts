@@ -1,0 +1,278 @@
+import { ApiError, CancelledError, EXIT, exitCodeFor, NetworkError } from '../errors.js';
+import type { ExitCode } from '../errors.js';
+import type { Timing } from './gate.js';
+import { Gate, realTiming } from './gate.js';
+import type { ResultLine, Send, SendRequest } from './types.js';
+
+/**
+ * Runs the requests of a bulk run (or an outbox flush) over a pool of N, and emits one result per
+ * item in input order through a bounded reorder window: a slow line holds back at most `window`
+ * later ones, and a slow reader of the results (stdout) holds back the pool.
+ */
+
+export type WorkItem =
+  | {
+      kind: 'send';
+      line: number;
+      request: SendRequest;
+      /** The parcel a history line is about (its entry_id is the result's). */
+      parcel: string | undefined;
+      /** Fields of the line that were not part of the body. */
+      ignored: number;
+      /** Already in the journal from an earlier run: send it again without writing it anew. */
+      journaled: boolean;
+    }
+  | { kind: 'replayed'; line: number; entryId: string | undefined }
+  | { kind: 'invalid'; line: number; field: string; message: string };
+
+/** Where the runner records what it sends and learns (the journal); absent = no journal. */
+export interface RunRecorder {
+  sent(item: Extract<WorkItem, { kind: 'send' }>): void;
+  done(line: number, status: number, entryId: string | undefined): void;
+  rejected(line: number, status: number, code: string): void;
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+export const DEFAULT_BULK_RETRIES = 10;
+/** Pause when a 429 carries no Retry-After. */
+export const DEFAULT_PAUSE_MS = 1_000;
+const BACKOFF_BASE_MS = 100;
+const BACKOFF_CAP_MS = 5_000;
+
+export interface RunOptions {
+  items: AsyncIterable<WorkItem>;
+  send: Send;
+  /** Receives each result in input order; a returned promise holds the pool back until it settles. */
+  emit(result: ResultLine): void | Promise<void>;
+  recorder?: RunRecorder;
+  concurrency?: number;
+  /** Extra attempts for a 5xx or a dropped connection (429 pauses never count). */
+  retries?: number;
+  /** Requests per second. */
+  rate?: number;
+  /** First abort: send nothing more, let the requests in flight finish. */
+  signal?: AbortSignal;
+  /** Abandon the requests in flight too (a second Ctrl-C); they stay uncertain in the journal. */
+  abandon?: AbortSignal;
+  timing?: Timing;
+  /** In [0, 1), for the backoff jitter. */
+  random?: () => number;
+  /** Most items started but not yet emitted (default 4 × concurrency). */
+  window?: number;
+}
+
+export interface RunSummary {
+  /** Lines sent and confirmed by this run. */
+  created: number;
+  /** Lines an earlier run had confirmed: not sent. */
+  alreadyDone: number;
+  failed: number;
+  /** Fields ignored on history lines (not part of the body). */
+  ignoredFields: number;
+  elapsedMs: number;
+  /** Lines per second over the whole run. */
+  rate: number;
+  /** Stopped by `signal` before the input was exhausted. */
+  cancelled: boolean;
+  /** 0 when every line succeeded, else the highest exit code among failed lines (130 when cancelled). */
+  exitCode: ExitCode;
+  /** Most results held at once waiting for an earlier line (bounded by `window`). */
+  maxBuffered: number;
+}
+
+export async function runBulk(opts: RunOptions): Promise<RunSummary> {
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new RangeError(`concurrency must be an integer from 1 to ${MAX_CONCURRENCY}`);
+  }
+  const timing = opts.timing ?? realTiming;
+  const gate = new Gate(concurrency, opts.rate, timing);
+  const window = opts.window ?? concurrency * 4;
+  const started = timing.now();
+  const summary: RunSummary = { created: 0, alreadyDone: 0, failed: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  const worker = new LineWorker(opts, gate, timing);
+
+  const finished = new Map<number, ResultLine>();
+  let nextSeq = 0;
+  let nextEmit = 0;
+  let inFlight = 0;
+  let emitting: Promise<void> = Promise.resolve();
+  let emitFailure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const changed = (): void => {
+    wake?.();
+    wake = undefined;
+  };
+  opts.signal?.addEventListener('abort', changed, { once: true });
+
+  const emitReady = async (): Promise<void> => {
+    let result: ResultLine | undefined;
+    while ((result = finished.get(nextEmit)) !== undefined) {
+      finished.delete(nextEmit);
+      tally(summary, result);
+      await opts.emit(result);
+      nextEmit++;
+      changed();
+    }
+  };
+
+  const iterator = opts.items[Symbol.asyncIterator]();
+  let inputFailure: { error: unknown } | undefined;
+  try {
+    for (;;) {
+      while (!opts.signal?.aborted && !emitFailure && (inFlight >= gate.limit || nextSeq - nextEmit >= window)) {
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      if (emitFailure) break;
+      if (opts.signal?.aborted) {
+        summary.cancelled = true;
+        break;
+      }
+      const next = await iterator.next();
+      if (next.done) break;
+      const item = next.value;
+      if (item.kind === 'send') summary.ignoredFields += item.ignored;
+      const seq = nextSeq++;
+      inFlight++;
+      void worker.run(item).then((result) => {
+        inFlight--;
+        finished.set(seq, result);
+        summary.maxBuffered = Math.max(summary.maxBuffered, finished.size);
+        emitting = emitting.then(emitReady).catch((error: unknown) => {
+          emitFailure ??= { error };
+          changed();
+        });
+        changed();
+      });
+    }
+  } catch (error) {
+    inputFailure = { error };
+  } finally {
+    await iterator.return?.();
+  }
+  // Even when the input or the reader of the results fails, the requests in flight finish and
+  // their outcomes reach the journal before the caller closes it.
+  while (inFlight > 0 || (!emitFailure && nextEmit < nextSeq)) {
+    await new Promise<void>((resolve) => (wake = resolve));
+  }
+  await emitting;
+  opts.signal?.removeEventListener('abort', changed);
+  if (emitFailure) throw emitFailure.error;
+  if (inputFailure) throw inputFailure.error;
+
+  summary.elapsedMs = timing.now() - started;
+  const lines = summary.created + summary.alreadyDone + summary.failed;
+  summary.rate = summary.elapsedMs > 0 ? (lines * 1000) / summary.elapsedMs : 0;
+  if (summary.cancelled) summary.exitCode = EXIT.CANCELLED;
+  return summary;
+}
+
+function tally(summary: RunSummary, result: ResultLine): void {
+  if (result.replayed) summary.alreadyDone++;
+  else if (result.ok) summary.created++;
+  else {
+    summary.failed++;
+    const code = exitCodeOfResult(result);
+    if (code > summary.exitCode) summary.exitCode = code;
+  }
+}
+
+function exitCodeOfResult(result: ResultLine): ExitCode {
+  const error = result.error;
+  if (error === undefined) return EXIT.OK;
+  if (error.code === INVALID_LINE) return EXIT.USAGE;
+  if (error.code === CANCELLED) return EXIT.CANCELLED;
+  if (error.code === UNEXPECTED) return EXIT.UNEXPECTED;
+  if (error.status === undefined) return EXIT.UNAVAILABLE;
+  return exitCodeFor(new ApiError(error.status, error.code, error.message, undefined));
+}
+
+export const INVALID_LINE = 'invalid_line';
+const CANCELLED = 'cancelled';
+const UNEXPECTED = 'unexpected';
+
+/** Sends one item with its retries and pauses; never throws. */
+class LineWorker {
+  private readonly retries: number;
+  private readonly random: () => number;
+
+  constructor(
+    private readonly opts: RunOptions,
+    private readonly gate: Gate,
+    private readonly timing: Timing,
+  ) {
+    this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
+    this.random = opts.random ?? Math.random;
+  }
+
+  async run(item: WorkItem): Promise<ResultLine> {
+    const line = item.line;
+    if (item.kind === 'replayed') return withId({ line, ok: true, replayed: true }, item.entryId);
+    if (item.kind === 'invalid') {
+      const message = item.field === '' ? item.message : `${item.field} ${item.message}`;
+      return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
+    }
+    if (!item.journaled) this.opts.recorder?.sent(item);
+    const abandon = this.opts.abandon;
+    // Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent.
+    const stopWaiting = anySignal(this.opts.signal, abandon);
+    for (let failures = 0; ; ) {
+      await this.gate.admit(stopWaiting);
+      if (stopWaiting?.aborted) return cancelled(line);
+      try {
+        const response = await this.opts.send(item.request, abandon);
+        this.gate.succeeded();
+        const entryId = entryIdOf(response.data) ?? item.parcel;
+        this.opts.recorder?.done(line, response.status, entryId);
+        return withId({ line, ok: true }, entryId);
+      } catch (error) {
+        if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
+        if (error instanceof ApiError && (error.status === 429 || (error.status === 503 && error.retryAfter !== undefined))) {
+          this.gate.pause(error.retryAfter === undefined ? DEFAULT_PAUSE_MS : error.retryAfter * 1000);
+          continue;
+        }
+        const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+        if (error instanceof ApiError && !transient) {
+          this.opts.recorder?.rejected(line, error.status, error.code);
+          return { line, ok: false, error: { status: error.status, code: error.code, message: error.message } };
+        }
+        if (!transient) return { line, ok: false, error: { code: UNEXPECTED, message: String(error) } };
+        if (++failures > this.retries) {
+          // Left uncertain in the journal: the next run resends it with the same key and bytes.
+          return { line, ok: false, error: describeTransient(error) };
+        }
+        await this.timing.sleep(backoff(failures, this.random), stopWaiting);
+      }
+    }
+  }
+}
+
+function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  return given.length <= 1 ? given[0] : AbortSignal.any(given);
+}
+
+function describeTransient(error: ApiError | NetworkError): NonNullable<ResultLine['error']> {
+  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  return { code: error.code, message: error.message };
+}
+
+function backoff(failures: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+function cancelled(line: number): ResultLine {
+  return { line, ok: false, error: { code: CANCELLED, message: 'cancelled before an answer; the next run resends it with the same key' } };
+}
+
+function withId(result: ResultLine, entryId: string | undefined): ResultLine {
+  return entryId === undefined ? result : { ...result, entry_id: entryId };
+}
+
+function entryIdOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const id = (data as Record<string, unknown>).entry_id;
+  return typeof id === 'string' ? id : undefined;
+}

@@ -1,0 +1,86 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DoneLines } from './journal-done.js';
+import type { LineState } from './journal.js';
+import { journalsRoot, readJournal } from './journal.js';
+
+export interface JournalCounts {
+  /** Lines confirmed by the service. */
+  done: number;
+  /** Lines the service refused (4xx): not applied. */
+  rejected: number;
+  /** Lines sent without a known outcome: resent with the same key by the next run. */
+  uncertain: number;
+}
+
+export interface JournalSummary {
+  batch: string;
+  target: string;
+  input: string;
+  kind: string;
+  path: string;
+  counts: JournalCounts;
+  /** Milliseconds since the journal was last written. */
+  ageMs: number;
+}
+
+export function countLines(lines: ReadonlyMap<number, LineState>, done: DoneLines): JournalCounts {
+  const counts: JournalCounts = { done: done.size, rejected: 0, uncertain: 0 };
+  for (const state of lines.values()) {
+    if (state.rejected) counts.rejected++;
+    else if (state.sent) counts.uncertain++;
+  }
+  return counts;
+}
+
+function journalFiles(dir: string): string[] {
+  const root = journalsRoot(dir);
+  let targets: string[];
+  try {
+    targets = readdirSync(root);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return targets.flatMap((target) =>
+    readdirSync(join(root, target))
+      .filter((name) => name.endsWith('.ndjson'))
+      .map((name) => join(root, target, name)),
+  );
+}
+
+/** Every journal in the data directory, newest first. */
+export async function listJournals(dir: string, nowMs: number = Date.now()): Promise<JournalSummary[]> {
+  const summaries: JournalSummary[] = [];
+  for (const path of journalFiles(dir)) {
+    const read = await readJournal(path);
+    if (read.meta === undefined) continue;
+    summaries.push({
+      batch: read.meta.batch,
+      target: read.meta.target,
+      input: read.meta.input,
+      kind: read.meta.kind,
+      path,
+      counts: countLines(read.lines, read.done),
+      ageMs: Math.max(0, nowMs - statSync(path).mtimeMs),
+    });
+  }
+  return summaries.sort((a, b) => a.ageMs - b.ageMs);
+}
+
+/** Removes journals not written for longer than `olderThanMs`, except those a run holds locked. Returns what it removed. */
+export function pruneJournals(dir: string, olderThanMs: number, nowMs: number = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const path of journalFiles(dir)) {
+    if (nowMs - statSync(path).mtimeMs <= olderThanMs) continue;
+    try {
+      statSync(`${path}.lock`);
+      continue;
+    } catch {
+      // No lock file: nobody is using it.
+    }
+    rmSync(path, { force: true });
+    removed.push(path);
+  }
+  return removed;
+}

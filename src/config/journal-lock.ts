@@ -1,0 +1,86 @@
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+
+/** Another live process holds the lock of this journal. */
+export class JournalLockedError extends Error {
+  override readonly name = 'JournalLockedError';
+  constructor(
+    readonly lockPath: string,
+    readonly pid: number,
+  ) {
+    super(`another run (pid ${pid}) is using this batch; wait for it to finish`);
+  }
+}
+
+export interface JournalLock {
+  release(): void;
+}
+
+/** True when a process with this id exists (EPERM: it exists but belongs to someone else). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<path>` exclusively (O_CREAT|O_EXCL) and writes our pid into it. A lock whose pid no longer
+ * runs (a run killed with -9) is stale: it is removed and taken once more.
+ */
+export function acquireLock(lockPath: string, pid: number = process.pid): JournalLock {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lockPath, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readHolder(lockPath);
+      if (holder !== undefined && processAlive(holder)) throw new JournalLockedError(lockPath, holder);
+      // No pid yet: another run created the file a moment ago and is about to write it.
+      if (holder === undefined && justCreated(lockPath)) throw new JournalLockedError(lockPath, 0);
+      unlinkIfPresent(lockPath);
+      continue;
+    }
+    writeSync(fd, `${pid}\n`);
+    closeSync(fd);
+    let released = false;
+    return {
+      release() {
+        if (released) return;
+        released = true;
+        unlinkIfPresent(lockPath);
+      },
+    };
+  }
+  throw new JournalLockedError(lockPath, readHolder(lockPath) ?? 0);
+}
+
+/** A lock file without a pid counts as held for this long after it was created. */
+const PID_GRACE_MS = 5_000;
+
+function justCreated(lockPath: string): boolean {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs < PID_GRACE_MS;
+  } catch {
+    return false;
+  }
+}
+
+function readHolder(lockPath: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

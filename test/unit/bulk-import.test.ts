@@ -1,0 +1,281 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/http.js';
+import { walkParcels } from '../../src/api/parcels.js';
+import { listEvents } from '../../src/api/history.js';
+import { sendThrough } from '../../src/bulk/client-send.js';
+import type { Timing } from '../../src/bulk/gate.js';
+import type { ImportOptions } from '../../src/bulk/import.js';
+import { runImport } from '../../src/bulk/import.js';
+import type { ResultLine, Send } from '../../src/bulk/types.js';
+import { JournalLockedError } from '../../src/config/journal-lock.js';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+
+/** Pauses and backoff advance this clock at once, so fault-heavy runs take no wall-clock waiting. */
+function virtualTiming(): Timing {
+  let now = 0;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      now += ms;
+    },
+  };
+}
+
+const root = mkdtempSync(join(tmpdir(), 'bulk-import-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let dataDir: string;
+let sandbox: RunningSandbox | undefined;
+const clients: ApiClient[] = [];
+beforeEach(() => {
+  dataDir = mkdtempSync(join(root, 'data-'));
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function start(opts: SandboxOptions = {}): Promise<string> {
+  sandbox = await startSandbox({ db: ':memory:', ...opts });
+  return sandbox.url;
+}
+
+/** The engine's client has no retries of its own; the reader used to check results retries through injected faults. */
+function client(url: string, retries = 0): ApiClient {
+  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries, userAgent: 'bulk-test', connections: 64, sleep: async () => undefined });
+  clients.push(c);
+  return c;
+}
+
+/** Counts what the engine sends. */
+function counting(send: Send): Send & { calls: number } {
+  const counted = Object.assign(async (...args: Parameters<Send>) => {
+    counted.calls++;
+    return send(...args);
+  }, { calls: 0 });
+  return counted;
+}
+
+function parcelLine(i: number): string {
+  return JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: String(i) });
+}
+
+function writeInput(name: string, lines: string[]): string {
+  const path = join(dataDir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+async function allParcels(url: string): Promise<Array<Record<string, unknown>>> {
+  const parcels: Array<Record<string, unknown>> = [];
+  for await (const page of walkParcels(client(url, 30), { limit: 100 })) {
+    parcels.push(...((page.data as { parcels: Array<Record<string, unknown>> }).parcels));
+  }
+  return parcels;
+}
+
+async function importRun(opts: Partial<ImportOptions> & Pick<ImportOptions, 'input' | 'send'>) {
+  const results: ResultLine[] = [];
+  const summary = await runImport({
+    kind: 'create',
+    dataDir,
+    target: 'test|sandbox',
+    timing: virtualTiming(),
+    random: () => 0.5,
+    emit: (r) => void results.push(r),
+    ...opts,
+  });
+  return { results, summary };
+}
+
+describe('bulk import against a real sandbox', () => {
+  it('2,000 lines through 10% failures and 10% dropped connections end with exactly 2,000 parcels; a re-run sends nothing', async () => {
+    const url = await start({ faults: { failRate: 0.1, dropRate: 0.1, seed: 1234 } });
+    const input = writeInput('parcels.ndjson', Array.from({ length: 2000 }, (_, i) => parcelLine(i + 1)));
+    const send = counting(sendThrough(client(url)));
+    const first = await importRun({ input, send, concurrency: 32 });
+    expect(first.summary).toMatchObject({ created: 2000, alreadyDone: 0, failed: 0, exitCode: 0, cancelled: false });
+    expect(first.results.map((r) => r.line)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+    expect(send.calls).toBeGreaterThan(2000);
+
+    const parcels = await allParcels(url);
+    expect(parcels).toHaveLength(2000);
+    expect(new Set(parcels.map((p) => p.number)).size).toBe(2000);
+    expect(new Set(first.results.map((r) => r.entry_id))).toEqual(new Set(parcels.map((p) => p.entry_id)));
+
+    const resend = counting(sendThrough(client(url)));
+    const second = await importRun({ input, send: resend, concurrency: 32 });
+    expect(resend.calls).toBe(0);
+    expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2000, failed: 0, exitCode: 0, batch: first.summary.batch });
+    expect(second.results.every((r) => r.ok && r.replayed === true)).toBe(true);
+    expect(second.results.map((r) => r.entry_id)).toEqual(first.results.map((r) => r.entry_id));
+    expect(await allParcels(url)).toHaveLength(2000);
+  });
+
+  it('lines left uncertain (answers lost) are resent with their same keys and bytes: no duplicate', async () => {
+    const db = join(dataDir, 'sandbox.db');
+    const input = writeInput('p.ndjson', Array.from({ length: 20 }, (_, i) => parcelLine(i + 1)));
+    let url = await start({ db, faults: { dropRate: 1, seed: 5 } });
+    const lost = await importRun({ input, send: sendThrough(client(url)), retries: 0 });
+    expect(lost.summary).toMatchObject({ created: 0, failed: 20, exitCode: 8 });
+    expect(lost.results[0]).toMatchObject({ line: 1, ok: false, error: { code: expect.any(String) } });
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await sandbox?.close();
+
+    url = await start({ db });
+    const again = await importRun({ input, send: sendThrough(client(url)) });
+    expect(again.summary).toMatchObject({ created: 20, alreadyDone: 0, failed: 0, exitCode: 0 });
+    expect(await allParcels(url)).toHaveLength(20);
+  });
+
+  it('bad lines are reported by number with the field and rule; the rest are created; exit 2', async () => {
+    const url = await start();
+    const input = writeInput('mixed.ndjson', [
+      parcelLine(1),
+      '{"courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB"}',
+      parcelLine(3),
+      '{"courier":"DEMO-BIKE",',
+      JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '5', parcel_weight: 'heavy' }),
+      parcelLine(6),
+    ]);
+    const { results, summary } = await importRun({ input, send: sendThrough(client(url)) });
+    expect(results.filter((r) => !r.ok)).toEqual([
+      { line: 2, ok: false, error: { code: 'invalid_line', field: 'number', message: 'number is required' } },
+      { line: 4, ok: false, error: { code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON \(/) } },
+      { line: 5, ok: false, error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer' } },
+    ]);
+    expect(summary).toMatchObject({ created: 3, failed: 3, exitCode: 2 });
+    expect((await allParcels(url)).map((p) => p.number).sort()).toEqual(['1', '3', '6']);
+  });
+
+  it('CSV: integer columns arrive as integers', async () => {
+    const url = await start();
+    const path = join(dataDir, 'p.csv');
+    writeFileSync(path, 'courier,country,postal_code,number,parcel_weight,addition\nDEMO-BIKE,NL,1234AB,10,1200,\nDEMO-VAN,NL,1234AB,11,,B\n');
+    const { results, summary } = await importRun({ input: path, send: sendThrough(client(url)) });
+    expect(summary).toMatchObject({ created: 2, exitCode: 0 });
+    expect(results.map((r) => r.line)).toEqual([2, 3]);
+    const parcels = await allParcels(url);
+    const byNumber = Object.fromEntries(parcels.map((p) => [p.number, p]));
+    expect(byNumber['10']).toMatchObject({ courier: 'DEMO-BIKE', parcel_weight: 1200 });
+    expect(byNumber['11']).toMatchObject({ courier: 'DEMO-VAN', addition: 'B' });
+  });
+
+  it('standard input is spooled so it gets a batch identity: the same input twice is one batch', async () => {
+    const url = await start();
+    const text = `${parcelLine(1)}\n${parcelLine(2)}\n`;
+    const first = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send: sendThrough(client(url)) });
+    const send = counting(sendThrough(client(url)));
+    const second = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send });
+    expect(first.summary).toMatchObject({ created: 2, exitCode: 0 });
+    expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2, exitCode: 0, batch: first.summary.batch });
+    expect(send.calls).toBe(0);
+    expect(await allParcels(url)).toHaveLength(2);
+  });
+
+  it('two runs of one batch at once: the second is refused before sending anything', async () => {
+    const url = await start();
+    const input = writeInput('p.ndjson', [parcelLine(1), parcelLine(2)]);
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const real = sendThrough(client(url));
+    const firstRun = importRun({
+      input,
+      send: async (req, signal) => {
+        await held;
+        return real(req, signal);
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const other = counting(real);
+    await expect(importRun({ input, send: other })).rejects.toThrow(JournalLockedError);
+    expect(other.calls).toBe(0);
+    release?.();
+    expect((await firstRun).summary).toMatchObject({ created: 2, exitCode: 0 });
+    expect(await allParcels(url)).toHaveLength(2);
+  });
+
+  it('the same file to another target is another batch journal: it is sent again there', async () => {
+    const url = await start();
+    const input = writeInput('p.ndjson', [parcelLine(1)]);
+    await importRun({ input, send: sendThrough(client(url)), target: 'staging' });
+    const send = counting(sendThrough(client(url)));
+    const there = await importRun({ input, send, target: 'production' });
+    expect(send.calls).toBe(1);
+    // The key is the same (not derived from the target): the service recognises the replay.
+    expect(there.summary).toMatchObject({ created: 1, alreadyDone: 0 });
+    expect(await allParcels(url)).toHaveLength(1);
+  });
+
+  it('events and attempts land on the right parcels; list output lines, bare ids, command-line overrides', async () => {
+    const url = await start();
+    const created = await importRun({ input: writeInput('p.ndjson', [1, 2, 3].map(parcelLine)), send: sendThrough(client(url)) });
+    const ids = created.results.map((r) => r.entry_id as string);
+    const listed = await allParcels(url);
+    const listOutput = writeInput('list.ndjson', ids.map((id) => JSON.stringify(listed.find((p) => p.entry_id === id))));
+    const at = Math.floor(Date.now() / 1000) - 60;
+    const events = await importRun({ kind: 'events', input: listOutput, send: sendThrough(client(url)), overrides: { status: 2, occurred_at: at }, concurrency: 3 });
+    expect(events.summary).toMatchObject({ created: 3, failed: 0, exitCode: 0 });
+    expect(events.summary.ignoredFields).toBeGreaterThan(0);
+    expect(events.results.map((r) => r.entry_id)).toEqual(ids);
+    for (const id of ids) {
+      const list = await listEvents(client(url), id);
+      expect((list.data as { events: Array<Record<string, unknown>> }).events.map((e) => [e.status, e.occurred_at])).toEqual([[2, at]]);
+    }
+
+    const idsFile = writeInput('ids.txt', [ids[0] as string, ids[2] as string]);
+    const attempts = await importRun({ kind: 'attempts', input: idsFile, send: sendThrough(client(url)), overrides: { time_attempt: at, outcome: 1, reason: 1 } });
+    expect(attempts.summary).toMatchObject({ created: 2, exitCode: 0 });
+    expect(attempts.results.map((r) => r.entry_id)).toEqual([ids[0], ids[2]]);
+    const parcels = Object.fromEntries((await allParcels(url)).map((p) => [p.entry_id, p]));
+    expect(parcels[ids[1] as string]?.status).toBe(2);
+    expect(parcels[ids[0] as string]?.status).not.toBe(2);
+  });
+
+  it('an event for a parcel that does not exist fails that line with 404 (exit 4), not the run', async () => {
+    const url = await start();
+    const at = Math.floor(Date.now() / 1000);
+    const input = writeInput('e.ndjson', [JSON.stringify({ entry_id: '00000000-0000-4000-8000-000000000000', status: 1, occurred_at: at })]);
+    const { results, summary } = await importRun({ kind: 'events', input, send: sendThrough(client(url)) });
+    expect(results).toEqual([{ line: 1, ok: false, error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
+    expect(summary.exitCode).toBe(4);
+  });
+
+  it('a rate-limited sandbox slows the run but fails no line (real clock, one-second window)', async () => {
+    const url = await start({ rateLimit: { requests: 15, window_s: 1 } });
+    const input = writeInput('p.ndjson', Array.from({ length: 40 }, (_, i) => parcelLine(i + 1)));
+    const send = counting(sendThrough(client(url)));
+    const { summary } = await importRun({ input, send, concurrency: 8, timing: undefined });
+    expect(summary).toMatchObject({ created: 40, failed: 0, exitCode: 0 });
+    expect(send.calls).toBeGreaterThan(40);
+    expect(await allParcels(url)).toHaveLength(40);
+  });
+
+  it('results stay in input order at concurrency 64 with bounded buffering', async () => {
+    const url = await start({ faults: { latencyMs: 0 } });
+    const input = writeInput('p.ndjson', Array.from({ length: 1500 }, (_, i) => parcelLine(i + 1)));
+    const { results, summary } = await importRun({ input, send: sendThrough(client(url)), concurrency: 64 });
+    expect(results.map((r) => r.line)).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
+    expect(summary.maxBuffered).toBeLessThanOrEqual(256);
+  });
+
+  it('an unreachable service: every line fails as unavailable (exit 8) and stays uncertain', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+      });
+    });
+    const input = writeInput('p.ndjson', [parcelLine(1)]);
+    const { results, summary } = await importRun({ input, send: sendThrough(client(`http://127.0.0.1:${port}`)), retries: 2 });
+    expect(results).toEqual([{ line: 1, ok: false, error: { code: expect.any(String), message: expect.any(String) } }]);
+    expect(summary).toMatchObject({ failed: 1, exitCode: 8 });
+  });
+});

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildLine } from '../../src/bulk/build.js';
+import type { InputLine } from '../../src/bulk/input.js';
+import { inputFormat, readInput } from '../../src/bulk/input.js';
+import { hashFile, lineKey } from '../../src/bulk/keys.js';
+import { spoolInput } from '../../src/bulk/spool.js';
+import { UsageError } from '../../src/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bulk-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function collect(lines: AsyncIterable<InputLine>): Promise<InputLine[]> {
+  const all: InputLine[] = [];
+  for await (const l of lines) all.push(l);
+  return all;
+}
+
+const ID = '0b0c4e1a-2f3d-4c5b-8a9e-1f2e3d4c5b6a';
+const NOW = 1_763_884_800;
+
+describe('input format', () => {
+  it('comes from --format, else the extension; an unknown extension asks for the flag', () => {
+    expect(inputFormat('a.csv', undefined)).toBe('csv');
+    expect(inputFormat('a.CSV', 'ndjson')).toBe('ndjson');
+    expect(inputFormat('a.jsonl', undefined)).toBe('ndjson');
+    expect(inputFormat('ids.txt', undefined)).toBe('ndjson');
+    expect(() => inputFormat('a.xlsx', undefined)).toThrow(UsageError);
+    expect(() => inputFormat('a.xlsx', undefined)).toThrow('cannot tell the format of "a.xlsx" from its extension');
+  });
+});
+
+describe('NDJSON reading', () => {
+  it('numbers lines as in the file, skips blank lines, keeps each line\'s exact bytes (no CR, no BOM)', async () => {
+    const path = file('a.ndjson', `\uFEFF{"a":1}\r\n\n  \n{"b": 2}\nnot json\n[1]\n${ID}\n{"c":3}`);
+    const lines = await collect(readInput(path, 'ndjson', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.bytes.toString(), l.record, l.json, l.problem])).toEqual([
+      [1, '{"a":1}', { a: 1 }, true, undefined],
+      [4, '{"b": 2}', { b: 2 }, true, undefined],
+      [5, 'not json', undefined, false, expect.stringMatching(/^is not valid JSON \(/)],
+      [6, '[1]', undefined, false, 'must be a JSON object'],
+      [7, ID, undefined, false, expect.stringMatching(/^is not valid JSON/)],
+      [8, '{"c":3}', { c: 3 }, true, undefined],
+    ]);
+  });
+
+  it('a bare id line stands for {"entry_id": id} for events and attempts', async () => {
+    const path = file('ids.txt', `${ID}\n  ${ID.toUpperCase()}  \n`);
+    const lines = await collect(readInput(path, 'ndjson', { bareIds: true }));
+    expect(lines.map((l) => l.record)).toEqual([{ entry_id: ID }, { entry_id: ID.toUpperCase() }]);
+  });
+
+  it('a line that is not UTF-8 is reported, not mangled', async () => {
+    const path = file('bad.ndjson', Buffer.from([0x7b, 0x7d, 0x0a, 0x7b, 0xff, 0x7d, 0x0a]));
+    const lines = await collect(readInput(path, 'ndjson', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.problem])).toEqual([
+      [1, undefined],
+      [2, 'is not valid UTF-8 text'],
+    ]);
+  });
+
+  it('lines that cross read chunks come out whole', async () => {
+    const body = `{"pad":"${'x'.repeat(100_000)}"}`;
+    const path = file('big.ndjson', `${body}\n${body}\n`);
+    const lines = await collect(readInput(path, 'ndjson', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.bytes.length])).toEqual([
+      [1, body.length],
+      [2, body.length],
+    ]);
+  });
+});
+
+describe('CSV reading', () => {
+  it('header = field names; integer fields become numbers, empty cells are absent; line = where the record starts', async () => {
+    const path = file(
+      'p.csv',
+      'courier,country,postal_code,number,parcel_weight,addition\r\nDEMO-BIKE,NL,1234AB,10,1200,\r\nDEMO-VAN,NL,1234AB,"1\n2",x12,B\r\n',
+    );
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record, l.json])).toEqual([
+      [2, { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10', parcel_weight: 1200 }, false],
+      [3, { courier: 'DEMO-VAN', country: 'NL', postal_code: '1234AB', number: '1\n2', parcel_weight: 'x12', addition: 'B' }, false],
+    ]);
+    expect(lines[0]?.bytes.toString()).toBe('DEMO-BIKE,NL,1234AB,10,1200,');
+  });
+
+  it('a malformed CSV stops with a usage error naming the line', async () => {
+    const path = file('bad.csv', 'a,b\n1,2\n1,2,3\n');
+    await expect(collect(readInput(path, 'csv', { bareIds: false }))).rejects.toThrow(/bad\.csv:3: not valid CSV/);
+  });
+});
+
+describe('line → request', () => {
+  const line = (record: Record<string, unknown> | undefined, text = JSON.stringify(record), n = 1): InputLine => ({
+    line: n,
+    bytes: Buffer.from(text),
+    record,
+    json: text.startsWith('{'),
+  });
+  const ctx = { batch: 'B', overrides: {}, now: () => NOW };
+
+  it('create: a JSON line is sent as its exact bytes, unknown fields kept; the key derives from batch, line number and bytes', () => {
+    const text = '{ "courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"10","colour":"red" }';
+    const built = buildLine(line(JSON.parse(text) as Record<string, unknown>, text, 7), { ...ctx, kind: 'create' });
+    expect(built.ok && Buffer.from(built.request.body).toString()).toBe(text);
+    expect(built).toMatchObject({ ok: true, line: 7, parcel: undefined, request: { method: 'POST', path: '/deliveries/v1/parcels', idempotencyKey: lineKey('B', 7, Buffer.from(text)) } });
+  });
+
+  it('create: an invalid line names the field and the rule', () => {
+    const built = buildLine(line({ courier: 'X', country: 'NL', postal_code: '1', number: 10 }), { ...ctx, kind: 'create' });
+    expect(built).toEqual({ ok: false, line: 1, field: 'number', message: 'must be a string (house number as text)' });
+  });
+
+  it('events: only entry_id and the body fields are taken (others counted), command-line values win', () => {
+    const record = { entry_id: ID, status: 5, courier: 'DEMO-BIKE', occurred_at: NOW - 10, name: 'x' };
+    const built = buildLine(line(record), { ...ctx, kind: 'events', overrides: { status: 2 } });
+    expect(built.ok && Buffer.from(built.request.body).toString()).toBe(`{"status":2,"occurred_at":${NOW - 10}}`);
+    expect(built).toMatchObject({ ok: true, parcel: ID, ignored: 2, request: { path: `/deliveries/v1/parcels/${ID}/events` } });
+  });
+
+  it('events: a missing id, a bad id, a time too far ahead, each reported with its field', () => {
+    expect(buildLine(line({ status: 1 }), { ...ctx, kind: 'events' })).toEqual({ ok: false, line: 1, field: 'entry_id', message: "is required (the parcel's id)" });
+    expect(buildLine(line({ entry_id: 'nope' }), { ...ctx, kind: 'events' })).toEqual({
+      ok: false,
+      line: 1,
+      field: 'entry_id',
+      message: "must be a UUID (the parcel's entry_id)",
+    });
+    expect(buildLine(line({ entry_id: ID, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
+      ok: false,
+      line: 1,
+      field: 'occurred_at',
+      message: 'must not be more than five minutes in the future',
+    });
+  });
+
+  it('attempts: CSV delivered_* columns go into the delivered group', () => {
+    const record = { entry_id: ID, time_attempt: NOW, outcome: 2, delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' };
+    const built = buildLine({ ...line(record), json: false }, { ...ctx, kind: 'attempts' });
+    expect(built.ok && JSON.parse(Buffer.from(built.request.body).toString())).toEqual({
+      time_attempt: NOW,
+      outcome: 2,
+      delivered: { delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' },
+    });
+  });
+
+  it('a line that did not parse is reported with its problem', () => {
+    expect(buildLine({ line: 3, bytes: Buffer.from('x'), record: undefined, json: false, problem: 'is not valid JSON' }, { ...ctx, kind: 'create' })).toEqual({
+      ok: false,
+      line: 3,
+      field: '',
+      message: 'is not valid JSON',
+    });
+  });
+});
+
+describe('keys and batch identity', () => {
+  it('keys are deterministic, valid Idempotency-Keys, and differ by batch, line and bytes', () => {
+    const k = lineKey('batch', 1, Buffer.from('{}'));
+    expect(k).toMatch(/^bulk-[A-Za-z0-9_-]{41}$/);
+    expect(lineKey('batch', 1, Buffer.from('{}'))).toBe(k);
+    expect(new Set([k, lineKey('batch2', 1, Buffer.from('{}')), lineKey('batch', 2, Buffer.from('{}')), lineKey('batch', 1, Buffer.from('{ }'))]).size).toBe(4);
+  });
+
+  it('standard input is spooled to the data directory under its hash, which is the file\'s hash', async () => {
+    const spooled = await spoolInput(Readable.from([Buffer.from('{"a":1}\n'), Buffer.from('{"b":2}\n')]), dir);
+    expect(spooled.path).toBe(join(dir, 'spool', `${spooled.hash}.input`));
+    expect(await hashFile(spooled.path)).toBe(spooled.hash);
+    expect(spooled.hash).toBe(createHash('sha256').update('{"a":1}\n{"b":2}\n').digest('hex'));
+  });
+});

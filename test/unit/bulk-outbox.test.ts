@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/http.js';
+import { listEvents } from '../../src/api/history.js';
+import { createParcel } from '../../src/api/parcels.js';
+import { sendThrough } from '../../src/bulk/client-send.js';
+import type { Timing } from '../../src/bulk/gate.js';
+import type { OutboxPlace } from '../../src/bulk/outbox.js';
+import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
+import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+
+function virtualTiming(): Timing {
+  let now = 0;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      now += ms;
+    },
+  };
+}
+
+let dir: string;
+let place: OutboxPlace;
+let sandbox: RunningSandbox;
+let db: string;
+const clients: ApiClient[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+  db = join(dir, 'sandbox.db');
+  place = { dir, target: 'default|http://sandbox' };
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function client(url: string): ApiClient {
+  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries: 0, userAgent: 'outbox-test' });
+  clients.push(c);
+  return c;
+}
+
+const eventRequest = (parcel: string, status: number, at: number, key: string): SendRequest => ({
+  method: 'POST',
+  path: `/deliveries/v1/parcels/${parcel}/events`,
+  body: Buffer.from(JSON.stringify({ status, occurred_at: at })),
+  idempotencyKey: key,
+});
+
+async function flush(url: string) {
+  const results: ResultLine[] = [];
+  const summary = await flushOutbox(place, { send: sendThrough(client(url)), emit: (r) => void results.push(r), timing: virtualTiming(), retries: 2 });
+  return { results, summary };
+}
+
+describe('offline outbox', () => {
+  it('queues while the service is down, then delivers everything exactly once in capture order when it is back', async () => {
+    sandbox = await startSandbox({ db });
+    const created = await createParcel(client(sandbox.url), { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1' }, 'setup-key-0001');
+    const parcel = (created.data as { entry_id: string }).entry_id;
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await sandbox.close();
+
+    // Down: the commands capture instead of sending. Observation times are fixed at capture.
+    const at = Math.floor(Date.now() / 1000) - 3600;
+    expect(await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, 'outbox-key-0001') }, 1000)).toEqual({ waiting: 1 });
+    expect(await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at + 60, 'outbox-key-0002') }, 2000)).toEqual({ waiting: 2 });
+    expect(await listOutbox(place)).toEqual([
+      { seq: 1, command: 'events add', parcel, capturedAt: 1000, state: 'waiting' },
+      { seq: 2, command: 'events add', parcel, capturedAt: 2000, state: 'waiting' },
+    ]);
+
+    sandbox = await startSandbox({ db });
+    const first = await flush(sandbox.url);
+    expect(first.results.map((r) => [r.line, r.ok, r.entry_id])).toEqual([
+      [1, true, parcel],
+      [2, true, parcel],
+    ]);
+    expect(first.summary).toMatchObject({ created: 2, failed: 0, left: 0, exitCode: 0 });
+    expect(await listOutbox(place)).toEqual([]);
+
+    const second = await flush(sandbox.url);
+    expect(second.results).toEqual([]);
+    expect(second.summary).toMatchObject({ created: 0, left: 0, exitCode: 0 });
+    const events = await listEvents(client(sandbox.url), parcel);
+    expect((events.data as { events: Array<{ status: number; occurred_at: number }> }).events.map((e) => [e.status, e.occurred_at])).toEqual([
+      [1, at],
+      [2, at + 60],
+    ]);
+  });
+
+  it('keeps what still fails (service unreachable), moves aside what the service rejects (4xx)', async () => {
+    sandbox = await startSandbox({ db });
+    const url = sandbox.url;
+    await sandbox.close();
+    const at = Math.floor(Date.now() / 1000);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await captureRequest(place, { command: 'events add', parcel: missing, request: eventRequest(missing, 1, at, 'outbox-key-0003') }, 5);
+
+    const down = await flush(url);
+    expect(down.summary).toMatchObject({ created: 0, failed: 1, left: 1, exitCode: 8 });
+    expect((await listOutbox(place)).map((e) => e.state)).toEqual(['waiting']);
+
+    sandbox = await startSandbox({ db });
+    const back = await flush(sandbox.url);
+    expect(back.results).toEqual([{ line: 1, ok: false, error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
+    expect(back.summary).toMatchObject({ failed: 1, left: 0, exitCode: 4 });
+    expect(await listOutbox(place)).toEqual([
+      { seq: 1, command: 'events add', parcel: missing, capturedAt: 5, state: 'rejected', status: 404, code: 'parcel_not_found' },
+    ]);
+    // Moved aside: never sent again.
+    expect((await flush(sandbox.url)).results).toEqual([]);
+  });
+
+  it('belongs to its profile and base URL: another target has its own outbox', async () => {
+    await captureRequest(place, { command: 'create', request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from('{}'), idempotencyKey: 'outbox-key-0004' } });
+    expect(await listOutbox({ dir, target: 'default|https://api.example.com' })).toEqual([]);
+    expect(await listOutbox(place)).toHaveLength(1);
+  });
+});

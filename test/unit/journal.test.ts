@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CorruptJournalError, Journal, journalPath, readJournal } from '../../src/config/journal.js';
+import { JournalLockedError, acquireLock } from '../../src/config/journal-lock.js';
+import { listJournals, pruneJournals } from '../../src/config/journal-list.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'journal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const id = (batch = 'b1', target = 'prof|http://h') => ({ dir, target, batch, input: 'in.ndjson', kind: 'create' });
+const sent = (line: number) => ({ line, key: `key-${line}-0123`, method: 'POST', path: '/deliveries/v1/parcels', body: `{"n":${line}}`, at: 1000 + line });
+
+describe('journal', () => {
+  it('keeps what a run sent and learnt for the next run, and is written 0600 under journals/<target hash>/', async () => {
+    const first = await Journal.open(id(), { now: () => 42 });
+    first.recordSent(sent(1));
+    first.recordSent(sent(2));
+    first.recordSent(sent(3));
+    first.recordDone(1, 201, 'id-1');
+    first.recordRejected(3, 422, 'validation_failed');
+    first.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(path.startsWith(join(dir, 'journals'))).toBe(true);
+
+    const second = await Journal.open(id());
+    expect(second.meta).toEqual({ t: 'meta', v: 1, batch: 'b1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 42 });
+    // A confirmed line keeps a tag of its key and its entry id, not its body.
+    expect(second.previous.has(1)).toBe(false);
+    expect([second.done.has(1, 'key-1-0123'), second.done.has(1, 'key-1-other'), second.done.entryId(1)]).toEqual([true, false, 'id-1']);
+    expect(second.previous.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    expect(second.done.has(2, 'key-2-0123')).toBe(false);
+    expect(second.previous.get(3)?.rejected).toEqual({ t: 'rejected', line: 3, status: 422, code: 'validation_failed' });
+    second.close();
+    // One meta line only, even after two opens.
+    expect(readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"meta"'))).toHaveLength(1);
+  });
+
+  it('a torn last line (kill -9 mid-write) is ignored and cut off before the next append', async () => {
+    const journal = await Journal.open(id());
+    journal.recordSent(sent(1));
+    journal.recordSent(sent(2));
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    appendFileSync(path, '{"t":"done","line":2,"sta');
+    const read = await readJournal(path);
+    expect(read.torn).toBe(true);
+    expect(read.lines.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+
+    const reopened = await Journal.open(id());
+    reopened.recordDone(2, 201, 'id-2');
+    reopened.close();
+    const again = await readJournal(path);
+    expect(again.torn).toBe(false);
+    expect(again.done.entryId(2)).toBe('id-2');
+    expect(again.lines.has(2)).toBe(false);
+  });
+
+  it('a damaged line in the middle is an error, not silently skipped', async () => {
+    const journal = await Journal.open(id());
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    appendFileSync(path, 'garbage\n{"t":"done","line":1,"status":201}\n');
+    await expect(readJournal(path)).rejects.toThrow(CorruptJournalError);
+  });
+
+  it('a line sent anew under the same batch forgets its old outcome', async () => {
+    const journal = await Journal.open(id());
+    journal.recordSent(sent(1));
+    journal.recordDone(1, 201, 'old');
+    journal.recordSent({ ...sent(1), key: 'other-key-123' });
+    journal.close();
+    const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
+    expect(read.lines.get(1)).toEqual({ sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
+    expect(read.done.size).toBe(0);
+  });
+
+  it('two runs of one batch at once: the second is refused while the first holds it, and may run after', async () => {
+    const first = await Journal.open(id());
+    await expect(Journal.open(id())).rejects.toThrow(JournalLockedError);
+    await expect(Journal.open(id())).rejects.toThrow(`another run (pid ${process.pid}) is using this batch`);
+    // Another batch, or the same batch for another target, is not blocked.
+    (await Journal.open(id('b2'))).close();
+    (await Journal.open(id('b1', 'prof|http://other'))).close();
+    first.close();
+    (await Journal.open(id())).close();
+  });
+
+  it('a lock left by a process that no longer runs is stale and taken over', () => {
+    const lockPath = join(dir, 'x.lock');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(lockPath, `${dead}\n`);
+    const lock = acquireLock(lockPath);
+    expect(readFileSync(lockPath, 'utf8')).toBe(`${process.pid}\n`);
+    lock.release();
+    expect(() => statSync(lockPath)).toThrow();
+  });
+
+  it('a lock file without a pid yet is held if fresh (its run is writing it), stale if old', () => {
+    const lockPath = join(dir, 'y.lock');
+    writeFileSync(lockPath, '');
+    expect(() => acquireLock(lockPath)).toThrow(JournalLockedError);
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(lockPath, old, old);
+    acquireLock(lockPath).release();
+  });
+
+  it('lists journals with their counts and age, and prunes those older than N (not a locked one)', async () => {
+    const a = await Journal.open(id('old'));
+    a.recordSent(sent(1));
+    a.recordSent(sent(2));
+    a.recordSent(sent(3));
+    a.recordDone(1, 201, 'x');
+    a.recordRejected(2, 404, 'not_found');
+    a.close();
+    const b = await Journal.open(id('new'));
+    const oldPath = journalPath(dir, 'prof|http://h', 'old');
+    const tenDaysAgo = (Date.now() - 10 * 86_400_000) / 1000;
+    utimesSync(oldPath, tenDaysAgo, tenDaysAgo);
+
+    const list = await listJournals(dir);
+    expect(list.map((j) => [j.batch, j.kind, j.input, j.counts])).toEqual([
+      ['new', 'create', 'in.ndjson', { done: 0, rejected: 0, uncertain: 0 }],
+      ['old', 'create', 'in.ndjson', { done: 1, rejected: 1, uncertain: 1 }],
+    ]);
+    expect(list[1]?.ageMs).toBeGreaterThan(9 * 86_400_000);
+
+    const newPath = journalPath(dir, 'prof|http://h', 'new');
+    utimesSync(newPath, tenDaysAgo, tenDaysAgo);
+    expect(pruneJournals(dir, 7 * 86_400_000)).toEqual([oldPath]);
+    b.close();
+    expect((await listJournals(dir)).map((j) => j.batch)).toEqual(['new']);
+  });
+
+  it('confirmed lines are packed: UUID entry ids round-trip, other ids are kept as given, and it grows past its first block', async () => {
+    const journal = await Journal.open(id());
+    const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
+    for (let line = 1; line <= 5000; line++) {
+      journal.recordSent(sent(line));
+      journal.recordDone(line, 201, line === 7 ? 'not-a-uuid' : line === 8 ? undefined : uuid(line));
+    }
+    journal.close();
+    const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
+    expect(read.done.size).toBe(5000);
+    expect(read.done.maxLine).toBe(5000);
+    expect([read.done.entryId(1), read.done.entryId(4999), read.done.entryId(7), read.done.entryId(8), read.done.entryId(5001)]).toEqual([
+      uuid(1),
+      uuid(4999),
+      'not-a-uuid',
+      undefined,
+      undefined,
+    ]);
+    expect(read.done.has(4999, 'key-4999-0123')).toBe(true);
+    expect(read.lines.size).toBe(0);
+  });
+
+  it('no journals yet: an empty list', async () => {
+    expect(await listJournals(dir)).toEqual([]);
+    expect(pruneJournals(dir, 0)).toEqual([]);
+  });
+});
