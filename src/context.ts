@@ -115,7 +115,13 @@ export function createContext(init: {
       if (!globals.sandbox) return resolved;
       const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
+      const { sandboxDataExists } = await import('./config/sandbox-data.js');
+      const firstUse = !(await sandboxDataExists(env));
       sandboxDb = await prepareDefaultSandboxDb(env);
+      if (firstUse && noticesWanted()) {
+        const { renderMessage } = await import('./io/render.js');
+        await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`parcels sandbox reset\`)`);
+      }
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
       closers.push(sandbox.close);
       return {
@@ -147,9 +153,9 @@ export function createContext(init: {
       return false;
     }
   };
-  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
-  // stderr), they stay out of the way.
-  const retryNoticesWanted = (): boolean => !globals.quiet && !machineOutput();
+  // Notices (retries, the sandbox's first use) are for people: with --quiet, or JSON on stdout (whose
+  // errors are one JSON line on stderr), they stay out of the way.
+  const noticesWanted = (): boolean => !globals.quiet && !machineOutput();
 
   const ctx: Context = {
     io,
@@ -186,7 +192,7 @@ export function createContext(init: {
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
           dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text))) : undefined,
-          waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
+          waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
         });
         closers.push(() => client.close());

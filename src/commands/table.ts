@@ -172,8 +172,9 @@ export const definitions = {
       number: { type: 'string', flags: '--number <text>', description: 'house number' },
       addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
       data,
+      exitStatus: { type: 'bool', flags: '--exit-status', description: 'exit 9 when the service says the address is not valid (for scripts)' },
     },
-    examples: ['parcels validate-address --postal-code 1234AB --number 10'],
+    examples: ['parcels validate-address --postal-code 1234AB --number 10', 'parcels validate-address --postal-code 1234AB --number 10 --exit-status --quiet'],
     load: (): Loaded => import('./address/validate.js'),
   }),
   usageDaily: command({
@@ -254,6 +255,14 @@ export const definitions = {
     examples: ['parcels auth logout --profile ci'],
     load: (): Loaded => import('./auth/logout.js'),
   }),
+  authSwitch: command({
+    path: ['auth', 'switch'],
+    args: '<profile>',
+    summary: 'Make a saved profile the default one',
+    flags: {},
+    examples: ['parcels auth switch prod'],
+    load: (): Loaded => import('./auth/switch.js'),
+  }),
   configList: command({
     path: ['config', 'list'],
     summary: 'Show the settings of every profile (keys masked)',
@@ -277,6 +286,22 @@ export const definitions = {
     examples: ['parcels config set output json', 'parcels config set timeout 10 --profile ci'],
     load: (): Loaded => import('./config/set.js'),
   }),
+  configUse: command({
+    path: ['config', 'use'],
+    args: '<profile>',
+    summary: 'Make a saved profile the default one (same as auth switch)',
+    flags: {},
+    examples: ['parcels config use prod'],
+    load: (): Loaded => import('./auth/switch.js'),
+  }),
+  configUnset: command({
+    path: ['config', 'unset'],
+    args: '<key>',
+    summary: 'Remove one setting from the profile (output, timeout, retries, base_url)',
+    flags: {},
+    examples: ['parcels config unset output', 'parcels config unset timeout --profile ci'],
+    load: (): Loaded => import('./config/unset.js'),
+  }),
   sandboxServe: command({
     path: ['sandbox', 'serve'],
     summary: 'Run the local sandbox API server',
@@ -299,6 +324,13 @@ export const definitions = {
     },
     examples: ['parcels sandbox serve', 'parcels sandbox serve --port 0 --db :memory: --fail-rate 0.2 --fault-seed 7'],
     load: (): Loaded => import('./sandbox/serve.js'),
+  }),
+  sandboxReset: command({
+    path: ['sandbox', 'reset'],
+    summary: "Empty the --sandbox database and its caches (asks first on a terminal)",
+    flags: { yes: { type: 'bool', flags: '-y, --yes', description: 'do not ask (needed off a terminal)' } },
+    examples: ['parcels sandbox reset', 'parcels sandbox reset --yes'],
+    load: (): Loaded => import('./sandbox/reset.js'),
   }),
 } as const;
 
