@@ -1,6 +1,6 @@
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
-import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotLoggedInError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
+import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotLoggedInError, NotValidError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, sameCommand, typedFlag } from './commands/shared/retype.js';
 
@@ -31,7 +31,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
     return { message: error.message, code, exitCode, hint };
   }
   if (error instanceof NotLoggedInError) return { message: error.message, code, exitCode, hint: error.hint };
-  if (error instanceof CancelledError) return { message: error.message, code, exitCode };
+  if (error instanceof CancelledError || error instanceof NotValidError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
 }

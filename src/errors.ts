@@ -13,6 +13,8 @@ export const EXIT = {
   REJECTED: 6,
   RATE_LIMITED: 7,
   UNAVAILABLE: 8,
+  /** `validate-address --exit-status`: the service answered that the address is not valid. */
+  NOT_VALID: 9,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -118,6 +120,11 @@ export class CancelledError extends Error {
   }
 }
 
+/** A check the user asked to exit on failed (`validate-address --exit-status`); the answer was printed. */
+export class NotValidError extends Error {
+  override readonly name = 'NotValidError';
+}
+
 /** A precondition of the change no longer holds locally (e.g. a PATCH retry met 412 and the re-read differs). */
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
@@ -147,6 +154,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
+  if (error instanceof NotValidError) return EXIT.NOT_VALID;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   return EXIT.UNEXPECTED;
 }
@@ -157,6 +165,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ApiError || error instanceof NetworkError) return error.code;
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
+  if (error instanceof NotValidError) return 'not_valid';
   if (error instanceof CancelledError) return 'cancelled';
   return 'unexpected';
 }
