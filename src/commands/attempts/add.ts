@@ -6,7 +6,8 @@ import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
 import type { definitions } from '../table.js';
-import { outcomeFlag, reasonFlag } from '../shared/codes.js';
+import { namedCodeFlag } from '../shared/codes.js';
+import { UsageError } from '../../errors.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
 
@@ -35,6 +36,11 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
     const id = parcelIdArg(args[0] ?? '');
     const fromData = await dataFlag(flags.data, ctx);
     const { outcome, reason, at } = flags;
+    const country = flags.deliveredCountry;
+    // The spec's rule is upper-case NL exactly: a code is data, so the CLI does not fix it, it says so.
+    if (country !== undefined && country !== 'NL' && country.trim().toUpperCase() === 'NL') {
+      throw new UsageError(`--delivered-country must be exactly "NL" (upper case) (got "${country}"); did you mean NL?`, '--delivered-country');
+    }
     const delivered = defined({
       delivered_country: flags.deliveredCountry,
       delivered_postal_code: flags.deliveredPostalCode,
@@ -42,14 +48,15 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_city: flags.deliveredCity,
       delivered_street: flags.deliveredStreet,
       delivered_addition: flags.deliveredAddition,
-      delivered_location_type: flags.deliveredLocationType,
+      delivered_location_type:
+        flags.deliveredLocationType === undefined ? undefined : await namedCodeFlag(flags.deliveredLocationType, '--delivered-location-type', 'location_type', ctx),
     });
     const body: Record<string, unknown> = {
       ...fromData,
       ...defined({
         time_attempt: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
-        outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
-        reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
+        outcome: outcome === undefined ? undefined : await namedCodeFlag(outcome, '--outcome', 'outcome', ctx),
+        reason: reason === undefined ? undefined : await namedCodeFlag(reason, '--reason', 'reason', ctx),
       }),
     };
     if (Object.keys(delivered).length > 0) {

@@ -9,6 +9,7 @@ import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags
 import type { definitions } from '../table.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
+import { namedCodeFlag } from '../shared/codes.js';
 
 export interface CreateOptions {
   body: ParcelCreateInput;
@@ -50,7 +51,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
         parcel_weight: flags.weight,
         time_slot_period_start: time(flags.slotStart, '--slot-start'),
         time_slot_period_end: time(flags.slotEnd, '--slot-end'),
-        service_type: flags.serviceType,
+        service_type: flags.serviceType === undefined ? undefined : await namedCodeFlag(flags.serviceType, '--service-type', 'service_type', ctx),
       }),
     };
     const checked = validate(parcelCreateSchema, body);

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
 import { renderHeading, renderList, renderRecord } from '../../io/render.js';
+import { sameCommand } from './retype.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
@@ -45,6 +46,8 @@ export async function showPage(ctx: Context, data: unknown, emptyMessage: string
     names: await namesFor(ctx),
     now: ctx.now(),
     nextCursor: nextCursor(data) ?? null,
+    // The hint repeats the user's own command (filters, --sandbox, --profile) with the next cursor.
+    nextCommand: sameCommand(ctx.argv, { drop: ['--cursor', '--all'] }),
     emptyMessage,
   });
 }
