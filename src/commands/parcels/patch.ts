@@ -9,6 +9,7 @@ import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
 import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
+import { clearedValue, fieldName, setValue } from './patch-fields.js';
 import { otherCommand, sameCommand } from '../shared/retype.js';
 
 /** Where the If-Match value comes from. */
@@ -20,35 +21,7 @@ export interface PatchOptions {
   ifMatch: IfMatchSource;
 }
 
-/** Short names accepted by --clear and --set, next to the body's own field names. */
-const FIELD_ALIASES: Readonly<Record<string, string>> = {
-  weight: 'parcel_weight',
-  length: 'parcel_length',
-  width: 'parcel_width',
-  height: 'parcel_height',
-  'slot-start': 'time_slot_period_start',
-  'slot-end': 'time_slot_period_end',
-  'service-type': 'service_type',
-  'postal-code': 'postal_code',
-};
-/** Text fields are cleared with "" (spec 4.4); every other field with null. */
-const TEXT_FIELDS = new Set(['addition']);
-
-const PATCH_FLAGS = { parcel_weight: '--weight', addition: '--addition' };
-
-function fieldName(name: string, flag: string): string {
-  const trimmed = name.trim();
-  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(trimmed)) throw new UsageError(`${flag} needs a field name (got "${name}")`, flag);
-  return FIELD_ALIASES[trimmed] ?? trimmed;
-}
-
-function setValue(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
+const PATCH_FLAGS: Readonly<Record<string, string>> = { parcel_weight: '--weight', addition: '--addition' };
 
 export default defineCommand<typeof definitions.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
@@ -66,13 +39,14 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
     for (const pair of flags.set) {
       const eq = pair.indexOf('=');
       if (eq <= 0) throw new UsageError(`--set takes field=value (got "${pair}")`, '--set');
-      assign(fieldName(pair.slice(0, eq), '--set'), setValue(pair.slice(eq + 1)), '--set');
+      const field = fieldName(pair.slice(0, eq), '--set');
+      assign(field, await setValue(field, pair.slice(eq + 1), ctx), '--set');
     }
     if (flags.weight !== undefined) assign('parcel_weight', flags.weight, '--weight');
     if (flags.addition !== undefined) assign('addition', flags.addition, '--addition');
     for (const name of flags.clear) {
       const field = fieldName(name, '--clear');
-      assign(field, TEXT_FIELDS.has(field) ? '' : null, '--clear');
+      assign(field, clearedValue(field), '--clear');
     }
 
     const checked = validate(parcelPatchSchema, body);
@@ -80,7 +54,9 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
       if (Object.keys(body).length === 0) {
         throw new UsageError('nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data', '--data');
       }
-      throw issuesToUsageError(checked.issues, PATCH_FLAGS, 'the change');
+      // Name the flag that set each field, as the user typed it (`--set parcel_weight`, `--weight`).
+      const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? `--set ${field}` : (PATCH_FLAGS[field] ?? flag)]));
+      throw issuesToUsageError(checked.issues, flagFor, 'the change');
     }
 
     const { ifMatch } = flags;
