@@ -10,6 +10,8 @@ import { untilAborted } from '../shared/abortable.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
+import { withCourierCodes } from '../shared/couriers.js';
+import type { Context } from '../../context.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */
@@ -33,16 +35,25 @@ export default defineCommand<typeof definitions.list, ListOptions>({
     return { query, all: flags.all };
   },
 
-  async run({ query, all }, ctx) {
-    const client = await ctx.api();
-    if (!all) {
-      const page = await listParcels(client, query, ctx.signal);
-      await showPage(ctx, page.data, 'No parcels found.');
-      return;
+  async run(options, ctx) {
+    try {
+      await showParcels(options, ctx);
+    } catch (error) {
+      // An unknown --courier: the refusal lists the organisation's couriers.
+      throw options.query.courier === undefined ? error : await withCourierCodes(error, ctx);
     }
-    await showStream(ctx, untilAborted(itemsOf(walkParcels(client, query, ctx.signal)), ctx.signal), 'No parcels found.');
   },
 });
+
+async function showParcels({ query, all }: ListOptions, ctx: Context): Promise<void> {
+  const client = await ctx.api();
+  if (!all) {
+    const page = await listParcels(client, query, ctx.signal);
+    await showPage(ctx, page.data, 'No parcels found.');
+    return;
+  }
+  await showStream(ctx, untilAborted(itemsOf(walkParcels(client, query, ctx.signal)), ctx.signal), 'No parcels found.');
+}
 
 async function* itemsOf(pages: AsyncIterable<{ data: unknown }>): AsyncGenerator<unknown> {
   for await (const page of pages) yield* findItems(page.data) ?? [];
