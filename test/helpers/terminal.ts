@@ -10,3 +10,16 @@ export async function runAtTerminal(argv: string[], opts: { env: NodeJS.ProcessE
   const code = await run(argv, { io, env: opts.env });
   return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
+
+/** POSIX shell words of a printed command (bare words and '…' quoting, as shellQuote writes them). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  const pattern = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (const match of command.matchAll(pattern)) words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : (match[2] as string));
+  return words;
+}
+
+/** Every `parcels …` command quoted in backticks on stderr, as argv (without "parcels"). */
+export function hintedCommands(stderr: string): string[][] {
+  return [...stderr.matchAll(/`parcels ([^`]+)`/g)].map((m) => shellWords(m[1] as string));
+}
