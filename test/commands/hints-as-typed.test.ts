@@ -38,7 +38,7 @@ describe('the next-page hint', () => {
     expect(first.code, first.stderr).toBe(0);
     const cursor = /--cursor (\S+)/.exec(first.stderr)?.[1] as string;
     expect(first.stderr).toContain(`More results: parcels --sandbox list --courier DEMO-VAN --status registered --limit 1 --cursor ${cursor}  (or --all)\n`);
-    const next = /More results: parcels (.*?)  \(or --all\)/.exec(first.stderr)?.[1]?.split(' ') as string[];
+    const next = /More results: parcels (.*?) {2}\(or --all\)/.exec(first.stderr)?.[1]?.split(' ') as string[];
     const followed = await h.cli([...next, '--json'], { dir, env });
     const page = json(followed) as { parcels: { entry_id: string; status: number; courier: string }[] };
     expect(page.parcels).toHaveLength(1);
