@@ -16,14 +16,17 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
     return { message: error.message, code, exitCode, field: error.field, hint: error.hint };
   }
   if (error instanceof ApiError) {
-    return {
-      message: error.message,
-      status: error.status,
-      code,
-      exitCode,
-      hint: error.hint ?? (await hintForStatus(error, ctx)),
-      ...validationDetails(error.body),
-    };
+    return inUserTerms(
+      {
+        message: error.message,
+        status: error.status,
+        code,
+        exitCode,
+        hint: error.hint ?? (await hintForStatus(error, ctx)),
+        ...validationDetails(error.body),
+      },
+      ctx.argv,
+    );
   }
   if (error instanceof NetworkError) return describeNetworkError(error, ctx);
   if (error instanceof ConflictError) {
@@ -158,4 +161,42 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
     ...(typeof field === 'string' ? { field } : {}),
     ...(list.length > 0 && !repeats ? { details: list } : {}),
   };
+}
+
+/** The flag that sets each request field, for fields whose flag is not `--` + the field name with dashes. */
+const FLAG_FOR_FIELD: Readonly<Record<string, string>> = {
+  parcel_length: '--length',
+  parcel_width: '--width',
+  parcel_height: '--height',
+  parcel_weight: '--weight',
+  time_slot_period_start: '--slot-start',
+  time_slot_period_end: '--slot-end',
+  time_attempt: '--at',
+  occurred_at: '--at',
+};
+
+/** The flag the user typed for a request field (`parcel_weight` → `--weight`, or `--set parcel_weight`), if any. */
+function typedFlagFor(field: string, argv: readonly string[]): string | undefined {
+  const leaf = field.replace(/^delivered\./, '');
+  const flag = FLAG_FOR_FIELD[leaf] ?? `--${leaf.replace(/_/g, '-')}`;
+  if (typedFlag(argv, flag)) return flag;
+  const set = argv.some((word, i) => argv[i - 1] === '--set' && (word.startsWith(`${leaf}=`) || word.startsWith(`${field}=`)));
+  return set ? `--set ${leaf}` : undefined;
+}
+
+/**
+ * A refusal from the service names its fields; the user typed flags. Fields the user set with a
+ * flag are renamed to that flag (in the field, the details and a message that starts with it);
+ * fields that came from --data keep their names.
+ */
+function inUserTerms(info: ErrorInfo, argv: readonly string[]): ErrorInfo {
+  const rename = (field: string): string => typedFlagFor(field, argv) ?? field;
+  const out: ErrorInfo = { ...info };
+  if (info.field !== undefined) {
+    const flag = rename(info.field);
+    out.field = flag;
+    if (info.message.startsWith(`${info.field} `)) out.message = `${flag}${info.message.slice(info.field.length)}`;
+  }
+  if (info.details !== undefined) out.details = info.details.map((d) => ({ field: rename(d.field), message: d.message }));
+  return out;
 }

@@ -203,7 +203,7 @@ describe('flag values: names, codes and --set', () => {
     expect(r).toEqual({
       code: 6,
       stdout: '',
-      stderr: "Error: courier is not a registered courier code of your organisation\nHint: your organisation's couriers: A-BIKE, A-VAN\n",
+      stderr: "Error: --courier is not a registered courier code of your organisation\nHint: your organisation's couriers: A-BIKE, A-VAN\n",
     });
   });
 
@@ -227,6 +227,19 @@ describe('flag values: names, codes and --set', () => {
       stdout: '',
       stderr: 'Error: --set: unknown field "adition"; did you mean addition?\n',
     });
+  });
+});
+
+describe("the service's refusals name the flags the user typed", () => {
+  it('--weight and --length, in the message and the details; --data fields keep their names', async () => {
+    const r = await h.cli(['create', ...PARCEL_FLAGS, '--weight', '-5', '--length', '-1']);
+    expect(r).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'Error: --length must be between 0 and 1000\n  - --length: must be between 0 and 1000\n  - --weight: must be between 0 and 1000000\n',
+    });
+    const d = await h.cli(['create', ...PARCEL_FLAGS, '--data', '{"parcel_weight":-5}']);
+    expect(d).toEqual({ code: 6, stdout: '', stderr: 'Error: parcel_weight must be between 0 and 1000000\n' });
   });
 });
 

@@ -103,7 +103,8 @@ describe('create', () => {
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
     // The one detail repeats the message, so it is not printed twice.
-    expect(r.stderr).toBe('Error: courier is not a registered courier code of your organisation (A-BIKE, A-VAN)\n');
+    // The service's field is named as the flag the user typed.
+    expect(r.stderr).toBe('Error: --courier is not a registered courier code of your organisation (A-BIKE, A-VAN)\n');
     expect(await count()).toBe(before);
   });
 
