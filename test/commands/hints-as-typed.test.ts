@@ -153,7 +153,7 @@ describe('a write whose answer was lost', () => {
 });
 
 describe('retry notices', () => {
-  it('a 429 waited out says so on stderr off a terminal, and the command succeeds', async () => {
+  it('a 429 waited out says so on stderr, off a terminal and on one, and the command succeeds', async () => {
     const limited = await startSandbox({ seed: TEST_SEED, db: ':memory:', port: 0, rateLimit: { requests: 1, window_s: 1 } });
     try {
       const env = { PARCELS_BASE_URL: limited.url };
@@ -163,6 +163,11 @@ describe('retry notices', () => {
       const r = await h.cli(['couriers'], { dir, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/^rate limited; retrying in 1 s \(1\/3\)\n/);
+      // On a terminal the same notice is shown (beside the spinner), and stdout holds only the table.
+      const tty = await h.cli(['couriers'], { dir, env, tty: true });
+      expect(tty.code, tty.stderr).toBe(0);
+      expect(tty.stderr).toContain('rate limited; retrying in 1 s (1/3)');
+      expect(tty.stdout).not.toContain('rate limited');
     } finally {
       await limited.close();
     }
