@@ -1,6 +1,6 @@
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
-import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotLoggedInError, NotValidError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
+import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, sameCommand, typedFlag } from './commands/shared/retype.js';
 
@@ -32,6 +32,9 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   if (error instanceof ConflictError) {
     const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.argv, ['get', error.parcelId])}\` to see the current values, then retry the change`;
     return { message: error.message, code, exitCode, hint };
+  }
+  if (error instanceof SandboxUnavailableError) {
+    return { message: error.message, code, exitCode, hint: error.hint };
   }
   if (error instanceof NotLoggedInError) return { message: error.message, code, exitCode, hint: error.hint };
   if (error instanceof CancelledError || error instanceof NotValidError) return { message: error.message, code, exitCode };

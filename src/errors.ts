@@ -13,8 +13,10 @@ export const EXIT = {
   REJECTED: 6,
   RATE_LIMITED: 7,
   UNAVAILABLE: 8,
+  /** The sandbox cannot run: better-sqlite3, its optional store, is not installed or does not load. */
+  SANDBOX_UNAVAILABLE: 9,
   /** `validate-address --exit-status`: the service answered that the address is not valid. */
-  NOT_VALID: 9,
+  NOT_VALID: 10,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -138,6 +140,17 @@ export class ConflictError extends Error {
   }
 }
 
+/** The sandbox cannot run: better-sqlite3, an optional dependency, did not install or its addon does not load. */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.AUTH;
   if (status === 404) return EXIT.NOT_FOUND;
@@ -154,6 +167,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
+  if (error instanceof SandboxUnavailableError) return EXIT.SANDBOX_UNAVAILABLE;
   if (error instanceof NotValidError) return EXIT.NOT_VALID;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   return EXIT.UNEXPECTED;
@@ -166,6 +180,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
   if (error instanceof NotValidError) return 'not_valid';
+  if (error instanceof SandboxUnavailableError) return 'sandbox_unavailable';
   if (error instanceof CancelledError) return 'cancelled';
   return 'unexpected';
 }

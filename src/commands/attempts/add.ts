@@ -4,7 +4,8 @@ import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { UsageError } from '../../errors.js';
@@ -51,10 +52,11 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_location_type:
         flags.deliveredLocationType === undefined ? undefined : await namedCodeFlag(flags.deliveredLocationType, '--delivered-location-type', 'location_type', ctx),
     });
+    const now = await ctx.serviceNow();
     const body: Record<string, unknown> = {
       ...fromData,
       ...defined({
-        time_attempt: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+        time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
         outcome: outcome === undefined ? undefined : await namedCodeFlag(outcome, '--outcome', 'outcome', ctx),
         reason: reason === undefined ? undefined : await namedCodeFlag(reason, '--reason', 'reason', ctx),
       }),
@@ -63,8 +65,8 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
     }
-    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = ctx.now();
-    const checked = validate(deliveryAttemptSchema(() => ctx.now()), body);
+    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = now;
+    const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
     return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
   },

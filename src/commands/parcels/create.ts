@@ -5,7 +5,8 @@ import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
@@ -34,8 +35,9 @@ export const CREATE_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<typeof definitions.create, CreateOptions>({
   async parse({ flags }, ctx) {
+    const now = await ctx.serviceNow();
     const time = (value: string | undefined, flag: string): number | undefined =>
-      value === undefined ? undefined : timeFlag(value, flag, ctx.now());
+      value === undefined ? undefined : timeFlag(value, flag, now);
     const fromData = await dataFlag(flags.data, ctx);
     const body = {
       ...fromData,

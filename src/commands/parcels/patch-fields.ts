@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { didYouMean } from '../shared/did-you-mean.js';
-import { timeFlag } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import { intFlag } from '../shared/int.js';
 
 /** The field names `--set` and `--clear` take, and how `--set` reads each one's value. */
@@ -72,7 +72,7 @@ export async function setValue(field: string, raw: string, ctx: Context): Promis
     case 'integer':
       return intFlag(raw, flag);
     case 'time':
-      return timeFlag(raw, flag, ctx.now());
+      return timeFlag(raw, flag, await ctx.serviceNow());
     case 'service':
       return namedCodeFlag(raw, flag, 'service_type', ctx);
     default:
