@@ -295,13 +295,13 @@ describe('sandbox serve', () => {
 });
 
 describe('validate-address --exit-status', () => {
-  it('exit 0 for a valid address, 9 for one that is not (and 0 without the flag)', async () => {
+  it('exit 0 for a valid address, 10 for one that is not (and 0 without the flag)', async () => {
     const valid = await h.cli(['validate-address', '--postal-code', '1234AB', '--number', '10', '--exit-status', '--json']);
     expect(json(valid)).toMatchObject({ valid: true });
     const invalid = await h.cli(['validate-address', '--postal-code', '0000', '--number', '10', '--exit-status', '--json']);
-    expect(invalid.code).toBe(9);
+    expect(invalid.code).toBe(10);
     expect(JSON.parse(invalid.stdout)).toMatchObject({ valid: false });
-    expect(invalid.stderr).toBe('{"error":{"status":null,"code":"not_valid","message":"the service says the address is not valid","exit_code":9}}\n');
+    expect(invalid.stderr).toBe('{"error":{"status":null,"code":"not_valid","message":"the service says the address is not valid","exit_code":10}}\n');
     expect((await h.cli(['validate-address', '--postal-code', '0000', '--number', '10'])).code).toBe(0);
   });
 });
