@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the one lazy factory every command receives; each member is small and they share its state.
 import { randomUUID } from 'node:crypto';
 import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { ApiClient } from './api/http.js';
