@@ -234,10 +234,11 @@ export function createContext(init: {
         const resolved = await target();
         const { requireApiKey } = await import('./config/settings.js');
         if (resolved.baseUrl === undefined) {
+          const { sameCommand } = await import('./commands/shared/retype.js');
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox`,
+            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.argv, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { runAtTerminal } from '../helpers/terminal.js';
+import { hintedCommands, runAtTerminal } from '../helpers/terminal.js';
 import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
 import { PARCEL_FLAGS, allParcels, closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
@@ -76,15 +76,19 @@ describe('authentication and permission', () => {
 });
 
 describe('usage errors', () => {
-  it('no base URL → exit 2 with a hint', async () => {
-    const r = h.record(await runCli(['list'], { env: { PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_API_KEY: FULL_KEY } }));
+  it('no base URL → exit 2 with a hint whose sandbox command works as printed', async () => {
+    const env = { PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_API_KEY: FULL_KEY };
+    const r = h.record(await runCli(['list', '--status', 'registered'], { env }));
     expect(r).toEqual({
       code: 2,
       stdout: '',
       stderr:
         'Error: --base-url: no API base URL for profile "default"\n' +
-        'Hint: run `parcels auth login --profile default --base-url URL`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox\n',
+        'Hint: run `parcels auth login --profile default --base-url URL`, set PARCELS_BASE_URL, or try the local sandbox: `parcels list --status registered --sandbox`\n',
     });
+    const sandboxed = h.record(await runCli(hintedCommands(r.stderr)[1] as string[], { env }));
+    expect(sandboxed.code, sandboxed.stderr).toBe(0);
+    expect(sandboxed.stderr).toMatch(/^Using the local sandbox; its data is kept in .*\nNo parcels found\.\n$/);
   });
 
   it('--output xml → exit 2 with a message naming --output, and nothing sent', async () => {
