@@ -21,8 +21,6 @@ export interface PatchOptions {
   ifMatch: IfMatchSource;
 }
 
-const PATCH_FLAGS: Readonly<Record<string, string>> = { parcel_weight: '--weight', addition: '--addition' };
-
 export default defineCommand<typeof definitions.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
     const id = parcelIdArg(args[0] ?? '');
@@ -55,7 +53,7 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
         throw new UsageError('nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data', '--data');
       }
       // Name the flag that set each field, as the user typed it (`--set parcel_weight`, `--weight`).
-      const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? `--set ${field}` : (PATCH_FLAGS[field] ?? flag)]));
+      const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? `--set ${field}` : flag]));
       throw issuesToUsageError(checked.issues, flagFor, 'the change');
     }
 
