@@ -36,7 +36,10 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   if (error instanceof SandboxUnavailableError) {
     return { message: error.message, code, exitCode, hint: error.hint };
   }
-  if (error instanceof NotLoggedInError) return { message: error.message, code, exitCode, hint: error.hint };
+  if (error instanceof NotLoggedInError) {
+    const hint = error.loginProfile === undefined ? error.hint : `run \`${await loginCommand(ctx)}\`, or set PARCELS_API_KEY`;
+    return { message: error.message, code, exitCode, hint };
+  }
   if (error instanceof CancelledError || error instanceof NotValidError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };

@@ -105,6 +105,8 @@ export class NotLoggedInError extends Error {
   constructor(
     message: string,
     readonly hint: string,
+    /** Set when logging in to this profile fixes it: the hint then names `auth login` with the --base-url the user typed. */
+    readonly loginProfile?: string,
   ) {
     super(message);
   }

@@ -54,6 +54,21 @@ describe('authentication and permission', () => {
     expect((await h.cli(['list', '--profile', 'ops'], { dir, env: noEnvKey })).code).toBe(0);
   });
 
+  it('no key with a typed --base-url: the login hint carries it, and works as printed', async () => {
+    const dir = tempConfigDir();
+    const noEnv = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    const r = await h.cli(['couriers', '--base-url', h.sandbox.url], { dir, env: noEnv });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `Error: no API key for profile "default"\nHint: run \`parcels auth login --profile default --base-url ${h.sandbox.url}\`, or set PARCELS_API_KEY\n`,
+    });
+    const [login] = hintedCommands(r.stderr);
+    const hinted = h.record(await runAtTerminal(login as string[], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnv }), typed: `${FULL_KEY}\r` }));
+    expect(hinted.code, hinted.stderr).toBe(0);
+    expect((await h.cli(['couriers', '--base-url', h.sandbox.url], { dir, env: noEnv })).code).toBe(0);
+  });
+
   it('--json errors are exactly one JSON line on stderr and stdout is empty', async () => {
     const r = await h.cli(['list', '--json'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
     expect(r.code).toBe(3);
