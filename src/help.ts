@@ -104,7 +104,7 @@ export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly
     '  parcels auth login --base-url https://api.example.com',
     '  parcels list --all --output ndjson | jq -r .entry_id',
     '',
-    'More help: parcels help exit-codes | parcels help environment | parcels <command> --help',
+    'More help: parcels help <command> (e.g. parcels help events add) | parcels help exit-codes | parcels help environment',
     '',
   ].join('\n');
 }
