@@ -152,6 +152,22 @@ describe('a write whose answer was lost', () => {
   });
 });
 
+describe('(replayed)', () => {
+  it('events add and attempts add repeated with the same key say so, and record once', async () => {
+    const id = await createParcel(h);
+    // A fixed --at: a repeat must send the same body bytes to be a replay.
+    const at = String(Math.floor(Date.now() / 1000) - 60);
+    const event = ['events', 'add', id, '--status', 'picked_up', '--at', at, '--idempotency-key', `event-key-${Date.now()}`];
+    expect((await h.cli(event)).stderr).toBe(`✓ Recorded status event for parcel ${id}\n`);
+    expect((await h.cli(event)).stderr).toBe(`✓ Recorded status event for parcel ${id} (replayed)\n`);
+    expect(json(await h.cli(['events', 'list', id, '--json'])).events).toHaveLength(1);
+    const attempt = ['attempts', 'add', id, '--outcome', 'failed', '--at', at, '--idempotency-key', `attempt-key-${Date.now()}`];
+    expect((await h.cli(attempt)).stderr).toBe(`✓ Recorded delivery attempt for parcel ${id}\n`);
+    expect((await h.cli(attempt)).stderr).toBe(`✓ Recorded delivery attempt for parcel ${id} (replayed)\n`);
+    expect(json(await h.cli(['attempts', 'list', id, '--json'])).attempts).toHaveLength(1);
+  });
+});
+
 describe('retry notices', () => {
   it('a 429 waited out says so on stderr, off a terminal and on one, and the command succeeds', async () => {
     const limited = await startSandbox({ seed: TEST_SEED, db: ':memory:', port: 0, rateLimit: { requests: 1, window_s: 1 } });
