@@ -4,6 +4,8 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -170,22 +172,31 @@ describe('(replayed)', () => {
 
 describe('retry notices', () => {
   it('a 429 waited out says so on stderr, off a terminal and on one, and the command succeeds', async () => {
-    const limited = await startSandbox({ seed: TEST_SEED, db: ':memory:', port: 0, rateLimit: { requests: 1, window_s: 1 } });
+    // Every other request is answered 429 with Retry-After: 1, so each run waits exactly once.
+    let requests = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      requests++;
+      const limited = requests % 2 === 1;
+      res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '1' } : {}) });
+      res.end(JSON.stringify(limited ? { data: null, error: { code: 'rate_limited', message: 'slow down' } } : { data: { couriers: [{ code: 'X-BIKE' }] } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const env = { PARCELS_BASE_URL: limited.url };
-      const dir = tempConfigDir();
-      // The first request takes the window's only slot; the second waits for the next window.
-      expect((await h.cli(['couriers'], { dir, env })).code).toBe(0);
-      const r = await h.cli(['couriers'], { dir, env });
+      const env = { PARCELS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      // CSV: no code-name lookup, so the command makes exactly one request (and one retry).
+      const r = await h.cli(['couriers', '-o', 'csv'], { env });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/^rate limited; retrying in 1 s \(1\/3\)\n/);
-      // On a terminal the same notice is shown (beside the spinner), and stdout holds only the table.
-      const tty = await h.cli(['couriers'], { dir, env, tty: true });
+      expect(r.stderr).toBe('rate limited; retrying in 1 s (1/3)\n');
+      expect(r.stdout).toContain('X-BIKE');
+      // On a terminal the same notice is shown (beside the spinner), and stdout holds only the data.
+      const tty = await h.cli(['couriers', '-o', 'csv'], { env, tty: true });
       expect(tty.code, tty.stderr).toBe(0);
       expect(tty.stderr).toContain('rate limited; retrying in 1 s (1/3)');
       expect(tty.stdout).not.toContain('rate limited');
+      expect(requests).toBe(4);
     } finally {
-      await limited.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
