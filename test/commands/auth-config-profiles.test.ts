@@ -27,6 +27,12 @@ async function login(dir: string, profile: string): Promise<void> {
   expect(r.code, r.stderr).toBe(0);
 }
 
+/** Runs a printed `auth login` at a terminal where the user types FULL_KEY at the hidden prompt. */
+async function atTerminal(argv: string[], dir: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const merged = h.env({ PARCELS_CONFIG_DIR: dir, PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined, ...env });
+  return h.record(await runAtTerminal(argv, { env: merged, typed: `${FULL_KEY}\r` }));
+}
+
 function currentProfile(dir: string): string | undefined {
   return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { current_profile?: string }).current_profile;
 }
@@ -47,12 +53,16 @@ describe('auth switch / config use', () => {
     const dir = tempConfigDir();
     await login(dir, 'prod');
     const before = currentProfile(dir);
-    expect(await h.cli(['auth', 'switch', 'prdo'], bare(dir))).toEqual({
+    const refused = await h.cli(['auth', 'switch', 'prdo'], bare(dir));
+    expect(refused).toEqual({
       code: 2,
       stdout: '',
       stderr: 'Error: PROFILE: profile "prdo" does not exist (profiles: prod)\nHint: create it with `parcels auth login --profile prdo`\n',
     });
     expect(currentProfile(dir)).toBe(before);
+    const created = await atTerminal(hintedCommands(refused.stderr)[0] as string[], dir, { PARCELS_BASE_URL: h.sandbox.url });
+    expect(created.code, created.stderr).toBe(0);
+    expect((await h.cli(['auth', 'switch', 'prdo'], bare(dir))).code).toBe(0);
   });
 });
 
@@ -86,7 +96,7 @@ describe('--profile naming a profile that does not exist', () => {
       expect(await h.cli([...argv, '--profile', 'staging', '--base-url', h.sandbox.url], bare(dir))).toEqual(expected);
     }
     const [create] = hintedCommands(expected.stderr);
-    const created = await h.cli([...(create as string[]), '--with-key-stdin'], { ...bare(dir), stdin: FULL_KEY });
+    const created = await atTerminal(create as string[], dir);
     expect(created.code, created.stderr).toBe(0);
     expect((await h.cli(['list', '--profile', 'staging', '--json'], bare(dir))).code).toBe(0);
   });
@@ -99,6 +109,10 @@ describe('--profile naming a profile that does not exist', () => {
       stdout: '',
       stderr: 'Error: PARCELS_PROFILE: profile "nope" does not exist (no profiles are saved yet)\nHint: create it with `parcels auth login --profile nope`\n',
     });
+    // Run where the user ran it: PARCELS_BASE_URL (from the harness) names the service.
+    const created = await atTerminal(hintedCommands(r.stderr)[0] as string[], dir, { PARCELS_PROFILE: 'nope', PARCELS_BASE_URL: h.sandbox.url });
+    expect(created.code, created.stderr).toBe(0);
+    expect((await h.cli(['couriers'], { dir, env: { PARCELS_PROFILE: 'nope', PARCELS_API_KEY: undefined } })).code).toBe(0);
   });
 });
 

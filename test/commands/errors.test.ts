@@ -54,6 +54,25 @@ describe('authentication and permission', () => {
     expect((await h.cli(['list', '--profile', 'ops'], { dir, env: noEnvKey })).code).toBe(0);
   });
 
+  it('a saved read-only key on create: the 403 hint logs in to that profile, and works as printed', async () => {
+    const dir = tempConfigDir();
+    const noEnvKey = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    const login = ['auth', 'login', '--profile', 'ro', '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'];
+    expect((await h.cli(login, { dir, env: noEnvKey, stdin: READ_ONLY_KEY })).code).toBe(0);
+    const r = await h.cli(['create', ...PARCEL_FLAGS, '--profile', 'ro'], { dir, env: noEnvKey });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'Error: this route requires the scope deliveries:write, which the API key does not have\n' +
+        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then run `parcels auth login --profile ro` (an unverified organisation cannot write at all)\n',
+    });
+    const hinted = h.record(await runAtTerminal(hintedCommands(r.stderr)[0] as string[], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnvKey }), typed: `${FULL_KEY}\r` }));
+    expect(hinted.code, hinted.stderr).toBe(0);
+    // The new key may write (validate-address needs deliveries:write and creates nothing; later tests expect no parcels).
+    expect((await h.cli(['validate-address', '--postal-code', '1234AB', '--number', '10', '--profile', 'ro'], { dir, env: noEnvKey })).code).toBe(0);
+  });
+
   it('no key with a typed --base-url: the login hint carries it, and works as printed', async () => {
     const dir = tempConfigDir();
     const noEnv = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };

@@ -89,6 +89,23 @@ describe('409 hints follow the error code', () => {
   });
 });
 
+describe('statuses 4 and 5 as events', () => {
+  it('the hint is the attempt that sets that status, and it works as printed', async () => {
+    const id = await createParcel(h);
+    const r = await h.cli(['events', 'add', id, '--status', 'Not Delivered']);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --status 5 cannot be reported as a status event (only 0-3)\n' +
+        `Hint: statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome failed\`\n`,
+    });
+    const followed = await h.cli(hintedCommands(r.stderr)[0] as string[]);
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(json(await h.cli(['get', id, '--json'])).status).toBe(5);
+  });
+});
+
 describe('412 and the missing ETag', () => {
   it('a stale --if-match: both printed commands work, and --refresh applies the change', async () => {
     const id = await createParcel(h);
@@ -117,10 +134,13 @@ describe('412 and the missing ETag', () => {
         `Error: --if-match: no cached ETag for parcel ${id}\n` +
         `Hint: run \`parcels get ${id} --sandbox\` first (it caches the ETag), or \`parcels patch ${id} --sandbox --addition B --refresh\` to read the latest one before patching\n`,
     });
-    const [get] = hintedCommands(r.stderr);
+    const [get, refresh] = hintedCommands(r.stderr);
     expect((await h.cli(get as string[], { dir, env })).code).toBe(0);
     const again = await h.cli(['patch', id, '--sandbox', '--addition', 'B', '--json'], { dir, env });
     expect(json(again)).toMatchObject({ entry_id: id, addition: 'B' });
+    const refreshed = await h.cli(refresh as string[], { dir, env });
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stderr).toBe(`✓ Updated parcel ${id}\n`);
   });
 });
 
