@@ -1,4 +1,6 @@
+// Over 300 lines on purpose: the one lazy factory every command receives; each member is small and they share its state.
 import { randomUUID } from 'node:crypto';
+import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { KnownIds } from './config/known-ids.js';
@@ -38,6 +40,8 @@ export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
+  /** The command line as the user typed it (after `parcels`): hints repeat it with their change. */
+  readonly argv: readonly string[];
   /** Unix seconds. */
   now(): number;
   /**
@@ -64,6 +68,8 @@ export interface Context {
   /** The compiled --jq filter (jq is loaded only when the flag is given); undefined without it. */
   jq(): Promise<JqFilter | undefined>;
   newIdempotencyKey(): string;
+  /** --dry-run: the requests recorded so far (printed as JSON with --json, as text otherwise). */
+  dryRunRequests(): readonly RequestDescription[];
   close(): Promise<void>;
 }
 
@@ -79,6 +85,7 @@ export function createContext(init: {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
+  argv?: readonly string[];
   now?: () => number;
   signal?: AbortSignal;
 }): Context {
@@ -95,6 +102,7 @@ export function createContext(init: {
   let profileOutput: OutputFormat | undefined;
   /** The --sandbox database: the target its ETags and names are kept for. */
   let sandboxDb: string | undefined;
+  let recorder: DryRunRecorder | undefined;
   const closers: (() => Promise<void>)[] = [];
 
   const settings = (): Promise<Settings> => {
@@ -129,7 +137,13 @@ export function createContext(init: {
       const { loadSandbox } = await import('./sandbox-loader.js');
       const { startSandbox, DEMO_API_KEY } = await loadSandbox();
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
+      const { sandboxDataExists } = await import('./config/sandbox-data.js');
+      const firstUse = !(await sandboxDataExists(env));
       sandboxDb = await prepareDefaultSandboxDb(env);
+      if (firstUse && noticesWanted()) {
+        const { renderMessage } = await import('./io/render.js');
+        await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`parcels sandbox reset\`)`);
+      }
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
       closers.push(sandbox.close);
       return {
@@ -166,22 +180,23 @@ export function createContext(init: {
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
-  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
-  // stderr), they stay out of the way.
-  const retryNoticesWanted = (): boolean => {
-    if (globals.quiet) return false;
+  const machineOutput = (): boolean => {
     try {
       const format = ctx.outputFormat();
-      return format !== 'json' && format !== 'ndjson';
+      return format === 'json' || format === 'ndjson';
     } catch {
-      return true;
+      return false;
     }
   };
+  // Notices (retries, the sandbox's first use) are for people: with --quiet, or JSON on stdout (whose
+  // errors are one JSON line on stderr), they stay out of the way.
+  const noticesWanted = (): boolean => !globals.quiet && !machineOutput();
 
   const ctx: Context = {
     io,
     env,
     globals,
+    argv: init.argv ?? [],
     now,
     signal,
     settings,
@@ -195,10 +210,11 @@ export function createContext(init: {
         const resolved = await target();
         const { requireApiKey } = await import('./config/settings.js');
         if (resolved.baseUrl === undefined) {
+          const { sameCommand } = await import('./commands/shared/retype.js');
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox`,
+            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.argv, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
@@ -216,8 +232,8 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
-          dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
-          waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
+          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text))) : undefined,
+          waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
           onSkew: (seconds: number) => skew.measured(seconds),
         });
@@ -297,6 +313,7 @@ export function createContext(init: {
       return jqPromise;
     },
     newIdempotencyKey: () => randomUUID(),
+    dryRunRequests: () => recorder?.requests ?? [],
     async close() {
       for (const close of closers.reverse()) await close();
       await skew.close();

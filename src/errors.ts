@@ -15,6 +15,8 @@ export const EXIT = {
   UNAVAILABLE: 8,
   /** The sandbox cannot run: better-sqlite3, its optional store, is not installed or does not load. */
   SANDBOX_UNAVAILABLE: 9,
+  /** `validate-address --exit-status`: the service answered that the address is not valid. */
+  NOT_VALID: 10,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -75,6 +77,8 @@ export class ApiError extends Error {
 /** No usable answer: connection refused or reset, DNS failure, timeout, malformed response. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
+  /** The request that got no answer, set by the HTTP client (its Idempotency-Key makes a re-run safe). */
+  request?: { method: string; path: string; idempotencyKey?: string };
   constructor(
     message: string,
     readonly code: string,
@@ -101,6 +105,8 @@ export class NotLoggedInError extends Error {
   constructor(
     message: string,
     readonly hint: string,
+    /** Set when logging in to this profile fixes it: the hint then names `auth login` with the --base-url the user typed. */
+    readonly loginProfile?: string,
   ) {
     super(message);
   }
@@ -118,12 +124,19 @@ export class CancelledError extends Error {
   }
 }
 
+/** A check the user asked to exit on failed (`validate-address --exit-status`); the answer was printed. */
+export class NotValidError extends Error {
+  override readonly name = 'NotValidError';
+}
+
 /** A precondition of the change no longer holds locally (e.g. a PATCH retry met 412 and the re-read differs). */
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   constructor(
     message: string,
     readonly hint?: string,
+    /** The parcel concerned: the hint then names `parcels get` for it, as the user's command line ran it. */
+    readonly parcelId?: string,
   ) {
     super(message);
   }
@@ -172,6 +185,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof SandboxUnavailableError) return EXIT.SANDBOX_UNAVAILABLE;
+  if (error instanceof NotValidError) return EXIT.NOT_VALID;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   if (error instanceof CheckFailedError) return error.exitCode;
   return EXIT.UNEXPECTED;
@@ -183,6 +197,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ApiError || error instanceof NetworkError) return error.code;
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
+  if (error instanceof NotValidError) return 'not_valid';
   if (error instanceof SandboxUnavailableError) return 'sandbox_unavailable';
   if (error instanceof CancelledError) return 'cancelled';
   if (error instanceof CheckFailedError) return 'check_failed';

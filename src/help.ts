@@ -14,6 +14,7 @@ const TOPICS: Record<string, string> = {
   8    service unavailable: 5xx or a network failure after all retries
   9    the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency,
        is not installed or its native addon does not load; the error names the command to install it
+  10   validate-address --exit-status: the service says the address is not valid
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM)
 

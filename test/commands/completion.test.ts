@@ -12,6 +12,7 @@ import { targetId } from '../../src/config/target.js';
 import { SETTABLE_KEYS } from '../../src/config/store.js';
 import { CONFIG_KEYS, HELP_TOPICS } from '../../src/completions/complete.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { FULL_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
 import { closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
 
@@ -36,7 +37,7 @@ describe('parcels __complete', () => {
   it('commands, groups and subcommands with their summaries', async () => {
     const dir = tempConfigDir();
     expect(await complete(dir, ['au'])).toBe('auth\tauth commands\n');
-    expect(await complete(dir, ['auth', 's'])).toBe('status\tCheck the key with the service; show the profile, base URL and masked key\n');
+    expect(await complete(dir, ['auth', 's'])).toBe('status\tCheck the key with the service; show the profile, base URL and masked key\nswitch\tMake a saved profile the default one\n');
     // a command that is also a group: its subcommands, then its own arguments (none here)
     expect(await complete(dir, ['usage', ''])).toBe('daily\tDaily API usage totals over 30 days\nrequests\tThe latest 100 API requests within 30 days\n');
     expect(await complete(dir, ['events', ''])).toBe("list\tList a parcel's status events (at most 1000)\nadd\tReport a status event (status 0-3)\n");
@@ -85,7 +86,7 @@ describe('parcels __complete', () => {
     const dir = tempConfigDir();
     expect(await complete(dir, ['--profile', ''])).toBe('');
     for (const profile of ['ci', 'prod']) {
-      const r = await h.cli(['config', 'set', 'output', 'json', '--profile', profile], { dir });
+      const r = await h.cli(['auth', 'login', '--profile', profile, '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'], { dir, stdin: FULL_KEY });
       expect(r.code, r.stderr).toBe(0);
     }
     expect(await complete(dir, ['--profile', ''])).toBe('ci\nprod\n');

@@ -71,7 +71,7 @@ describe('parse alone (no network)', () => {
     expect(await parse(definitions.list, { status: 'in_transit', limit: '10', all: true })).toEqual({
       query: { status: 2, limit: 10 },
       all: true,
-      typed: 'parcels list --status in_transit --limit 10',
+      max: undefined,
     });
   });
 

@@ -8,8 +8,9 @@ import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
-import { outcomeFlag, reasonFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { namedCodeFlag } from '../shared/codes.js';
+import { UsageError } from '../../errors.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface AttemptAddOptions {
@@ -37,6 +38,11 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
     const id = await resolveParcelId(args[0] ?? '', ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const { outcome, reason, at } = flags;
+    const country = flags.deliveredCountry;
+    // The spec's rule is upper-case NL exactly: a code is data, so the CLI does not fix it, it says so.
+    if (country !== undefined && country !== 'NL' && country.trim().toUpperCase() === 'NL') {
+      throw new UsageError(`--delivered-country must be exactly "NL" (upper case) (got "${country}"); did you mean NL?`, '--delivered-country');
+    }
     const delivered = defined({
       delivered_country: flags.deliveredCountry,
       delivered_postal_code: flags.deliveredPostalCode,
@@ -44,15 +50,16 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_city: flags.deliveredCity,
       delivered_street: flags.deliveredStreet,
       delivered_addition: flags.deliveredAddition,
-      delivered_location_type: flags.deliveredLocationType,
+      delivered_location_type:
+        flags.deliveredLocationType === undefined ? undefined : await namedCodeFlag(flags.deliveredLocationType, '--delivered-location-type', 'location_type', ctx),
     });
     const now = await ctx.serviceNow();
     const body: Record<string, unknown> = {
       ...fromData,
       ...defined({
         time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
-        outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
-        reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
+        outcome: outcome === undefined ? undefined : await namedCodeFlag(outcome, '--outcome', 'outcome', ctx),
+        reason: reason === undefined ? undefined : await namedCodeFlag(reason, '--reason', 'reason', ctx),
       }),
     };
     if (Object.keys(delivered).length > 0) {
@@ -69,6 +76,6 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
     const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded delivery attempt for parcel ${id}`);
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded delivery attempt for parcel ${id}${replayNote(response.headers)}`);
   },
 });

@@ -10,7 +10,8 @@ import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { otherCommand } from '../shared/retype.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 
 export interface EventAddOptions {
@@ -40,7 +41,7 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
       throw new UsageError(
         `${name} ${body.status} cannot be reported as a status event (only 0-3)`,
         name,
-        `statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\``,
+        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.argv, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
       );
     }
     const checked = validate(statusEventSchema(() => now), body);
@@ -54,6 +55,6 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data, { view: 'events', parentId: id, afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded status event for parcel ${id}`);
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded status event for parcel ${id}${replayNote(response.headers)}`);
   },
 });

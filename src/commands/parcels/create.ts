@@ -9,8 +9,9 @@ import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
+import { namedCodeFlag } from '../shared/codes.js';
 
 export interface CreateOptions {
   body: ParcelCreateInput;
@@ -53,7 +54,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
         parcel_weight: flags.weight,
         time_slot_period_start: time(flags.slotStart, '--slot-start'),
         time_slot_period_end: time(flags.slotEnd, '--slot-end'),
-        service_type: flags.serviceType,
+        service_type: flags.serviceType === undefined ? undefined : await namedCodeFlag(flags.serviceType, '--service-type', 'service_type', ctx),
       }),
     };
     const checked = validate(parcelCreateSchema, body);
@@ -75,7 +76,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
       return;
     }
     await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}`);
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
   },
 });
 

@@ -12,7 +12,9 @@ import { untilAborted } from '../shared/abortable.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
-import { typedCommand } from '../shared/typed.js';
+import { sameCommand } from '../shared/retype.js';
+import { withCourierCodes } from '../shared/couriers.js';
+import type { Context } from '../../context.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */
@@ -20,8 +22,6 @@ export interface ListOptions {
   all: boolean;
   /** With --all: stop after this many parcels. */
   max: number | undefined;
-  /** This command as the user typed it, without --cursor: the next-page hint repeats it. */
-  typed: string;
 }
 
 const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
@@ -37,30 +37,32 @@ export default defineCommand<typeof definitions.list, ListOptions>({
     });
     const checked = validate(parcelListQuerySchema, query);
     if (!checked.ok) throw issuesToUsageError(checked.issues, LIST_FLAGS, 'the query');
-    const typedFlags: [string, string | undefined][] = [
-      ['--courier', flags.courier],
-      ['--status', status],
-      ['--limit', limit],
-    ];
     if (flags.max !== undefined && !flags.all) {
-      const withAll = typedCommand(ctx, ['list'], [...typedFlags, ['--cursor', flags.cursor], ['--max', String(flags.max)]]);
-      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${withAll} --all\``);
+      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${sameCommand(ctx.argv, { add: ['--all'] })}\``);
     }
-    const typed = typedCommand(ctx, ['list'], typedFlags);
-    return { query, all: flags.all, max: flags.max, typed };
+    return { query, all: flags.all, max: flags.max };
   },
 
-  async run({ query, all, max, typed }, ctx) {
-    const client = await ctx.api();
-    if (!all) {
-      const page = await listParcels(client, query, ctx.signal);
-      await showPage(ctx, page.data, 'No parcels found.', { view: 'parcels', nextCommand: typed });
-      return;
+  async run(options, ctx) {
+    try {
+      await showParcels(options, ctx);
+    } catch (error) {
+      // An unknown --courier: the refusal lists the organisation's couriers.
+      throw options.query.courier === undefined ? error : await withCourierCodes(error, ctx);
     }
-    const items = max === undefined ? itemsOf(walkParcels(client, query, ctx.signal)) : firstItems(client, query, max, ctx.signal);
-    await showStream(ctx, untilAborted(items, ctx.signal), 'No parcels found.', { view: 'parcels' });
   },
 });
+
+async function showParcels({ query, all, max }: ListOptions, ctx: Context): Promise<void> {
+  const client = await ctx.api();
+  if (!all) {
+    const page = await listParcels(client, query, ctx.signal);
+    await showPage(ctx, page.data, 'No parcels found.', { view: 'parcels' });
+    return;
+  }
+  const items = max === undefined ? itemsOf(walkParcels(client, query, ctx.signal)) : firstItems(client, query, max, ctx.signal);
+  await showStream(ctx, untilAborted(items, ctx.signal), 'No parcels found.', { view: 'parcels' });
+}
 
 async function* itemsOf(pages: AsyncIterable<{ data: unknown }>): AsyncGenerator<unknown> {
   for await (const page of pages) yield* findItems(page.data) ?? [];

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parcelIdSchema } from '../../schemas/parcel.js';
 import { parcelIdArg } from './flags.js';
-import { typedCommand } from './typed.js';
+import { otherCommand } from './retype.js';
 
 /** The shortest prefix accepted for a parcel id (like git's abbreviated hashes, but never shorter). */
 export const ID_PREFIX_MIN = 8;
@@ -27,7 +27,7 @@ export async function resolveParcelId(value: string, ctx: Context): Promise<stri
     throw new UsageError(
       `no known parcel id starts with "${value}"`,
       'ID',
-      `give the whole id, or run \`${typedCommand(ctx, ['list'])}\` (ids it shows can then be abbreviated to 8 or more characters)`,
+      `give the whole id, or run \`${otherCommand(ctx.argv, ['list'])}\` (ids it shows can then be abbreviated to 8 or more characters)`,
     );
   }
   const shown = matches.slice(0, MATCHES_SHOWN).join(', ');

@@ -28,6 +28,7 @@ export interface ShowOptions {
   /** The parcel a child list or record belongs to: not repeated in its rows, not taken for its id. */
   parentId?: string;
 }
+import { sameCommand } from './retype.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
@@ -90,7 +91,7 @@ export async function showPage(
   ctx: Context,
   data: unknown,
   emptyMessage: string,
-  opts: ShowOptions & { nextCommand?: string } = {},
+  opts: ShowOptions = {},
 ): Promise<void> {
   const format = ctx.outputFormat();
   const items = findItems(data);
@@ -138,7 +139,8 @@ export async function showPage(
     view: opts.view,
     parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
-    nextCommand: opts.nextCommand,
+    // The hint repeats the user's own command (filters, --sandbox, --profile) with the next cursor.
+    nextCommand: sameCommand(ctx.argv, { drop: ['--cursor', '--all'] }),
     emptyMessage,
   });
 }
