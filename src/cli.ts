@@ -4,7 +4,7 @@ import type { CommandDefinition } from './commands/definition.js';
 import type { RawFlag } from './commands/resolve-flags.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context, GlobalOptions } from './context.js';
-import { DryRunComplete, EXIT } from './errors.js';
+import { DryRunComplete, EXIT, ReportedFailure } from './errors.js';
 import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { fastAnswer } from './fast-path.js';
@@ -24,6 +24,8 @@ export interface RunDeps {
    * Default: SIGINT/SIGTERM of this process, caught only while a command runs.
    */
   signal?: AbortSignal;
+  /** A second cancellation, for commands that wait for work in flight after the first (bulk runs). */
+  abandon?: AbortSignal;
 }
 
 /** The shell convention 128 + signal number. */
@@ -37,10 +39,10 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
     return EXIT.OK;
   }
-  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal);
+  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal, () => deps.abandon ?? new AbortController().signal);
   const cancel = processSignals();
   try {
-    return await runCommander(argv, deps, cancel.signal);
+    return await runCommander(argv, deps, cancel.signal, cancel.claimSecond);
   } finally {
     cancel.dispose();
   }
@@ -48,18 +50,29 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
 /**
  * SIGINT/SIGTERM abort the command's signal, so requests and streams stop and the command ends
- * cleanly (exit 130/143). A second signal means the user will not wait: exit at once.
+ * cleanly (exit 130/143). A second signal means the user will not wait: exit at once, unless the
+ * command claimed the second signal (`claimSecond`) to abandon its work in flight and end itself.
  */
-function processSignals(): { signal: AbortSignal; dispose(): void } {
+function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; dispose(): void } {
   const controller = new AbortController();
+  const second = new AbortController();
+  let secondClaimed = false;
   const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+    if (controller.signal.aborted) {
+      if (!secondClaimed) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+      second.abort(name);
+      return;
+    }
     controller.abort(name);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     signal: controller.signal,
+    claimSecond() {
+      secondClaimed = true;
+      return second.signal;
+    },
     dispose() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -67,7 +80,7 @@ function processSignals(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal): Promise<number> {
+async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
   const noColorFlag = argv.includes('--no-color');
@@ -109,6 +122,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
     command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError('(add --help for usage and examples)');
+    // A command that is also a group (`parcels outbox`, `parcels outbox flush`): its subcommands hang under it.
+    if (COMMANDS.some((other) => other.path.length > def.path.length && other.path[0] === name)) groups.set(name, command);
     // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify).
     const attributes = new Map<string, string>();
     for (const [key, spec] of Object.entries(def.flags)) {
@@ -126,7 +141,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
       const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
       const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
-      const ctx = createContext({ io, env, globals, now: deps.now, signal });
+      const ctx = createContext({ io, env, globals, now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
         const { resolveFlags } = await import('./commands/resolve-flags.js');
         const flags = resolveFlags(def, raw, env);
@@ -181,6 +196,7 @@ function commanderExitCode(error: CommanderErrorType): number {
 
 async function reportError(error: unknown, ctx: Context): Promise<number> {
   if (error instanceof DryRunComplete) return EXIT.OK;
+  if (error instanceof ReportedFailure) return error.exitCode;
   const { describeError } = await import('./describe-error.js');
   const { renderError } = await import('./io/render.js');
   const described = await describeError(error, ctx);

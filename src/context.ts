@@ -35,11 +35,18 @@ export interface Context {
   now(): number;
   /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
   readonly signal: AbortSignal;
+  /**
+   * Aborted on a second SIGINT/SIGTERM. Calling this tells the CLI not to exit at once on that
+   * second signal: the caller must then end promptly itself (a bulk run abandons its requests in flight).
+   */
+  claimSecondSignal(): AbortSignal;
   /** The resolved settings (flags, environment, profile). Pure: reads config, starts nothing. */
   settings(): Promise<Settings>;
   /** The settings requests go to: with --sandbox, those of an embedded sandbox started on first call. */
   target(): Promise<Settings>;
   api(): Promise<ApiClient>;
+  /** The id per-target state is kept under (see src/config/target.ts): the sandbox's database or the base URL; undefined without a base URL. */
+  targetId(): Promise<string | undefined>;
   etags(): Promise<EtagCache>;
   codeNames(): Promise<CodeNames>;
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
@@ -63,6 +70,7 @@ export function createContext(init: {
   globals: GlobalOptions;
   now?: () => number;
   signal?: AbortSignal;
+  claimSecondSignal?: () => AbortSignal;
 }): Context {
   const { io, env, globals } = init;
   const signal = init.signal ?? new AbortController().signal;
@@ -150,8 +158,10 @@ export function createContext(init: {
     globals,
     now,
     signal,
+    claimSecondSignal: init.claimSecondSignal ?? (() => new AbortController().signal),
     settings,
     target,
+    targetId: targetKey,
     api() {
       apiPromise ??= (async () => {
         const resolved = await target();

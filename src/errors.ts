@@ -13,6 +13,8 @@ export const EXIT = {
   REJECTED: 6,
   RATE_LIMITED: 7,
   UNAVAILABLE: 8,
+  /** `--queue`: not sent yet, kept in the profile's outbox for `parcels outbox flush` (EX_TEMPFAIL). */
+  QUEUED: 75,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -113,6 +115,17 @@ export class CancelledError extends Error {
     readonly signal?: 'SIGINT' | 'SIGTERM',
   ) {
     super(message);
+  }
+}
+
+/**
+ * The command has already told the user what happened (e.g. a bulk run's per-line results and
+ * summary, or "queued (N waiting)"); only its exit code is left to give.
+ */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
   }
 }
 

@@ -9,12 +9,21 @@ import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
+import type { BulkFlagValues, BulkRunOptions } from '../../bulk/command.js';
+import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { QueueMode } from '../../bulk/queue.js';
+import { queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { bareIdArg } from '../shared/bulk-args.js';
 
-export interface AttemptAddOptions {
+export interface SingleAttemptOptions {
   id: string;
   body: DeliveryAttemptInput;
   idempotencyKey: string;
+  queue?: QueueMode;
 }
+
+/** One attempt for the parcel given, or one per line of --from. */
+export type AttemptAddOptions = SingleAttemptOptions | BulkRunOptions;
 
 const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
   time_attempt: '--at',
@@ -32,8 +41,7 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
-    const fromData = await dataFlag(flags.data, ctx);
+    const bulk: BulkFlagValues = flags;
     const { outcome, reason, at } = flags;
     const delivered = defined({
       delivered_country: flags.deliveredCountry,
@@ -44,14 +52,18 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_addition: flags.deliveredAddition,
       delivered_location_type: flags.deliveredLocationType,
     });
-    const body: Record<string, unknown> = {
-      ...fromData,
-      ...defined({
-        time_attempt: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
-        outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
-        reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
-      }),
-    };
+    const fields = defined({
+      time_attempt: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+      outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
+      reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
+    });
+    if (flags.from !== undefined) {
+      return bulkOptions('attempts', bulk, Object.keys(delivered).length > 0 ? { ...fields, delivered } : fields, ctx, args[0]);
+    }
+    rejectBulkOnlyFlags(bulk);
+    const id = parcelIdArg(bareIdArg(args[0]));
+    const fromData = await dataFlag(flags.data, ctx);
+    const body: Record<string, unknown> = { ...fromData, ...fields };
     if (Object.keys(delivered).length > 0) {
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
@@ -59,11 +71,16 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
     if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = ctx.now();
     const checked = validate(deliveryAttemptSchema(() => ctx.now()), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
-    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
+    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 
-  async run({ id, body, idempotencyKey }, ctx) {
-    const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
+  async run(options, ctx) {
+    if ('from' in options) return runBulkCommand(options, ctx);
+    const { id, body, idempotencyKey } = options;
+    const client = await ctx.api();
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'attempts', parcel: id, body, idempotencyKey }, (bytes) =>
+      createAttempt(client, id, bytes, idempotencyKey, ctx.signal),
+    );
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data);
     if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}`, 'success');

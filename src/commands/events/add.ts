@@ -10,27 +10,37 @@ import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
+import type { BulkFlagValues, BulkRunOptions } from '../../bulk/command.js';
+import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { QueueMode } from '../../bulk/queue.js';
+import { queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { bareIdArg } from '../shared/bulk-args.js';
 
-export interface EventAddOptions {
+export interface SingleEventOptions {
   id: string;
   body: StatusEventInput;
   idempotencyKey: string;
+  queue?: QueueMode;
 }
+
+/** One event for the parcel given, or one per line of --from. */
+export type EventAddOptions = SingleEventOptions | BulkRunOptions;
 
 const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 
 export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
-    const fromData = await dataFlag(flags.data, ctx);
+    const bulk: BulkFlagValues = flags;
     const { status, at } = flags;
-    const body = {
-      ...fromData,
-      ...defined({
-        status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
-        occurred_at: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
-      }),
-    };
+    const fields = defined({
+      status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
+      occurred_at: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+    });
+    if (flags.from !== undefined) return bulkOptions('events', bulk, fields, ctx, args[0]);
+    rejectBulkOnlyFlags(bulk);
+    const id = parcelIdArg(bareIdArg(args[0]));
+    const fromData = await dataFlag(flags.data, ctx);
+    const body = { ...fromData, ...fields };
     if (body.occurred_at === undefined && flags.data === undefined) body.occurred_at = ctx.now();
     if (body.status === 4 || body.status === 5) {
       const name = status === undefined ? 'status' : '--status';
@@ -43,11 +53,16 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
     const checked = validate(statusEventSchema(() => ctx.now()), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
-    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
+    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 
-  async run({ id, body, idempotencyKey }, ctx) {
-    const response = await createEvent(await ctx.api(), id, body, idempotencyKey, ctx.signal);
+  async run(options, ctx) {
+    if ('from' in options) return runBulkCommand(options, ctx);
+    const { id, body, idempotencyKey } = options;
+    const client = await ctx.api();
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'events', parcel: id, body, idempotencyKey }, (bytes) =>
+      createEvent(client, id, bytes, idempotencyKey, ctx.signal),
+    );
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data);
