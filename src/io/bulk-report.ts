@@ -56,15 +56,17 @@ export async function bulkProgress(io: IO, file: string | undefined): Promise<Bu
 export interface BulkSummaryText extends RunSummary {
   /** A bulk run's batch identity; absent for an outbox flush. */
   batch?: string;
-  /** An outbox flush: entries still waiting. */
+  /** An outbox flush: entries still waiting… */
   left?: number;
+  /** …of which not tried, because an earlier one still could not be delivered. */
+  notTried?: number;
 }
 
 /** One line on stderr: created, already done, failed, elapsed, rate (and what is left, for a flush). */
 export async function renderBulkSummary(io: IO, summary: BulkSummaryText): Promise<void> {
   const s = styles(io.stderrColour);
   const parts = [`${summary.created} created`, `${summary.alreadyDone} already done`, `${summary.failed} failed`];
-  if (summary.left !== undefined) parts.push(`${summary.left} still waiting`);
+  if (summary.left !== undefined) parts.push(`${summary.left} still waiting${summary.notTried ? ` (${summary.notTried} not tried: the service is still out of reach)` : ''}`);
   if (summary.ignoredFields > 0) parts.push(`${summary.ignoredFields} fields ignored`);
   const timing = `${(summary.elapsedMs / 1000).toFixed(1)} s, ${Math.round(summary.rate)} lines/s`;
   const head = summary.cancelled ? s.yellow('Interrupted: ') : summary.failed > 0 ? s.yellow('! ') : s.green('✓ ');
