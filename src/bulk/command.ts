@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { accessSync, constants } from 'node:fs';
 import type { ApiClient } from '../api/http.js';
 import type { Context } from '../context.js';
@@ -6,7 +7,7 @@ import { renderLine } from '../io/render.js';
 import { bulkProgress, renderBulkSummary } from '../io/bulk-report.js';
 import type { InputFormat } from './input.js';
 import { inputFormat } from './input.js';
-import { DEFAULT_BULK_RETRIES, DEFAULT_CONCURRENCY } from './runner.js';
+import { DEFAULT_BULK_RETRIES, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner.js';
 import type { BulkKind } from './types.js';
 
 /**
@@ -136,6 +137,9 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);
   const client = await engineClient(ctx, opts.concurrency);
+  const abandon = ctx.claimSecondSignal();
+  // Every line in flight listens to both signals (its waits, its request): up to 64 at once, not a leak.
+  setMaxListeners(4 * MAX_CONCURRENCY, ctx.signal, abandon);
   const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, opts.from === '-' ? undefined : opts.from) : undefined;
   try {
     const summary = await runImport({
@@ -157,7 +161,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       retries,
       rate: opts.rate,
       signal: ctx.signal,
-      abandon: ctx.claimSecondSignal(),
+      abandon,
       now: () => ctx.now(),
     });
     progress?.stop();
