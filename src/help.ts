@@ -12,6 +12,7 @@ const TOPICS: Record<string, string> = {
   6    rejected by the service's validation: 400, 422, and any other 4xx
   7    rate limited: 429 still answered after all retries
   8    service unavailable: 5xx or a network failure after all retries
+  75   queued, not sent yet: --queue kept the request in the outbox (\`parcels outbox flush\` sends it)
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM)
 

@@ -1,106 +1,17 @@
 /**
  * End-to-end bulk runs: the built `parcels` binary, spawned, against `parcels sandbox serve` (also
- * spawned) over real HTTP. Each scenario gets its own sandbox so parcel counts are exact.
+ * spawned) over real HTTP. Each scenario gets its own sandbox so parcel counts are exact. The
+ * 2,000-line import under injected faults is in bulk-faults.test.ts (its own file: it runs long).
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
-import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_SEED } from '../helpers/seed.js';
+import { bulkHelpers } from '../helpers/bulk.js';
 
-const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const seen: Spawned[] = [];
-const sandboxes: ServedSandbox[] = [];
-afterEach(async () => {
-  for (const sandbox of sandboxes.splice(0)) expect(await sandbox.stop()).toBe(0);
-  const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
-  for (const key of ALL_KEYS) expect(everything).not.toContain(key);
-});
-
-async function parcels(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Spawned> {
-  const result = await spawnParcels(args, opts);
-  seen.push(result);
-  return result;
-}
-
-async function serve(seed: unknown = TEST_SEED, args: string[] = []): Promise<{ url: string; env: NodeJS.ProcessEnv; dir: string }> {
-  const sandbox = await serveSandbox(seed, args);
-  sandboxes.push(sandbox);
-  const env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
-  return { url: sandbox.url, env, dir: env.PARCELS_CONFIG_DIR as string };
-}
-
-const parcelLine = (i: number): string => JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(i) });
-
-function writeLines(dir: string, name: string, lines: string[]): string {
-  const path = join(dir, name);
-  writeFileSync(path, `${lines.join('\n')}\n`);
-  return path;
-}
-
-function results(r: Spawned): Array<Record<string, unknown>> {
-  return r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-async function allParcels(env: NodeJS.ProcessEnv): Promise<Array<Record<string, unknown>>> {
-  const r = await parcels(['list', '--all', '-o', 'ndjson', '--retries', '10'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return results(r);
-}
-
-/** Spawns the binary and resolves once `lines` result lines are on its stdout. */
-function startRun(args: string[], env: NodeJS.ProcessEnv, lines: number) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let notify: (() => void) | undefined;
-  child.stdout.setEncoding('utf8').on('data', (c: string) => {
-    stdout += c;
-    if (stdout.split('\n').length > lines) notify?.();
-  });
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const exited = new Promise<Spawned>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : -1), stdout, stderr })));
-  const reached = new Promise<void>((resolve) => (notify = resolve));
-  return { child, reached, exited };
-}
+const { parcels, serve, parcelLine, writeLines, results, allParcels, startRun } = bulkHelpers();
 
 describe('bulk create --from', () => {
-  it('2,000 lines through 10% failures and 10% dropped connections: exactly 2,000 parcels; a second run creates nothing', async () => {
-    const { env, dir } = await serve(TEST_SEED, ['--fail-rate', '0.1', '--drop-rate', '0.1', '--fault-seed', '11']);
-    const input = writeLines(dir, 'parcels.ndjson', Array.from({ length: 2000 }, (_, i) => parcelLine(i + 1)));
-
-    const first = await parcels(['create', '--from', input, '--concurrency', '32'], { env });
-    expect(first.code, first.stderr).toBe(0);
-    const lines = results(first);
-    expect(lines.map((r) => r.line)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
-    expect(lines.every((r) => r.ok === true && UUID.test(r.entry_id as string) && r.replayed === undefined)).toBe(true);
-    expect(first.stderr).toMatch(/^✓ 2000 created, 0 already done, 0 failed in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n$/);
-
-    const stored = await allParcels(env);
-    expect(stored).toHaveLength(2000);
-    expect(new Set(stored.map((p) => p.number)).size).toBe(2000);
-    expect(new Set(stored.map((p) => p.entry_id))).toEqual(new Set(lines.map((r) => r.entry_id)));
-
-    const second = await parcels(['create', '--from', input, '--concurrency', '32'], { env });
-    expect(second.code, second.stderr).toBe(0);
-    expect(results(second)).toEqual(lines.map((r) => ({ line: r.line, ok: true, replayed: true, entry_id: r.entry_id })));
-    expect(second.stderr).toMatch(/^✓ 0 created, 2000 already done, 0 failed in /);
-    expect(await allParcels(env)).toHaveLength(2000);
-
-    const batches = await parcels(['batches', '-o', 'json'], { env });
-    expect(batches.code, batches.stderr).toBe(0);
-    expect(JSON.parse(batches.stdout)).toEqual([{ batch: expect.stringMatching(/^create-[0-9a-f]{64}$/), input, done: 2000, rejected: 0, uncertain: 0, age: expect.stringMatching(/^\d+s$/) }]);
-    // Each injected 503 carries Retry-After: 1, which pauses the whole pool for a second (by design).
-  }, 240_000);
-
   it('killed with SIGKILL mid-run, then run again: exactly the right count', async () => {
     const { env, dir } = await serve();
     const input = writeLines(dir, 'kill.ndjson', Array.from({ length: 1500 }, (_, i) => parcelLine(i + 1)));
