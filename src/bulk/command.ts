@@ -152,6 +152,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       defaults: opts.defaults,
       dataDir: dataDir(ctx.env),
       target,
+      // Benchmarks only (bench/bulk-import.mjs measures the journal's cost): a run without it is not safe to repeat.
+      journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sendThrough(client),
       emit: async (result) => {
         progress?.tick(result);

@@ -35,7 +35,5 @@ describe('bulk create --from under faults', () => {
     const batches = await parcels(['batches', '-o', 'json'], { env });
     expect(batches.code, batches.stderr).toBe(0);
     expect(JSON.parse(batches.stdout)).toEqual([{ batch: expect.stringMatching(/^create-[0-9a-f]{64}$/), input, done: 2000, rejected: 0, uncertain: 0, age: expect.stringMatching(/^\d+s$/) }]);
-
   }, 240_000);
-
 });
