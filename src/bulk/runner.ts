@@ -196,6 +196,8 @@ const UNEXPECTED = 'unexpected';
 class LineWorker {
   private readonly retries: number;
   private readonly random: () => number;
+  /** Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent. One for the run, not one per line. */
+  private readonly stopWaiting: AbortSignal | undefined;
 
   constructor(
     private readonly opts: RunOptions,
@@ -204,6 +206,7 @@ class LineWorker {
   ) {
     this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
     this.random = opts.random ?? Math.random;
+    this.stopWaiting = anySignal(opts.signal, opts.abandon);
   }
 
   async run(item: WorkItem): Promise<ResultLine> {
@@ -215,8 +218,7 @@ class LineWorker {
     }
     if (!item.journaled) this.opts.recorder?.sent(item);
     const abandon = this.opts.abandon;
-    // Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent.
-    const stopWaiting = anySignal(this.opts.signal, abandon);
+    const stopWaiting = this.stopWaiting;
     for (let failures = 0; ; ) {
       await this.gate.admit(stopWaiting);
       if (stopWaiting?.aborted) return cancelled(line);
