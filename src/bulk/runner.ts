@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ApiError, CancelledError, EXIT, exitCodeFor, NetworkError } from '../errors.js';
 import type { ExitCode } from '../errors.js';
 import type { Timing } from './gate.js';
@@ -207,6 +208,8 @@ class LineWorker {
     this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
     this.random = opts.random ?? Math.random;
     this.stopWaiting = anySignal(opts.signal, opts.abandon);
+    // Every line waiting (up to the whole pool during a pause) listens to it: a bounded number, not a leak.
+    if (this.stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, this.stopWaiting);
   }
 
   async run(item: WorkItem): Promise<ResultLine> {

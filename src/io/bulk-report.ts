@@ -34,6 +34,8 @@ export async function bulkProgress(io: IO, file: string | undefined): Promise<Bu
     hideCursor: true,
     clearOnComplete: true,
     fps: 5,
+    // Shown only when the IO says stderr is a terminal (the caller checks); trust that over stream.isTTY.
+    noTTYOutput: true,
   });
   const started = performance.now();
   let done = 0;

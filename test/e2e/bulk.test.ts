@@ -109,6 +109,8 @@ describe('bulk create --from', () => {
     const r = await parcels(['create', '--from', input, '--concurrency', '16'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(results(r).every((l) => l.ok === true)).toBe(true);
+    // The whole pool waits out each pause, and says nothing more than its summary.
+    expect(r.stderr).toMatch(/^✓ 50 created, 0 already done, 0 failed in /);
     // 50 requests at 20 per 2-second window need at least two pauses.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(await allParcels(env)).toHaveLength(50);
