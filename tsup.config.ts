@@ -34,8 +34,9 @@ export default defineConfig([
     // Types for the library entry, for software that tests against the sandbox.
     dts: { entry: { 'sandbox/index': 'src/sandbox/index.ts' } },
     // Bundle pure-JS dependencies (fewer files to resolve at start-up); the native addon stays external.
-    noExternal: [/^(?!better-sqlite3$).*/],
-    external: ['better-sqlite3'],
+    noExternal: [/^(?!better-sqlite3$|jq-wasm(\/|$)).*/],
+    // jq-wasm's Emscripten loader needs its CommonJS __dirname: it stays a plain (lazily imported) package.
+    external: ['better-sqlite3', 'jq-wasm'],
     // Bundled CommonJS dependencies call require() for Node built-ins; give the ESM output a real one.
     banner: {
       js: "import { createRequire as __parcelsCreateRequire } from 'node:module'; const require = __parcelsCreateRequire(import.meta.url);",

@@ -9,7 +9,7 @@ import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
-import { topLevelHelp } from './help.js';
+import { helpFor, topLevelHelp } from './help.js';
 
 export { COMMANDS };
 
@@ -38,6 +38,15 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     const { systemIO, writeOut } = await import('./io/streams.js');
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
     return EXIT.OK;
+  }
+  if (argv[0] === 'help' && argv.length > 1) {
+    const request = helpFor(argv.slice(1), COMMANDS);
+    if ('unknown' in request) {
+      const { systemIO, writeOut } = await import('./io/streams.js');
+      await writeOut((deps.io ?? systemIO({ noColor: true })).stderr, request.unknown);
+      return EXIT.USAGE;
+    }
+    argv = request.argv;
   }
   if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal, () => deps.abandon ?? new AbortController().signal);
   const cancel = processSignals();
@@ -102,6 +111,9 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     .showHelpAfterError('(add --help for usage and examples)');
   program.helpInformation = () => topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION);
   for (const def of GLOBAL_OPTIONS) program.option(def.flags, def.description);
+  // Every subcommand's help lists the global flags it accepts (not --version, which only the top level takes).
+  program.options.find((option) => option.long === '--version')?.hideHelp();
+  program.configureHelp({ showGlobalOptions: true });
 
   const groups = new Map<string, CommanderCommand>();
   const parentOf = (def: CommandDefinition): CommanderCommand => {
@@ -122,8 +134,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
     command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError('(add --help for usage and examples)');
-    // A command that is also a group (`parcels outbox`, `parcels outbox flush`): its subcommands hang under it.
-    if (COMMANDS.some((other) => other.path.length > def.path.length && other.path[0] === name)) groups.set(name, command);
+    // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
+    if (def.path.length === 1 && !def.args) groups.set(name, command);
     // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify).
     const attributes = new Map<string, string>();
     for (const [key, spec] of Object.entries(def.flags)) {
@@ -145,6 +157,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
       try {
         const { resolveFlags } = await import('./commands/resolve-flags.js');
         const flags = resolveFlags(def, raw, env);
+        // A bad --jq expression fails here, before anything is sent.
+        await ctx.jq();
         // Each loader's module is checked against its definition where it is written (defineCommand).
         const module = (await def.load()).default as CommandModule<CommandDefinition, unknown>;
         const options = await module.parse({ args, flags }, ctx);
@@ -184,6 +198,7 @@ function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
     sandbox: raw.sandbox === true,
     timeout: str(raw.timeout),
     retries: str(raw.retries),
+    jq: str(raw.jq),
   };
 }
 

@@ -8,6 +8,8 @@ import type { CodeNames } from './io/format.js';
 import { OUTPUT_FORMATS, isOutputFormat } from './io/output-format.js';
 import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
+import type { JqFilter } from './io/jq.js';
+import { SKEW_WARN_S, skewWarning } from './io/clock-skew.js';
 
 /** The options every command accepts, as commander parsed them (still unvalidated strings). */
 export interface GlobalOptions {
@@ -21,6 +23,8 @@ export interface GlobalOptions {
   sandbox: boolean;
   timeout?: string;
   retries?: string;
+  /** --jq: a jq expression the JSON output is filtered through. */
+  jq?: string;
 }
 
 /**
@@ -33,6 +37,11 @@ export interface Context {
   readonly globals: GlobalOptions;
   /** Unix seconds. */
   now(): number;
+  /**
+   * Unix seconds on the service's clock: `now()` corrected by the skew measured in this command
+   * or, before any answer, the last one kept for this profile and service. The `now` of time flags.
+   */
+  serviceNow(): Promise<number>;
   /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
   readonly signal: AbortSignal;
   /**
@@ -52,6 +61,8 @@ export interface Context {
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
   outputFormat(): OutputFormat;
   fields(): string[] | undefined;
+  /** The compiled --jq filter (jq is loaded only when the flag is given); undefined without it. */
+  jq(): Promise<JqFilter | undefined>;
   newIdempotencyKey(): string;
   close(): Promise<void>;
 }
@@ -80,6 +91,12 @@ export function createContext(init: {
   let apiPromise: Promise<ApiClient> | undefined;
   let etagsPromise: Promise<EtagCache> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
+  let jqPromise: Promise<JqFilter | undefined> | undefined;
+  let storedSkew: Promise<number | undefined> | undefined;
+  /** Service clock minus ours (seconds), as measured from this command's latest answer. */
+  let measuredSkew: number | undefined;
+  let skewWarned = false;
+  const pendingWarnings: Promise<void>[] = [];
   let profileOutput: OutputFormat | undefined;
   /** The --sandbox database: the target its ETags and names are kept for. */
   let sandboxDb: string | undefined;
@@ -114,7 +131,8 @@ export function createContext(init: {
     targetPromise ??= (async () => {
       const resolved = await settings();
       if (!globals.sandbox) return resolved;
-      const { startSandbox, DEMO_API_KEY } = await import('./sandbox/index.js');
+      const { loadSandbox } = await import('./sandbox-loader.js');
+      const { startSandbox, DEMO_API_KEY } = await loadSandbox();
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
       sandboxDb = await prepareDefaultSandboxDb(env);
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
@@ -136,6 +154,46 @@ export function createContext(init: {
     const { targetId } = await import('./config/target.js');
     if (sandboxDb !== undefined) return targetId({ sandboxDb });
     return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
+  };
+
+  /** Where the skew is kept: per base URL and profile. The embedded sandbox shares this machine's clock. */
+  const skewKey = async (): Promise<{ target: string; profile: string } | undefined> => {
+    if (globals.sandbox) return undefined;
+    const resolved = await settings();
+    if (resolved.baseUrl === undefined) return undefined;
+    const { targetId } = await import('./config/target.js');
+    return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
+  };
+
+  const knownSkew = (): Promise<number | undefined> => {
+    storedSkew ??= (async () => {
+      const key = await skewKey();
+      if (key === undefined) return undefined;
+      const { readClockSkew } = await import('./config/clock-skew.js');
+      return readClockSkew(env, key.target, key.profile);
+    })();
+    return storedSkew;
+  };
+
+  const onSkew = (seconds: number): void => {
+    measuredSkew = seconds;
+    if (skewWarned || Math.abs(seconds) <= SKEW_WARN_S) return;
+    skewWarned = true;
+    pendingWarnings.push(
+      (async () => {
+        const { renderMessage } = await import('./io/render.js');
+        await renderMessage(io, skewWarning(seconds), 'warn');
+      })(),
+    );
+  };
+
+  /** Keeps the latest measured skew for the next command; a failed write only loses the correction. */
+  const keepSkew = async (): Promise<void> => {
+    if (measuredSkew === undefined) return;
+    const key = await skewKey();
+    if (key === undefined || (await knownSkew()) === measuredSkew) return;
+    const { writeClockSkew } = await import('./config/clock-skew.js');
+    await writeClockSkew(env, key.target, key.profile, measuredSkew).catch(() => undefined);
   };
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
@@ -162,6 +220,10 @@ export function createContext(init: {
     settings,
     target,
     targetId: targetKey,
+    async serviceNow() {
+      if (measuredSkew !== undefined) return now() + measuredSkew;
+      return now() + ((await knownSkew()) ?? 0);
+    },
     api() {
       apiPromise ??= (async () => {
         const resolved = await target();
@@ -190,6 +252,7 @@ export function createContext(init: {
           dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
           waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
+          onSkew,
         });
         closers.push(() => client.close());
         return client;
@@ -227,6 +290,13 @@ export function createContext(init: {
       return namesPromise;
     },
     outputFormat() {
+      if (globals.jq !== undefined) {
+        // jq reads JSON: --jq implies --json, and any other explicit format contradicts it.
+        if (globals.output !== undefined && globals.output !== 'json' && globals.output !== 'ndjson') {
+          throw new UsageError(`--jq filters JSON output and cannot be used with --output ${globals.output}`, '--jq');
+        }
+        return 'json';
+      }
       if (globals.output !== undefined) return parseOutputFormat(globals.output, '--output');
       if (env.PARCELS_OUTPUT) return parseOutputFormat(env.PARCELS_OUTPUT, 'PARCELS_OUTPUT');
       return profileOutput ?? 'table';
@@ -240,9 +310,19 @@ export function createContext(init: {
       if (list.length === 0) throw new UsageError('--fields must name at least one field, e.g. --fields entry_id,status', '--fields');
       return list;
     },
+    jq() {
+      jqPromise ??= (async () => {
+        if (globals.jq === undefined) return undefined;
+        const { compileJq } = await import('./io/jq.js');
+        return compileJq(globals.jq);
+      })();
+      return jqPromise;
+    },
     newIdempotencyKey: () => randomUUID(),
     async close() {
       for (const close of closers.reverse()) await close();
+      await Promise.all(pendingWarnings);
+      await keepSkew();
     },
   };
   return ctx;

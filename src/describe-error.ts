@@ -1,6 +1,6 @@
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
-import { ApiError, CancelledError, ConflictError, EXIT, NetworkError, NotLoggedInError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
+import { ApiError, CancelledError, ConflictError, EXIT, SandboxUnavailableError, NetworkError, NotLoggedInError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 
 
@@ -21,7 +21,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
       ...validationDetails(error.body),
     };
   }
-  if (error instanceof NetworkError || error instanceof ConflictError || error instanceof NotLoggedInError) {
+  if (error instanceof NetworkError || error instanceof ConflictError || error instanceof NotLoggedInError || error instanceof SandboxUnavailableError) {
     return { message: error.message, code, exitCode, hint: error.hint };
   }
   if (error instanceof CancelledError) return { message: error.message, code, exitCode };

@@ -13,6 +13,8 @@ export const EXIT = {
   REJECTED: 6,
   RATE_LIMITED: 7,
   UNAVAILABLE: 8,
+  /** The sandbox cannot run: better-sqlite3, its optional store, is not installed or does not load. */
+  SANDBOX_UNAVAILABLE: 9,
   /** `--queue`: not sent yet, kept in the profile's outbox for `parcels outbox flush` (EX_TEMPFAIL). */
   QUEUED: 75,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
@@ -140,6 +142,17 @@ export class ConflictError extends Error {
   }
 }
 
+/** The sandbox cannot run: better-sqlite3, an optional dependency, did not install or its addon does not load. */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.AUTH;
   if (status === 404) return EXIT.NOT_FOUND;
@@ -156,6 +169,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NetworkError) return EXIT.UNAVAILABLE;
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
+  if (error instanceof SandboxUnavailableError) return EXIT.SANDBOX_UNAVAILABLE;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   return EXIT.UNEXPECTED;
 }
@@ -166,6 +180,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ApiError || error instanceof NetworkError) return error.code;
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
+  if (error instanceof SandboxUnavailableError) return 'sandbox_unavailable';
   if (error instanceof CancelledError) return 'cancelled';
   return 'unexpected';
 }

@@ -12,6 +12,8 @@ const TOPICS: Record<string, string> = {
   6    rejected by the service's validation: 400, 422, and any other 4xx
   7    rate limited: 429 still answered after all retries
   8    service unavailable: 5xx or a network failure after all retries
+  9    the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency,
+       is not installed or its native addon does not load; the error names the command to install it
   75   queued, not sent yet: --queue kept the request in the outbox (\`parcels outbox flush\` sends it)
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM)
@@ -37,6 +39,23 @@ Precedence: flag > environment > profile (config.json) > built-in default.
 
 export function helpTopic(name: string): string | undefined {
   return TOPICS[name];
+}
+
+/**
+ * `parcels help WORD…` for a command or a group (`help events add`, `help events`): the argv that
+ * shows its help (`events add --help`), so both print the same text. Anything else is an unknown
+ * topic: the message lists what help knows (exit 2).
+ */
+export function helpFor(words: readonly string[], commands: readonly HelpCommand[]): { argv: string[] } | { unknown: string } {
+  const known = (path: readonly string[]) => path.length === words.length && path.every((word, i) => word === words[i]);
+  if (commands.some((c) => known(c.path) || known(c.path.slice(0, -1)))) return { argv: [...words, '--help'] };
+  const names = commands.map((c) => c.path.join(' '));
+  return {
+    unknown:
+      `error: unknown help topic '${words.join(' ')}'\n` +
+      `Topics: ${Object.keys(TOPICS).join(', ')}\n` +
+      `Commands: ${names.join(', ')}\n`,
+  };
 }
 
 interface HelpOption {

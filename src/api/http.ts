@@ -49,6 +49,8 @@ export interface ApiClientOptions {
   sleep?: Sleep;
   /** Epoch milliseconds; drives the Retry-After gate and the clock-skew measurement. */
   now?: () => number;
+  /** Told the skew (service clock minus ours, seconds) measured from every response's Date header. */
+  onSkew?: ((seconds: number) => void) | undefined;
   /** In [0, 1); used for the backoff jitter. */
   random?: () => number;
   /** Maximum parallel connections to the service (default 16). */
@@ -235,7 +237,12 @@ export class ApiClient {
   private measureSkew(date: string | undefined): void {
     if (date === undefined) return;
     const serverMs = Date.parse(date);
-    if (!Number.isNaN(serverMs)) this.lastSkewSeconds = Math.round((serverMs - this.now()) / 1000);
+    if (Number.isNaN(serverMs)) return;
+    // The Date header is cut to the whole second, so the service's clock is up to 1 s past what it
+    // says: rounding up lands on the true skew (a whole-second offset is measured exactly). `+ 0`
+    // turns a -0 into 0.
+    this.lastSkewSeconds = Math.ceil((serverMs - this.now()) / 1000) + 0;
+    this.options.onSkew?.(this.lastSkewSeconds);
   }
 
   /** Turns an answer into a response (2xx) or an ApiError. */

@@ -35,6 +35,11 @@ export interface ApiResponse {
 
 /** Headers a request may not set itself: the key goes only where the client sends it. */
 const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection']);
+
+/** True for a header (lower-case name) a request may not set itself. */
+export function isReservedHeader(name: string): boolean {
+  return RESERVED_HEADERS.has(name);
+}
 // Any C0 control (CR and LF included) or DEL: they would split or corrupt the header block.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;

@@ -43,8 +43,11 @@ export interface BulkRunOptions {
 
 const BATCH_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** Checks the bulk flags (nothing is read or sent yet); `overrides` are the command's own flags, typed. */
-export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Record<string, unknown>, ctx: Context, idArg?: string): BulkRunOptions {
+/**
+ * Checks the bulk flags (nothing is read or sent yet). `overrides` are the command's own flags,
+ * typed; `now` (Unix seconds, the service's clock as the command knows it) fills a history line without a time.
+ */
+export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Record<string, unknown>, ctx: Context, now: number, idArg?: string): BulkRunOptions {
   const from = flags.from as string;
   if (idArg !== undefined) throw new UsageError('give either a parcel ID or --from, not both (with --from each line names its parcel)', '--from');
   if (ctx.globals.dryRun) throw new UsageError('--dry-run cannot be used with --from (each line is validated and reported instead)', '--dry-run');
@@ -67,7 +70,7 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     rate: flags.rate === undefined ? undefined : rateFlag(flags.rate),
     batchId: flags.batchId,
     overrides,
-    defaults: kind === 'events' ? { occurred_at: ctx.now() } : kind === 'attempts' ? { time_attempt: ctx.now() } : {},
+    defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
   };
 }
 

@@ -5,6 +5,7 @@ import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
+import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 import type { Outcome, PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -121,6 +122,7 @@ export function createApp(opts: AppOptions = {}): App {
     repo,
     clock,
     handle(req, res) {
+      if (isOpenApiRequest(req)) return serveOpenApi(req, res);
       // GET routes come back synchronously and are answered in this same tick; body routes wait
       // for their body. runPipeline never throws or rejects.
       const out = runPipeline(req, deps);

@@ -151,7 +151,10 @@ describe('create', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: --slot-start must be Unix seconds, an ISO 8601 time like 2026-11-22T08:00:00Z, or "now" (got "tomorrow")\n',
+      stderr:
+        'Error: --slot-start must be Unix seconds (1763798400), ISO 8601 with an offset (2026-11-22T08:00:00Z, 2026-11-22T09:00+01:00) ' +
+        'or without one (2026-11-22T09:00, local time), "now", a relative time (-15m, -2h, -1d, 15m ago, +2h, in 30m), ' +
+        'or a day and a local time (today 14:30, yesterday 09:00, tomorrow 08:00) (got "tomorrow")\n',
     });
   });
 });

@@ -4,7 +4,8 @@ import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { outcomeFlag, reasonFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
@@ -52,13 +53,14 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_addition: flags.deliveredAddition,
       delivered_location_type: flags.deliveredLocationType,
     });
+    const now = await ctx.serviceNow();
     const fields = defined({
-      time_attempt: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+      time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
       outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
       reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
     });
     if (flags.from !== undefined) {
-      return bulkOptions('attempts', bulk, Object.keys(delivered).length > 0 ? { ...fields, delivered } : fields, ctx, args[0]);
+      return bulkOptions('attempts', bulk, Object.keys(delivered).length > 0 ? { ...fields, delivered } : fields, ctx, now, args[0]);
     }
     rejectBulkOnlyFlags(bulk);
     const id = parcelIdArg(bareIdArg(args[0]));
@@ -68,8 +70,8 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
     }
-    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = ctx.now();
-    const checked = validate(deliveryAttemptSchema(() => ctx.now()), body);
+    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = now;
+    const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
     return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },

@@ -5,7 +5,8 @@ import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
@@ -32,16 +33,17 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
     const bulk: BulkFlagValues = flags;
     const { status, at } = flags;
+    const now = await ctx.serviceNow();
     const fields = defined({
       status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
-      occurred_at: at === undefined ? undefined : timeFlag(at, '--at', ctx.now()),
+      occurred_at: at === undefined ? undefined : timeFlag(at, '--at', now),
     });
-    if (flags.from !== undefined) return bulkOptions('events', bulk, fields, ctx, args[0]);
+    if (flags.from !== undefined) return bulkOptions('events', bulk, fields, ctx, now, args[0]);
     rejectBulkOnlyFlags(bulk);
     const id = parcelIdArg(bareIdArg(args[0]));
     const fromData = await dataFlag(flags.data, ctx);
     const body = { ...fromData, ...fields };
-    if (body.occurred_at === undefined && flags.data === undefined) body.occurred_at = ctx.now();
+    if (body.occurred_at === undefined && flags.data === undefined) body.occurred_at = now;
     if (body.status === 4 || body.status === 5) {
       const name = status === undefined ? 'status' : '--status';
       throw new UsageError(
@@ -50,7 +52,7 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
         `statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\``,
       );
     }
-    const checked = validate(statusEventSchema(() => ctx.now()), body);
+    const checked = validate(statusEventSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
     return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };

@@ -5,7 +5,8 @@ import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, timeFlag } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
+import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
 import { showRecord } from '../shared/show.js';
@@ -41,8 +42,9 @@ export const CREATE_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<typeof definitions.create, CreateOptions>({
   async parse({ flags }, ctx) {
+    const now = await ctx.serviceNow();
     const time = (value: string | undefined, flag: string): number | undefined =>
-      value === undefined ? undefined : timeFlag(value, flag, ctx.now());
+      value === undefined ? undefined : timeFlag(value, flag, now);
     const bulk: BulkFlagValues = flags;
     const fromData = await dataFlag(flags.data, ctx);
     const fields = defined({
@@ -59,7 +61,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
       time_slot_period_end: time(flags.slotEnd, '--slot-end'),
       service_type: flags.serviceType,
     });
-    if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx);
+    if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx, now);
     rejectBulkOnlyFlags(bulk);
     const body = { ...fromData, ...fields };
     const checked = validate(parcelCreateSchema, body);

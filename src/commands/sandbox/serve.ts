@@ -49,7 +49,8 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
   },
 
   async run(options, ctx) {
-    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError } = await import('../../sandbox/index.js');
+    const { loadSandbox } = await import('../../sandbox-loader.js');
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError } = await loadSandbox();
     const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({

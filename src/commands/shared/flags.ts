@@ -6,23 +6,6 @@ import { parcelIdSchema } from '../../schemas/parcel.js';
 import type { FieldIssue } from '../../schemas/validate.js';
 import { intFlag } from './int.js';
 
-/** A time flag: Unix seconds, an ISO 8601 date-time (offset or Z; no offset means UTC), or "now". */
-export function timeFlag(value: string, flag: string, now: number): number {
-  const trimmed = value.trim();
-  if (trimmed.toLowerCase() === 'now') return now;
-  if (/^-?\d+$/.test(trimmed)) return intFlag(trimmed, flag);
-  const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-  if (iso.test(trimmed)) {
-    const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(trimmed) && trimmed.includes('T');
-    const ms = Date.parse(hasZone || !trimmed.includes('T') ? trimmed : `${trimmed}Z`);
-    if (!Number.isNaN(ms)) return Math.floor(ms / 1000);
-  }
-  throw new UsageError(
-    `${flag} must be Unix seconds, an ISO 8601 time like 2026-11-22T08:00:00Z, or "now" (got "${value}")`,
-    flag,
-  );
-}
-
 /**
  * A code flag given as its number or its name (`2` or `in_transit`; case, spaces and dashes are
  * forgiven). `names` maps codes to names; numbers outside them are left to the schema to judge.

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
 import { renderHeading, renderList, renderRecord } from '../../io/render.js';
+import { renderJq, renderJqStream } from '../../io/jq.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
@@ -11,6 +12,11 @@ async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
 
 /** One record (a parcel, an overview): a key/value table, or the data itself as JSON. */
 export async function showRecord(ctx: Context, data: unknown): Promise<void> {
+  const jq = await ctx.jq();
+  if (jq !== undefined) {
+    await renderJq(ctx.io, jq, pickFields(data, ctx.fields()));
+    return;
+  }
   await renderRecord(ctx.io, data, {
     format: ctx.outputFormat(),
     fields: ctx.fields(),
@@ -35,6 +41,11 @@ export async function showPage(ctx: Context, data: unknown, emptyMessage: string
     return;
   }
   const fields = ctx.fields();
+  const jq = await ctx.jq();
+  if (jq !== undefined) {
+    await renderJq(ctx.io, jq, narrowItems(data, items, fields));
+    return;
+  }
   if (format === 'json') {
     await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: ctx.now() });
     return;
@@ -51,6 +62,11 @@ export async function showPage(ctx: Context, data: unknown, emptyMessage: string
 
 /** Streams the items of many pages (`--all`): JSON as one incrementally written array. */
 export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string): Promise<number> {
+  const jq = await ctx.jq();
+  if (jq !== undefined) {
+    const fields = ctx.fields();
+    return (await renderJqStream(ctx.io, jq, mapItems(items, (item) => pickFields(item, fields)))).count;
+  }
   const { count } = await renderList(ctx.io, items, {
     format: ctx.outputFormat(),
     fields: ctx.fields(),
@@ -60,6 +76,10 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     emptyMessage,
   });
   return count;
+}
+
+async function* mapItems(items: AsyncIterable<unknown>, map: (item: unknown) => unknown): AsyncGenerator<unknown> {
+  for await (const item of items) yield map(item);
 }
 
 function narrowItems(data: unknown, items: unknown[], fields: string[] | undefined): unknown {

@@ -1,0 +1,99 @@
+/**
+ * docs/commands.md, rendered from the command definitions: every command with its arguments, flags
+ * (default and rules), the global flags, examples, and the help topics. `npm run docs` writes it;
+ * test/unit/docs.test.ts fails when the file in the repository differs from this rendering.
+ */
+import type { CommandDefinition, FlagSpec } from '../commands/definition.js';
+import { longFlag } from '../commands/definition.js';
+import type { OptionDef } from '../commands/table.js';
+import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
+import { helpTopic } from '../help.js';
+
+/** A table cell: pipes escaped, so a description never splits a Markdown row. */
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
+
+function code(text: string): string {
+  return `\`${cell(text)}\``;
+}
+
+function defaultOf(spec: FlagSpec): string {
+  if (spec.type === 'bool') return spec.flags.includes('--no-') ? 'on' : 'off';
+  if (spec.type === 'list') return 'none (repeatable)';
+  return spec.default === undefined ? '—' : code(String(spec.default));
+}
+
+/** The rules resolve-flags enforces for this flag, in words, naming other flags as the user types them. */
+function rulesOf(spec: FlagSpec, flags: Readonly<Record<string, FlagSpec>>): string[] {
+  const flagName = (key: string): string => {
+    const other = flags[key];
+    return other === undefined ? key : code(longFlag(other));
+  };
+  const rules: string[] = [];
+  if ('required' in spec && spec.required === true) rules.push('required');
+  if (spec.type === 'string' && spec.requiredUnless !== undefined) rules.push(`required unless ${spec.requiredUnless.map(flagName).join(' or ')}`);
+  if (spec.type === 'int') {
+    rules.push('integer');
+    if (spec.min !== undefined && spec.max !== undefined) rules.push(`${spec.min} to ${spec.max}`);
+    else if (spec.min !== undefined) rules.push(`at least ${spec.min}`);
+    else if (spec.max !== undefined) rules.push(`at most ${spec.max}`);
+  }
+  if (spec.type === 'choice') rules.push(`one of ${spec.choices.map(code).join(', ')}`);
+  if (spec.conflicts !== undefined) rules.push(`not with ${spec.conflicts.map(flagName).join(', ')}`);
+  if (spec.env !== undefined) rules.push(`env ${code(spec.env)}`);
+  return rules;
+}
+
+function usage(def: CommandDefinition): string {
+  return ['parcels', ...def.path, ...(def.args ? [def.args] : []), ...(Object.keys(def.flags).length > 0 ? ['[options]'] : [])].join(' ');
+}
+
+function anchor(def: CommandDefinition): string {
+  return ['parcels', ...def.path].join('-');
+}
+
+function commandSection(def: CommandDefinition): string[] {
+  const lines = [`## \`parcels ${def.path.join(' ')}\``, '', def.summary, '', '```sh', usage(def), '```', ''];
+  const specs = Object.values(def.flags);
+  if (specs.length > 0) {
+    lines.push('| Flag | Description | Default | Rules |', '|---|---|---|---|');
+    for (const spec of specs) lines.push(`| ${code(spec.flags)} | ${cell(spec.description)} | ${defaultOf(spec)} | ${rulesOf(spec, def.flags).join('; ')} |`);
+    lines.push('');
+  }
+  lines.push('Global flags: see [Global flags](#global-flags).', '', 'Examples:', '', '```sh', ...def.examples, '```', '');
+  return lines;
+}
+
+function topicSection(title: string, topic: string): string[] {
+  const text = helpTopic(topic);
+  if (text === undefined) throw new Error(`no help topic ${topic}`);
+  return [`## ${title}`, '', `\`parcels help ${topic}\`:`, '', '```text', text.trimEnd(), '```', ''];
+}
+
+export function commandsReference(commands: readonly CommandDefinition[] = COMMANDS, globals: readonly OptionDef[] = GLOBAL_OPTIONS): string {
+  const lines = [
+    '# Command reference',
+    '',
+    '<!-- Generated from src/commands/table.ts by `npm run docs`. Do not edit: a test fails when this file is stale. -->',
+    '',
+    '`parcels help COMMAND` (or `parcels COMMAND --help`) prints the same for one command.',
+    '',
+    '## Commands',
+    '',
+    ...commands.map((def) => `- [\`parcels ${def.path.join(' ')}\`](#${anchor(def)}): ${def.summary}`),
+    '',
+    '## Global flags',
+    '',
+    'Every command accepts these, before or after its name.',
+    '',
+    '| Flag | Description |',
+    '|---|---|',
+    ...globals.map((option) => `| ${code(option.flags)} | ${cell(option.description)} |`),
+    '',
+    ...commands.flatMap(commandSection),
+    ...topicSection('Exit codes', 'exit-codes'),
+    ...topicSection('Environment', 'environment'),
+  ];
+  return `${lines.join('\n').trimEnd()}\n`;
+}
