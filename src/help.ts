@@ -30,6 +30,7 @@ With --output json (or --json), errors are one JSON line on stderr:
   PARCELS_TIMEOUT      per-request timeout in seconds (flag --timeout wins)
   PARCELS_RETRIES      retries on network errors, 429 and 5xx (flag --retries wins)
   PARCELS_CONFIG_DIR   directory for config.json (mode 0600), the ETag cache and the --sandbox database
+  PARCELS_SANDBOX_ADMIN_TOKEN  admin token of the sandbox's admin route (parcels sandbox clock, simulate, logs)
   NO_COLOR             any non-empty value turns colour off (as does --no-color)
   FORCE_COLOR          1 forces colour on, 0 forces it off
 
@@ -104,7 +105,7 @@ export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly
     '  parcels auth login --base-url https://api.example.com',
     '  parcels list --all --output ndjson | jq -r .entry_id',
     '',
-    'More help: parcels help exit-codes | parcels help environment | parcels <command> --help',
+    'More help: parcels help <command> (e.g. parcels help events add) | parcels help exit-codes | parcels help environment',
     '',
   ].join('\n');
 }

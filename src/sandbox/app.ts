@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AdminDeps } from './admin.js';
+import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { KeyRing } from './auth.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
@@ -6,15 +8,29 @@ import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
 import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
-import type { Outcome, PipelineDeps } from './pipeline.js';
+import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
+import { RequestLog } from './requestlog.js';
+import { Responder } from './respond.js';
+import { BUILTIN_RULES, BUILTIN_SCENARIOS } from './scenarios/builtin.js';
+import { ScenarioEngine } from './scenarios/engine.js';
+import type { ScenarioFile } from './scenarios/file.js';
+import { loadScenarioFile } from './scenarios/file.js';
+import type { TrackingFaultOptions } from './scenarios/types.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import { DEFAULT_SEED, FALLBACK_RATE_LIMIT, loadSeed, validateSeed } from './seed.js';
 import { withParcelCache } from './store/caching.js';
 import { openSqliteRepository } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
+import { TestClock } from './testclock.js';
 import { UsageRecorder } from './usage.js';
+
+/** Tracking-level faults: those of scenario reports, and a Date header that drifts. */
+export interface TrackingOptions extends TrackingFaultOptions {
+  /** The Date header runs ahead by this many seconds per hour of elapsed time (negative: behind). */
+  dateDriftSPerHour?: number;
+}
 
 export interface AppOptions {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
@@ -22,10 +38,23 @@ export interface AppOptions {
   /** SQLite file path or ':memory:' (default). */
   db?: string;
   faults?: FaultOptions;
-  /** Seconds added to the sandbox's data time. */
+  /** Seconds added to this process's data time (on top of the stored test clock). */
   clockOffset?: number;
   /** Where the clock reads data and elapsed time (default: the system's); tests drive their own. */
   time?: TimeSources;
+  /** Stop the stored test clock at start. */
+  frozen?: boolean;
+  /** Run the stored test clock this many times real time from the start. */
+  speed?: number;
+  /** Custom scenarios and rules: a scenario file's path or its parsed content. */
+  scenarios?: string | ScenarioFile;
+  /** Seeds the scenarios' random choices (default: the scenario file's seed, else 1). */
+  scenarioSeed?: number;
+  tracking?: TrackingOptions;
+  /** The admin route's token; undefined turns the admin route off. */
+  adminToken?: string;
+  /** Requests kept in the request log (default 1000). */
+  logSize?: number;
   /** Replaces the seed's top-level rate limit; `false` turns rate limiting off entirely. */
   rateLimit?: RateLimitSpec | false;
   /** Oracle routes answer 503 oracle_unavailable. */
@@ -37,19 +66,43 @@ export interface App {
   handle(req: IncomingMessage, res: ServerResponse): void;
   readonly repo: Repository;
   readonly clock: SandboxClock;
+  readonly testClock: TestClock;
+  readonly scenarios: ScenarioEngine;
+  readonly log: RequestLog;
   /** Flushes usage and closes the database. */
   close(): void;
 }
 
 const USAGE_RETENTION_S = 31 * 86_400;
 
-/** Builds the sandbox's request handler (no listening): storage, seed, pipeline. */
+function scenarioEngine(repo: Repository, opts: AppOptions): ScenarioEngine {
+  const file = typeof opts.scenarios === 'string' ? loadScenarioFile(opts.scenarios) : opts.scenarios;
+  return new ScenarioEngine(
+    repo,
+    {
+      scenarios: new Map([...BUILTIN_SCENARIOS, ...(file?.scenarios ?? [])]),
+      rules: [...(file?.rules ?? []), ...BUILTIN_RULES],
+      seed: opts.scenarioSeed ?? file?.seed ?? 1,
+    },
+    opts.tracking ?? {},
+  );
+}
+
+/** Builds the sandbox's request handler (no listening): storage, seed, test clock, scenarios, pipeline. */
 export function createApp(opts: AppOptions = {}): App {
   const seed = typeof opts.seed === 'string' ? loadSeed(opts.seed) : validateSeed(opts.seed ?? DEFAULT_SEED);
-  const clock = createClock(opts.clockOffset ?? 0, opts.time);
   const faults = new Faults(opts.faults);
   const repo = withParcelCache(openSqliteRepository(opts.db ?? ':memory:'));
+  let testClock: TestClock;
+  let clock: SandboxClock;
+  let scenarios: ScenarioEngine;
   try {
+    scenarios = scenarioEngine(repo, opts);
+    testClock = new TestClock(repo, opts.time ?? { wallMs: () => Date.now(), elapsedMs: () => performance.now() }, Math.round((opts.clockOffset ?? 0) * 1000));
+    testClock.refresh();
+    clock = createClock(opts.clockOffset ?? 0, opts.time, testClock);
+    if (opts.speed !== undefined) testClock.setSpeed(opts.speed);
+    if (opts.frozen === true) testClock.freeze(true);
     repo.applySeed(seed);
     repo.purgeIdempotencyBefore(clock.now() - IDEMPOTENCY_RETENTION_S);
     repo.purgeUsageBefore(clock.now() - USAGE_RETENTION_S);
@@ -58,12 +111,15 @@ export function createApp(opts: AppOptions = {}): App {
     throw err;
   }
   const usage = new UsageRecorder(repo);
+  const keyRing = new KeyRing(repo.loadOrganisations(), repo.loadKeys());
+  const log = new RequestLog(opts.logSize);
   const deps: PipelineDeps = {
     repo,
     clock,
     flushUsage: () => usage.flush(),
     oracleAvailable: opts.oracleUnavailable !== true,
-    keyRing: new KeyRing(repo.loadOrganisations(), repo.loadKeys()),
+    parcelCreated: (parcel, nowMs) => scenarios.assignByRule(parcel, nowMs),
+    keyRing,
     limiter: new RateLimiter(),
     faults,
     usage,
@@ -71,69 +127,51 @@ export function createApp(opts: AppOptions = {}): App {
     rateLimit: opts.rateLimit === false ? null : (opts.rateLimit ?? seed.rate_limit ?? FALLBACK_RATE_LIMIT),
     rateLimitEnabled: opts.rateLimit !== false,
   };
+  const closing = new AbortController();
+  const admin: AdminDeps = { repo, testClock, scenarios, log, keyRing, token: () => opts.adminToken, closing: closing.signal };
+  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0);
   let closed = false;
-
-  /** Writes the answer: one writeHead with a flat header list, one end with the body text. */
-  function send(req: IncomingMessage, res: ServerResponse, { response, drop, rate }: Outcome, nowMs: number): void {
-    if (drop) {
-      req.socket.destroy();
-      return;
-    }
-    if (res.destroyed || res.headersSent) return;
-    res.sendDate = false;
-    const headers: string[] = [];
-    const own = response.headers;
-    for (const name in own) headers.push(name, own[name] as string);
-    if (rate !== undefined) headers.push('RateLimit-Limit', String(rate.limit), 'RateLimit-Remaining', String(rate.remaining), 'RateLimit-Reset', String(rate.resetS));
-    headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', clock.dateHeaderAt(nowMs));
-    if (response.status === 400 && own.Connection === 'close') {
-      // The request body was not read to its end; close instead of draining it.
-      res.shouldKeepAlive = false;
-    }
-    res.writeHead(response.status, headers);
-    res.end(response.body);
-  }
-
-  /** Only a failure while writing can reach here; the socket is the only thing left to clean up. */
-  function writeFailed(res: ServerResponse, err: unknown): void {
-    if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
-    if (!res.headersSent && !res.destroyed) {
-      res.writeHead(500, { 'Content-Type': 'application/json' });
-      res.end('{"data":null,"error":{"code":"internal_error","message":"internal failure"}}');
-    } else {
-      res.destroy();
-    }
-  }
-
-  /** Sends now, or after the latency fault's delay. */
-  function deliver(req: IncomingMessage, res: ServerResponse, out: Outcome): void {
-    const write = (nowMs: number) => {
-      try {
-        send(req, res, out, nowMs);
-      } catch (err) {
-        writeFailed(res, err);
-      }
-    };
-    if (faults.latencyMs > 0) setTimeout(() => write(clock.nowMs()), faults.latencyMs);
-    else write(out.nowMs);
-  }
 
   return {
     repo,
     clock,
+    testClock,
+    scenarios,
+    log,
     handle(req, res) {
       if (isOpenApiRequest(req)) return serveOpenApi(req, res);
+      const startedMs = clock.elapsedMs();
+      if (req.url?.startsWith(ADMIN_PREFIX)) {
+        void handleAdmin(req, admin).then((response) => {
+          // A log request still waiting when the sandbox closed has nobody left to answer.
+          if (closed) req.socket.destroy();
+          else responder.answerAdmin(req, res, response);
+        });
+        return;
+      }
+      try {
+        // One PRAGMA data_version per request tells both whether another process moved the clock
+        // or the scenario runs.
+        const version = repo.dataVersion();
+        testClock.refresh(version);
+        scenarios.catchUp(clock.nowMs(), version);
+      } catch (err) {
+        // A busy database (another process applying the same steps) leaves them for the next request.
+        if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+      }
       // GET routes come back synchronously and are answered in this same tick; body routes wait
       // for their body. runPipeline never throws or rejects.
       const out = runPipeline(req, deps);
-      if (out instanceof Promise) void out.then((o) => deliver(req, res, o));
-      else deliver(req, res, out);
+      if (out instanceof Promise) void out.then((o) => responder.deliver(req, res, o, startedMs));
+      else responder.deliver(req, res, out, startedMs);
     },
     close() {
       if (closed) return;
       closed = true;
+      closing.abort();
       usage.close();
       repo.close();
     },
   };
 }
+

@@ -52,6 +52,16 @@ export class KeyRing {
     return entry.caller;
   }
 
+  /** Whether the header carries a key of this key ring (a customer key), whatever its expiry. */
+  recognises(header: string | undefined): boolean {
+    try {
+      this.lookup(header);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private lookup(header: string | undefined): KeyEntry {
     if (header === undefined || header === '') {
       throw unauthorized('missing_credentials', 'send the header Authorization: Bearer <API key>');

@@ -2,8 +2,12 @@
  * Library entry of the sandbox: a faithful, stateful local implementation of the Parcel Delivery
  * Tracking API. `import { startSandbox } from 'parcels/sandbox'`.
  */
-import type { AppOptions } from './app.js';
+import { randomBytes } from 'node:crypto';
+import type { AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
+import type { LogEntry } from './requestlog.js';
+import type { ScenarioRunView } from './scenarios/engine.js';
+import type { ClockStatus } from './testclock.js';
 import type { FaultOptions } from './faults.js';
 import type { RateLimitSpec } from './seed.js';
 import type { ServerLimits } from './server.js';
@@ -15,9 +19,18 @@ export type { FaultOptions } from './faults.js';
 export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
+export type { TrackingOptions } from './app.js';
+export type { LogEntry } from './requestlog.js';
+export type { ScenarioRunView } from './scenarios/engine.js';
+export { UnknownScenarioError } from './scenarios/engine.js';
+export type { ScenarioFile } from './scenarios/file.js';
+export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarios/file.js';
+export type { ClockStatus } from './testclock.js';
+export { ClockError } from './testclock.js';
+export { ADMIN_PREFIX } from './admin.js';
 export { DEFAULT_LIMITS, PortInUseError } from './server.js';
 
-export interface SandboxOptions extends AppOptions {
+export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
   seed?: AppOptions['seed'];
   /** SQLite file path or ':memory:' (default ':memory:'). */
@@ -35,6 +48,27 @@ export interface SandboxOptions extends AppOptions {
   oracleUnavailable?: boolean;
   /** Timeouts and the connection cap of the listener (defaults: DEFAULT_LIMITS). */
   limits?: ServerLimits;
+  /** Tracking-level faults of scenario reports and the Date header. */
+  tracking?: TrackingOptions;
+  /**
+   * The admin route's token (8+ characters). Without one, a random token is made on a loopback
+   * listener, and the admin route is off on any other.
+   */
+  adminToken?: string;
+}
+
+/** The test clock through the library handle; every call answers the clock's new status. */
+export interface SandboxClockControl {
+  /** Data time, epoch milliseconds. */
+  now(): number;
+  status(): ClockStatus;
+  /** Moves data time forward by `ms` milliseconds. */
+  advance(ms: number): ClockStatus;
+  /** Moves data time forward to `time` (epoch ms, Date or ISO 8601 text); never backwards. */
+  set(time: number | Date | string): ClockStatus;
+  freeze(): ClockStatus;
+  resume(): ClockStatus;
+  setSpeed(speed: number): ClockStatus;
 }
 
 export interface RunningSandbox {
@@ -42,6 +76,36 @@ export interface RunningSandbox {
   url: string;
   /** Stops listening, drops open connections, flushes usage and closes the database. Safe to call unbound and twice. */
   close(): Promise<void>;
+  /** Token of the admin route (/_sandbox/v1/…); undefined when the admin route is off. */
+  adminToken: string | undefined;
+  clock: SandboxClockControl;
+  scenarios: {
+    /** Built-in and custom scenario names. */
+    list(): Array<{ name: string; description: string }>;
+    /** Starts a scenario for a parcel (any organisation's) now, replacing its run. Throws UnknownScenarioError. */
+    assign(entryId: string, scenario: string): ScenarioRunView;
+    /** The parcel's run, if it has one. */
+    get(entryId: string): ScenarioRunView | undefined;
+  };
+  /** The request log: entries after `after` (oldest first), bodies only when asked. */
+  logs(opts?: { after?: number; bodies?: boolean }): LogEntry[];
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
+
+/** An explicit token, else a random one on a loopback listener, else none (admin route off). */
+function adminTokenFor(host: string, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) {
+    if (explicit.length < 8 || /\s/.test(explicit)) throw new RangeError('adminToken must be at least 8 characters without spaces');
+    return explicit;
+  }
+  return LOOPBACK.test(host) ? `sbxadm_${randomBytes(24).toString('base64url')}` : undefined;
+}
+
+function toEpochMs(time: number | Date | string): number {
+  if (typeof time === 'number') return time;
+  if (time instanceof Date) return time.getTime();
+  return Date.parse(time);
 }
 
 /** A socket waiting out the latency fault is silent, not idle: the idle timeout is kept longer than the delay. */
@@ -52,10 +116,12 @@ function idleOutlastsLatency(limits: ServerLimits, latencyMs: number): ServerLim
 
 /** Starts the sandbox and resolves once it listens. Rejects with SeedError (bad seed) or PortInUseError. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const app = createApp(opts);
+  const host = opts.host ?? '127.0.0.1';
+  const adminToken = adminTokenFor(host, opts.adminToken);
+  const app = createApp({ ...opts, adminToken });
   let listening;
   try {
-    listening = await listen(app, opts.host ?? '127.0.0.1', opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0));
+    listening = await listen(app, host, opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0));
   } catch (err) {
     app.close();
     throw err;
@@ -65,5 +131,34 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     closing ??= listening.close().then(() => app.close());
     return closing;
   };
-  return { url: listening.url, close };
+  const { testClock, scenarios, repo } = app;
+  const parcel = (entryId: string) => {
+    const found = repo.getParcelAnyOrg(entryId.toLowerCase());
+    if (found === undefined) throw new RangeError(`no parcel with entry_id ${entryId}`);
+    return found;
+  };
+  return {
+    url: listening.url,
+    close,
+    adminToken,
+    clock: {
+      now: () => testClock.status().now_ms,
+      status: () => testClock.status(),
+      advance: (ms) => testClock.advance(ms),
+      set: (time) => testClock.set(toEpochMs(time)),
+      freeze: () => testClock.freeze(true),
+      resume: () => testClock.freeze(false),
+      setSpeed: (speed) => testClock.setSpeed(speed),
+    },
+    scenarios: {
+      list: () => scenarios.names(),
+      assign(entryId, scenario) {
+        const p = parcel(entryId);
+        repo.transaction(() => scenarios.assign(p, scenario, testClock.status().now_ms));
+        return scenarios.view(p) as ScenarioRunView;
+      },
+      get: (entryId) => scenarios.view(parcel(entryId)),
+    },
+    logs: (o = {}) => app.log.entries(o.after ?? 0, o.bodies ?? false),
+  };
 }

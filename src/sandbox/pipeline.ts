@@ -20,6 +20,7 @@ import { sha256 } from './hash.js';
 import { idempotentStep } from './idempotency.js';
 import type { Deps, HandlerContext, RouteHandler } from './handlers/types.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
+import type { LoggedRequest } from './requestlog.js';
 import type { RateLimitSpec } from './seed.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -46,6 +47,12 @@ export interface Outcome {
   rate: RateDecision | undefined;
   /** Sandbox data time (ms) the answer was made at. */
   nowMs: number;
+  /** What the request log keeps of the request (never its headers). */
+  request: LoggedRequest;
+}
+
+function logged(s: RequestState): LoggedRequest {
+  return { method: s.method, path: s.path, route: s.route?.name ?? null, org: s.caller?.org.id ?? null, authorized: s.req.headers.authorization !== undefined, body: s.bytes };
 }
 
 /** What the steps learn about one request; each step reads what earlier ones filled in. */
@@ -235,7 +242,7 @@ function failed(err: unknown): SandboxResponse {
 function outcome(d: PipelineDeps, s: RequestState, response: SandboxResponse): Outcome {
   const caller = s.caller;
   if (caller) d.usage.record({ orgId: caller.org.id, method: s.method, path: s.path, status: response.status, at: s.now });
-  return { response, drop: s.drop, rate: s.rate, nowMs: s.nowMs };
+  return { response, drop: s.drop, rate: s.rate, nowMs: s.nowMs, request: logged(s) };
 }
 
 function takeTime(s: RequestState, d: PipelineDeps): void {
@@ -280,7 +287,7 @@ export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Pr
     (err: unknown) => {
       takeTime(s, d);
       // A client that left mid-body is not a request the API answered: no usage row, no answer.
-      if (err instanceof ClientGoneError) return { response: failed(badRequest('client_disconnected', err.message)), drop: true, rate: s.rate, nowMs: s.nowMs };
+      if (err instanceof ClientGoneError) return { response: failed(badRequest('client_disconnected', err.message)), drop: true, rate: s.rate, nowMs: s.nowMs, request: logged(s) };
       return outcome(d, s, failed(err));
     },
   );

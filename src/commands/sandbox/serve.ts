@@ -15,6 +15,14 @@ export interface ServeOptions {
   faultSeed?: number;
   clockOffset?: number;
   oracleUnavailable: boolean;
+  /** true: start the test clock stopped; absent: leave the stored clock as it is. */
+  frozen?: true;
+  speed?: number;
+  scenarios?: string;
+  scenarioSeed?: number;
+  /** Tracking-level faults; absent when no such flag is given. */
+  tracking?: { duplicateRate?: number; lateRate?: number; reorderRate?: number; dateDriftSPerHour?: number };
+  adminTokenFile?: string;
   limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
 }
 
@@ -23,6 +31,33 @@ function rate(value: string | undefined, flag: string): number | undefined {
   const p = Number(value);
   if (value.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${flag} must be a number from 0 to 1 (got "${value}")`, flag);
   return p;
+}
+
+function speedOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n <= 0 || n > 1_000_000) throw new UsageError(`--speed must be a number above 0 and at most 1000000 (got "${value}")`, '--speed');
+  return n;
+}
+
+function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderRate?: string; dateDrift?: number }): ServeOptions['tracking'] {
+  const tracking = {
+    duplicateRate: rate(flags.duplicateRate, '--duplicate-rate'),
+    lateRate: rate(flags.lateRate, '--late-rate'),
+    reorderRate: rate(flags.reorderRate, '--reorder-rate'),
+    dateDriftSPerHour: flags.dateDrift,
+  };
+  return Object.values(tracking).every((v) => v === undefined) ? undefined : tracking;
+}
+
+/** The admin token given at start (--admin-token-file, else PARCELS_SANDBOX_ADMIN_TOKEN), if any. */
+async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const { ADMIN_TOKEN_ENV, readTokenFile } = await import('../../config/admin-token.js');
+  const token = options.adminTokenFile === undefined ? env[ADMIN_TOKEN_ENV] || undefined : await readTokenFile(options.adminTokenFile);
+  const source = options.adminTokenFile === undefined ? ADMIN_TOKEN_ENV : '--admin-token-file';
+  if (options.adminTokenFile !== undefined && token === undefined) throw new UsageError(`--admin-token-file ${options.adminTokenFile} is missing or empty`, source);
+  if (token !== undefined && (token.length < 8 || /\s/.test(token))) throw new UsageError(`the admin token from ${source} must be at least 8 characters without spaces`, source);
+  return token;
 }
 
 export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
@@ -38,6 +73,12 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
       faultSeed: flags.faultSeed,
       clockOffset: flags.clockOffset,
       oracleUnavailable: flags.oracleUnavailable,
+      frozen: flags.frozen ? true : undefined,
+      speed: speedOf(flags.speed),
+      scenarios: flags.scenarios,
+      scenarioSeed: flags.scenarioSeed,
+      tracking: trackingOf(flags),
+      adminTokenFile: flags.adminTokenFile,
       limits: {
         headersTimeoutMs: flags.headersTimeout,
         requestTimeoutMs: flags.requestTimeout,
@@ -50,8 +91,10 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
 
   async run(options, ctx) {
     const { loadSandbox } = await import('../../sandbox-loader.js');
-    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError } = await loadSandbox();
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError } = await loadSandbox();
     const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
+    const { writeAdminToken, removeAdminToken } = await import('../../config/admin-token.js');
+    const adminToken = await explicitAdminToken(options, ctx.env);
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
       host: options.host,
@@ -62,8 +105,15 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
       clockOffset: options.clockOffset,
       oracleUnavailable: options.oracleUnavailable,
       limits: options.limits,
+      frozen: options.frozen,
+      speed: options.speed,
+      scenarios: options.scenarios,
+      scenarioSeed: options.scenarioSeed,
+      tracking: options.tracking,
+      adminToken,
     }).catch((err: unknown) => {
       if (err instanceof SeedError) throw new UsageError(err.message, '--seed');
+      if (err instanceof ScenarioFileError) throw new UsageError(err.message, '--scenarios');
       if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
       throw err;
     });
@@ -74,6 +124,14 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
     } else {
       await renderMessage(ctx.io, `Sandbox on ${sandbox.url} (database ${db}, seed ${options.seed})`, 'info');
     }
+    // A token given at start is the user's own; a made one goes to a 0600 file the other commands read.
+    let tokenFile: string | undefined;
+    if (sandbox.adminToken === undefined) {
+      await renderMessage(ctx.io, 'Admin route (clock, scenarios, logs) off: not a loopback address; give an admin token with PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file', 'warn');
+    } else if (adminToken === undefined) {
+      tokenFile = await writeAdminToken(ctx.env, Number(new URL(sandbox.url).port), sandbox.adminToken);
+      await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
+    }
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');
     // Ctrl-C or SIGTERM is how this command is meant to end: a clean stop, exit 0.
     await new Promise<void>((resolve) => {
@@ -81,5 +139,6 @@ export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await sandbox.close();
+    if (tokenFile !== undefined) await removeAdminToken(tokenFile);
   },
 });

@@ -17,13 +17,13 @@ export const EVENTS_RETURNED = 1000;
  * - from 5 (not_delivered) an event may set 2 or 3 (back on the road for redelivery), not 0 or 1;
  * - an attempt is accepted from 0..3 and 5; outcome 0/2 → 4, outcome 1/3/4 → 5.
  */
-function assertNotDelivered(parcel: ParcelRecord): void {
+export function assertNotDelivered(parcel: ParcelRecord): void {
   if (parcel.status === STATUS_DELIVERED) {
     throw new SandboxError(409, 'parcel_delivered', 'the parcel is delivered (status 4, terminal); it takes no further events or attempts');
   }
 }
 
-function assertEventTransition(parcel: ParcelRecord, to: number): void {
+export function assertEventTransition(parcel: ParcelRecord, to: number): void {
   assertNotDelivered(parcel);
   if (parcel.status === STATUS_NOT_DELIVERED && to !== 2 && to !== 3) {
     throw new SandboxError(

@@ -77,6 +77,7 @@ export const createParcel = defineHandler({
   },
   run(ctx, fields) {
     const parcel = ctx.deps.repo.createParcel(ctx.org.id, randomUUID(), fields, ctx.now);
+    ctx.deps.parcelCreated(parcel, ctx.now * 1000);
     const result = parcelResult(parcel, 201);
     return { ...result, headers: { ...result.headers, Location: `/deliveries/v1/parcels/${parcel.entry_id}` } };
   },

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OrgState } from '../auth.js';
 import type { SandboxClock } from '../clock.js';
-import type { Repository } from '../store/types.js';
+import type { ParcelRecord, Repository } from '../store/types.js';
 
 /** What every handler may use; built once per sandbox. */
 export interface Deps {
@@ -10,6 +10,8 @@ export interface Deps {
   /** Writes this process's pending usage rows, so usage reads see every request it answered. */
   flushUsage(): void;
   oracleAvailable: boolean;
+  /** Gives a new parcel the scenario its seed rule names, if any (inside the create transaction). */
+  parcelCreated(parcel: ParcelRecord, nowMs: number): void;
 }
 
 export interface HandlerContext {

@@ -20,6 +20,7 @@ export class ParcelStore {
       ),
       get: db.prepare('SELECT * FROM parcels WHERE entry_id = ? AND org_id = ?'),
       bySeq: db.prepare('SELECT * FROM parcels WHERE seq = ?'),
+      byEntryId: db.prepare('SELECT * FROM parcels WHERE entry_id = ?'),
       // Conditional on the version read: a change made in between (by any process) updates nothing.
       update: db.prepare(
         `UPDATE parcels SET ${PARCEL_FIELDS.map((f) => `${f} = @${f}`).join(', ')},
@@ -47,6 +48,14 @@ export class ParcelStore {
 
   get(orgId: string, entryId: string): ParcelRecord | undefined {
     return this.s.get.get(entryId, orgId) as ParcelRecord | undefined;
+  }
+
+  getByEntryId(entryId: string): ParcelRecord | undefined {
+    return this.s.byEntryId.get(entryId) as ParcelRecord | undefined;
+  }
+
+  getBySeq(seq: number): ParcelRecord | undefined {
+    return this.s.bySeq.get(seq) as ParcelRecord | undefined;
   }
 
   update(parcel: ParcelRecord, fields: ParcelFields, now: number): ParcelRecord | undefined {

@@ -55,6 +55,13 @@ CREATE TABLE IF NOT EXISTS usage (
   org_id TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL, at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS usage_org_at ON usage (org_id, at);
+CREATE TABLE IF NOT EXISTS scenario_runs (
+  run_no INTEGER PRIMARY KEY AUTOINCREMENT,
+  parcel_seq INTEGER NOT NULL UNIQUE, org_id TEXT NOT NULL, entry_id TEXT NOT NULL,
+  scenario TEXT NOT NULL, started_ms INTEGER NOT NULL, plan TEXT NOT NULL,
+  next_step INTEGER NOT NULL, next_due_ms INTEGER, refused TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS scenario_runs_due ON scenario_runs (next_due_ms);
 `;
 
 /** Opens (and creates or migrates) a sandbox database: a file path or ':memory:'. */

@@ -4,6 +4,7 @@ import { HistoryStore } from './history.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ParcelStore } from './parcels.js';
 import { cursorKey, openDatabase } from './schema.js';
+import { TestBenchStore } from './testbench.js';
 import type { Repository } from './types.js';
 import { UsageStore } from './usage.js';
 
@@ -15,6 +16,7 @@ export function openSqliteRepository(path: string): Repository {
   const history = new HistoryStore(db);
   const idempotency = new IdempotencyStore(db);
   const usage = new UsageStore(db);
+  const bench = new TestBenchStore(db);
   const key = cursorKey(db);
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   return {
@@ -58,6 +60,17 @@ export function openSqliteRepository(path: string): Repository {
     usagePerDay: (orgId, from) => usage.perDay(orgId, from),
     usageRecent: (orgId, since, limit) => usage.recent(orgId, since, limit),
     purgeUsageBefore: (ts) => usage.purgeBefore(ts),
+
+    readClock: () => bench.readClock(),
+    writeClock: (state) => bench.writeClock(state),
+    getParcelBySeq: (seq) => parcels.getBySeq(seq),
+    getParcelAnyOrg: (entryId) => parcels.getByEntryId(entryId),
+    nextScenarioRunNo: () => bench.nextRunNo(),
+    putScenarioRun: (run) => bench.putRun(run),
+    getScenarioRun: (seq) => bench.getRun(seq),
+    firstScenarioDueMs: () => bench.firstDueMs(),
+    nextDueScenarioRun: (nowMs) => bench.nextDueRun(nowMs),
+    advanceScenarioRun: (runNo, nextStep, nextDueMs, refused) => bench.advanceRun(runNo, nextStep, nextDueMs, refused),
 
     close: () => {
       if (db.open) db.close();

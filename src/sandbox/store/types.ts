@@ -1,5 +1,6 @@
 import type { DeliveredAddress } from '../../schemas/history.js';
 import type { Scope } from '../../schemas/routes.js';
+import type { TestClockState } from '../clock.js';
 import type { RateLimitSpec, SeedObject } from '../seed.js';
 
 export interface CourierRecord {
@@ -129,6 +130,37 @@ export interface AttemptInput {
   delivered: DeliveredAddress | null;
 }
 
+/** A report a scenario step makes, as a courier would post it. */
+export type ScenarioReport = { event: number } | { attempt: { outcome: number; reason: number; delivered?: DeliveredAddress } };
+
+/** One step of a resolved scenario plan; times are milliseconds after the run started. */
+export interface PlannedStep {
+  /** When the report arrives (is stored). */
+  atMs: number;
+  /** The observation time it carries (`occurred_at` / `time_attempt`); earlier than `atMs` for a late report. */
+  occurredMs: number;
+  report: ScenarioReport;
+  /** 2 when the report is sent twice (duplicate fault). */
+  copies: number;
+}
+
+/** A parcel's scenario run: its plan resolved at assignment (branches and tracking faults drawn). */
+export interface ScenarioRunRecord {
+  runNo: number;
+  parcelSeq: number;
+  orgId: string;
+  entryId: string;
+  scenario: string;
+  startedMs: number;
+  plan: PlannedStep[];
+  /** Index of the next step to apply; `plan.length` when done. */
+  nextStep: number;
+  /** Data time the next step is due, null when done. */
+  nextDueMs: number | null;
+  /** Steps the API refused when applied (e.g. an event after delivery), with the error code. */
+  refused: Array<{ step: number; code: string }>;
+}
+
 /**
  * Everything the handlers may ask of storage: plain, synchronous storage calls (no caching). A
  * read-check-write runs inside `transaction` (BEGIN IMMEDIATE), which makes it atomic across
@@ -183,6 +215,21 @@ export interface Repository {
   usagePerDay(orgId: string, from: number): Array<{ date: string; requests: number; errors: number }>;
   usageRecent(orgId: string, since: number, limit: number): Array<{ method: string; path: string; status: number; at: number }>;
   purgeUsageBefore(ts: number): void;
+
+  /** The stored test clock (shared by every process on the file); undefined until first set. */
+  readClock(): TestClockState | undefined;
+  writeClock(state: TestClockState): void;
+  /** The parcel with this creation sequence (scenario runs refer to parcels by it). */
+  getParcelBySeq(seq: number): ParcelRecord | undefined;
+  /** A parcel of any organisation by entry_id (the admin route's view). */
+  getParcelAnyOrg(entryId: string): ParcelRecord | undefined;
+  nextScenarioRunNo(): number;
+  /** Replaces the parcel's scenario run; returns its run number. */
+  putScenarioRun(run: Omit<ScenarioRunRecord, 'runNo' | 'nextStep' | 'refused'>): number;
+  getScenarioRun(parcelSeq: number): ScenarioRunRecord | undefined;
+  firstScenarioDueMs(): number | null;
+  nextDueScenarioRun(nowMs: number): ScenarioRunRecord | undefined;
+  advanceScenarioRun(runNo: number, nextStep: number, nextDueMs: number | null, refused: ScenarioRunRecord['refused']): void;
 
   close(): void;
 }

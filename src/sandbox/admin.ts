@@ -1,0 +1,170 @@
+/**
+ * The admin route, /_sandbox/v1/…: the test clock, scenario assignment and the request log. It is
+ * no part of the API: authenticated with the sandbox's admin token (never a customer key), not
+ * counted in usage, not logged, exempt from faults and rate limits.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { UUID_PATTERN } from '../schemas/parcel.js';
+import { parseDuration } from '../schemas/duration.js';
+import type { KeyRing } from './auth.js';
+import { ClientGoneError, readJsonBody } from './body.js';
+import type { SandboxResponse } from './envelope.js';
+import { dataBody, errorResponse } from './envelope.js';
+import { SandboxError, badRequest, validationError } from './errors.js';
+import { sha256 } from './hash.js';
+import type { RequestLog } from './requestlog.js';
+import type { ScenarioEngine } from './scenarios/engine.js';
+import { UnknownScenarioError } from './scenarios/engine.js';
+import type { Repository } from './store/types.js';
+import type { TestClock } from './testclock.js';
+import { ClockError } from './testclock.js';
+
+export const ADMIN_PREFIX = '/_sandbox/v1/';
+/** The longest a log request may wait for new entries (`wait` query parameter, ms). */
+const MAX_LOG_WAIT_MS = 60_000;
+
+export interface AdminDeps {
+  repo: Repository;
+  testClock: TestClock;
+  scenarios: ScenarioEngine;
+  log: RequestLog;
+  keyRing: KeyRing;
+  /** The admin token; undefined when the admin route is disabled (non-loopback listener, no explicit token). */
+  token: () => string | undefined;
+  /** Aborted when the sandbox closes (ends waiting log requests). */
+  closing: AbortSignal;
+}
+
+const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox-admin"';
+
+function authorise(req: IncomingMessage, d: AdminDeps): void {
+  const token = d.token();
+  if (token === undefined) {
+    throw new SandboxError(403, 'admin_disabled', 'the admin route is off on a non-loopback listener; start the sandbox with an explicit admin token (PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file)');
+  }
+  const header = req.headers.authorization;
+  if (header === undefined || header === '') {
+    throw new SandboxError(401, 'missing_credentials', 'send Authorization: Bearer <admin token>', undefined, undefined, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+  }
+  const presented = /^Bearer +([^\s]+) *$/i.exec(header)?.[1];
+  if (presented !== undefined && timingSafeEqual(sha256(presented), sha256(token))) return;
+  if (d.keyRing.recognises(header)) {
+    throw new SandboxError(403, 'customer_key_refused', 'a customer API key cannot use the admin route; send the sandbox admin token');
+  }
+  throw new SandboxError(401, 'invalid_credentials', 'the admin token is not valid', undefined, undefined, { 'WWW-Authenticate': `${WWW_AUTHENTICATE}, error="invalid_token"` });
+}
+
+function object(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SandboxError(422, 'validation_failed', 'request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const bytes = await readJsonBody(req);
+  try {
+    return object(JSON.parse(bytes.toString('utf8')));
+  } catch (err) {
+    if (err instanceof SandboxError) throw err;
+    throw badRequest('invalid_json', `request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** `{"by": "36h"}` or `{"ms": 129600000}`. */
+function advanceBy(body: Record<string, unknown>): number {
+  if (typeof body.by === 'string') {
+    const ms = parseDuration(body.by);
+    if (ms !== undefined) return ms;
+  } else if (typeof body.ms === 'number' && Number.isSafeInteger(body.ms) && body.ms >= 0) {
+    return body.ms;
+  }
+  throw validationError([{ path: 'by', message: 'must be a duration like "90s", "15m", "36h" or "2d" (or "ms": a whole number of milliseconds)' }]);
+}
+
+/** `{"to": "2026-12-01T09:00:00Z"}` or `{"to": 1795856400000}` (epoch ms). */
+function setTo(body: Record<string, unknown>): number {
+  const to = body.to;
+  const ms = typeof to === 'number' ? to : typeof to === 'string' && /^\d{4}-\d\d-\d\dT/.test(to) ? Date.parse(to) : Number.NaN;
+  if (!Number.isSafeInteger(ms)) throw validationError([{ path: 'to', message: 'must be an ISO 8601 time with a zone (2026-12-01T09:00:00Z) or epoch milliseconds' }]);
+  return ms;
+}
+
+function parcelOf(d: AdminDeps, id: string) {
+  const parcel = UUID_PATTERN.test(id) ? d.repo.getParcelAnyOrg(id.toLowerCase()) : undefined;
+  if (parcel === undefined) throw new SandboxError(404, 'parcel_not_found', `no parcel with entry_id ${id}`, 'id');
+  return parcel;
+}
+
+function clockAction(action: string, body: Record<string, unknown>, d: AdminDeps) {
+  switch (action) {
+    case 'advance':
+      return d.testClock.advance(advanceBy(body));
+    case 'set':
+      return d.testClock.set(setTo(body));
+    case 'freeze':
+      return d.testClock.freeze(true);
+    case 'resume':
+      return d.testClock.freeze(false);
+    default: {
+      const speed = body.speed;
+      if (typeof speed !== 'number') throw validationError([{ path: 'speed', message: 'must be a number above 0' }]);
+      return d.testClock.setSpeed(speed);
+    }
+  }
+}
+
+async function route(req: IncomingMessage, path: string, query: URLSearchParams, d: AdminDeps): Promise<{ status: number; data: unknown }> {
+  const method = req.method ?? 'GET';
+  const parts = path.slice(ADMIN_PREFIX.length).split('/');
+  const [first, second, third] = parts;
+  if (first === 'clock' && parts.length === 1 && method === 'GET') return { status: 200, data: d.testClock.status() };
+  if (first === 'clock' && parts.length === 2 && method === 'POST' && ['advance', 'set', 'freeze', 'resume', 'speed'].includes(second as string)) {
+    const body = await readBody(req);
+    return { status: 200, data: clockAction(second as string, body, d) };
+  }
+  if (first === 'scenarios' && parts.length === 1 && method === 'GET') return { status: 200, data: { scenarios: d.scenarios.names() } };
+  if (first === 'parcels' && third === 'scenario' && parts.length === 3) {
+    const parcel = parcelOf(d, second as string);
+    if (method === 'GET') {
+      const view = d.scenarios.view(parcel);
+      if (view === undefined) throw new SandboxError(404, 'scenario_not_found', `parcel ${parcel.entry_id} has no scenario`, 'id');
+      return { status: 200, data: view };
+    }
+    if (method === 'POST') {
+      const body = await readBody(req);
+      if (typeof body.scenario !== 'string') throw validationError([{ path: 'scenario', message: 'must name a scenario (GET /_sandbox/v1/scenarios lists them)' }]);
+      const name = body.scenario;
+      const now = d.testClock.status().now_ms;
+      d.repo.transaction(() => d.scenarios.assign(parcelOf(d, parcel.entry_id), name, now));
+      return { status: 201, data: d.scenarios.view(parcel) };
+    }
+  }
+  if (first === 'logs' && parts.length === 1 && method === 'GET') {
+    const after = Number(query.get('after') ?? '0');
+    const wait = Math.min(Number(query.get('wait') ?? '0'), MAX_LOG_WAIT_MS);
+    if (!Number.isSafeInteger(after) || after < 0) throw badRequest('invalid_parameter', 'query parameter after must be a whole number ≥ 0', 'after');
+    if (!Number.isSafeInteger(wait) || wait < 0) throw badRequest('invalid_parameter', 'query parameter wait must be whole milliseconds ≥ 0', 'wait');
+    await d.log.waitFor(after, wait, d.closing);
+    const entries = d.log.entries(after, query.get('bodies') === 'true');
+    return { status: 200, data: { entries, latest: d.log.latest() } };
+  }
+  throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
+}
+
+/** Answers one admin request; never rejects. */
+export async function handleAdmin(req: IncomingMessage, d: AdminDeps): Promise<SandboxResponse> {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  try {
+    authorise(req, d);
+    const { status, data } = await route(req, path, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), d);
+    return { status, headers: { 'Cache-Control': 'no-store' }, body: dataBody(data) };
+  } catch (err) {
+    if (err instanceof SandboxError) return errorResponse(err);
+    if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));
+    if (err instanceof ClockError || err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
+    if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+    return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
+  }
+}
