@@ -4,7 +4,7 @@ import type { CommandDefinition } from './commands/definition.js';
 import type { RawFlag } from './commands/resolve-flags.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context, GlobalOptions } from './context.js';
-import { DryRunComplete, EXIT } from './errors.js';
+import { DryRunComplete, EXIT, ReportedFailure } from './errors.js';
 import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
@@ -24,6 +24,8 @@ export interface RunDeps {
    * Default: SIGINT/SIGTERM of this process, caught only while a command runs.
    */
   signal?: AbortSignal;
+  /** A second cancellation, for commands that wait for work in flight after the first (bulk runs). */
+  abandon?: AbortSignal;
 }
 
 /** The shell convention 128 + signal number. */
@@ -46,10 +48,10 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     }
     argv = request.argv;
   }
-  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal);
+  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal, () => deps.abandon ?? new AbortController().signal);
   const cancel = processSignals();
   try {
-    return await runCommander(argv, deps, cancel.signal);
+    return await runCommander(argv, deps, cancel.signal, cancel.claimSecond);
   } finally {
     cancel.dispose();
   }
@@ -57,18 +59,29 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
 /**
  * SIGINT/SIGTERM abort the command's signal, so requests and streams stop and the command ends
- * cleanly (exit 130/143). A second signal means the user will not wait: exit at once.
+ * cleanly (exit 130/143). A second signal means the user will not wait: exit at once, unless the
+ * command claimed the second signal (`claimSecond`) to abandon its work in flight and end itself.
  */
-function processSignals(): { signal: AbortSignal; dispose(): void } {
+function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; dispose(): void } {
   const controller = new AbortController();
+  const second = new AbortController();
+  let secondClaimed = false;
   const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+    if (controller.signal.aborted) {
+      if (!secondClaimed) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+      second.abort(name);
+      return;
+    }
     controller.abort(name);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     signal: controller.signal,
+    claimSecond() {
+      secondClaimed = true;
+      return second.signal;
+    },
     dispose() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -76,7 +89,7 @@ function processSignals(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal): Promise<number> {
+async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
   const noColorFlag = argv.includes('--no-color');
@@ -151,7 +164,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
       const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
       const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
-      const ctx = createContext({ io, env, globals, argv, now: deps.now, signal });
+      const ctx = createContext({ io, env, globals, argv, now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
         const { resolveFlags } = await import('./commands/resolve-flags.js');
         const flags = resolveFlags(def, raw, env);
@@ -232,6 +245,7 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
     await printDryRunJson(ctx);
     return EXIT.OK;
   }
+  if (error instanceof ReportedFailure) return error.exitCode;
   const { describeError } = await import('./describe-error.js');
   const { renderError } = await import('./io/render.js');
   const described = await describeError(error, ctx);

@@ -51,11 +51,18 @@ export interface Context {
   serviceNow(): Promise<number>;
   /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
   readonly signal: AbortSignal;
+  /**
+   * Aborted on a second SIGINT/SIGTERM. Calling this tells the CLI not to exit at once on that
+   * second signal: the caller must then end promptly itself (a bulk run abandons its requests in flight).
+   */
+  claimSecondSignal(): AbortSignal;
   /** The resolved settings (flags, environment, profile). Pure: reads config, starts nothing. */
   settings(): Promise<Settings>;
   /** The settings requests go to: with --sandbox, those of an embedded sandbox started on first call. */
   target(): Promise<Settings>;
   api(): Promise<ApiClient>;
+  /** The id per-target state is kept under (see src/config/target.ts): the sandbox's database or the base URL; undefined without a base URL. */
+  targetId(): Promise<string | undefined>;
   etags(): Promise<EtagCache>;
   /** The id per-target caches are kept under (one service, or the --sandbox database); undefined without a base URL. */
   cacheTarget(): Promise<string | undefined>;
@@ -88,6 +95,7 @@ export function createContext(init: {
   argv?: readonly string[];
   now?: () => number;
   signal?: AbortSignal;
+  claimSecondSignal?: () => AbortSignal;
 }): Context {
   const { io, env, globals } = init;
   const signal = init.signal ?? new AbortController().signal;
@@ -199,9 +207,11 @@ export function createContext(init: {
     argv: init.argv ?? [],
     now,
     signal,
+    claimSecondSignal: init.claimSecondSignal ?? (() => new AbortController().signal),
     settings,
     target,
     cacheTarget: targetKey,
+    targetId: targetKey,
     async serviceNow() {
       return now() + (await skew.current());
     },

@@ -17,6 +17,8 @@ export const EXIT = {
   SANDBOX_UNAVAILABLE: 9,
   /** `validate-address --exit-status`: the service answered that the address is not valid. */
   NOT_VALID: 10,
+  /** `--queue`: not sent yet, kept in the profile's outbox for `parcels outbox flush` (EX_TEMPFAIL). */
+  QUEUED: 75,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -127,6 +129,17 @@ export class CancelledError extends Error {
 /** A check the user asked to exit on failed (`validate-address --exit-status`); the answer was printed. */
 export class NotValidError extends Error {
   override readonly name = 'NotValidError';
+}
+
+/**
+ * The command has already told the user what happened (e.g. a bulk run's per-line results and
+ * summary, or "queued (N waiting)"); only its exit code is left to give.
+ */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
 }
 
 /** A precondition of the change no longer holds locally (e.g. a PATCH retry met 412 and the re-read differs). */

@@ -28,6 +28,27 @@ const data = {
   description: 'request body as JSON, @file.json, or - for stdin (flags override its fields)',
 } as const satisfies FlagSpec;
 
+/** Bulk runs (`--from`) and the offline outbox (`--queue`, `--offline`): shared by create, events add and attempts add. */
+const bulk = {
+  from: {
+    type: 'string',
+    flags: '--from <file>',
+    description: 'one request per line of an NDJSON or CSV file, or - for stdin; flags override each line',
+    conflicts: ['data', 'idempotencyKey'],
+  },
+  format: { type: 'choice', flags: '--format <format>', description: 'input format with --from (default: from the extension)', choices: ['ndjson', 'csv'] },
+  concurrency: { type: 'int', flags: '--concurrency <n>', description: 'requests in flight with --from (default 8)', min: 1, max: 64 },
+  rate: { type: 'string', flags: '--rate <n/s>', description: 'at most this many requests per second with --from, e.g. 50/s' },
+  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch identity with --from (default: a hash of the whole input)' },
+  queue: {
+    type: 'bool',
+    flags: '--queue',
+    description: 'if the service cannot be reached, keep the request in the outbox (exit 75)',
+    conflicts: ['from'],
+  },
+  offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
+} as const satisfies Record<string, FlagSpec>;
+
 export const definitions = {
   create: command({
     path: ['create'],
@@ -47,11 +68,14 @@ export const definitions = {
       serviceType: { type: 'string', flags: '--service-type <code>', description: 'service code: a number, or its name from `parcels reference`' },
       data,
       idempotencyKey,
+      ...bulk,
     },
     examples: [
       'parcels create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
       'parcels create --data @parcel.json --json',
       'echo \'{"courier":"DEMO-VAN","country":"NL","postal_code":"1011AB","number":"1"}\' | parcels create --data - --quiet',
+      'parcels create --from parcels.csv --concurrency 32 > results.ndjson',
+      'parcels create --queue --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10 --quiet',
     ],
     load: (): Loaded => import('./parcels/create.js'),
   }),
@@ -117,15 +141,21 @@ export const definitions = {
   }),
   eventsAdd: command({
     path: ['events', 'add'],
-    args: '<id>',
+    args: '[id]',
     summary: 'Report a status event (status 0-3)',
     flags: {
       status: { type: 'string', flags: '--status <status>', description: 'status 0-3 or its name (default 0 registered)' },
       at: { type: 'string', flags: '--at <time>', description: 'observation time: Unix seconds, ISO 8601 or "now" (default now)' },
       data,
       idempotencyKey,
+      ...bulk,
     },
-    examples: ['parcels events add 3f1c… --status in_transit', 'parcels events add 3f1c… --status 1 --at 2026-11-22T08:00:00Z'],
+    examples: [
+      'parcels events add 3f1c… --status in_transit',
+      'parcels events add 3f1c… --status 1 --at 2026-11-22T08:00:00Z',
+      'parcels list --status 2 -o ndjson | parcels events add --from - --status in_delivery',
+      'parcels events add 3f1c… --status in_delivery --queue',
+    ],
     load: (): Loaded => import('./events/add.js'),
   }),
   attemptsList: command({
@@ -138,7 +168,7 @@ export const definitions = {
   }),
   attemptsAdd: command({
     path: ['attempts', 'add'],
-    args: '<id>',
+    args: '[id]',
     summary: 'Report a delivery attempt (the only way to statuses 4 and 5)',
     flags: {
       outcome: {
@@ -161,13 +191,45 @@ export const definitions = {
       },
       data,
       idempotencyKey,
+      ...bulk,
     },
     examples: [
+      'parcels attempts add --from attempts.ndjson --outcome delivered',
       'parcels attempts add 3f1c… --outcome delivered',
       'parcels attempts add 3f1c… --outcome failed --reason not_at_home',
       'parcels attempts add 3f1c… --outcome delivered_elsewhere --delivered-country NL --delivered-postal-code 1234AB --delivered-number 12',
     ],
     load: (): Loaded => import('./attempts/add.js'),
+  }),
+  outbox: command({
+    path: ['outbox'],
+    summary: 'List the requests --queue kept for later (age, command, parcel)',
+    flags: {},
+    examples: ['parcels outbox', 'parcels outbox --json'],
+    load: (): Loaded => import('./outbox/list.js'),
+  }),
+  outboxFlush: command({
+    path: ['outbox', 'flush'],
+    summary: 'Send what the outbox holds, in capture order, with the same keys and bytes',
+    flags: {},
+    examples: ['parcels outbox flush', 'parcels outbox flush --retries 3 > delivered.ndjson'],
+    load: (): Loaded => import('./outbox/flush.js'),
+  }),
+  batches: command({
+    path: ['batches'],
+    summary: 'List the journals of bulk runs (batch, input, counts, age)',
+    flags: {},
+    examples: ['parcels batches', 'parcels batches --json'],
+    load: (): Loaded => import('./batches/list.js'),
+  }),
+  batchesPrune: command({
+    path: ['batches', 'prune'],
+    summary: 'Remove journals of bulk runs not written for a while',
+    flags: {
+      olderThan: { type: 'string', flags: '--older-than <age>', description: 'e.g. 7d, 12h, 30m (required)', required: true },
+    },
+    examples: ['parcels batches prune --older-than 7d'],
+    load: (): Loaded => import('./batches/prune.js'),
   }),
   validateAddress: command({
     path: ['validate-address'],

@@ -210,15 +210,16 @@ function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidat
 function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   const command = line.command;
   if (command === undefined) return [];
-  const args = (command.args ?? '').match(/<[\w-]+>/g) ?? [];
-  const arg = args[line.words.length];
-  if (arg === '<id>') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
-  if (arg === '<metric>') return METRICS.map((value) => ({ value }));
-  if (arg === '<shell>') return SHELLS.map((value) => ({ value }));
-  if (arg === '<method>') return HTTP_METHODS.map((value) => ({ value }));
-  if (arg === '<path>') return routePaths();
-  if (arg === '<key>') return CONFIG_KEYS.map((value) => ({ value }));
-  if (arg === '<value>' && line.words.at(-1) === 'output') return OUTPUT_FORMATS.map((value) => ({ value }));
+  // Required (<id>) and optional ([id]) arguments alike.
+  const args = (command.args ?? '').match(/[<[][\w-]+[>\]]/g) ?? [];
+  const arg = args[line.words.length]?.slice(1, -1);
+  if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
+  if (arg === 'metric') return METRICS.map((value) => ({ value }));
+  if (arg === 'shell') return SHELLS.map((value) => ({ value }));
+  if (arg === 'method') return HTTP_METHODS.map((value) => ({ value }));
+  if (arg === 'path') return routePaths();
+  if (arg === 'key') return CONFIG_KEYS.map((value) => ({ value }));
+  if (arg === 'value' && line.words.at(-1) === 'output') return OUTPUT_FORMATS.map((value) => ({ value }));
   return [];
 }
 
