@@ -45,7 +45,8 @@ export default defineConfig([
   {
     // `--version` and `--help` as a small CommonJS file: Node starts CommonJS without its ESM loader,
     // which saves ~10 ms on every such run (see BENCHMARKS.md).
-    entry: { 'fast-path': 'src/fast-path.ts' },
+    // Shell completion (`parcels __complete`) the same way, in a file of its own.
+    entry: { 'fast-path': 'src/fast-path.ts', complete: 'src/completions/answer.ts' },
     format: ['cjs'],
     platform: 'node',
     target: 'node20',

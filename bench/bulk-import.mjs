@@ -1,20 +1,21 @@
-// Bulk import speed and memory. Run after `npm run build`:
+// Bulk import speed and memory, through the CLI. Run after `npm run build`:
 //   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 3] [--rss-lines 1000000]
-// `parcels sandbox serve` runs in a child process pinned to core 0 (taskset), this script on core 1.
+// `parcels sandbox serve` runs in a child process pinned to core 0 (taskset); this script and the
+// `parcels` processes it starts run on core 1.
 // 1. autocannon (1 s warm-up first): POST /deliveries/v1/parcels at --concurrency connections, a unique Idempotency-Key per request.
-// 2. The bulk engine imports --lines parcels at --concurrency, with its journal and without; each of the
-//    --rounds rounds runs 1, then both imports in alternating order (each its own input: no replays); medians.
-// 3. Peak RSS of a --rss-lines import in a child process whose `send` answers in-process (no HTTP):
-//    input reading, building, keys, the runner and the journal, at the same concurrency.
-// The engine is not wired into a command yet, so this script bundles src/bulk with esbuild.
+// 2. `parcels create --from FILE --concurrency N` imports --lines parcels, with its journal and without
+//    (PARCELS_BENCH_NO_JOURNAL=1, a benchmark-only switch); each of the --rounds rounds runs autocannon, then
+//    both imports in alternating order (each its own input: no replays); medians. Rates are wall-clock,
+//    process start to exit.
+// 3. Peak RSS (VmHWM) of `parcels create --from` with a --rss-lines file against a bare HTTP server on
+//    core 0 that answers every create at once (no SQLite), then of the re-run of that batch (all replayed).
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
 
 const { values } = parseArgs({
   options: {
@@ -23,10 +24,11 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     'rss-lines': { type: 'string', default: '1000000' },
-    'rss-child': { type: 'string' },
+    'bare-server': { type: 'boolean', default: false },
   },
 });
 const root = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(root, 'bin/parcels.js');
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
@@ -39,24 +41,64 @@ function hasTaskset() {
   }
 }
 
-async function bundleEngine(dir) {
-  const outfile = join(dir, 'engine.mjs');
-  await build({
-    stdin: {
-      contents: `export { runImport } from './src/bulk/import.ts';\nexport { sendThrough } from './src/bulk/client-send.ts';\nexport { ApiClient } from './src/api/http.ts';\n`,
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    external: ['better-sqlite3'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'error',
+/** A command on core 0 when taskset is there. */
+function onCore0(args) {
+  return hasTaskset() ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
+}
+
+/** Starts a child that prints its base URL as the first line of stdout. */
+async function startServer(args, childEnv) {
+  const [cmd, argv] = onCore0(args);
+  const child = spawn(cmd, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(String(chunk).trim().split('\n')[0]));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
-  return import(outfile);
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/** The bare server of step 3: 201 with a fresh entry_id for every request, nothing stored. */
+async function bareServer() {
+  const { createServer } = await import('node:http');
+  let n = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(`{"data":{"entry_id":"${id}","status":0}}`);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${server.address().port}`));
+}
+
+/** Runs `parcels create --from input`; wall-clock seconds, its summary line, and its peak RSS (VmHWM, polled). */
+function importRun(input, childEnv) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, 'create', '--from', input, '--concurrency', values.concurrency], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let results = 0;
+    let stderr = '';
+    let peakKb = 0;
+    child.stdout.on('data', (chunk) => {
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) results++;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    const poll = setInterval(() => {
+      try {
+        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (match) peakKb = Math.max(peakKb, Number(match[1]));
+      } catch {
+        // Already gone.
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      if (code !== 0) return reject(new Error(`parcels create --from exited ${code}: ${stderr}`));
+      resolve({ seconds: (performance.now() - started) / 1000, results, summary: stderr.trim(), peakMb: peakKb / 1024 });
+    });
+  });
 }
 
 async function writeLines(path, count, prefix) {
@@ -70,45 +112,16 @@ async function writeLines(path, count, prefix) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The child of step 3: imports the input the parent wrote, with the engine the parent bundled (no esbuild here). */
-async function rssChild() {
-  const dir = values['rss-child'];
-  const engine = await import(join(dir, 'engine.mjs'));
-  const input = join(dir, 'rss.ndjson');
-  const lines = Number(values['rss-lines']);
-  let n = 0;
-  const before = process.memoryUsage().rss;
-  const started = performance.now();
-  const summary = await engine.runImport({
-    kind: 'create',
-    input,
-    dataDir: dir,
-    target: 'bench|in-process',
-    concurrency: Number(values.concurrency),
-    send: async () => ({ status: 201, data: { entry_id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` }, headers: {} }),
-    emit: () => undefined,
-  });
-  const seconds = (performance.now() - started) / 1000;
-  process.send({ lines, created: summary.created, maxRssMb: process.resourceUsage().maxRSS / 1024, startRssMb: before / 1048576, seconds, maxBuffered: summary.maxBuffered });
-}
-
 async function main() {
-  if (values['rss-child'] !== undefined) return rssChild();
+  if (values['bare-server']) return bareServer();
   const lines = Number(values.lines);
   const concurrency = Number(values.concurrency);
   const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
   const load = loadavg()[0].toFixed(2);
-  const serverCmd = hasTaskset() ? ['taskset', ['-c', '0', process.execPath, join(root, 'bin/parcels.js')]] : [process.execPath, [join(root, 'bin/parcels.js')]];
-  const server = spawn(serverCmd[0], [...serverCmd[1], 'sandbox', 'serve', '--port', '0', '--db', join(dir, 'bench.db')], {
-    env: { ...env, PARCELS_CONFIG_DIR: dir, BULK_BENCH_PINNED: undefined },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    server.stdout.once('data', (chunk) => resolve(String(chunk).trim().split('\n')[0]));
-    server.once('exit', (code) => reject(new Error(`sandbox serve exited with ${code}`)));
-  });
   const { DEMO_API_KEY } = await import(join(root, 'dist/sandbox/index.js'));
-  const engine = await bundleEngine(dir);
+  const sandbox = await startServer([BIN, 'sandbox', 'serve', '--port', '0', '--db', join(dir, 'bench.db')], { ...env, PARCELS_CONFIG_DIR: join(dir, 'server') });
+  const url = sandbox.url;
+  const cliEnv = { ...env, PARCELS_CONFIG_DIR: join(dir, 'cli'), PARCELS_BASE_URL: url, PARCELS_API_KEY: DEMO_API_KEY };
   try {
     // Warm-up, then the load generator's create throughput.
     let n = 0;
@@ -136,53 +149,50 @@ async function main() {
       });
     await cannon(1);
 
-    const client = new engine.ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 10_000, retries: 0, userAgent: 'bulk-bench', connections: concurrency });
-    const send = engine.sendThrough(client);
     const rates = { journal: [], none: [], autocannon: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
       rates.autocannon.push((await cannon(Number(values.duration))).requests.average);
       for (const mode of round % 2 === 0 ? ['journal', 'none'] : ['none', 'journal']) {
         const input = join(dir, `in-${round}-${mode}.ndjson`);
         await writeLines(input, lines, `${round}-${mode}`);
-        const summary = await engine.runImport({ kind: 'create', input, dataDir: dir, target: `bench|${url}`, journal: mode === 'journal', send, concurrency, emit: () => undefined });
-        if (summary.created !== lines) throw new Error(`expected ${lines} created, got ${JSON.stringify(summary)}`);
-        rates[mode].push((lines * 1000) / summary.elapsedMs);
+        const run = await importRun(input, mode === 'journal' ? cliEnv : { ...cliEnv, PARCELS_BENCH_NO_JOURNAL: '1' });
+        if (run.results !== lines || !run.summary.includes(`${lines} created`)) throw new Error(`expected ${lines} created: ${run.summary}`);
+        rates[mode].push(lines / run.seconds);
       }
     }
-    await client.close();
+    sandbox.stop();
     const withJournal = median(rates.journal);
     const without = median(rates.none);
     const acRate = median(rates.autocannon);
 
-    await writeLines(join(dir, 'rss.ndjson'), Number(values['rss-lines']), 'rss');
-    const rss = await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--rss-child', dir, '--rss-lines', values['rss-lines'], '--concurrency', String(concurrency)], {
-        env: { ...env, BULK_BENCH_PINNED: '1' },
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      });
-      child.once('message', resolve);
-      child.once('exit', (code) => code !== 0 && reject(new Error(`rss child exited with ${code}`)));
-    });
+    const bare = await startServer([fileURLToPath(import.meta.url), '--bare-server'], env);
+    const rssLines = Number(values['rss-lines']);
+    const rssInput = join(dir, 'rss.ndjson');
+    await writeLines(rssInput, rssLines, 'rss');
+    const rssEnv = { ...cliEnv, PARCELS_BASE_URL: bare.url };
+    const big = await importRun(rssInput, rssEnv);
+    const rerun = await importRun(rssInput, rssEnv);
+    bare.stop();
+    if (big.results !== rssLines || !rerun.summary.includes(`${rssLines} already done`)) throw new Error(`large import: ${big.summary} / ${rerun.summary}`);
 
     console.log(`load average ${load}; ${lines} lines, concurrency ${concurrency}; node ${process.version}`);
     console.table([
       { what: `autocannon POST create, ${concurrency} connections, unique keys (median of ${rates.autocannon.map(Math.round).join(', ')})`, 'parcels/s': Math.round(acRate) },
-      { what: `bulk import with journal (median of ${rates.journal.map(Math.round).join(', ')})`, 'parcels/s': Math.round(withJournal) },
-      { what: `bulk import without journal (median of ${rates.none.map(Math.round).join(', ')})`, 'parcels/s': Math.round(without) },
+      { what: `parcels create --from, journal (median of ${rates.journal.map(Math.round).join(', ')})`, 'parcels/s': Math.round(withJournal) },
+      { what: `parcels create --from, no journal (median of ${rates.none.map(Math.round).join(', ')})`, 'parcels/s': Math.round(without) },
     ]);
     console.log(`bulk (journal) / autocannon = ${(withJournal / acRate).toFixed(2)} (target >= 0.85)`);
     console.log(`journal cost: with / without = ${(withJournal / without).toFixed(2)} (target >= 0.90)`);
-    console.log(
-      `peak RSS, ${rss.lines} lines (in-process answers): ${rss.maxRssMb.toFixed(0)} MB (start ${rss.startRssMb.toFixed(0)} MB), ${rss.seconds.toFixed(1)} s, max buffered results ${rss.maxBuffered} (target < 150 MB)`,
-    );
+    console.log(`peak RSS, ${rssLines}-line import (bare server): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s (target < 150 MB)`);
+    console.log(`peak RSS, re-run of that batch (all replayed, nothing sent): ${rerun.peakMb.toFixed(0)} MB in ${rerun.seconds.toFixed(1)} s`);
   } finally {
-    server.kill('SIGTERM');
+    sandbox.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 // Pin this process to core 1 (re-exec under taskset once).
-if (!process.env.BULK_BENCH_PINNED && values['rss-child'] === undefined && hasTaskset()) {
+if (!process.env.BULK_BENCH_PINNED && !values['bare-server'] && hasTaskset()) {
   const child = spawn('taskset', ['-c', '1', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...env, BULK_BENCH_PINNED: '1' } });
   child.on('exit', (code) => process.exit(code ?? 1));
 } else {

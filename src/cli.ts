@@ -1,13 +1,13 @@
 import type { Command as CommanderCommand, CommanderError as CommanderErrorType } from 'commander';
-import { COMMANDS, GLOBAL_OPTIONS } from './commands/table.js';
+import { COMMANDS, GLOBAL_OPTIONS, definitions } from './commands/table.js';
 import type { CommandDefinition } from './commands/definition.js';
 import type { RawFlag } from './commands/resolve-flags.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context, GlobalOptions } from './context.js';
-import { DryRunComplete, EXIT } from './errors.js';
+import { DryRunComplete, EXIT, ReportedFailure } from './errors.js';
 import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
-import { fastAnswer } from './fast-path.js';
+import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
 import { helpFor, topLevelHelp } from './help.js';
 
@@ -24,6 +24,8 @@ export interface RunDeps {
    * Default: SIGINT/SIGTERM of this process, caught only while a command runs.
    */
   signal?: AbortSignal;
+  /** A second cancellation, for commands that wait for work in flight after the first (bulk runs). */
+  abandon?: AbortSignal;
 }
 
 /** The shell convention 128 + signal number. */
@@ -31,7 +33,7 @@ const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, 
 
 /** Entry point: parses argv, runs one command, returns the exit code. Never calls process.exit. */
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
-  const answer = fastAnswer(argv);
+  const answer = argv[0] === COMPLETE_COMMAND ? (await import('./completions/answer.js')).answerCompletion(argv.slice(1), deps.env ?? process.env) : fastAnswer(argv);
   if (answer !== undefined) {
     const { systemIO, writeOut } = await import('./io/streams.js');
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
@@ -46,10 +48,10 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     }
     argv = request.argv;
   }
-  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal);
+  if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal, () => deps.abandon ?? new AbortController().signal);
   const cancel = processSignals();
   try {
-    return await runCommander(argv, deps, cancel.signal);
+    return await runCommander(argv, deps, cancel.signal, cancel.claimSecond);
   } finally {
     cancel.dispose();
   }
@@ -57,18 +59,29 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
 
 /**
  * SIGINT/SIGTERM abort the command's signal, so requests and streams stop and the command ends
- * cleanly (exit 130/143). A second signal means the user will not wait: exit at once.
+ * cleanly (exit 130/143). A second signal means the user will not wait: exit at once, unless the
+ * command claimed the second signal (`claimSecond`) to abandon its work in flight and end itself.
  */
-function processSignals(): { signal: AbortSignal; dispose(): void } {
+function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; dispose(): void } {
   const controller = new AbortController();
+  const second = new AbortController();
+  let secondClaimed = false;
   const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+    if (controller.signal.aborted) {
+      if (!secondClaimed) process.exit(SIGNAL_EXIT[name] ?? EXIT.CANCELLED);
+      second.abort(name);
+      return;
+    }
     controller.abort(name);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     signal: controller.signal,
+    claimSecond() {
+      secondClaimed = true;
+      return second.signal;
+    },
     dispose() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -76,7 +89,7 @@ function processSignals(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal): Promise<number> {
+async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
   const noColorFlag = argv.includes('--no-color');
@@ -87,15 +100,26 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
     pending = pending.then(() => writeOut(stream, text));
   };
 
+  // With JSON output every error is one JSON line on stderr, commander's parser errors too.
+  const jsonErrors = wantsJsonErrors(argv, deps.env ?? process.env);
+  const parserError = (text: string): void => {
+    const message = text.trim().replace(/^error: /, '');
+    pending = pending.then(async () => {
+      const { renderError } = await import('./io/render.js');
+      await renderError(io, { message, code: 'invalid_usage', exitCode: EXIT.USAGE }, { format: 'json' });
+    });
+  };
+  const helpAfterError = (text: string): string | false => (jsonErrors ? false : text);
   const program = new Command('parcels')
     .description('Track parcels with the Parcel Delivery Tracking API')
     .version(VERSION, '-V, --version')
     .configureOutput({
       writeOut: (text) => write(io.stdout, text),
       writeErr: (text) => write(io.stderr, text),
+      ...(jsonErrors ? { outputError: parserError } : {}),
     })
     .exitOverride()
-    .showHelpAfterError('(add --help for usage and examples)');
+    .showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
   program.helpInformation = () => topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION);
   for (const def of GLOBAL_OPTIONS) program.option(def.flags, def.description);
   // Every subcommand's help lists the global flags it accepts (not --version, which only the top level takes).
@@ -109,7 +133,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
       let groupCommand = groups.get(group);
       if (!groupCommand) {
         groupCommand = parent.command(group).description(`${group} commands`);
-        groupCommand.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError('(add --help for usage)');
+        groupCommand.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage)'));
         groups.set(group, groupCommand);
       }
       parent = groupCommand;
@@ -120,7 +144,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
   for (const def of COMMANDS) {
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
-    command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError('(add --help for usage and examples)');
+    command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
     // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
     if (def.path.length === 1 && !def.args) groups.set(name, command);
     // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify).
@@ -142,10 +166,14 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
       const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
       const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
-      const ctx = createContext({ io, env, globals, now: deps.now, signal });
+      const ctx = createContext({ io, env, globals, argv, now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
         const { resolveFlags } = await import('./commands/resolve-flags.js');
         const flags = resolveFlags(def, raw, env);
+        if (def !== definitions.authLogin) {
+          const { requireKnownProfile } = await import('./commands/shared/profile.js');
+          await requireKnownProfile(ctx);
+        }
         // A bad --jq expression fails here, before anything is sent.
         await ctx.jq();
         // Each loader's module is checked against its definition where it is written (defineCommand).
@@ -170,6 +198,21 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal):
   return exitCode;
 }
 
+/** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */
+function wantsJsonErrors(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  const machine = (format: string | undefined): boolean => format === 'json' || format === 'ndjson';
+  let wanted = machine(env.PARCELS_OUTPUT);
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') break;
+    if (word === '--json') wanted = true;
+    else if (word === '-o' || word === '--output') wanted = machine(argv[i + 1]);
+    else if (word.startsWith('--output=')) wanted = machine(word.slice('--output='.length));
+    else if (word.startsWith('-o') && !word.startsWith('--')) wanted = machine(word.slice(2));
+  }
+  return wanted || argv.includes('--json');
+}
+
 function signalExitCode(signal: AbortSignal): number {
   return typeof signal.reason === 'string' ? (SIGNAL_EXIT[signal.reason] ?? EXIT.CANCELLED) : EXIT.CANCELLED;
 }
@@ -182,6 +225,7 @@ function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
     output: raw.json === true ? 'json' : str(raw.output),
     fields: str(raw.fields),
     quiet: raw.quiet === true,
+    utc: raw.utc === true,
     verbose: raw.verbose === true,
     dryRun: raw.dryRun === true,
     sandbox: raw.sandbox === true,
@@ -199,7 +243,11 @@ function commanderExitCode(error: CommanderErrorType): number {
 }
 
 async function reportError(error: unknown, ctx: Context): Promise<number> {
-  if (error instanceof DryRunComplete) return EXIT.OK;
+  if (error instanceof DryRunComplete) {
+    await printDryRunJson(ctx);
+    return EXIT.OK;
+  }
+  if (error instanceof ReportedFailure) return error.exitCode;
   const { describeError } = await import('./describe-error.js');
   const { renderError } = await import('./io/render.js');
   const described = await describeError(error, ctx);
@@ -212,4 +260,14 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
   }
   await renderError(ctx.io, described, { format });
   return described.exitCode;
+}
+
+/** `--dry-run --json`: the recorded requests as a JSON array (ndjson: one per line); the text form was printed as they were recorded. */
+async function printDryRunJson(ctx: Context): Promise<void> {
+  const format = ctx.outputFormat();
+  if (format !== 'json' && format !== 'ndjson') return;
+  const { renderRecord } = await import('./io/render.js');
+  const requests = ctx.dryRunRequests();
+  if (format === 'json') return renderRecord(ctx.io, requests, { format, now: ctx.now() });
+  for (const request of requests) await renderRecord(ctx.io, request, { format, now: ctx.now() });
 }

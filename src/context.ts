@@ -1,6 +1,9 @@
+// Over 300 lines on purpose: the one lazy factory every command receives; each member is small and they share its state.
 import { randomUUID } from 'node:crypto';
+import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
+import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
@@ -18,6 +21,8 @@ export interface GlobalOptions {
   output?: string;
   fields?: string;
   quiet: boolean;
+  /** --utc: times on a terminal in UTC instead of the local zone. */
+  utc?: boolean;
   verbose: boolean;
   dryRun: boolean;
   sandbox: boolean;
@@ -35,6 +40,8 @@ export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
+  /** The command line as the user typed it (after `parcels`): hints repeat it with their change. */
+  readonly argv: readonly string[];
   /** Unix seconds. */
   now(): number;
   /**
@@ -44,12 +51,23 @@ export interface Context {
   serviceNow(): Promise<number>;
   /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
   readonly signal: AbortSignal;
+  /**
+   * Aborted on a second SIGINT/SIGTERM. Calling this tells the CLI not to exit at once on that
+   * second signal: the caller must then end promptly itself (a bulk run abandons its requests in flight).
+   */
+  claimSecondSignal(): AbortSignal;
   /** The resolved settings (flags, environment, profile). Pure: reads config, starts nothing. */
   settings(): Promise<Settings>;
   /** The settings requests go to: with --sandbox, those of an embedded sandbox started on first call. */
   target(): Promise<Settings>;
   api(): Promise<ApiClient>;
+  /** The id per-target state is kept under (see src/config/target.ts): the sandbox's database or the base URL; undefined without a base URL. */
+  targetId(): Promise<string | undefined>;
   etags(): Promise<EtagCache>;
+  /** The id per-target caches are kept under (one service, or the --sandbox database); undefined without a base URL. */
+  cacheTarget(): Promise<string | undefined>;
+  /** Parcel ids this target has shown recently (for id prefixes). */
+  knownIds(): Promise<KnownIds>;
   codeNames(): Promise<CodeNames>;
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
   outputFormat(): OutputFormat;
@@ -57,6 +75,8 @@ export interface Context {
   /** The compiled --jq filter (jq is loaded only when the flag is given); undefined without it. */
   jq(): Promise<JqFilter | undefined>;
   newIdempotencyKey(): string;
+  /** --dry-run: the requests recorded so far (printed as JSON with --json, as text otherwise). */
+  dryRunRequests(): readonly RequestDescription[];
   close(): Promise<void>;
 }
 
@@ -72,8 +92,10 @@ export function createContext(init: {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
+  argv?: readonly string[];
   now?: () => number;
   signal?: AbortSignal;
+  claimSecondSignal?: () => AbortSignal;
 }): Context {
   const { io, env, globals } = init;
   const signal = init.signal ?? new AbortController().signal;
@@ -82,11 +104,13 @@ export function createContext(init: {
   let targetPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
   let etagsPromise: Promise<EtagCache> | undefined;
+  let knownIdsPromise: Promise<KnownIds> | undefined;
   let namesPromise: Promise<CodeNames> | undefined;
   let jqPromise: Promise<JqFilter | undefined> | undefined;
   let profileOutput: OutputFormat | undefined;
   /** The --sandbox database: the target its ETags and names are kept for. */
   let sandboxDb: string | undefined;
+  let recorder: DryRunRecorder | undefined;
   const closers: (() => Promise<void>)[] = [];
 
   const settings = (): Promise<Settings> => {
@@ -121,7 +145,13 @@ export function createContext(init: {
       const { loadSandbox } = await import('./sandbox-loader.js');
       const { startSandbox, DEMO_API_KEY } = await loadSandbox();
       const { prepareDefaultSandboxDb } = await import('./config/paths.js');
+      const { sandboxDataExists } = await import('./config/sandbox-data.js');
+      const firstUse = !(await sandboxDataExists(env));
       sandboxDb = await prepareDefaultSandboxDb(env);
+      if (firstUse && noticesWanted()) {
+        const { renderMessage } = await import('./io/render.js');
+        await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`parcels sandbox reset\`)`);
+      }
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
       closers.push(sandbox.close);
       return {
@@ -158,26 +188,30 @@ export function createContext(init: {
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
-  // Retry notices are for people: with --quiet, or JSON on stdout (whose errors are one JSON line on
-  // stderr), they stay out of the way.
-  const retryNoticesWanted = (): boolean => {
-    if (globals.quiet) return false;
+  const machineOutput = (): boolean => {
     try {
       const format = ctx.outputFormat();
-      return format !== 'json' && format !== 'ndjson';
+      return format === 'json' || format === 'ndjson';
     } catch {
-      return true;
+      return false;
     }
   };
+  // Notices (retries, the sandbox's first use) are for people: with --quiet, or JSON on stdout (whose
+  // errors are one JSON line on stderr), they stay out of the way.
+  const noticesWanted = (): boolean => !globals.quiet && !machineOutput();
 
   const ctx: Context = {
     io,
     env,
     globals,
+    argv: init.argv ?? [],
     now,
     signal,
+    claimSecondSignal: init.claimSecondSignal ?? (() => new AbortController().signal),
     settings,
     target,
+    cacheTarget: targetKey,
+    targetId: targetKey,
     async serviceNow() {
       return now() + (await skew.current());
     },
@@ -186,18 +220,20 @@ export function createContext(init: {
         const resolved = await target();
         const { requireApiKey } = await import('./config/settings.js');
         if (resolved.baseUrl === undefined) {
+          const { sameCommand } = await import('./commands/shared/retype.js');
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox`,
+            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.argv, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
         if (!globals.dryRun) requireApiKey(resolved);
-        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }] = await Promise.all([
+        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }, { renderTrace }] = await Promise.all([
           import('./api/http.js'),
           import('./api/dry-run.js'),
           import('./io/spinner.js'),
+          import('./io/render.js'),
         ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
@@ -205,9 +241,9 @@ export function createContext(init: {
           timeoutMs: resolved.timeoutMs,
           retries: resolved.retries,
           userAgent: USER_AGENT,
-          trace: globals.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-          dryRun: globals.dryRun ? dryRunRecorder((text) => void io.stdout.write(text)) : undefined,
-          waiting: retryNoticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
+          trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
+          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text))) : undefined,
+          waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
           onSkew: (seconds: number) => skew.measured(seconds),
         });
@@ -226,6 +262,17 @@ export function createContext(init: {
         throw new Error('unreachable: api() refuses a missing base URL');
       })();
       return etagsPromise;
+    },
+    knownIds() {
+      knownIdsPromise ??= (async () => {
+        const { openKnownIds } = await import('./config/known-ids.js');
+        const cacheTarget = await targetKey();
+        if (cacheTarget !== undefined) return openKnownIds(env, cacheTarget);
+        // Without a base URL there is no target: api() raises the usage error saying how to set one.
+        await ctx.api();
+        throw new Error('unreachable: api() refuses a missing base URL');
+      })();
+      return knownIdsPromise;
     },
     codeNames() {
       namesPromise ??= (async () => {
@@ -276,6 +323,7 @@ export function createContext(init: {
       return jqPromise;
     },
     newIdempotencyKey: () => randomUUID(),
+    dryRunRequests: () => recorder?.requests ?? [],
     async close() {
       for (const close of closers.reverse()) await close();
       await skew.close();

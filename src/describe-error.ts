@@ -1,10 +1,14 @@
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
-import { ApiError, CancelledError, ConflictError, EXIT, SandboxUnavailableError, NetworkError, NotDeliveredError, NotLoggedInError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
+import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
+import { otherCommand, sameCommand, typedFlag } from './commands/shared/retype.js';
 
-
-/** Turns any thrown value into what renderError prints; the one place hints are written. */
+/**
+ * Turns any thrown value into what renderError prints; the one place hints are written. Every
+ * command a hint names is the user's own command line (ctx.argv) with the suggested change, so it
+ * works when pasted: same --sandbox/--profile/--base-url, same filters, the real parcel id.
+ */
 export async function describeError(error: unknown, ctx: Context): Promise<ErrorInfo> {
   const exitCode = exitCodeFor(error);
   const code = errorCodeFor(error);
@@ -12,21 +16,52 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
     return { message: error.message, code, exitCode, field: error.field, hint: error.hint };
   }
   if (error instanceof ApiError) {
-    return {
-      message: error.message,
-      status: error.status,
-      code,
-      exitCode,
-      hint: error.hint ?? (await hintForStatus(error, ctx)),
-      ...validationDetails(error.body),
-    };
+    return inUserTerms(
+      {
+        message: error.message,
+        status: error.status,
+        code,
+        exitCode,
+        hint: error.hint ?? (await hintForStatus(error, ctx)),
+        ...validationDetails(error.body),
+      },
+      ctx.argv,
+    );
   }
-  if (error instanceof NetworkError || error instanceof ConflictError || error instanceof NotLoggedInError || error instanceof SandboxUnavailableError) {
+  if (error instanceof NetworkError) return describeNetworkError(error, ctx);
+  if (error instanceof ConflictError) {
+    const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.argv, ['get', error.parcelId])}\` to see the current values, then retry the change`;
+    return { message: error.message, code, exitCode, hint };
+  }
+  if (error instanceof SandboxUnavailableError || error instanceof CheckFailedError) {
     return { message: error.message, code, exitCode, hint: error.hint };
   }
-  if (error instanceof CancelledError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
+  if (error instanceof NotLoggedInError) {
+    const hint = error.loginProfile === undefined ? error.hint : `run \`${await loginCommand(ctx)}\`, or set PARCELS_API_KEY`;
+    return { message: error.message, code, exitCode, hint };
+  }
+  if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
+}
+
+/** Failures after which the request may have reached the service (and been applied) before the answer was lost. */
+const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'network_error']);
+
+/**
+ * A write with an Idempotency-Key whose answer was lost may have been applied. Re-running it with
+ * the same key is safe: the service answers a repeat with the first result and applies it once.
+ */
+function describeNetworkError(error: NetworkError, ctx: Context): ErrorInfo {
+  const base = { code: error.code, exitCode: EXIT.UNAVAILABLE };
+  const key = error.request?.idempotencyKey;
+  if (key === undefined || !MAYBE_APPLIED.has(error.code)) return { ...base, message: error.message, hint: error.hint };
+  const rerun = sameCommand(ctx.argv, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] });
+  return {
+    ...base,
+    message: `${error.message}; the ${error.request?.method ?? 'request'} may have been applied (Idempotency-Key ${key})`,
+    hint: `re-run it with the same key to find out safely (a repeat is answered with the first result, never applied twice): \`${rerun}\``,
+  };
 }
 
 async function profileName(ctx: Context): Promise<string> {
@@ -37,29 +72,74 @@ async function profileName(ctx: Context): Promise<string> {
   }
 }
 
+async function keyFromEnvironment(ctx: Context): Promise<boolean> {
+  try {
+    return (await ctx.target()).sources.apiKey === 'env';
+  } catch {
+    return false;
+  }
+}
+
+/** `parcels auth login` for the profile in use, with the --base-url the user typed. */
+async function loginCommand(ctx: Context): Promise<string> {
+  const words = ['auth', 'login'];
+  if (!typedFlag(ctx.argv, '--profile')) words.push('--profile', await profileName(ctx));
+  return otherCommand(ctx.argv, words, ['--profile', '--base-url']);
+}
+
+/** The parcel id in a request path `/deliveries/v1/parcels/{id}[/…]`. */
+function parcelIdOf(error: ApiError): string | undefined {
+  return /^\/deliveries\/v1\/parcels\/([^/?]+)/.exec(error.request?.path ?? '')?.[1];
+}
+
 async function hintForStatus(error: ApiError, ctx: Context): Promise<string | undefined> {
   switch (error.status) {
     case 401:
-      return `the API key was refused (invalid or expired): run \`parcels auth login --profile ${await profileName(ctx)}\` with a valid key`;
+      if (await keyFromEnvironment(ctx)) {
+        return 'the key in PARCELS_API_KEY was refused (invalid or expired); logging in cannot help while it is set: set PARCELS_API_KEY to a valid key, or unset it to use the profile\'s saved key';
+      }
+      return `the API key was refused (invalid or expired): run \`${await loginCommand(ctx)}\` with a valid key`;
     case 403: {
       const scope = error.request ? requiredScope(error.request.method, error.request.path) : undefined;
       const needs = scope ? `this route needs the scope "${scope}"` : 'the key lacks a permission this route needs';
-      return `${needs}; create a key with it in the API console, then run \`parcels auth login --profile ${await profileName(ctx)}\` (an unverified organisation cannot write at all)`;
+      const then = (await keyFromEnvironment(ctx)) ? 'then put it in PARCELS_API_KEY' : `then run \`${await loginCommand(ctx)}\``;
+      return `${needs}; create a key with it in the API console, ${then} (an unverified organisation cannot write at all)`;
     }
     case 404:
       return error.request?.path.startsWith('/deliveries/v1/parcels/')
         ? "check the id (the parcel's entry_id UUID) and that it belongs to your organisation"
         : undefined;
     case 409:
-      return 'the Idempotency-Key was already used with a different body or route: send a new key (omit --idempotency-key to get one)';
-    case 412:
-      return 'the parcel changed since you read it: run `parcels get ID` to see the latest version and ETag, then patch again (or add --refresh)';
+      return hintForConflict(error, ctx);
+    case 412: {
+      const id = parcelIdOf(error);
+      if (id === undefined || error.request?.method !== 'PATCH') return undefined;
+      const refresh = sameCommand(ctx.argv, { drop: ['--if-match', '--refresh'], add: ['--refresh'] });
+      return `the parcel changed since you read it: run \`${otherCommand(ctx.argv, ['get', id])}\` to see the latest version, or \`${refresh}\` to apply your change to it`;
+    }
     case 429:
       return error.retryAfter !== undefined
         ? `rate limited: wait ${error.retryAfter} s and try again (or raise --retries)`
         : 'rate limited: wait a moment and try again (or raise --retries)';
     default:
       return error.status >= 500 ? 'the service failed or is unavailable: try again later (raise --retries to retry longer)' : undefined;
+  }
+}
+
+/** 409 hints follow the service's error code; an unknown code gets none rather than a guess. */
+function hintForConflict(error: ApiError, ctx: Context): string | undefined {
+  const id = parcelIdOf(error);
+  switch (error.code) {
+    case 'idempotency_key_reused':
+      return `that Idempotency-Key was already used for another request: run \`${sameCommand(ctx.argv, { drop: ['--idempotency-key'] })}\` to send a new key`;
+    case 'parcel_delivered':
+      return 'a delivered parcel (status 4) is final: it takes no more events or attempts';
+    case 'invalid_transition':
+      return id === undefined
+        ? 'the parcel\'s current status does not allow that change'
+        : `the parcel's current status does not allow that change: run \`${otherCommand(ctx.argv, ['get', id])}\` to see its status`;
+    default:
+      return undefined;
   }
 }
 
@@ -87,4 +167,42 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
     ...(typeof field === 'string' ? { field } : {}),
     ...(list.length > 0 && !repeats ? { details: list } : {}),
   };
+}
+
+/** The flag that sets each request field, for fields whose flag is not `--` + the field name with dashes. */
+const FLAG_FOR_FIELD: Readonly<Record<string, string>> = {
+  parcel_length: '--length',
+  parcel_width: '--width',
+  parcel_height: '--height',
+  parcel_weight: '--weight',
+  time_slot_period_start: '--slot-start',
+  time_slot_period_end: '--slot-end',
+  time_attempt: '--at',
+  occurred_at: '--at',
+};
+
+/** The flag the user typed for a request field (`parcel_weight` → `--weight`, or `--set parcel_weight`), if any. */
+function typedFlagFor(field: string, argv: readonly string[]): string | undefined {
+  const leaf = field.replace(/^delivered\./, '');
+  const flag = FLAG_FOR_FIELD[leaf] ?? `--${leaf.replace(/_/g, '-')}`;
+  if (typedFlag(argv, flag)) return flag;
+  const set = argv.some((word, i) => argv[i - 1] === '--set' && (word.startsWith(`${leaf}=`) || word.startsWith(`${field}=`)));
+  return set ? `--set ${leaf}` : undefined;
+}
+
+/**
+ * A refusal from the service names its fields; the user typed flags. Fields the user set with a
+ * flag are renamed to that flag (in the field, the details and a message that starts with it);
+ * fields that came from --data keep their names.
+ */
+function inUserTerms(info: ErrorInfo, argv: readonly string[]): ErrorInfo {
+  const rename = (field: string): string => typedFlagFor(field, argv) ?? field;
+  const out: ErrorInfo = { ...info };
+  if (info.field !== undefined) {
+    const flag = rename(info.field);
+    out.field = flag;
+    if (info.message.startsWith(`${info.field} `)) out.message = `${flag}${info.message.slice(info.field.length)}`;
+  }
+  if (info.details !== undefined) out.details = info.details.map((d) => ({ field: rename(d.field), message: d.message }));
+  return out;
 }

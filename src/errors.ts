@@ -15,8 +15,12 @@ export const EXIT = {
   UNAVAILABLE: 8,
   /** The sandbox cannot run: better-sqlite3, its optional store, is not installed or does not load. */
   SANDBOX_UNAVAILABLE: 9,
+  /** `validate-address --exit-status`: the service answered that the address is not valid. */
+  NOT_VALID: 10,
   /** `track --watch --fail-on-attempt`: an attempt failed (outcome other than delivered). */
-  NOT_DELIVERED: 10,
+  NOT_DELIVERED: 11,
+  /** `--queue`: not sent yet, kept in the profile's outbox for `parcels outbox flush` (EX_TEMPFAIL). */
+  QUEUED: 75,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
   CANCELLED: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -77,6 +81,8 @@ export class ApiError extends Error {
 /** No usable answer: connection refused or reset, DNS failure, timeout, malformed response. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
+  /** The request that got no answer, set by the HTTP client (its Idempotency-Key makes a re-run safe). */
+  request?: { method: string; path: string; idempotencyKey?: string };
   constructor(
     message: string,
     readonly code: string,
@@ -103,6 +109,8 @@ export class NotLoggedInError extends Error {
   constructor(
     message: string,
     readonly hint: string,
+    /** Set when logging in to this profile fixes it: the hint then names `auth login` with the --base-url the user typed. */
+    readonly loginProfile?: string,
   ) {
     super(message);
   }
@@ -120,11 +128,44 @@ export class CancelledError extends Error {
   }
 }
 
+/** A check the user asked to exit on failed (`validate-address --exit-status`); the answer was printed. */
+export class NotValidError extends Error {
+  override readonly name = 'NotValidError';
+}
+
+/**
+ * The command has already told the user what happened (e.g. a bulk run's per-line results and
+ * summary, or "queued (N waiting)"); only its exit code is left to give.
+ */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
 /** A precondition of the change no longer holds locally (e.g. a PATCH retry met 412 and the re-read differs). */
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
   constructor(
     message: string,
+    readonly hint?: string,
+    /** The parcel concerned: the hint then names `parcels get` for it, as the user's command line ran it. */
+    readonly parcelId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Checks ran and their report is already printed; at least one failed. `exitCode` is the class of
+ * the most serious failure (`parcels doctor`, `parcels auth status`).
+ */
+export class CheckFailedError extends Error {
+  override readonly name = 'CheckFailedError';
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
     readonly hint?: string,
   ) {
     super(message);
@@ -167,7 +208,9 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof NotLoggedInError) return EXIT.AUTH;
   if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof SandboxUnavailableError) return EXIT.SANDBOX_UNAVAILABLE;
+  if (error instanceof NotValidError) return EXIT.NOT_VALID;
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
+  if (error instanceof CheckFailedError) return error.exitCode;
   if (error instanceof NotDeliveredError) return EXIT.NOT_DELIVERED;
   return EXIT.UNEXPECTED;
 }
@@ -178,8 +221,10 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ApiError || error instanceof NetworkError) return error.code;
   if (error instanceof ConflictError) return 'conflict';
   if (error instanceof NotLoggedInError) return 'not_logged_in';
+  if (error instanceof NotValidError) return 'not_valid';
   if (error instanceof SandboxUnavailableError) return 'sandbox_unavailable';
   if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof CheckFailedError) return 'check_failed';
   if (error instanceof NotDeliveredError) return 'not_delivered';
   return 'unexpected';
 }

@@ -4,6 +4,12 @@ import { VERSION } from './version.js';
 
 
 /**
+ * The hidden entry point the completion scripts call: `parcels __complete WORD…`. Answered by
+ * dist/complete.cjs (src/completions/answer.ts), kept apart so `--version` never loads its readers.
+ */
+export const COMPLETE_COMMAND = '__complete';
+
+/**
  * The answers that need no command, no config and no commander: `--version`, the top-level help
  * and the help topics. Built on its own into a small CommonJS file that bin/parcels.js reads
  * before anything else, so the commands people run while learning the tool start fastest.

@@ -201,17 +201,19 @@ export class ApiClient {
 
       const retryStatus = failure instanceof ApiError ? isRetryableStatus(failure.status) : failure.code !== 'response_too_large';
       if (!canRetry || !retryStatus || attempt >= maxAttempts) {
-        if (failure instanceof NetworkError && attempt > 1) {
-          throw new NetworkError(`${failure.message} (gave up after ${attempt} attempts)`, failure.code, failure.hint);
-        }
-        if (failure instanceof NetworkError && retryStatus && !canRetry && attempt < maxAttempts) {
-          throw new NetworkError(
+        if (failure instanceof ApiError) throw failure;
+        let final = failure;
+        if (attempt > 1) {
+          final = new NetworkError(`${failure.message} (gave up after ${attempt} attempts)`, failure.code, failure.hint);
+        } else if (retryStatus && !canRetry && attempt < maxAttempts) {
+          final = new NetworkError(
             `${failure.message}; not retried: a ${req.method} without an Idempotency-Key might have been applied`,
             failure.code,
             failure.hint,
           );
         }
-        throw failure;
+        final.request = { method: req.method, path: req.path, ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }) };
+        throw final;
       }
       const retryAfter = failure instanceof ApiError ? failure.retryAfter : undefined;
       const delay = retryAfter !== undefined ? Math.min(retryAfter * 1000, RETRY_AFTER_CAP_MS) : backoffDelay(attempt, this.random);

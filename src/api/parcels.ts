@@ -82,7 +82,15 @@ export async function patchParcel(client: ApiClient, id: string, body: Record<st
     throw new ConflictError(
       `parcel ${id} changed: a retried PATCH got 412 (If-Match ${ifMatch} is stale) and the parcel does not show the requested ${missing.join(', ')}; ` +
         `someone else probably changed it in between`,
-      `run \`parcels get ${id}\` to see the current values, then retry the change`,
+      // The hint (`parcels get ID` as the user's command line ran it) is written by describeError.
+      undefined,
+      id,
     );
   }
+}
+
+/** Recording mode (`patch --refresh --dry-run`): the GET, then the PATCH with the ETag that GET would return. */
+export function recordRefreshedPatch(client: ApiClient, id: string, body: Record<string, unknown>): void {
+  client.record({ method: 'GET', path: routePath('parcels.get', { id }) });
+  client.record({ method: 'PATCH', path: routePath('parcels.patch', { id }), body, ifMatch: '<ETag from the GET>' });
 }

@@ -16,6 +16,8 @@ export interface BuildContext {
   batch: string;
   /** Values given on the command line, already typed (e.g. `{ status: 2, occurred_at: 1763884800 }`); they win over a line's. */
   overrides: Readonly<Record<string, unknown>>;
+  /** Values a line may leave out (e.g. the observation time: now), already typed; a line's own win over them. */
+  defaults?: Readonly<Record<string, unknown>>;
   now: Clock;
 }
 
@@ -46,8 +48,8 @@ export function buildLine(input: InputLine, ctx: BuildContext): BuiltLine {
   const idCheck = validate(parcelIdSchema, id);
   if (id === undefined) return { ok: false, line, field: 'entry_id', message: "is required (the parcel's id)" };
   if (!idCheck.ok) return invalid(line, idCheck.issues.map((issue) => ({ ...issue, path: 'entry_id' })));
-  const { body, ignored } = historyBody(ctx.kind, input.record);
-  Object.assign(body, ctx.overrides);
+  const { body: lineBody, ignored } = historyBody(ctx.kind, input.record);
+  const body = { ...ctx.defaults, ...lineBody, ...ctx.overrides };
   const schema: ZodMiniType = ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);
   const checked = validate(schema, body);
   if (!checked.ok) return invalid(line, checked.issues);

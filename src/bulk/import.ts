@@ -24,6 +24,8 @@ export interface ImportOptions {
   batchId?: string;
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
+  /** Values a line may leave out, already typed; the line's own and `overrides` win over them. */
+  defaults?: Readonly<Record<string, unknown>>;
   /** The data directory: journals and the standard-input spool live here. */
   dataDir: string;
   /** Who the requests go to (profile + base URL, or the sandbox database): one journal per batch and target. */
@@ -71,6 +73,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
         kind: opts.kind,
         batch,
         overrides: opts.overrides ?? {},
+        defaults: opts.defaults ?? {},
         now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
         previous: journal?.previous ?? new Map(),
         done: journal?.done ?? new DoneLines(),
@@ -97,6 +100,7 @@ interface ItemContext {
   kind: BulkKind;
   batch: string;
   overrides: Readonly<Record<string, unknown>>;
+  defaults: Readonly<Record<string, unknown>>;
   now: Clock;
   previous: ReadonlyMap<number, LineState>;
   done: DoneLines;

@@ -1,4 +1,5 @@
-import type { LineState, SentRecord } from '../config/journal.js';
+import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal.js';
+import { ApiError, NetworkError } from '../errors.js';
 import { Journal, journalPath, readJournal } from '../config/journal.js';
 import type { Timing } from './gate.js';
 import { journalRecorder } from './import.js';
@@ -94,30 +95,58 @@ export interface FlushOptions {
 }
 
 export interface FlushSummary extends RunSummary {
-  /** Still waiting after the flush (it failed again); rejected ones are not counted. */
+  /** Still waiting after the flush (failed again, or not tried); rejected ones are not counted. */
   left: number;
+  /** Not tried: the flush stopped at the first entry the service still could not take. */
+  notTried: number;
 }
 
-/** Sends what waits, one at a time in capture order, with the captured keys and bytes. */
+/**
+ * Sends what waits, one at a time in capture order, with the captured keys and bytes. The first
+ * entry that still cannot be delivered after its retries (network, 5xx) ends the flush: the ones
+ * after it are not tried, they wait for the next flush in their order. The journal is then
+ * compacted to what still waits and what was moved aside.
+ */
 export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promise<FlushSummary> {
   const journal = await open(place);
   try {
     const waiting = waitingRecords(journal.previous);
-    let delivered = 0;
-    let rejected = 0;
+    const delivered = new Set<number>();
+    const rejected = new Map<number, RejectedRecord>();
     const recorder = journalRecorder(journal);
+    /** The last answer was a failure worth retrying later: when its entry ends so, nothing more is sent. */
+    let unreachable = false;
+    let tried = 0;
+    const send: Send = async (request, signal) => {
+      try {
+        const response = await opts.send(request, signal);
+        unreachable = false;
+        return response;
+      } catch (error) {
+        unreachable = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+        throw error;
+      }
+    };
+    async function* items(): AsyncGenerator<WorkItem> {
+      for (const record of waiting) {
+        // One at a time: the previous entry has its outcome before the next is asked for.
+        if (unreachable) return;
+        tried++;
+        yield toItem(record);
+      }
+    }
     const summary = await runBulk({
-      items: toItems(waiting),
-      send: opts.send,
+      items: items(),
+      send,
       emit: opts.emit,
       recorder: {
         sent: recorder.sent,
         done(line, status, entryId) {
-          delivered++;
+          delivered.add(line);
           recorder.done(line, status, entryId);
         },
         rejected(line, status, code) {
-          rejected++;
+          rejected.set(line, { t: 'rejected', line, status, code });
           recorder.rejected(line, status, code);
         },
       },
@@ -128,10 +157,23 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
       timing: opts.timing,
       random: opts.random,
     });
-    return { ...summary, left: waiting.length - delivered - rejected };
+    journal.compact(remaining(journal.previous, delivered, rejected));
+    return { ...summary, left: waiting.length - delivered.size - rejected.size, notTried: waiting.length - tried };
   } finally {
     journal.close();
   }
+}
+
+/** What the compacted outbox keeps: entries still waiting and entries moved aside, in capture order. */
+function remaining(previous: ReadonlyMap<number, LineState>, delivered: ReadonlySet<number>, rejected: ReadonlyMap<number, RejectedRecord>): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  for (const [line, state] of [...previous].sort(([a], [b]) => a - b)) {
+    if (state.sent === undefined || delivered.has(line)) continue;
+    records.push(state.sent);
+    const refusal = state.rejected ?? rejected.get(line);
+    if (refusal !== undefined) records.push(refusal);
+  }
+  return records;
 }
 
 function waitingRecords(lines: ReadonlyMap<number, LineState>): SentRecord[] {
@@ -142,15 +184,13 @@ function waitingRecords(lines: ReadonlyMap<number, LineState>): SentRecord[] {
   return waiting.sort((a, b) => a.line - b.line);
 }
 
-async function* toItems(records: readonly SentRecord[]): AsyncGenerator<WorkItem> {
-  for (const record of records) {
-    yield {
-      kind: 'send',
-      line: record.line,
-      parcel: record.parcel,
-      ignored: 0,
-      journaled: true,
-      request: { method: 'POST', path: record.path, body: Buffer.from(record.body, 'utf8'), idempotencyKey: record.key },
-    };
-  }
+function toItem(record: SentRecord): WorkItem {
+  return {
+    kind: 'send',
+    line: record.line,
+    parcel: record.parcel,
+    ignored: 0,
+    journaled: true,
+    request: { method: 'POST', path: record.path, body: Buffer.from(record.body, 'utf8'), idempotencyKey: record.key },
+  };
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ApiError, CancelledError, EXIT, exitCodeFor, NetworkError } from '../errors.js';
 import type { ExitCode } from '../errors.js';
 import type { Timing } from './gate.js';
@@ -196,6 +197,8 @@ const UNEXPECTED = 'unexpected';
 class LineWorker {
   private readonly retries: number;
   private readonly random: () => number;
+  /** Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent. One for the run, not one per line. */
+  private readonly stopWaiting: AbortSignal | undefined;
 
   constructor(
     private readonly opts: RunOptions,
@@ -204,6 +207,9 @@ class LineWorker {
   ) {
     this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
     this.random = opts.random ?? Math.random;
+    this.stopWaiting = anySignal(opts.signal, opts.abandon);
+    // Every line waiting (up to the whole pool during a pause) listens to it: a bounded number, not a leak.
+    if (this.stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, this.stopWaiting);
   }
 
   async run(item: WorkItem): Promise<ResultLine> {
@@ -215,8 +221,7 @@ class LineWorker {
     }
     if (!item.journaled) this.opts.recorder?.sent(item);
     const abandon = this.opts.abandon;
-    // Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent.
-    const stopWaiting = anySignal(this.opts.signal, abandon);
+    const stopWaiting = this.stopWaiting;
     for (let failures = 0; ; ) {
       await this.gate.admit(stopWaiting);
       if (stopWaiting?.aborted) return cancelled(line);

@@ -28,6 +28,27 @@ const data = {
   description: 'request body as JSON, @file.json, or - for stdin (flags override its fields)',
 } as const satisfies FlagSpec;
 
+/** Bulk runs (`--from`) and the offline outbox (`--queue`, `--offline`): shared by create, events add and attempts add. */
+const bulk = {
+  from: {
+    type: 'string',
+    flags: '--from <file>',
+    description: 'one request per line of an NDJSON or CSV file, or - for stdin; flags override each line',
+    conflicts: ['data', 'idempotencyKey'],
+  },
+  format: { type: 'choice', flags: '--format <format>', description: 'input format with --from (default: from the extension)', choices: ['ndjson', 'csv'] },
+  concurrency: { type: 'int', flags: '--concurrency <n>', description: 'requests in flight with --from (default 8)', min: 1, max: 64 },
+  rate: { type: 'string', flags: '--rate <n/s>', description: 'at most this many requests per second with --from, e.g. 50/s' },
+  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch identity with --from (default: a hash of the whole input)' },
+  queue: {
+    type: 'bool',
+    flags: '--queue',
+    description: 'if the service cannot be reached, keep the request in the outbox (exit 75)',
+    conflicts: ['from'],
+  },
+  offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
+} as const satisfies Record<string, FlagSpec>;
+
 export const definitions = {
   create: command({
     path: ['create'],
@@ -44,14 +65,17 @@ export const definitions = {
       weight: { type: 'int', flags: '--weight <n>', description: 'parcel weight (integer)' },
       slotStart: { type: 'string', flags: '--slot-start <time>', description: 'planned slot start: Unix seconds, ISO 8601 or "now"' },
       slotEnd: { type: 'string', flags: '--slot-end <time>', description: 'planned slot end: Unix seconds, ISO 8601 or "now"' },
-      serviceType: { type: 'int', flags: '--service-type <n>', description: 'service code (integer)' },
+      serviceType: { type: 'string', flags: '--service-type <code>', description: 'service code: a number, or its name from `parcels reference`' },
       data,
       idempotencyKey,
+      ...bulk,
     },
     examples: [
       'parcels create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
       'parcels create --data @parcel.json --json',
       'echo \'{"courier":"DEMO-VAN","country":"NL","postal_code":"1011AB","number":"1"}\' | parcels create --data - --quiet',
+      'parcels create --from parcels.csv --concurrency 32 > results.ndjson',
+      'parcels create --queue --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10 --quiet',
     ],
     load: (): Loaded => import('./parcels/create.js'),
   }),
@@ -72,9 +96,11 @@ export const definitions = {
       limit: { type: 'string', flags: '--limit <n>', description: 'page size, 1-100 (default 50)' },
       cursor: { type: 'string', flags: '--cursor <cursor>', description: 'continue from a next_cursor' },
       all: { type: 'bool', flags: '--all', description: 'follow next_cursor to the end, streaming items' },
+      max: { type: 'int', flags: '--max <n>', description: 'with --all: stop after n parcels', min: 1 },
     },
     examples: [
       'parcels list --status in_transit',
+      'parcels list --all --max 500 --output csv',
       'parcels list --all --output ndjson | jq .entry_id',
       'parcels list --courier DEMO-BIKE --limit 10 --json',
     ],
@@ -115,15 +141,21 @@ export const definitions = {
   }),
   eventsAdd: command({
     path: ['events', 'add'],
-    args: '<id>',
+    args: '[id]',
     summary: 'Report a status event (status 0-3)',
     flags: {
       status: { type: 'string', flags: '--status <status>', description: 'status 0-3 or its name (default 0 registered)' },
       at: { type: 'string', flags: '--at <time>', description: 'observation time: Unix seconds, ISO 8601 or "now" (default now)' },
       data,
       idempotencyKey,
+      ...bulk,
     },
-    examples: ['parcels events add 3f1c… --status in_transit', 'parcels events add 3f1c… --status 1 --at 2026-11-22T08:00:00Z'],
+    examples: [
+      'parcels events add 3f1c… --status in_transit',
+      'parcels events add 3f1c… --status 1 --at 2026-11-22T08:00:00Z',
+      'parcels list --status 2 -o ndjson | parcels events add --from - --status in_delivery',
+      'parcels events add 3f1c… --status in_delivery --queue',
+    ],
     load: (): Loaded => import('./events/add.js'),
   }),
   attemptsList: command({
@@ -136,7 +168,7 @@ export const definitions = {
   }),
   attemptsAdd: command({
     path: ['attempts', 'add'],
-    args: '<id>',
+    args: '[id]',
     summary: 'Report a delivery attempt (the only way to statuses 4 and 5)',
     flags: {
       outcome: {
@@ -152,11 +184,17 @@ export const definitions = {
       deliveredCity: { type: 'string', flags: '--delivered-city <text>', description: 'delivered address: city' },
       deliveredStreet: { type: 'string', flags: '--delivered-street <text>', description: 'delivered address: street' },
       deliveredAddition: { type: 'string', flags: '--delivered-addition <text>', description: 'delivered address: addition' },
-      deliveredLocationType: { type: 'int', flags: '--delivered-location-type <n>', description: 'delivered address: location type 0-6' },
+      deliveredLocationType: {
+        type: 'string',
+        flags: '--delivered-location-type <code>',
+        description: 'delivered address: location type 0-6, or its name from `parcels reference`',
+      },
       data,
       idempotencyKey,
+      ...bulk,
     },
     examples: [
+      'parcels attempts add --from attempts.ndjson --outcome delivered',
       'parcels attempts add 3f1c… --outcome delivered',
       'parcels attempts add 3f1c… --outcome failed --reason not_at_home',
       'parcels attempts add 3f1c… --outcome delivered_elsewhere --delivered-country NL --delivered-postal-code 1234AB --delivered-number 12',
@@ -177,7 +215,7 @@ export const definitions = {
         min: 1,
         max: 86_400,
       },
-      failOnAttempt: { type: 'bool', flags: '--fail-on-attempt', description: 'with --watch: end at an attempt that did not deliver (exit 10)' },
+      failOnAttempt: { type: 'bool', flags: '--fail-on-attempt', description: 'with --watch: end at an attempt that did not deliver (exit 11)' },
     },
     examples: [
       'parcels track 3f1c…',
@@ -186,6 +224,36 @@ export const definitions = {
       'parcels list --status in_transit --output ndjson | parcels track --from - --watch',
     ],
     load: (): Loaded => import('./track/show.js'),
+  }),
+  outbox: command({
+    path: ['outbox'],
+    summary: 'List the requests --queue kept for later (age, command, parcel)',
+    flags: {},
+    examples: ['parcels outbox', 'parcels outbox --json'],
+    load: (): Loaded => import('./outbox/list.js'),
+  }),
+  outboxFlush: command({
+    path: ['outbox', 'flush'],
+    summary: 'Send what the outbox holds, in capture order, with the same keys and bytes',
+    flags: {},
+    examples: ['parcels outbox flush', 'parcels outbox flush --retries 3 > delivered.ndjson'],
+    load: (): Loaded => import('./outbox/flush.js'),
+  }),
+  batches: command({
+    path: ['batches'],
+    summary: 'List the journals of bulk runs (batch, input, counts, age)',
+    flags: {},
+    examples: ['parcels batches', 'parcels batches --json'],
+    load: (): Loaded => import('./batches/list.js'),
+  }),
+  batchesPrune: command({
+    path: ['batches', 'prune'],
+    summary: 'Remove journals of bulk runs not written for a while',
+    flags: {
+      olderThan: { type: 'string', flags: '--older-than <age>', description: 'e.g. 7d, 12h, 30m (required)', required: true },
+    },
+    examples: ['parcels batches prune --older-than 7d'],
+    load: (): Loaded => import('./batches/prune.js'),
   }),
   validateAddress: command({
     path: ['validate-address'],
@@ -196,8 +264,9 @@ export const definitions = {
       number: { type: 'string', flags: '--number <text>', description: 'house number' },
       addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
       data,
+      exitStatus: { type: 'bool', flags: '--exit-status', description: 'exit 10 when the service says the address is not valid (for scripts)' },
     },
-    examples: ['parcels validate-address --postal-code 1234AB --number 10'],
+    examples: ['parcels validate-address --postal-code 1234AB --number 10', 'parcels validate-address --postal-code 1234AB --number 10 --exit-status --quiet'],
     load: (): Loaded => import('./address/validate.js'),
   }),
   usage: command({
@@ -297,9 +366,9 @@ export const definitions = {
   }),
   authStatus: command({
     path: ['auth', 'status'],
-    summary: 'Show the active profile, base URL and masked key',
-    flags: {},
-    examples: ['parcels auth status', 'parcels auth status --json'],
+    summary: 'Check the key with the service; show the profile, base URL and masked key',
+    flags: { offline: { type: 'bool', flags: '--offline', description: 'answer from the local settings only, without asking the service' } },
+    examples: ['parcels auth status', 'parcels auth status --json', 'parcels auth status --offline'],
     load: (): Loaded => import('./auth/status.js'),
   }),
   authToken: command({
@@ -315,6 +384,27 @@ export const definitions = {
     flags: {},
     examples: ['parcels auth logout --profile ci'],
     load: (): Loaded => import('./auth/logout.js'),
+  }),
+  doctor: command({
+    path: ['doctor'],
+    summary: 'Check the set-up: settings, host, key, scopes, clock, config file, unfinished work',
+    flags: {
+      requireScope: {
+        type: 'list',
+        flags: '--require-scope <scope>',
+        description: 'fail unless the key holds this scope (repeatable): deliveries:read, deliveries:write, usage:read, oracle:read',
+      },
+    },
+    examples: ['parcels doctor', 'parcels doctor --json --require-scope deliveries:write'],
+    load: (): Loaded => import('./doctor/run.js'),
+  }),
+  authSwitch: command({
+    path: ['auth', 'switch'],
+    args: '<profile>',
+    summary: 'Make a saved profile the default one',
+    flags: {},
+    examples: ['parcels auth switch prod'],
+    load: (): Loaded => import('./auth/switch.js'),
   }),
   configList: command({
     path: ['config', 'list'],
@@ -338,6 +428,22 @@ export const definitions = {
     flags: {},
     examples: ['parcels config set output json', 'parcels config set timeout 10 --profile ci'],
     load: (): Loaded => import('./config/set.js'),
+  }),
+  configUse: command({
+    path: ['config', 'use'],
+    args: '<profile>',
+    summary: 'Make a saved profile the default one (same as auth switch)',
+    flags: {},
+    examples: ['parcels config use prod'],
+    load: (): Loaded => import('./auth/switch.js'),
+  }),
+  configUnset: command({
+    path: ['config', 'unset'],
+    args: '<key>',
+    summary: 'Remove one setting from the profile (output, timeout, retries, base_url)',
+    flags: {},
+    examples: ['parcels config unset output', 'parcels config unset timeout --profile ci'],
+    load: (): Loaded => import('./config/unset.js'),
   }),
   sandboxServe: command({
     path: ['sandbox', 'serve'],
@@ -375,6 +481,13 @@ export const definitions = {
     ],
     load: (): Loaded => import('./sandbox/serve.js'),
   }),
+  sandboxReset: command({
+    path: ['sandbox', 'reset'],
+    summary: "Empty the --sandbox database and its caches (asks first on a terminal)",
+    flags: { yes: { type: 'bool', flags: '-y, --yes', description: 'do not ask (needed off a terminal)' } },
+    examples: ['parcels sandbox reset', 'parcels sandbox reset --yes'],
+    load: (): Loaded => import('./sandbox/reset.js'),
+  }),
   sandboxClock: command({
     path: ['sandbox', 'clock'],
     args: '[action] [value]',
@@ -407,6 +520,14 @@ export const definitions = {
     examples: ['parcels sandbox logs', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
     load: (): Loaded => import('./sandbox/logs.js'),
   }),
+  completion: command({
+    path: ['completion'],
+    args: '<shell>',
+    summary: 'Print the completion script for bash, zsh or fish',
+    flags: {},
+    examples: ['parcels completion bash > ~/.local/share/bash-completion/completions/parcels', 'parcels completion fish > ~/.config/fish/completions/parcels.fish'],
+    load: (): Loaded => import('./completion/show.js'),
+  }),
 } as const;
 
 /** The command tree in the order help lists it. */
@@ -415,11 +536,12 @@ export const COMMANDS: readonly CommandDefinition[] = Object.values(definitions)
 export const GLOBAL_OPTIONS: OptionDef[] = [
   { flags: '-p, --profile <name>', description: 'profile to use (env PARCELS_PROFILE)' },
   { flags: '--base-url <url>', description: 'API base URL (env PARCELS_BASE_URL)' },
-  { flags: '-o, --output <format>', description: 'table, json, ndjson or csv (env PARCELS_OUTPUT)' },
+  { flags: '-o, --output <format>', description: 'table, wide (every field), json, ndjson or csv (env PARCELS_OUTPUT)' },
   { flags: '--json', description: 'short for --output json' },
   { flags: '--fields <list>', description: 'comma-separated fields to show, e.g. entry_id,status' },
   { flags: '--jq <expression>', description: 'filter the JSON output with a jq expression (implies --json; strings print raw)' },
-  { flags: '-q, --quiet', description: 'print only the essential value (e.g. the new id)' },
+  { flags: '-q, --quiet', description: 'print only ids, one per line; no success messages' },
+  { flags: '--utc', description: 'show times in UTC instead of the local time zone' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
   { flags: '-v, --verbose', description: 'trace requests and retries to stderr (key redacted)' },
   { flags: '--dry-run', description: 'print the request and a curl equivalent; send nothing' },

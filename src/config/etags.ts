@@ -9,6 +9,8 @@ export interface EtagCache {
   get(id: string): Promise<string | undefined>;
   set(id: string, etag: string): Promise<void>;
   delete(id: string): Promise<void>;
+  /** Every parcel id with a cached ETag, oldest first (for id-prefix lookups). */
+  ids(): Promise<string[]>;
   /** Path of the log file (for diagnostics). */
   readonly path: string;
 }
@@ -160,6 +162,11 @@ export function openEtagCache(env: NodeJS.ProcessEnv, target: string, options: E
         return index?.get(id);
       }),
     set: (id, etag) => serial(() => append({ id, etag })),
+    ids: () =>
+      serial(async () => {
+        await sync();
+        return [...(index?.keys() ?? [])];
+      }),
     delete: (id) =>
       serial(async () => {
         await sync();

@@ -1,5 +1,5 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { DoneLines } from './journal-done.js';
 import type { LineState } from './journal.js';
 import { journalsRoot, readJournal } from './journal.js';
@@ -49,6 +49,18 @@ function journalFiles(dir: string): string[] {
   );
 }
 
+function spoolFiles(dir: string): string[] {
+  const spool = join(dir, 'spool');
+  try {
+    return readdirSync(spool)
+      .filter((name) => name.endsWith('.input'))
+      .map((name) => join(spool, name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 /** Every journal in the data directory, newest first. */
 export async function listJournals(dir: string, nowMs: number = Date.now()): Promise<JournalSummary[]> {
   const summaries: JournalSummary[] = [];
@@ -68,11 +80,15 @@ export async function listJournals(dir: string, nowMs: number = Date.now()): Pro
   return summaries.sort((a, b) => a.ageMs - b.ageMs);
 }
 
-/** Removes journals not written for longer than `olderThanMs`, except those a run holds locked. Returns what it removed. */
-export function pruneJournals(dir: string, olderThanMs: number, nowMs: number = Date.now()): string[] {
+/**
+ * Removes journals not written for longer than `olderThanMs`, except those a run holds locked and
+ * those of the batches in `keep` (the outbox), and standard-input spool files as old. Returns what it removed.
+ */
+export function pruneJournals(dir: string, olderThanMs: number, nowMs: number = Date.now(), keep: readonly string[] = []): string[] {
   const removed: string[] = [];
-  for (const path of journalFiles(dir)) {
-    if (nowMs - statSync(path).mtimeMs <= olderThanMs) continue;
+  const kept = new Set(keep.map((batch) => `${encodeURIComponent(batch)}.ndjson`));
+  for (const path of [...journalFiles(dir), ...spoolFiles(dir)]) {
+    if (kept.has(basename(path)) || nowMs - statSync(path).mtimeMs <= olderThanMs) continue;
     try {
       statSync(`${path}.lock`);
       continue;

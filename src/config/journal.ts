@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fdatasyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fdatasyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DoneLines } from './journal-done.js';
 import type { JournalLock } from './journal-lock.js';
@@ -107,7 +107,7 @@ export class Journal {
     readonly previous: ReadonlyMap<number, LineState>,
     /** Lines earlier runs confirmed. */
     readonly done: DoneLines,
-    private readonly fd: number,
+    private fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
   ) {}
@@ -155,6 +155,26 @@ export class Journal {
   sync(): void {
     this.flush();
     fdatasyncSync(this.fd);
+    this.unsynced = 0;
+  }
+
+  /**
+   * Replaces the file with its meta and `records` (what is still worth keeping), atomically: a
+   * temporary file, fsync'd, renamed over it. Later records go to the new file. The lock stays held.
+   */
+  compact(records: readonly JournalRecord[]): void {
+    this.flush();
+    const temporary = `${this.path}.compact`;
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, this.path);
+    closeSync(this.fd);
+    this.fd = openSync(this.path, 'a', 0o600);
     this.unsynced = 0;
   }
 

@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ensurePrivateDir } from './atomic.js';
 
 /** The application name used for the platform directories (same as `conf` with projectName 'parcels', projectSuffix ''). */
 const APP_NAME = 'parcels';
@@ -40,6 +39,8 @@ export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
 /** The default sandbox database path, with its directory created (0700) so SQLite can open it. */
 export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = dataDir(env);
+  // Loaded here, not at the top: shell completion reads these paths and must not load fs/promises.
+  const { ensurePrivateDir } = await import('./atomic.js');
   await ensurePrivateDir(dir);
   return join(dir, 'sandbox.db');
 }
@@ -47,4 +48,9 @@ export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<s
 /** A profile name as a safe single file-name component. */
 export function profileFileName(profile: string): string {
   return encodeURIComponent(profile).replace(/^\./, '%2E');
+}
+
+/** Parcel ids recent output showed, per target (src/config/known-ids.ts); read by id prefixes and completion. */
+export function knownIdsPath(env: NodeJS.ProcessEnv, target: string): string {
+  return join(dataDir(env), 'known-ids', `${profileFileName(target)}.json`);
 }

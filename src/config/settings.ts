@@ -175,5 +175,5 @@ export function requireApiKey(settings: Settings): string {
       `set PARCELS_API_KEY for a one-off request, or run \`parcels auth login --profile ${profile} --base-url ${settings.baseUrl ?? 'URL'}\` to save a key for that host`,
     );
   }
-  throw new NotLoggedInError(`no API key for profile "${profile}"`, `run \`parcels auth login --profile ${profile}\`, or set PARCELS_API_KEY`);
+  throw new NotLoggedInError(`no API key for profile "${profile}"`, `run \`parcels auth login --profile ${profile}\`, or set PARCELS_API_KEY`, profile);
 }

@@ -103,3 +103,22 @@ export function flattenEntries(record: Obj, prefix = ''): [string, unknown][] {
   return out;
 }
 
+
+/** Every field path the items have (nested records flattened to dotted paths), in first-seen order. */
+export function fieldPaths(items: unknown[]): string[] {
+  const seen = new Set<string>();
+  for (const item of items.slice(0, COLUMN_SAMPLE)) {
+    if (isRecord(item)) for (const [path] of flattenEntries(item)) seen.add(path);
+  }
+  return [...seen];
+}
+
+/**
+ * The --fields no item of the response has (fields are not in the spec, so the response is the
+ * only authority). Empty when every field is found somewhere, or when there are no items to judge by.
+ */
+export function unknownFields(items: unknown[], fields: string[] | undefined): string[] {
+  if (!fields || fields.length === 0 || items.length === 0) return [];
+  if (!items.some(isRecord)) return [];
+  return fields.filter((field) => !items.some((item) => getPath(item, field) !== undefined));
+}

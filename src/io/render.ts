@@ -5,23 +5,25 @@
  *
  * cli-table3 is loaded only for a TTY table (dynamic import of table.ts); JSON never loads it.
  */
+import { UsageError } from '../errors.js';
 import { styles } from './colour.js';
 import { csvRow } from './csv.js';
 import { isRecord } from '../schemas/record.js';
 import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
 import { formatCell } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
+import { jsonText } from './json.js';
+import { renderList } from './list.js';
+import type { ListOptions } from './list.js';
 import type { OutputFormat } from './output-format.js';
 import { sanitize, sanitizeLines } from './sanitize.js';
-import { shellQuote } from './shell.js';
-import { batches, iteratorOf } from './batches.js';
-import type { Source } from './batches.js';
-import { isClosed, writeOut } from './streams.js';
+import { writeOut } from './streams.js';
 import type { IO } from './streams.js';
-import type * as TableModule from './table.js';
-import { renderTsv, tsvLine } from './tsv.js';
+import { tsvLine } from './tsv.js';
+import type { ViewName } from './views/resources.js';
 
-export type { OutputFormat };
+export type { OutputFormat, ListOptions };
+export { renderList };
 
 export interface RecordOptions {
   format: OutputFormat;
@@ -29,6 +31,8 @@ export interface RecordOptions {
   names?: CodeNames;
   /** Current time, Unix seconds (for "3m ago"). */
   now: number;
+  /** Zone for times on a terminal (see `displayZone`); absent: UTC. */
+  timeZone?: string;
   /** A heading printed above the key/value view, on a TTY only. */
   title?: string;
   /**
@@ -40,25 +44,7 @@ export interface RecordOptions {
   /** With `itemsKey` in table view: passed on to renderList. */
   emptyMessage?: string;
   nextCommand?: string;
-}
-
-export interface ListOptions {
-  format: OutputFormat;
-  fields?: string[];
-  names?: CodeNames;
-  now: number;
-  /** Cursor of the next page: on a TTY a dim hint on stderr tells how to get it. */
-  nextCursor?: string | null;
-  /** The command to repeat in that hint, e.g. `parcels list --status 2`. Default `parcels list`. */
-  nextCommand?: string;
-  /** Items arrive over time (`--all`): print as they come, in constant memory. */
-  stream?: boolean;
-  /** Printed on stderr for an empty table. Default "No results.". */
-  emptyMessage?: string;
-  /** Stream mode, table/csv: rows are flushed after this many items… Default 50. */
-  batchSize?: number;
-  /** …or once the source has been quiet this long with rows waiting. Default 100 ms. */
-  flushAfterMs?: number;
+  view?: ViewName;
 }
 
 export interface ErrorInfo {
@@ -72,8 +58,24 @@ export interface ErrorInfo {
   details?: { field: string; message: string }[];
 }
 
-function formatContext(io: IO, opts: { names?: CodeNames; now: number }): FormatContext {
-  return { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY };
+function formatContext(io: IO, opts: { names?: CodeNames; now: number; timeZone?: string }): FormatContext {
+  return { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: opts.timeZone };
+}
+
+/** A record holding lists (an overview): one CSV row or NDJSON line would drop or blur them. */
+export function holdsLists(data: unknown): boolean {
+  if (!isRecord(data)) return false;
+  return Object.values(data).some((value) => Array.isArray(value) || holdsLists(value));
+}
+
+/** `-o csv` / `-o ndjson` for a record with lists: stop before printing part of it (kubectl does the same). */
+export function refuseListsInRows(data: unknown, format: OutputFormat): void {
+  if ((format === 'csv' || format === 'ndjson') && holdsLists(data)) {
+    throw new UsageError(
+      `--output ${format} prints a list, but this answer is a record holding several lists; use --json (or -o table)`,
+      '--output',
+    );
+  }
 }
 
 /** A single object (or any JSON value) from the service. */
@@ -92,12 +94,15 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
       fields,
       names: opts.names,
       now: opts.now,
+      timeZone: opts.timeZone,
+      view: opts.view,
       nextCursor: typeof next === 'string' ? next : null,
       nextCommand: opts.nextCommand,
       emptyMessage: opts.emptyMessage,
     });
     return;
   }
+  refuseListsInRows(data, opts.format);
   const picked = pickFields(data, fields);
   switch (opts.format) {
     case 'json':
@@ -110,8 +115,9 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
       return;
     }
     case 'table':
+    case 'wide':
       if (Array.isArray(data)) {
-        await renderList(io, data, { format: 'table', fields, names: opts.names, now: opts.now, emptyMessage: opts.emptyMessage });
+        await renderList(io, data, { format: opts.format, fields, names: opts.names, now: opts.now, timeZone: opts.timeZone, view: opts.view, emptyMessage: opts.emptyMessage });
         return;
       }
       await writeOut(io.stdout, keyValueView(io, data, opts));
@@ -121,15 +127,6 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
 
 function json(value: unknown, format: 'json' | 'ndjson'): string {
   return jsonText(value, format === 'json' ? 2 : undefined);
-}
-
-// JSON.stringify escapes C0 controls but leaves DEL and the C1 controls (e.g. U+009B, a CSI) raw.
-const UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
-
-/** JSON text that parses to exactly `value`, with every control character escaped so a terminal shows it inert. */
-function jsonText(value: unknown, indent?: number): string {
-  const text = JSON.stringify(value, null, indent) ?? 'null';
-  return text.replace(UNESCAPED_CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
@@ -149,112 +146,6 @@ function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
     out += `${s.bold(sanitize(key).padEnd(width))}  ${formatCell(key, value, ctx)}`.replace(/\s+$/u, '') + '\n';
   }
   return out;
-}
-
-/**
- * A list of items. Single page (`stream` false): collected, then printed. Stream (`--all`):
- * printed as items arrive — json as one valid array written item by item, ndjson a line per
- * item, csv/table rows in batches (columns decided by the first batch). Every chunk waits for
- * the stream to drain; a closed pipe stops the source early.
- */
-export async function renderList(io: IO, items: Source, opts: ListOptions): Promise<{ count: number }> {
-  const { fields } = opts;
-  let count = 0;
-  if (opts.format === 'json' || opts.format === 'ndjson') {
-    const isJson = opts.format === 'json';
-    const it = iteratorOf(items);
-    let done = false;
-    try {
-      for (;;) {
-        const result = await it.next();
-        if (result.done) {
-          done = true;
-          break;
-        }
-        const line = jsonText(pickFields(result.value, fields));
-        await writeOut(io.stdout, isJson ? (count === 0 ? '[\n' : ',\n') + line : line + '\n');
-        count++;
-        if (isClosed(io.stdout)) break;
-      }
-    } finally {
-      if (!done) await it.return?.();
-    }
-    if (isJson) await writeOut(io.stdout, count === 0 ? '[]\n' : '\n]\n');
-    return { count };
-  }
-
-  const ctx = formatContext(io, opts);
-  const size = opts.stream ? (opts.batchSize ?? 50) : Number.POSITIVE_INFINITY;
-  const idleMs = opts.stream ? (opts.flushAfterMs ?? 100) : Number.POSITIVE_INFINITY;
-  let columns: string[] | undefined;
-  let widths: number[] | undefined;
-  let table: typeof TableModule | undefined;
-  let hidden: string[] = [];
-  const source: AsyncIterable<unknown[]> = opts.stream
-    ? batches(items, size, idleMs)
-    : (async function* () {
-        const all: unknown[] = [];
-        for await (const item of items) all.push(item);
-        if (all.length > 0) yield all;
-      })();
-
-  for await (const batch of source) {
-    const first = columns === undefined;
-    columns ??= columnsFor(batch, fields);
-    const cols = columns;
-    let chunk: string;
-    if (opts.format === 'csv') {
-      chunk = (first ? csvRow(cols) : '') + batch.map((item) => csvRow(cols.map((c) => cellValue(item, c)))).join('');
-    } else {
-      let rows = batch.map((item) => cols.map((c) => formatCell(c, cellValue(item, c), ctx)));
-      if (first && io.stdoutIsTTY && !fields && opts.format === 'table') {
-        table ??= await import('./table.js');
-        const kept = table.fitColumns(cols, rows, io.columns);
-        if (kept.length < cols.length) {
-          // Name only the left-out columns that hold something; empty ones are simply dropped.
-          hidden = cols.filter((_, i) => !kept.includes(i) && rows.some((row) => (row[i] ?? '').trim() !== '' && row[i] !== '-'));
-          columns = kept.map((i) => cols[i] as string);
-          rows = rows.map((row) => kept.map((i) => row[i] ?? ''));
-        }
-      }
-      if (!io.stdoutIsTTY) {
-        chunk = first ? renderTsv(cols, rows) : renderTsv([], rows);
-      } else {
-        table ??= await import('./table.js');
-        if (opts.stream) widths ??= table.columnWidths(columns, rows, io.columns);
-        chunk = table.renderTable(columns, rows, {
-          tty: true,
-          colour: io.colour,
-          columns: io.columns,
-          widths,
-          header: first,
-        });
-      }
-    }
-    count += batch.length;
-    await writeOut(io.stdout, chunk);
-    if (isClosed(io.stdout)) break;
-  }
-
-  if (count === 0) {
-    if (opts.format === 'csv') {
-      if (fields && fields.length > 0) await writeOut(io.stdout, csvRow(columnsFor([], fields)));
-    } else {
-      await writeOut(io.stderr, `${sanitizeLines(opts.emptyMessage ?? 'No results.')}\n`);
-    }
-    return { count };
-  }
-  if (hidden.length > 0) {
-    const s = styles(io.stderrColour);
-    const names = sanitize(hidden.join(','));
-    await writeOut(io.stderr, s.dim(`Not shown for width: ${names} (pick columns with --fields, or use --output json)`) + '\n');
-  }
-  if (opts.format === 'table' && !opts.stream && opts.nextCursor && io.stdoutIsTTY) {
-    const s = styles(io.stderrColour);
-    const command = opts.nextCommand ?? 'parcels list';
-    await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellQuote(sanitize(opts.nextCursor))}  (or --all)`) + '\n');
-  }
-  return { count };
 }
 
 /** An error, always on stderr: one JSON line for json/ndjson, a human block otherwise. */
@@ -289,6 +180,14 @@ export async function renderMessage(io: IO, text: string, kind: MessageKind = 'i
   const s = styles(io.stderrColour);
   const prefix = kind === 'success' ? s.green('✓') + ' ' : kind === 'warn' ? s.yellow('!') + ' ' : '';
   await writeOut(io.stderr, `${prefix}${sanitizeLines(text)}\n`);
+}
+
+/**
+ * One line of a --verbose trace on stderr. It quotes response headers and bodies, which a server
+ * controls: C0/C1 controls in them (a raw U+009B is a CSI) are removed like in any server text.
+ */
+export function renderTrace(io: IO, line: string): void {
+  void writeOut(io.stderr, `${sanitize(line)}\n`);
 }
 
 /** A bare value on stdout for scripts (`create --quiet` prints the new id), sanitised like any server text. */

@@ -51,9 +51,10 @@ export function displayWidth(text: string): number {
 
 /**
  * Widths for each column: the natural widths, or, when they do not fit `columns`, the widest
- * columns cut down to a common cap so the table fits (narrow columns keep their width).
+ * columns cut down to a common cap so the table fits (narrow columns keep their width). Columns
+ * marked in `fixed` (ids) always keep their natural width.
  */
-export function columnWidths(headers: string[], rows: string[][], columns?: number): number[] {
+export function columnWidths(headers: string[], rows: string[][], columns?: number, fixed: readonly boolean[] = []): number[] {
   const natural = headers.map((h) => displayWidth(sanitize(h)));
   for (const row of rows) {
     row.forEach((c, i) => {
@@ -61,19 +62,22 @@ export function columnWidths(headers: string[], rows: string[][], columns?: numb
     });
   }
   if (columns === undefined || columns <= 0) return natural;
-  const available = columns - GAP * Math.max(0, natural.length - 1);
-  const total = natural.reduce((a, b) => a + b, 0);
+  const isFixed = (i: number): boolean => fixed[i] === true;
+  const available =
+    columns - GAP * Math.max(0, natural.length - 1) - natural.reduce((a, w, i) => a + (isFixed(i) ? w : 0), 0);
+  const free = natural.filter((_, i) => !isFixed(i));
+  const total = free.reduce((a, b) => a + b, 0);
   if (total <= available) return natural;
   // Largest cap such that sum(min(w, cap)) <= available.
   let lo = MIN_WIDTH;
-  let hi = Math.max(...natural, MIN_WIDTH);
+  let hi = Math.max(...free, MIN_WIDTH);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    const sum = natural.reduce((a, w) => a + Math.min(w, mid), 0);
+    const sum = free.reduce((a, w) => a + Math.min(w, mid), 0);
     if (sum <= available) lo = mid;
     else hi = mid - 1;
   }
-  return natural.map((w) => Math.min(w, lo));
+  return natural.map((w, i) => (isFixed(i) ? w : Math.min(w, lo)));
 }
 
 /**
@@ -103,20 +107,33 @@ export function renderTable(headers: string[], rows: string[][], opts: TableOpti
 }
 
 /**
- * For a person at a terminal when no --fields were given: drop columns empty in every row, then
- * keep columns from the left while they fit the terminal at their natural width (at least one).
- * Returns the indexes kept, so the caller can say how many were left out.
+ * The columns (indexes) that go on a terminal `columns` wide, given their natural widths. Id
+ * columns always stay. `drop`: the others from the left while they fit at their natural width.
+ * `shrink`: all of them, unless even cut to the minimum width they do not fit; then the rightmost
+ * go first. `none`: all.
  */
-export function fitColumns(headers: string[], rows: string[][], columns: number): number[] {
-  const filled = headers.map((_, i) => i).filter((i) => rows.some((row) => (row[i] ?? '').trim() !== '' && row[i] !== '-'));
-  const natural = columnWidths(headers, rows);
-  const kept: number[] = [];
-  let used = 0;
-  for (const i of filled) {
-    const width = (natural[i] ?? 0) + (kept.length > 0 ? GAP : 0);
-    if (kept.length > 0 && used + width > columns) break;
-    kept.push(i);
-    used += width;
+export function fitColumns(natural: readonly number[], ids: readonly boolean[], columns: number, mode: 'drop' | 'shrink' | 'none'): number[] {
+  const all = natural.map((_, i) => i);
+  if (mode === 'none') return all;
+  const gaps = (n: number): number => GAP * Math.max(0, n - 1);
+  if (mode === 'shrink') {
+    const kept = [...all];
+    const need = (): number => kept.reduce((a, i) => a + (ids[i] ? (natural[i] ?? 0) : Math.min(natural[i] ?? 0, MIN_WIDTH)), 0) + gaps(kept.length);
+    for (let i = kept.length - 1; i >= 0 && need() > columns; i--) {
+      if (!ids[kept[i] as number] && kept.length > 1) kept.splice(i, 1);
+    }
+    return kept;
   }
-  return kept;
+  let used = all.reduce((a, i) => a + (ids[i] ? (natural[i] ?? 0) : 0), 0);
+  let count = all.filter((i) => ids[i]).length;
+  const kept = new Set(all.filter((i) => ids[i]));
+  for (const i of all) {
+    if (ids[i]) continue;
+    const width = natural[i] ?? 0;
+    if (count > 0 && used + width + gaps(count + 1) - gaps(count) > columns) break;
+    kept.add(i);
+    used += width;
+    count++;
+  }
+  return all.filter((i) => kept.has(i));
 }

@@ -29,7 +29,8 @@ describe('account', () => {
     const overview = await h.cli(['overview']);
     expect(overview.code).toBe(0);
     expect(overview.stderr).toBe('');
-    expect(overview.stdout).toMatch(/^couriers\ncode\tname\tparcels\nA-BIKE\tA bikes\t2\nA-VAN\tA vans\t0\n\nsummary\n/);
+    // Parcels by status first (what an operator looks for), then the other lists, then the plain values.
+    expect(overview.stdout).toMatch(/^parcels\.by_status\nstatus\tname\tcount\n0 registered\tregistered\t2\n[^]*\n\ncouriers\ncode\tname\tparcels\nA-BIKE\tA bikes\t2\nA-VAN\tA vans\t0\n\nsummary\n/);
     expect(overview.stdout).toContain('parcels.total\t2\n');
     expect((await h.cli(['overview', '--json'])).code).toBe(0);
   });

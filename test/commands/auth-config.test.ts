@@ -187,7 +187,7 @@ describe('config', () => {
   it('precedence for the base URL: flag > env > profile', async () => {
     const dir = tempConfigDir();
     expect((await login(dir, FULL_KEY, ['--no-verify', '--insecure', '--base-url', 'http://profile.example'], {})).code).toBe(0);
-    const status = async (argv: string[], env: NodeJS.ProcessEnv) => json(await h.cli(['auth', 'status', '--json', ...argv], bare(dir, env)));
+    const status = async (argv: string[], env: NodeJS.ProcessEnv) => json(await h.cli(['auth', 'status', '--offline', '--json', ...argv], bare(dir, env)));
     expect(await status([], {})).toMatchObject({ base_url: 'http://profile.example', base_url_from: 'profile' });
     expect(await status([], { PARCELS_BASE_URL: 'http://env.example' })).toMatchObject({ base_url: 'http://env.example', base_url_from: 'env' });
     expect(await status(['--base-url', 'http://flag.example'], { PARCELS_BASE_URL: 'http://env.example' })).toMatchObject({

@@ -43,11 +43,20 @@ describe('auth token', () => {
   });
 
   it('with no key for the profile → exit 3', async () => {
-    const r = await runCli(['auth', 'token', '--profile', 'nobody'], { env: bareEnv(tempConfigDir()) });
+    const r = await runCli(['auth', 'token'], { env: bareEnv(tempConfigDir()) });
     expect(r).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'Error: no API key for profile "nobody"\nHint: run `parcels auth login --profile nobody`\n',
+      stderr: 'Error: no API key for profile "default"\nHint: run `parcels auth login --profile default`\n',
+    });
+  });
+
+  it('for a profile that does not exist → exit 2', async () => {
+    const r = await runCli(['auth', 'token', '--profile', 'nobody'], { env: bareEnv(tempConfigDir()) });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: --profile: profile "nobody" does not exist (no profiles are saved yet)\nHint: create it with `parcels auth login --profile nobody`\n',
     });
   });
 });

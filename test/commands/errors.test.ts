@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { hintedCommands, runAtTerminal } from '../helpers/terminal.js';
 import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
 import { PARCEL_FLAGS, allParcels, closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
@@ -21,7 +22,7 @@ describe('authentication and permission', () => {
       stdout: '',
       stderr:
         'Error: this route requires the scope deliveries:write, which the API key does not have\n' +
-        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then run `parcels auth login --profile default` (an unverified organisation cannot write at all)\n',
+        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then put it in PARCELS_API_KEY (an unverified organisation cannot write at all)\n',
     });
     expect(await allParcels(h)).toEqual([]);
   });
@@ -31,11 +32,60 @@ describe('authentication and permission', () => {
     expect(r).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'Error: the API key has expired\nHint: the API key was refused (invalid or expired): run `parcels auth login --profile default` with a valid key\n',
+      stderr:
+        'Error: the API key has expired\n' +
+        "Hint: the key in PARCELS_API_KEY was refused (invalid or expired); logging in cannot help while it is set: set PARCELS_API_KEY to a valid key, or unset it to use the profile's saved key\n",
     });
-    const p = await h.cli(['list', '--profile', 'ops'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
-    expect(p.code).toBe(3);
-    expect(p.stderr).toContain('`parcels auth login --profile ops`');
+  });
+
+  it("an expired key saved in a profile → exit 3 naming `parcels auth login` for that profile, which works as printed", async () => {
+    const dir = tempConfigDir();
+    const noEnvKey = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    const login = ['auth', 'login', '--profile', 'ops', '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'];
+    expect((await h.cli(login, { dir, env: noEnvKey, stdin: EXPIRED_KEY })).code).toBe(0);
+    const r = await h.cli(['list', '--profile', 'ops'], { dir, env: noEnvKey });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: the API key has expired\nHint: the API key was refused (invalid or expired): run `parcels auth login --profile ops` with a valid key\n',
+    });
+    const hinted = h.record(await runAtTerminal(['auth', 'login', '--profile', 'ops'], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnvKey }), typed: `${FULL_KEY}\r` }));
+    expect(hinted.code, hinted.stderr).toBe(0);
+    expect((await h.cli(['list', '--profile', 'ops'], { dir, env: noEnvKey })).code).toBe(0);
+  });
+
+  it('a saved read-only key on create: the 403 hint logs in to that profile, and works as printed', async () => {
+    const dir = tempConfigDir();
+    const noEnvKey = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    const login = ['auth', 'login', '--profile', 'ro', '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'];
+    expect((await h.cli(login, { dir, env: noEnvKey, stdin: READ_ONLY_KEY })).code).toBe(0);
+    const r = await h.cli(['create', ...PARCEL_FLAGS, '--profile', 'ro'], { dir, env: noEnvKey });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'Error: this route requires the scope deliveries:write, which the API key does not have\n' +
+        'Hint: this route needs the scope "deliveries:write"; create a key with it in the API console, then run `parcels auth login --profile ro` (an unverified organisation cannot write at all)\n',
+    });
+    const hinted = h.record(await runAtTerminal(hintedCommands(r.stderr)[0] as string[], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnvKey }), typed: `${FULL_KEY}\r` }));
+    expect(hinted.code, hinted.stderr).toBe(0);
+    // The new key may write (validate-address needs deliveries:write and creates nothing; later tests expect no parcels).
+    expect((await h.cli(['validate-address', '--postal-code', '1234AB', '--number', '10', '--profile', 'ro'], { dir, env: noEnvKey })).code).toBe(0);
+  });
+
+  it('no key with a typed --base-url: the login hint carries it, and works as printed', async () => {
+    const dir = tempConfigDir();
+    const noEnv = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    const r = await h.cli(['couriers', '--base-url', h.sandbox.url], { dir, env: noEnv });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `Error: no API key for profile "default"\nHint: run \`parcels auth login --profile default --base-url ${h.sandbox.url}\`, or set PARCELS_API_KEY\n`,
+    });
+    const [login] = hintedCommands(r.stderr);
+    const hinted = h.record(await runAtTerminal(login as string[], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnv }), typed: `${FULL_KEY}\r` }));
+    expect(hinted.code, hinted.stderr).toBe(0);
+    expect((await h.cli(['couriers', '--base-url', h.sandbox.url], { dir, env: noEnv })).code).toBe(0);
   });
 
   it('--json errors are exactly one JSON line on stderr and stdout is empty', async () => {
@@ -60,22 +110,26 @@ describe('authentication and permission', () => {
 });
 
 describe('usage errors', () => {
-  it('no base URL → exit 2 with a hint', async () => {
-    const r = h.record(await runCli(['list'], { env: { PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_API_KEY: FULL_KEY } }));
+  it('no base URL → exit 2 with a hint whose sandbox command works as printed', async () => {
+    const env = { PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_API_KEY: FULL_KEY };
+    const r = h.record(await runCli(['list', '--status', 'registered'], { env }));
     expect(r).toEqual({
       code: 2,
       stdout: '',
       stderr:
         'Error: --base-url: no API base URL for profile "default"\n' +
-        'Hint: run `parcels auth login --profile default --base-url URL`, set PARCELS_BASE_URL, or try the local sandbox with --sandbox\n',
+        'Hint: run `parcels auth login --profile default --base-url URL`, set PARCELS_BASE_URL, or try the local sandbox: `parcels list --status registered --sandbox`\n',
     });
+    const sandboxed = h.record(await runCli(hintedCommands(r.stderr)[1] as string[], { env }));
+    expect(sandboxed.code, sandboxed.stderr).toBe(0);
+    expect(sandboxed.stderr).toMatch(/^Using the local sandbox; its data is kept in .*\nNo parcels found\.\n$/);
   });
 
   it('--output xml → exit 2 with a message naming --output, and nothing sent', async () => {
     const r = await h.cli(['create', ...PARCEL_FLAGS, '--output', 'xml']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect.soft(r.stderr).toBe('Error: --output must be one of table, json, ndjson, csv (got "xml")\n');
+    expect.soft(r.stderr).toBe('Error: --output must be one of table, wide, json, ndjson, csv (got "xml")\n');
     // exit 2 promises that nothing was sent
     expect.soft(await allParcels(h)).toEqual([]);
   });

@@ -10,7 +10,7 @@ describe('parcels help COMMAND', () => {
   it('help events add prints the same as events add --help (the command, not its group)', async () => {
     const help = await cli(['help', 'events', 'add']);
     expect(help).toEqual({ code: 0, stdout: (await cli(['events', 'add', '--help'])).stdout, stderr: '' });
-    expect(help.stdout).toMatch(/^Usage: parcels events add \[options\] <id>\n/);
+    expect(help.stdout).toMatch(/^Usage: parcels events add \[options\] \[id\]\n/);
     expect(help.stdout).toContain('  parcels events add 3f1c… --status in_transit\n');
   });
 

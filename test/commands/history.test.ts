@@ -44,7 +44,7 @@ describe('events add', () => {
       stdout: '',
       stderr:
         'Error: --status 4 cannot be reported as a status event (only 0-3)\n' +
-        `Hint: statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\`\n`,
+        `Hint: statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome delivered\`\n`,
     });
     const d = await h.cli(['events', 'add', id, '--data', `{"status":5,"occurred_at":${NOW}}`]);
     expect(d.code).toBe(2);

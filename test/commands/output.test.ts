@@ -75,7 +75,7 @@ describe('--dry-run', () => {
 
   it('get prints a GET with the redacted header', async () => {
     const id = await createParcel(h);
-    const r = await h.cli(['get', id, '--dry-run', '--json']);
+    const r = await h.cli(['get', id, '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`GET ${h.sandbox.url}/deliveries/v1/parcels/${id}`);
     expect(r.stdout).toContain('Authorization: Bearer ***REDACTED***\n');
@@ -89,7 +89,7 @@ describe('--dry-run', () => {
     const dir = tempConfigDir();
     const g = await h.cli(['get', id, '--verbose'], { dir });
     const etag = /^< etag: (".*")$/m.exec(g.stderr)?.[1] as string;
-    const r = await h.cli(['patch', id, '--weight', '5', '--dry-run', '--json'], { dir });
+    const r = await h.cli(['patch', id, '--weight', '5', '--dry-run'], { dir });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`PATCH ${h.sandbox.url}/deliveries/v1/parcels/${id}`);
     expect(r.stdout).toContain(`If-Match: ${etag}\n`);

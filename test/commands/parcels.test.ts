@@ -103,7 +103,8 @@ describe('create', () => {
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
     // The one detail repeats the message, so it is not printed twice.
-    expect(r.stderr).toBe('Error: courier is not a registered courier code of your organisation (A-BIKE, A-VAN)\n');
+    // The service's field is named as the flag the user typed.
+    expect(r.stderr).toBe('Error: --courier is not a registered courier code of your organisation (A-BIKE, A-VAN)\n');
     expect(await count()).toBe(before);
   });
 
@@ -132,7 +133,7 @@ describe('create', () => {
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(
-      'Hint: the Idempotency-Key was already used with a different body or route: send a new key (omit --idempotency-key to get one)\n',
+      `Hint: that Idempotency-Key was already used for another request: run \`parcels create ${PARCEL_FLAGS.join(' ')} --weight 5\` to send a new key\n`,
     );
     expect(await count()).toBe(before);
   });

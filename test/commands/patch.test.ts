@@ -34,7 +34,7 @@ describe('patch', () => {
       stdout: '',
       stderr:
         `Error: --if-match: no cached ETag for parcel ${id}\n` +
-        `Hint: run \`parcels get ${id}\` first (it caches the ETag), or add --refresh to read the latest one before patching\n`,
+        `Hint: run \`parcels get ${id}\` first (it caches the ETag), or \`parcels patch ${id} --weight 1200 --refresh\` to read the latest one before patching\n`,
     });
     expect(await current(id)).toEqual(before);
   });
@@ -65,7 +65,7 @@ describe('patch', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Error: If-Match does not match the parcel's current ETag "[^"]+"; read it again\n/);
     expect(r.stderr).toContain(
-      'Hint: the parcel changed since you read it: run `parcels get ID` to see the latest version and ETag, then patch again (or add --refresh)\n',
+      `Hint: the parcel changed since you read it: run \`parcels get ${id}\` to see the latest version, or \`parcels patch ${id} --weight 1 --refresh\` to apply your change to it\n`,
     );
     expect((await current(id)).parcel_weight).toBeNull();
   });

@@ -1,6 +1,7 @@
 /** `parcels track`, in-process against a real sandbox on port 0: exact stdout, stderr and exit codes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
 import type { Harness } from './harness.js';
 import { createParcel, expectNoSecrets, json, parcelTsv, startHarness, tsvField } from './harness.js';
@@ -140,6 +141,19 @@ describe('track ID', () => {
     expect(json(await h.cli(['track', id, '--json'])).timeline).toEqual([]);
   });
 
+  it('takes a unique prefix (8+ characters) of an id this profile has seen', async () => {
+    const id = await createParcel(h);
+    const dir = tempConfigDir();
+    expect((await h.cli(['get', id], { dir })).code).toBe(0);
+    const r = await h.cli(['track', id.slice(0, 8), '--json'], { dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ parcel: { entry_id: id }, timeline: [] });
+    const unknown = await h.cli(['track', 'ffffffff'], { dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^Error: .*no known parcel id starts with "ffffffff"/);
+    expect(unknown.stdout).toBe('');
+  });
+
   it('--dry-run shows the three reads and sends nothing', async () => {
     const id = await createParcel(h);
     const r = await h.cli(['track', id, '--dry-run']);
@@ -227,9 +241,9 @@ describe('track ID ID … / --from', () => {
 });
 
 describe('help exit-codes', () => {
-  it('lists 10 for track --watch --fail-on-attempt', async () => {
+  it('lists 11 for track --watch --fail-on-attempt', async () => {
     const r = await h.cli(['help', 'exit-codes']);
-    expect(r.stdout).toContain('\n  10   not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel\n  130 ');
+    expect(r.stdout).toContain('\n  11   not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel\n  75 ');
   });
 });
 
@@ -342,13 +356,13 @@ describe('track --watch', () => {
     expect(await finished(w)).toEqual({ code: 0, stderr: '', stdout: 'event:2\nattempt:0\n' });
   });
 
-  it('--fail-on-attempt: an attempt that fails while watching ends it with exit 10', async () => {
+  it('--fail-on-attempt: an attempt that fails while watching ends it with exit 11', async () => {
     const id = await createParcel(h);
     const w = startWatch(['track', id, '--watch', '--interval', '1', '--fail-on-attempt']);
     await expect.poll(() => w.stderr(), { timeout: 5000 }).toBe('No events or attempts yet.\n');
     expect((await h.cli(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'no_access', '--at', String(T)])).code).toBe(0);
     const r = await finished(w);
-    expect(r.code).toBe(10);
+    expect(r.code).toBe(11);
     expect(r.stdout.endsWith('\n2020-01-01T10:00:00Z\t2d ago\tattempt 1\t1 failed\t3 no_access\t\n')).toBe(true);
     expect(r.stderr).toBe(`No events or attempts yet.\nError: parcel ${id} was not delivered: attempt 1: 1 failed (3 no_access)\n`);
     expect(json(await h.cli(['get', id, '--json'])).status).toBe(5);

@@ -123,7 +123,7 @@ describe('every exit code', () => {
   it('3: an unknown key gets 401 and the login hint', async () => {
     const result = await parcels(['list'], { env: { ...env, PARCELS_API_KEY: 'not_a_real_key_123456' } });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('parcels auth login --profile default');
+    expect(result.stderr).toContain('the key in PARCELS_API_KEY was refused');
     expect(result.stderr).not.toContain('not_a_real_key_123456');
   });
 

@@ -53,7 +53,7 @@ function expectNoServerSequences(screen: string): void {
 
 describe.skipIf(!hasScript)('hostile server text on a real terminal', () => {
   it('list: values, column names and the next-page cursor are shown inert', async () => {
-    const { code, screen } = await onPty(['list']);
+    const { code, screen } = await onPty(['list', '-o', 'wide']);
     expect(code).toBe(0);
     expectNoServerSequences(screen);
     expect(screen).toContain('id-1]0;pwned');

@@ -122,15 +122,15 @@ describe('track --watch', () => {
     expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(`\nTimeline\n${HEADER}2020-01-01T10:00:00Z\t${age}\tattempt 1\t2 delivered_elsewhere\t\t5, 1011AB, NL\n`);
   });
 
-  it('--fail-on-attempt: outcome 1 (status 5) ends it with exit 10', async () => {
+  it('--fail-on-attempt: outcome 1 (status 5) ends it with exit 11', async () => {
     const id = await newParcel();
     const watching = start(['track', id, '--watch', '--interval', '1', '--fail-on-attempt', '--json']);
     // The first read is done once the sandbox has counted it; nothing is printed for an empty history.
     await expect.poll(async () => (await parcels(['usage', 'requests', '--output', 'ndjson'])).stdout.includes(`/parcels/${id}/attempts`), { timeout: 10_000 }).toBe(true);
     await ok(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'weather', '--at', String(T)]);
     const r = await watching.exited;
-    expect(r.code).toBe(10);
-    expect(r.stderr).toBe(`{"error":{"status":null,"code":"not_delivered","message":"parcel ${id} was not delivered: attempt 1: 1 failed (8 weather)","exit_code":10}}\n`);
+    expect(r.code).toBe(11);
+    expect(r.stderr).toBe(`{"error":{"status":null,"code":"not_delivered","message":"parcel ${id} was not delivered: attempt 1: 1 failed (8 weather)","exit_code":11}}\n`);
     expect(JSON.parse(r.stdout)).toMatchObject({ entry_id: id, kind: 'attempt', at: T, attempt_no: 1, outcome: 1, reason: 8 });
     expect(JSON.parse(await ok(['get', id, '--json']))).toMatchObject({ status: 5 });
   });

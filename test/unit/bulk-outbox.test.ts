@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { Timing } from '../../src/bulk/gate.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
+import { journalPath } from '../../src/config/journal.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 
@@ -116,6 +117,59 @@ describe('offline outbox', () => {
     ]);
     // Moved aside: never sent again.
     expect((await flush(sandbox.url)).results).toEqual([]);
+  });
+
+  it('stops at the first entry that still cannot be delivered: the later ones are not tried and keep their order', async () => {
+    sandbox = await startSandbox({ db });
+    const url = sandbox.url;
+    await sandbox.close();
+    const at = Math.floor(Date.now() / 1000);
+    const parcel = '00000000-0000-4000-8000-000000000001';
+    for (let i = 1; i <= 3; i++) {
+      await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, `outbox-key-10${i}0`) }, i);
+    }
+    const sent: string[] = [];
+    const send = sendThrough(client(url));
+    const results: ResultLine[] = [];
+    const summary = await flushOutbox(place, {
+      send: (request, signal) => {
+        sent.push(request.idempotencyKey);
+        return send(request, signal);
+      },
+      emit: (r) => void results.push(r),
+      timing: virtualTiming(),
+      retries: 2,
+    });
+    // The first entry with its 2 retries, nothing of the others.
+    expect(sent).toEqual(['outbox-key-1010', 'outbox-key-1010', 'outbox-key-1010']);
+    expect(results.map((r) => [r.line, r.ok, r.error?.code])).toEqual([[1, false, 'connection_refused']]);
+    expect(summary).toMatchObject({ failed: 1, left: 3, notTried: 2, exitCode: 8 });
+    expect((await listOutbox(place)).map((e) => [e.seq, e.state])).toEqual([
+      [1, 'waiting'],
+      [2, 'waiting'],
+      [3, 'waiting'],
+    ]);
+  });
+
+  it('is compacted by a flush: delivered entries leave the file, waiting and rejected ones stay', async () => {
+    sandbox = await startSandbox({ db });
+    const created = await createParcel(client(sandbox.url), { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1' }, 'setup-key-0002');
+    const parcel = (created.data as { entry_id: string }).entry_id;
+    const missing = '00000000-0000-4000-8000-000000000002';
+    const at = Math.floor(Date.now() / 1000);
+    await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, 'outbox-key-2001') }, 1);
+    await captureRequest(place, { command: 'events add', parcel: missing, request: eventRequest(missing, 1, at, 'outbox-key-2002') }, 2);
+    await flush(sandbox.url);
+    const text = readFileSync(journalPath(dir, place.target, 'outbox'), 'utf8');
+    expect(text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { t: string }).t)).toEqual(['meta', 'sent', 'rejected']);
+    expect(text).toContain('outbox-key-2002');
+    expect(text).not.toContain('outbox-key-2001');
+    // A capture after the compaction still lists after the entry moved aside.
+    await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at, 'outbox-key-2003') }, 3);
+    expect((await listOutbox(place)).map((e) => [e.seq, e.state])).toEqual([
+      [2, 'rejected'],
+      [3, 'waiting'],
+    ]);
   });
 
   it('belongs to its profile and base URL: another target has its own outbox', async () => {

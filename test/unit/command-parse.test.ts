@@ -68,7 +68,11 @@ describe('parse alone (no network)', () => {
   });
 
   it('list: --status by name, --all a boolean', async () => {
-    expect(await parse(definitions.list, { status: 'in_transit', limit: '10', all: true })).toEqual({ query: { status: 2, limit: 10 }, all: true });
+    expect(await parse(definitions.list, { status: 'in_transit', limit: '10', all: true })).toEqual({
+      query: { status: 2, limit: 10 },
+      all: true,
+      max: undefined,
+    });
   });
 
   it('patch: --clear and --set collect; --if-match conflicts with --refresh', async () => {

@@ -89,7 +89,7 @@ describe('store', () => {
       updateConfig(env, (c) => {
         c.profiles.p = profile as never;
       });
-    await expect(set({ output: 'xml' })).rejects.toThrow('output must be one of table, json, ndjson, csv (profile "p", got "xml")');
+    await expect(set({ output: 'xml' })).rejects.toThrow('output must be one of table, wide, json, ndjson, csv (profile "p", got "xml")');
     await expect(set({ timeout: 0 })).rejects.toThrow('timeout must be a positive number of seconds (profile "p", got 0)');
     await expect(set({ retries: 11 })).rejects.toThrow('retries must be an integer from 0 to 10 (profile "p", got 11)');
     await expect(set({ retries: 1.5 })).rejects.toThrow('retries must be an integer from 0 to 10');
@@ -179,7 +179,7 @@ describe('resolveSettings precedence', () => {
   it('errors name the flag, the variable, or the profile key (never the key value)', () => {
     expect(() => resolveSettings({ flags: { timeout: 'abc' }, env: {}, config })).toThrow('--timeout must be a positive number of seconds (got "abc")');
     expect(() => resolveSettings({ flags: {}, env: { PARCELS_RETRIES: '11' }, config })).toThrow('PARCELS_RETRIES must be an integer from 0 to 10 (got "11")');
-    expect(() => resolveSettings({ flags: {}, env: { PARCELS_OUTPUT: 'xml' }, config })).toThrow('PARCELS_OUTPUT must be one of table, json, ndjson, csv (got "xml")');
+    expect(() => resolveSettings({ flags: {}, env: { PARCELS_OUTPUT: 'xml' }, config })).toThrow('PARCELS_OUTPUT must be one of table, wide, json, ndjson, csv (got "xml")');
     expect(() => resolveSettings({ flags: {}, env: { PARCELS_BASE_URL: 'nope' }, config })).toThrow('PARCELS_BASE_URL must be an http:// or https:// URL');
     const bad: ConfigFile = { profiles: { default: { retries: -1 } } };
     expect(() => resolveSettings({ flags: {}, env: {}, config: bad })).toThrow('retries in profile "default" must be an integer from 0 to 10 (got -1)');

@@ -3,19 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import { promptHidden } from '../../src/io/prompt.js';
 import { renderList } from '../../src/io/render.js';
-import { fitColumns } from '../../src/io/table.js';
+import { columnWidths, fitColumns } from '../../src/io/table.js';
+import { chooseLayout } from '../../src/io/views/layout.js';
 import { captureIO } from '../helpers/io.js';
 
 describe('fitColumns', () => {
   it('drops columns empty in every row and keeps what fits, at least one', () => {
-    const headers = ['id', 'empty', 'status', 'long'];
-    const rows = [
-      ['a1', '', 'ok', 'x'.repeat(50)],
-      ['a2', '-', 'ok', 'y'],
+    // Emptiness is judged on the raw values (chooseLayout), widths on the cells (fitColumns).
+    const items = [
+      { id: 'a1', empty: '', status: 'ok', long: 'x'.repeat(50) },
+      { id: 'a2', empty: null, status: 'ok', long: 'y' },
     ];
-    expect(fitColumns(headers, rows, 80)).toEqual([0, 2, 3]);
-    expect(fitColumns(headers, rows, 20)).toEqual([0, 2]);
-    expect(fitColumns(headers, rows, 1)).toEqual([0]);
+    const layout = chooseLayout(items, {});
+    expect(layout.columns.map((c) => c.header)).toEqual(['id', 'status', 'long']);
+    expect(layout.fit).toBe('drop');
+    const natural = columnWidths(['id', 'status', 'long'], [['a1', 'ok', 'x'.repeat(50)]]);
+    const ids = layout.columns.map((c) => c.id);
+    expect(fitColumns(natural, ids, 80, 'drop')).toEqual([0, 1, 2]);
+    expect(fitColumns(natural, ids, 20, 'drop')).toEqual([0, 1]);
+    expect(fitColumns(natural, ids, 1, 'drop')).toEqual([0]);
   });
 });
 

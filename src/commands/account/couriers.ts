@@ -1,4 +1,29 @@
 import { getCouriers } from '../../api/account.js';
-import { readOnlyCommand } from '../shared/read-only.js';
+import { findItems } from '../../api/envelope.js';
+import type { Context } from '../../context.js';
+import { isRecord } from '../../schemas/record.js';
+import { showPage } from '../shared/show.js';
+import type { definitions } from '../table.js';
+import { defineCommand } from '../types.js';
 
-export default readOnlyCommand(getCouriers, 'No couriers registered.');
+export default defineCommand<typeof definitions.couriers, Record<string, never>>({
+  parse: () => ({}),
+  async run(_options, ctx) {
+    const response = await getCouriers(await ctx.api(), ctx.signal);
+    await Promise.all([showPage(ctx, response.data, 'No couriers registered.'), rememberForCompletion(ctx, response.data)]);
+  },
+});
+
+/** Keeps the codes for shell completion of --courier, per target; a failed write costs only that. */
+async function rememberForCompletion(ctx: Context, data: unknown): Promise<void> {
+  const couriers = (findItems(data) ?? []).flatMap((item) =>
+    isRecord(item) && typeof item.code === 'string' ? [{ code: item.code, ...(typeof item.name === 'string' ? { name: item.name } : {}) }] : [],
+  );
+  const target = await ctx.cacheTarget();
+  if (target === undefined) return;
+  const { COURIERS_CACHE_NAME, readCachedCouriers } = await import('../../config/completion-values.js');
+  // Unchanged couriers are not written again: most runs then cost one small read.
+  if (JSON.stringify(readCachedCouriers(ctx.env, target)) === JSON.stringify(couriers)) return;
+  const { writeCached } = await import('../../config/cache.js');
+  await writeCached(ctx.env, target, COURIERS_CACHE_NAME, couriers).catch(() => undefined);
+}

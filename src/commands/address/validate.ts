@@ -1,4 +1,6 @@
 import { validateAddress } from '../../api/address.js';
+import { NotValidError } from '../../errors.js';
+import { isRecord } from '../../schemas/record.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined } from '../shared/flags.js';
 import type { definitions } from '../table.js';
@@ -6,6 +8,7 @@ import { showRecord } from '../shared/show.js';
 
 export interface ValidateAddressOptions {
   body: Record<string, unknown>;
+  exitStatus: boolean;
 }
 
 export default defineCommand<typeof definitions.validateAddress, ValidateAddressOptions>({
@@ -17,10 +20,15 @@ export default defineCommand<typeof definitions.validateAddress, ValidateAddress
       ...fromData,
       ...defined({ country: flags.country, postal_code: flags.postalCode, number: flags.number, addition: flags.addition }),
     };
-    return { body };
+    return { body, exitStatus: flags.exitStatus };
   },
-  async run({ body }, ctx) {
+  async run({ body, exitStatus }, ctx) {
     const response = await validateAddress(await ctx.api(), body, ctx.signal);
     await showRecord(ctx, response.data);
+    if (!exitStatus) return;
+    // The spec shows no response fields: --exit-status relies on a boolean `valid` and says so when there is none.
+    const valid = isRecord(response.data) ? response.data.valid : undefined;
+    if (typeof valid !== 'boolean') throw new Error('the answer has no boolean "valid" field, so --exit-status cannot tell');
+    if (!valid) throw new NotValidError('the service says the address is not valid');
   },
 });

@@ -1,21 +1,32 @@
 import { createAttempt } from '../../api/history.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
-import { outcomeFlag, reasonFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { namedCodeFlag } from '../shared/codes.js';
+import { UsageError } from '../../errors.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
+import { showRecord, showSuccess } from '../shared/show.js';
+import type { BulkFlagValues, BulkRunOptions } from '../../bulk/command.js';
+import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { QueueMode } from '../../bulk/queue.js';
+import { queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { bareIdArg } from '../shared/bulk-args.js';
 
-export interface AttemptAddOptions {
+export interface SingleAttemptOptions {
   id: string;
   body: DeliveryAttemptInput;
   idempotencyKey: string;
+  queue?: QueueMode;
 }
+
+/** One attempt for the parcel given, or one per line of --from. */
+export type AttemptAddOptions = SingleAttemptOptions | BulkRunOptions;
 
 const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
   time_attempt: '--at',
@@ -33,9 +44,13 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
 
 export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
-    const fromData = await dataFlag(flags.data, ctx);
+    const bulk: BulkFlagValues = flags;
     const { outcome, reason, at } = flags;
+    const country = flags.deliveredCountry;
+    // The spec's rule is upper-case NL exactly: a code is data, so the CLI does not fix it, it says so.
+    if (country !== undefined && country !== 'NL' && country.trim().toUpperCase() === 'NL') {
+      throw new UsageError(`--delivered-country must be exactly "NL" (upper case) (got "${country}"); did you mean NL?`, '--delivered-country');
+    }
     const delivered = defined({
       delivered_country: flags.deliveredCountry,
       delivered_postal_code: flags.deliveredPostalCode,
@@ -43,17 +58,22 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
       delivered_city: flags.deliveredCity,
       delivered_street: flags.deliveredStreet,
       delivered_addition: flags.deliveredAddition,
-      delivered_location_type: flags.deliveredLocationType,
+      delivered_location_type:
+        flags.deliveredLocationType === undefined ? undefined : await namedCodeFlag(flags.deliveredLocationType, '--delivered-location-type', 'location_type', ctx),
     });
     const now = await ctx.serviceNow();
-    const body: Record<string, unknown> = {
-      ...fromData,
-      ...defined({
-        time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
-        outcome: outcome === undefined ? undefined : outcomeFlag(outcome, '--outcome'),
-        reason: reason === undefined ? undefined : reasonFlag(reason, '--reason'),
-      }),
-    };
+    const fields = defined({
+      time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
+      outcome: outcome === undefined ? undefined : await namedCodeFlag(outcome, '--outcome', 'outcome', ctx),
+      reason: reason === undefined ? undefined : await namedCodeFlag(reason, '--reason', 'reason', ctx),
+    });
+    if (flags.from !== undefined) {
+      return bulkOptions('attempts', bulk, Object.keys(delivered).length > 0 ? { ...fields, delivered } : fields, ctx, now, args[0]);
+    }
+    rejectBulkOnlyFlags(bulk);
+    const id = await resolveParcelId(bareIdArg(args[0]), ctx);
+    const fromData = await dataFlag(flags.data, ctx);
+    const body: Record<string, unknown> = { ...fromData, ...fields };
     if (Object.keys(delivered).length > 0) {
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
@@ -61,13 +81,18 @@ export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>(
     if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = now;
     const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
-    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
+    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 
-  async run({ id, body, idempotencyKey }, ctx) {
-    const response = await createAttempt(await ctx.api(), id, body, idempotencyKey, ctx.signal);
+  async run(options, ctx) {
+    if ('from' in options) return runBulkCommand(options, ctx);
+    const { id, body, idempotencyKey } = options;
+    const client = await ctx.api();
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'attempts', parcel: id, body, idempotencyKey }, (bytes) =>
+      createAttempt(client, id, bytes, idempotencyKey, ctx.signal),
+    );
     await (await ctx.etags()).delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded delivery attempt for parcel ${id}`, 'success');
+    await showRecord(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded delivery attempt for parcel ${id}${replayNote(response.headers)}`);
   },
 });

@@ -5,6 +5,7 @@ import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
 import { USER_AGENT } from '../../version.js';
 import { confirm } from '../shared/confirm.js';
+import { showSuccess } from '../shared/show.js';
 import type { definitions } from '../table.js';
 import { defineCommand } from '../types.js';
 
@@ -55,7 +56,7 @@ export default defineCommand<typeof definitions.authLogin, LoginOptions>({
       config.current_profile ??= settings.profile;
     });
     const { maskKey } = await import('../../api/redact.js');
-    await renderMessage(ctx.io, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`, 'success');
+    await showSuccess(ctx, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`);
   },
 });
 

@@ -15,6 +15,7 @@ export default defineCommand<typeof definitions.authLogout, Record<string, never
         removed = true;
       }
     });
+    if (ctx.globals.quiet) return;
     await renderMessage(
       ctx.io,
       removed ? `Removed the API key of profile "${settings.profile}"` : `Profile "${settings.profile}" had no saved key`,

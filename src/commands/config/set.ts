@@ -1,6 +1,6 @@
 import type { SettableKey } from '../../config/store.js';
 import { parseSettableValue } from '../../config/store.js';
-import { renderMessage } from '../../io/render.js';
+import { showSuccess } from '../shared/show.js';
 import { defineCommand } from '../types.js';
 import type { definitions } from '../table.js';
 import { configKeyArg } from './keys.js';
@@ -21,6 +21,6 @@ export default defineCommand<typeof definitions.configSet, ConfigSetOptions>({
     await updateConfig(ctx.env, (config) => {
       config.profiles[settings.profile] = { ...config.profiles[settings.profile], [key]: value };
     });
-    await renderMessage(ctx.io, `Set ${key} = ${String(value)} for profile "${settings.profile}"`, 'success');
+    await showSuccess(ctx, `Set ${key} = ${String(value)} for profile "${settings.profile}"`);
   },
 });

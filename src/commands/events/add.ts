@@ -3,56 +3,73 @@ import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
+import { otherCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
 import { statusFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
+import { showRecord, showSuccess } from '../shared/show.js';
+import type { BulkFlagValues, BulkRunOptions } from '../../bulk/command.js';
+import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { QueueMode } from '../../bulk/queue.js';
+import { queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { bareIdArg } from '../shared/bulk-args.js';
 
-export interface EventAddOptions {
+export interface SingleEventOptions {
   id: string;
   body: StatusEventInput;
   idempotencyKey: string;
+  queue?: QueueMode;
 }
+
+/** One event for the parcel given, or one per line of --from. */
+export type EventAddOptions = SingleEventOptions | BulkRunOptions;
 
 const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 
 export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
-    const fromData = await dataFlag(flags.data, ctx);
+    const bulk: BulkFlagValues = flags;
     const { status, at } = flags;
     const now = await ctx.serviceNow();
-    const body = {
-      ...fromData,
-      ...defined({
-        status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
-        occurred_at: at === undefined ? undefined : timeFlag(at, '--at', now),
-      }),
-    };
+    const fields = defined({
+      status: status === undefined ? undefined : await statusFlag(status, '--status', ctx),
+      occurred_at: at === undefined ? undefined : timeFlag(at, '--at', now),
+    });
+    if (flags.from !== undefined) return bulkOptions('events', bulk, fields, ctx, now, args[0]);
+    rejectBulkOnlyFlags(bulk);
+    const id = await resolveParcelId(bareIdArg(args[0]), ctx);
+    const fromData = await dataFlag(flags.data, ctx);
+    const body = { ...fromData, ...fields };
     if (body.occurred_at === undefined && flags.data === undefined) body.occurred_at = now;
     if (body.status === 4 || body.status === 5) {
       const name = status === undefined ? 'status' : '--status';
       throw new UsageError(
         `${name} ${body.status} cannot be reported as a status event (only 0-3)`,
         name,
-        `statuses 4 and 5 come from delivery attempts: \`parcels attempts add ${id} --outcome …\``,
+        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.argv, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
       );
     }
     const checked = validate(statusEventSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
-    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
+    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 
-  async run({ id, body, idempotencyKey }, ctx) {
-    const response = await createEvent(await ctx.api(), id, body, idempotencyKey, ctx.signal);
+  async run(options, ctx) {
+    if ('from' in options) return runBulkCommand(options, ctx);
+    const { id, body, idempotencyKey } = options;
+    const client = await ctx.api();
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'events', parcel: id, body, idempotencyKey }, (bytes) =>
+      createEvent(client, id, bytes, idempotencyKey, ctx.signal),
+    );
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Recorded status event for parcel ${id}`, 'success');
+    await showRecord(ctx, response.data, { view: 'events', parentId: id, afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded status event for parcel ${id}${replayNote(response.headers)}`);
   },
 });

@@ -1,13 +1,13 @@
 import { listEvents } from '../../api/history.js';
 import { defineCommand } from '../types.js';
-import { parcelIdArg } from '../shared/flags.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { showPage } from '../shared/show.js';
 import type { definitions } from '../table.js';
 
 export default defineCommand<typeof definitions.eventsList, { id: string }>({
-  parse: ({ args }) => ({ id: parcelIdArg(args[0] ?? '') }),
+  parse: async ({ args }, ctx) => ({ id: await resolveParcelId(args[0] ?? '', ctx) }),
   async run({ id }, ctx) {
     const response = await listEvents(await ctx.api(), id, ctx.signal);
-    await showPage(ctx, response.data, 'No status events for this parcel.');
+    await showPage(ctx, response.data, 'No status events for this parcel.', { view: 'events', parentId: id });
   },
 });

@@ -1,6 +1,7 @@
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
-import { renderLine, renderMessage } from '../../io/render.js';
+import { renderLine } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
@@ -8,13 +9,22 @@ import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { definitions } from '../table.js';
-import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import { showRecord } from '../shared/show.js';
+import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
+import { showRecord, showSuccess } from '../shared/show.js';
+import { namedCodeFlag } from '../shared/codes.js';
+import type { BulkRunOptions, BulkFlagValues } from '../../bulk/command.js';
+import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { QueueMode } from '../../bulk/queue.js';
+import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 
-export interface CreateOptions {
+export interface SingleCreateOptions {
   body: ParcelCreateInput;
   idempotencyKey: string;
+  queue?: QueueMode;
 }
+
+/** One parcel from flags or --data, or one per line of --from. */
+export type CreateOptions = SingleCreateOptions | BulkRunOptions;
 
 /** Body field → the flag that sets it, so errors name what the user typed. */
 export const CREATE_FLAGS: Readonly<Record<string, string>> = {
@@ -37,35 +47,39 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
     const now = await ctx.serviceNow();
     const time = (value: string | undefined, flag: string): number | undefined =>
       value === undefined ? undefined : timeFlag(value, flag, now);
+    const bulk: BulkFlagValues = flags;
     const fromData = await dataFlag(flags.data, ctx);
-    const body = {
-      ...fromData,
-      ...defined({
-        courier: flags.courier,
-        country: flags.country,
-        postal_code: flags.postalCode,
-        number: flags.number,
-        addition: flags.addition,
-        parcel_length: flags.length,
-        parcel_width: flags.width,
-        parcel_height: flags.height,
-        parcel_weight: flags.weight,
-        time_slot_period_start: time(flags.slotStart, '--slot-start'),
-        time_slot_period_end: time(flags.slotEnd, '--slot-end'),
-        service_type: flags.serviceType,
-      }),
-    };
+    const fields = defined({
+      courier: flags.courier,
+      country: flags.country,
+      postal_code: flags.postalCode,
+      number: flags.number,
+      addition: flags.addition,
+      parcel_length: flags.length,
+      parcel_width: flags.width,
+      parcel_height: flags.height,
+      parcel_weight: flags.weight,
+      time_slot_period_start: time(flags.slotStart, '--slot-start'),
+      time_slot_period_end: time(flags.slotEnd, '--slot-end'),
+      service_type: flags.serviceType === undefined ? undefined : await namedCodeFlag(flags.serviceType, '--service-type', 'service_type', ctx),
+    });
+    if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx, now);
+    rejectBulkOnlyFlags(bulk);
+    const body = { ...fromData, ...fields };
     const checked = validate(parcelCreateSchema, body);
     if (!checked.ok) {
       const flagFor = flags.data === undefined ? CREATE_FLAGS : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
-    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx) };
+    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 
   async run(options, ctx) {
+    if ('from' in options) return runBulkCommand(options, ctx);
     const client = await ctx.api();
-    const response = await createParcel(client, options.body, options.idempotencyKey, ctx.signal);
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'create', body: options.body, idempotencyKey: options.idempotencyKey }, (bytes) =>
+      createParcel(client, bytes, options.idempotencyKey, ctx.signal),
+    );
     const id = entryId(response.data);
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
     if (ctx.globals.quiet) {
@@ -73,8 +87,8 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
       await renderLine(ctx.io, id);
       return;
     }
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') await renderMessage(ctx.io, `Created parcel ${id ?? '(no entry_id in the answer)'}`, 'success');
+    await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
   },
 });
 

@@ -1,6 +1,6 @@
 import { getParcel } from '../../api/parcels.js';
 import { defineCommand } from '../types.js';
-import { parcelIdArg } from '../shared/flags.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import type { definitions } from '../table.js';
 import { showRecord } from '../shared/show.js';
 
@@ -9,8 +9,8 @@ export interface GetOptions {
 }
 
 export default defineCommand<typeof definitions.get, GetOptions>({
-  parse({ args }) {
-    return { id: parcelIdArg(args[0] ?? '') };
+  async parse({ args }, ctx) {
+    return { id: await resolveParcelId(args[0] ?? '', ctx) };
   },
 
   async run({ id }, ctx) {
@@ -18,6 +18,6 @@ export default defineCommand<typeof definitions.get, GetOptions>({
     const etags = await ctx.etags();
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
-    await showRecord(ctx, response.data);
+    await showRecord(ctx, response.data, { view: 'parcels' });
   },
 });

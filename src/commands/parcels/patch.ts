@@ -1,14 +1,17 @@
-import { getParcel, patchParcel } from '../../api/parcels.js';
+import { getParcel, patchParcel, recordRefreshedPatch } from '../../api/parcels.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
+import { DryRunComplete, UsageError } from '../../errors.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, issuesToUsageError, parcelIdArg } from '../shared/flags.js';
+import { dataFlag, issuesToUsageError } from '../shared/flags.js';
 import type { definitions } from '../table.js';
-import { showRecord } from '../shared/show.js';
+import { showRecord, showSuccess } from '../shared/show.js';
+import { clearedValue, fieldName, setValue } from './patch-fields.js';
+import { otherCommand, sameCommand } from '../shared/retype.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };
@@ -19,39 +22,9 @@ export interface PatchOptions {
   ifMatch: IfMatchSource;
 }
 
-/** Short names accepted by --clear and --set, next to the body's own field names. */
-const FIELD_ALIASES: Readonly<Record<string, string>> = {
-  weight: 'parcel_weight',
-  length: 'parcel_length',
-  width: 'parcel_width',
-  height: 'parcel_height',
-  'slot-start': 'time_slot_period_start',
-  'slot-end': 'time_slot_period_end',
-  'service-type': 'service_type',
-  'postal-code': 'postal_code',
-};
-/** Text fields are cleared with "" (spec 4.4); every other field with null. */
-const TEXT_FIELDS = new Set(['addition']);
-
-const PATCH_FLAGS = { parcel_weight: '--weight', addition: '--addition' };
-
-function fieldName(name: string, flag: string): string {
-  const trimmed = name.trim();
-  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(trimmed)) throw new UsageError(`${flag} needs a field name (got "${name}")`, flag);
-  return FIELD_ALIASES[trimmed] ?? trimmed;
-}
-
-function setValue(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
 export default defineCommand<typeof definitions.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
-    const id = parcelIdArg(args[0] ?? '');
+    const id = await resolveParcelId(args[0] ?? '', ctx);
     const body: Record<string, unknown> = await dataFlag(flags.data, ctx);
     const setBy = new Map<string, string>();
     const assign = (field: string, value: unknown, flag: string): void => {
@@ -65,13 +38,14 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
     for (const pair of flags.set) {
       const eq = pair.indexOf('=');
       if (eq <= 0) throw new UsageError(`--set takes field=value (got "${pair}")`, '--set');
-      assign(fieldName(pair.slice(0, eq), '--set'), setValue(pair.slice(eq + 1)), '--set');
+      const field = fieldName(pair.slice(0, eq), '--set');
+      assign(field, await setValue(field, pair.slice(eq + 1), ctx), '--set');
     }
     if (flags.weight !== undefined) assign('parcel_weight', flags.weight, '--weight');
     if (flags.addition !== undefined) assign('addition', flags.addition, '--addition');
     for (const name of flags.clear) {
       const field = fieldName(name, '--clear');
-      assign(field, TEXT_FIELDS.has(field) ? '' : null, '--clear');
+      assign(field, clearedValue(field), '--clear');
     }
 
     const checked = validate(parcelPatchSchema, body);
@@ -79,7 +53,9 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
       if (Object.keys(body).length === 0) {
         throw new UsageError('nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data', '--data');
       }
-      throw issuesToUsageError(checked.issues, PATCH_FLAGS, 'the change');
+      // Name the flag that set each field, as the user typed it (`--set parcel_weight`, `--weight`).
+      const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? `--set ${field}` : flag]));
+      throw issuesToUsageError(checked.issues, flagFor, 'the change');
     }
 
     const { ifMatch } = flags;
@@ -94,22 +70,28 @@ export default defineCommand<typeof definitions.patch, PatchOptions>({
   async run({ id, body, ifMatch }, ctx) {
     const client = await ctx.api();
     const etags = await ctx.etags();
-    const etag = await resolveIfMatch(ifMatch, id, ctx);
+    const etag = await resolveIfMatch(ifMatch, id, body, ctx);
     const response = await patchParcel(client, id, body, etag, ctx.signal);
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
-    await showRecord(ctx, response.data);
-    if (ctx.outputFormat() === 'table') {
+    await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
+    if (isHumanFormat(ctx.outputFormat())) {
       const note = response.recoveredAfter412 ? ' (an earlier attempt had already applied it)' : '';
-      await renderMessage(ctx.io, `Updated parcel ${id}${note}`, 'success');
+      await showSuccess(ctx, `Updated parcel ${id}${note}`);
     }
   },
 });
 
-async function resolveIfMatch(source: IfMatchSource, id: string, ctx: Context): Promise<string> {
+async function resolveIfMatch(source: IfMatchSource, id: string, body: Record<string, unknown>, ctx: Context): Promise<string> {
   if (source.kind === 'flag') return source.etag;
   if (source.kind === 'refresh') {
-    const latest = await getParcel(await ctx.api(), id, ctx.signal);
+    const client = await ctx.api();
+    if (client.recording) {
+      // A dry run shows both requests: the GET, then the PATCH carrying the ETag that GET would return.
+      recordRefreshedPatch(client, id, body);
+      throw new DryRunComplete();
+    }
+    const latest = await getParcel(client, id, ctx.signal);
     if (latest.etag === undefined) throw new Error('the service answered the read without an ETag, so the change cannot be made safely');
     await (await ctx.etags()).set(id, latest.etag);
     return latest.etag;
@@ -119,7 +101,7 @@ async function resolveIfMatch(source: IfMatchSource, id: string, ctx: Context): 
     throw new UsageError(
       `no cached ETag for parcel ${id}`,
       '--if-match',
-      `run \`parcels get ${id}\` first (it caches the ETag), or add --refresh to read the latest one before patching`,
+      `run \`${otherCommand(ctx.argv, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.argv, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
     );
   }
   return cached;

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
 import { parcelIdSchema } from '../../schemas/parcel.js';
 import type { FieldIssue } from '../../schemas/validate.js';
+import { didYouMean } from './did-you-mean.js';
 import { intFlag } from './int.js';
 
 /**
@@ -20,7 +21,8 @@ export function codeFlag(value: string, flag: string, names: Readonly<Record<num
   const known = Object.entries(names)
     .map(([code, name]) => `${code} ${name}`)
     .join(', ');
-  throw new UsageError(`${flag} must be a code number or one of: ${known} (got "${value}")`, flag);
+  const rule = known === '' ? 'a code number (the service gives no names for these codes)' : `a code number or one of: ${known}`;
+  throw new UsageError(`${flag} must be ${rule} (got "${value}")${didYouMean(wanted, Object.values(names))}`, flag);
 }
 
 export function normaliseName(name: string): string {

@@ -10,3 +10,12 @@ export function idempotencyKeyFlag(value: string | undefined, ctx: Context): str
   if (!checked.ok) throw new UsageError(`--idempotency-key ${checked.issues[0]?.message ?? 'is invalid'}`, '--idempotency-key');
   return value;
 }
+
+/**
+ * ` (replayed)` when the service answered with a stored earlier result (`Idempotent-Replayed: true`,
+ * docs/sandbox.md): the write was already applied by an earlier run with this key. The spec shows no
+ * such header, so without it nothing is claimed.
+ */
+export function replayNote(headers: Readonly<Record<string, string>>): string {
+  return headers['idempotent-replayed']?.trim().toLowerCase() === 'true' ? ' (replayed)' : '';
+}

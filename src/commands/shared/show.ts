@@ -1,47 +1,127 @@
 import { findItems, nextCursor } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
+import { displayZone } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
-import { renderHeading, renderList, renderRecord } from '../../io/render.js';
+import { assertKnownFields } from '../../io/list.js';
+import { isHumanFormat } from '../../io/output-format.js';
+import { idOf } from '../../io/views/ids.js';
+import type { ViewName } from '../../io/views/resources.js';
+import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { renderJq, renderJqStream } from '../../io/jq.js';
+import { isRecord } from '../../schemas/record.js';
+import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
+
+/**
+ * Parcel ids shown are remembered for this target, so a unique prefix of one can be typed next
+ * (`parcels get 3f1c9a2b`). Other resources' ids are not parcel ids.
+ */
+async function rememberParcels(ctx: Context, items: readonly unknown[], opts: ShowOptions): Promise<void> {
+  if (opts.view !== 'parcels') return;
+  const ids = items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined);
+  if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
+}
+
+export interface ShowOptions {
+  /** The resource shown, for its default view on a terminal and the id `--quiet` prints. */
+  view?: ViewName;
+  /** The parcel a child list or record belongs to: not repeated in its rows, not taken for its id. */
+  parentId?: string;
+}
+import { sameCommand } from './retype.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
-  return ctx.outputFormat() === 'table' ? ctx.codeNames() : undefined;
+  return isHumanFormat(ctx.outputFormat()) ? ctx.codeNames() : undefined;
 }
 
-/** One record (a parcel, an overview): a key/value table, or the data itself as JSON. */
-export async function showRecord(ctx: Context, data: unknown): Promise<void> {
+/** Times on a terminal are shown in the local zone (or UTC with --utc); piped they stay UTC ISO 8601. */
+function timeZoneFor(ctx: Context): string | undefined {
+  return ctx.io.stdoutIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined;
+}
+
+/**
+ * One record (a parcel, an overview): a key/value table, or the data itself as JSON. `--quiet`
+ * prints only its id. After a write (`afterWrite`) an unknown --fields name is a warning, not an
+ * error: the change is made and exit 2 would claim nothing was sent.
+ */
+export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions & { afterWrite?: boolean } = {}): Promise<void> {
+  await rememberParcels(ctx, [data], opts);
+  if (ctx.globals.quiet) {
+    const id = idOf(data, opts);
+    if (id !== undefined) await renderLine(ctx.io, id);
+    return;
+  }
+  let fields = ctx.fields();
+  if (isRecord(data)) {
+    try {
+      assertKnownFields([data], fields);
+    } catch (error) {
+      if (!opts.afterWrite || !(error instanceof Error)) throw error;
+      await renderMessage(ctx.io, `${error.message} (showing the whole record)`, 'warn');
+      fields = undefined;
+    }
+  }
   const jq = await ctx.jq();
   if (jq !== undefined) {
-    await renderJq(ctx.io, jq, pickFields(data, ctx.fields()));
+    await renderJq(ctx.io, jq, pickFields(data, fields));
     return;
   }
   await renderRecord(ctx.io, data, {
     format: ctx.outputFormat(),
-    fields: ctx.fields(),
+    fields,
     names: await namesFor(ctx),
     now: ctx.now(),
+    timeZone: timeZoneFor(ctx),
+    view: opts.view,
   });
+}
+
+/** A success line on stderr (`✓ Created parcel …`), left out with --quiet. */
+export async function showSuccess(ctx: Context, text: string): Promise<void> {
+  if (!ctx.globals.quiet) await renderMessage(ctx.io, text, 'success');
 }
 
 /**
  * One page of a list. JSON keeps the page as the service sent it (with next_cursor), narrowing
- * only the items to --fields; the other formats print the items found inside `data`.
+ * only the items to --fields; the other formats print the items found inside `data`. A record
+ * holding several lists prints a table per list, and refuses csv/ndjson.
  */
-export async function showPage(ctx: Context, data: unknown, emptyMessage: string): Promise<void> {
+export async function showPage(
+  ctx: Context,
+  data: unknown,
+  emptyMessage: string,
+  opts: ShowOptions = {},
+): Promise<void> {
   const format = ctx.outputFormat();
   const items = findItems(data);
   if (items === undefined) {
-    await showRecord(ctx, data);
+    await showRecord(ctx, data, opts);
     return;
   }
-  if (format === 'table' && !looksLikePage(data)) {
-    await showSections(ctx, data as Record<string, unknown>);
-    return;
+  const jq = await ctx.jq();
+  if (!looksLikePage(data) && jq === undefined) {
+    // A record, not a list: --quiet prints its id (an overview has none), not the ids of one of its lists.
+    if (ctx.globals.quiet) {
+      await showRecord(ctx, data, opts);
+      return;
+    }
+    if (isHumanFormat(format)) {
+      await showSections(ctx, data as Record<string, unknown>);
+      return;
+    }
+    refuseListsInRows(data, format);
   }
   const fields = ctx.fields();
-  const jq = await ctx.jq();
+  assertKnownFields(items, fields);
+  await rememberParcels(ctx, items, opts);
+  if (ctx.globals.quiet) {
+    for (const item of items) {
+      const id = idOf(item, opts);
+      if (id !== undefined) await renderLine(ctx.io, id);
+    }
+    return;
+  }
   if (jq !== undefined) {
     await renderJq(ctx.io, jq, narrowItems(data, items, fields));
     return;
@@ -55,31 +135,69 @@ export async function showPage(ctx: Context, data: unknown, emptyMessage: string
     fields,
     names: await namesFor(ctx),
     now: ctx.now(),
+    timeZone: timeZoneFor(ctx),
+    view: opts.view,
+    parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
+    // The hint repeats the user's own command (filters, --sandbox, --profile) with the next cursor.
+    nextCommand: sameCommand(ctx.argv, { drop: ['--cursor', '--all'] }),
     emptyMessage,
   });
 }
 
 /** Streams the items of many pages (`--all`): JSON as one incrementally written array. */
-export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string): Promise<number> {
+export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string, opts: ShowOptions = {}): Promise<number> {
   const jq = await ctx.jq();
-  if (jq !== undefined) {
+  const recent: unknown[] = [];
+  const checked = latest(checkedFirst(items, ctx.fields()), recent);
+  let count: number;
+  if (ctx.globals.quiet) {
+    count = 0;
+    for await (const item of checked) {
+      const id = idOf(item, opts);
+      if (id !== undefined) await renderLine(ctx.io, id);
+      count++;
+    }
+  } else if (jq !== undefined) {
     const fields = ctx.fields();
-    return (await renderJqStream(ctx.io, jq, mapItems(items, (item) => pickFields(item, fields)))).count;
-  }
-  const { count } = await renderList(ctx.io, items, {
+    ({ count } = await renderJqStream(ctx.io, jq, mapItems(checked, (item) => pickFields(item, fields))));
+  } else {
+    ({ count } = await renderList(ctx.io, checked, {
     format: ctx.outputFormat(),
     fields: ctx.fields(),
     names: await namesFor(ctx),
     now: ctx.now(),
+    timeZone: timeZoneFor(ctx),
+    view: opts.view,
     stream: true,
     emptyMessage,
-  });
+  }));
+  }
+  await rememberParcels(ctx, recent.slice(-KNOWN_IDS_MAX), opts);
   return count;
 }
 
 async function* mapItems(items: AsyncIterable<unknown>, map: (item: unknown) => unknown): AsyncGenerator<unknown> {
   for await (const item of items) yield map(item);
+}
+
+/** The items, keeping the latest ones (at most about twice the known-ids bound) in `into`. */
+async function* latest(items: AsyncIterable<unknown>, into: unknown[]): AsyncGenerator<unknown> {
+  for await (const item of items) {
+    into.push(item);
+    if (into.length >= 2 * KNOWN_IDS_MAX) into.splice(0, into.length - KNOWN_IDS_MAX);
+    yield item;
+  }
+}
+
+/** The items, with --fields checked against the first one before anything is printed. */
+async function* checkedFirst(items: AsyncIterable<unknown>, fields: string[] | undefined): AsyncGenerator<unknown> {
+  let first = true;
+  for await (const item of items) {
+    if (first) assertKnownFields([item], fields);
+    first = false;
+    yield item;
+  }
 }
 
 function narrowItems(data: unknown, items: unknown[], fields: string[] | undefined): unknown {
@@ -102,25 +220,56 @@ function looksLikePage(data: unknown): boolean {
   return lists === 1 && records === 0;
 }
 
+interface Sections {
+  /** Lists, by dotted path. */
+  lists: [string, unknown[]][];
+  /** Everything else, by dotted path. */
+  rest: Record<string, unknown>;
+}
+
+function splitSections(data: Record<string, unknown>, prefix = '', into: Sections = { lists: [], rest: {} }): Sections {
+  for (const [key, value] of Object.entries(data)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    if (Array.isArray(value)) into.lists.push([path, value]);
+    else if (isRecord(value) && Object.keys(value).length > 0) splitSections(value, path, into);
+    else into.rest[path] = value;
+  }
+  return into;
+}
+
+/** Counts by status first (what an operator looks for in an overview), then the lists as sent. */
+function usefulness([path]: [string, unknown[]]): number {
+  return /(^|[._])by_status$/.test(path) ? 0 : 1;
+}
+
+
 /**
  * A record holding several lists (reference codes, an overview) as a person reads it: each list
- * under its own heading, whatever the service calls it, then the remaining fields as key/value.
+ * as its own table under a heading, wherever it is nested, the most useful first; then
+ * the remaining values as key/value lines.
  */
 export async function showSections(ctx: Context, data: Record<string, unknown>): Promise<void> {
   const names = await namesFor(ctx);
-  const rest: Record<string, unknown> = {};
+  const { lists, rest } = splitSections(data);
+  assertKnownFields(
+    lists.flatMap(([, items]) => items),
+    ctx.fields(),
+  );
   let first = true;
-  for (const [key, value] of Object.entries(data)) {
-    if (!Array.isArray(value)) {
-      rest[key] = value;
-      continue;
-    }
-    await renderHeading(ctx.io, key, first);
+  for (const [path, items] of [...lists].sort((a, b) => usefulness(a) - usefulness(b))) {
+    await renderHeading(ctx.io, path, first);
     first = false;
-    await renderList(ctx.io, value, { format: 'table', fields: ctx.fields(), names, now: ctx.now(), emptyMessage: `No ${key}.` });
+    await renderList(ctx.io, items, {
+      format: ctx.outputFormat(),
+      fields: ctx.fields(),
+      names,
+      now: ctx.now(),
+      timeZone: timeZoneFor(ctx),
+      emptyMessage: `No ${path}.`,
+    });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await showRecord(ctx, rest);
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(), timeZone: timeZoneFor(ctx) });
   }
 }

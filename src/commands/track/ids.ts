@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
 import { parcelIdSchema } from '../../schemas/parcel.js';
-import { parcelIdArg } from '../shared/flags.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 
 /** The text given with --from: a file, or stdin for "-". */
 async function fromText(value: string, ctx: Context): Promise<string> {
@@ -48,9 +48,13 @@ export function idsFromLines(text: string): string[] {
   return ids;
 }
 
-/** The ids given as arguments and with --from, each once, in the order given. */
+/**
+ * The ids given as arguments (whole, or a unique prefix of 8+ characters of a known id) and with
+ * --from (whole ids: scripts pass what they were given), each once, in the order given.
+ */
 export async function parcelIds(args: readonly string[], from: string | undefined, ctx: Context): Promise<string[]> {
-  const ids = args.map((arg) => parcelIdArg(arg));
+  const ids: string[] = [];
+  for (const arg of args) ids.push(await resolveParcelId(arg, ctx));
   if (from !== undefined) ids.push(...idsFromLines(await fromText(from, ctx)));
   if (ids.length === 0) {
     throw new UsageError('give at least one parcel ID, or --from FILE (- for stdin)', 'ID');

@@ -1,0 +1,53 @@
+import { ApiError, NetworkError } from '../errors.js';
+import type { Scope } from '../schemas/routes.js';
+import { getCouriers, getUsage } from './account.js';
+import { validateAddress } from './address.js';
+import type { ApiClient, ApiResponse } from './http.js';
+import { getOracle } from './oracle.js';
+
+/** The four scopes of the spec, in the order reports list them. */
+export const SCOPES: readonly Scope[] = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'];
+
+/** A fixed valid Dutch address (Dam 1, Amsterdam): validating it needs deliveries:write and changes no data. */
+export const PROBE_ADDRESS = { country: 'NL', postal_code: '1012JS', number: '1' } as const;
+
+/** One request and what came of it. Cancellation and usage errors are thrown, never recorded. */
+export interface Probe {
+  /** Time to the whole (small) answer, or to the failure. */
+  ms: number;
+  response?: ApiResponse;
+  error?: ApiError | NetworkError;
+}
+
+/**
+ * One read-only (or, for deliveries:write, data-neutral) request per scope. deliveries:read is
+ * probed with the couriers list, which also answers "does the host answer, is the key accepted".
+ */
+export function scopeRequests(client: ApiClient, signal: AbortSignal): Record<Scope, () => Promise<ApiResponse>> {
+  return {
+    'deliveries:read': () => getCouriers(client, signal),
+    'deliveries:write': () => validateAddress(client, PROBE_ADDRESS, signal),
+    'usage:read': () => getUsage(client, signal),
+    'oracle:read': () => getOracle(client, 'coverage', {}, signal),
+  };
+}
+
+export async function probe(request: () => Promise<ApiResponse>): Promise<Probe> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  try {
+    const response = await request();
+    return { ms: elapsed(), response };
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof NetworkError) return { ms: elapsed(), error };
+    throw error;
+  }
+}
+
+/** The service's clock from a response's Date header, in Unix seconds, when it has a usable one. */
+export function serverTime(response: ApiResponse): number | undefined {
+  const date = response.headers.date;
+  if (date === undefined) return undefined;
+  const ms = Date.parse(date);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}

@@ -1,0 +1,28 @@
+import { UsageError } from '../../errors.js';
+import { renderMessage } from '../../io/render.js';
+import { defineCommand } from '../types.js';
+import type { definitions } from '../table.js';
+
+/** `auth switch PROFILE` and its alias `config use PROFILE`: the saved profile used when none is named. */
+export default defineCommand<typeof definitions.authSwitch | typeof definitions.configUse, { profile: string }>({
+  parse({ args }) {
+    const profile = (args[0] ?? '').trim();
+    if (profile === '') throw new UsageError('PROFILE must be a profile name', 'PROFILE');
+    return { profile };
+  },
+  async run({ profile }, ctx) {
+    const { updateConfig } = await import('../../config/store.js');
+    await updateConfig(ctx.env, (config) => {
+      if (!Object.hasOwn(config.profiles, profile)) {
+        const known = Object.keys(config.profiles);
+        throw new UsageError(
+          `profile "${profile}" does not exist (${known.length === 0 ? 'no profiles are saved yet' : `profiles: ${known.join(', ')}`})`,
+          'PROFILE',
+          `create it with \`parcels auth login --profile ${profile}\``,
+        );
+      }
+      config.current_profile = profile;
+    });
+    await renderMessage(ctx.io, `Default profile is now "${profile}"`, 'success');
+  },
+});

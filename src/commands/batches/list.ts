@@ -1,0 +1,25 @@
+import { renderList } from '../../io/render.js';
+import { formatAge } from '../../io/bulk-report.js';
+import type { definitions } from '../table.js';
+import { defineCommand } from '../types.js';
+
+/** Every bulk-run journal in the data directory (all targets), newest first. The outbox is listed by `parcels outbox`. */
+export default defineCommand<typeof definitions.batches, Record<string, never>>({
+  parse() {
+    return {};
+  },
+
+  async run(_options, ctx) {
+    const [{ listJournals }, { dataDir }] = await Promise.all([import('../../config/journal-list.js'), import('../../config/paths.js')]);
+    const journals = (await listJournals(dataDir(ctx.env), ctx.now() * 1000)).filter((journal) => journal.kind !== 'outbox');
+    const rows = journals.map((journal) => ({
+      batch: journal.batch,
+      input: journal.input,
+      done: journal.counts.done,
+      rejected: journal.counts.rejected,
+      uncertain: journal.counts.uncertain,
+      age: formatAge(journal.ageMs),
+    }));
+    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), emptyMessage: 'No bulk-run journals.' });
+  },
+});

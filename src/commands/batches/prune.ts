@@ -1,0 +1,34 @@
+import { UsageError } from '../../errors.js';
+import { renderMessage } from '../../io/render.js';
+import type { definitions } from '../table.js';
+import { defineCommand } from '../types.js';
+
+export interface PruneOptions {
+  olderThanMs: number;
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** `7d`, `12h`, `30m`, `2w`. */
+export function ageFlag(value: string, flag: string): number {
+  const match = /^(\d+)([mhdw])$/.exec(value.trim());
+  if (match === null) throw new UsageError(`${flag} must be a whole number with a unit m, h, d or w, e.g. 7d (got "${value}")`, flag);
+  return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+}
+
+/** Removes bulk-run journals (and stdin spools) not written for longer than --older-than; never one a run holds, never the outbox. */
+export default defineCommand<typeof definitions.batchesPrune, PruneOptions>({
+  parse({ flags }) {
+    return { olderThanMs: ageFlag(flags.olderThan, '--older-than') };
+  },
+
+  async run({ olderThanMs }, ctx) {
+    const [{ pruneJournals }, { dataDir }, { OUTBOX_BATCH }] = await Promise.all([
+      import('../../config/journal-list.js'),
+      import('../../config/paths.js'),
+      import('../../bulk/outbox.js'),
+    ]);
+    const removed = pruneJournals(dataDir(ctx.env), olderThanMs, ctx.now() * 1000, [OUTBOX_BATCH]);
+    await renderMessage(ctx.io, `Removed ${removed.length} file${removed.length === 1 ? '' : 's'} (journals and spooled inputs)`, 'success');
+  },
+});

@@ -1,0 +1,25 @@
+import type { SettableKey } from '../../config/store.js';
+import { renderMessage } from '../../io/render.js';
+import { defineCommand } from '../types.js';
+import type { definitions } from '../table.js';
+import { configKeyArg } from './keys.js';
+
+export default defineCommand<typeof definitions.configUnset, { key: SettableKey }>({
+  parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
+  async run({ key }, ctx) {
+    const settings = await ctx.settings();
+    const { updateConfig } = await import('../../config/store.js');
+    let removed = false;
+    await updateConfig(ctx.env, (config) => {
+      const profile = config.profiles[settings.profile];
+      if (profile?.[key] === undefined) return;
+      delete profile[key];
+      removed = true;
+    });
+    await renderMessage(
+      ctx.io,
+      removed ? `Removed ${key} from profile "${settings.profile}"` : `Profile "${settings.profile}" had no ${key} set`,
+      removed ? 'success' : 'info',
+    );
+  },
+});

@@ -1,0 +1,45 @@
+import { engineClient, engineRetries, journalTarget } from '../../bulk/command.js';
+import { EXIT, ReportedFailure } from '../../errors.js';
+import { renderBulkSummary } from '../../io/bulk-report.js';
+import { renderLine } from '../../io/render.js';
+import type { definitions } from '../table.js';
+import { defineCommand } from '../types.js';
+
+/**
+ * Sends the outbox in capture order with the captured keys and bytes; one NDJSON result per entry
+ * on stdout, a summary on stderr. Stops at the first entry the service still cannot take (the rest
+ * wait for the next flush); exits non-zero while anything is left.
+ */
+export default defineCommand<typeof definitions.outboxFlush, Record<string, never>>({
+  parse() {
+    return {};
+  },
+
+  async run(_options, ctx) {
+    const [{ flushOutbox }, { sendThrough }, { dataDir }] = await Promise.all([
+      import('../../bulk/outbox.js'),
+      import('../../bulk/client-send.js'),
+      import('../../config/paths.js'),
+    ]);
+    const target = await journalTarget(ctx);
+    const retries = await engineRetries(ctx);
+    const client = await engineClient(ctx, 1);
+    try {
+      const summary = await flushOutbox(
+        { dir: dataDir(ctx.env), target },
+        {
+          send: sendThrough(client),
+          emit: (result) => renderLine(ctx.io, JSON.stringify(result)),
+          retries,
+          signal: ctx.signal,
+          abandon: ctx.claimSecondSignal(),
+        },
+      );
+      await renderBulkSummary(ctx.io, summary);
+      if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
+      if (summary.left > 0) throw new ReportedFailure(EXIT.UNAVAILABLE);
+    } finally {
+      await client.close();
+    }
+  },
+});

@@ -1,0 +1,32 @@
+import { journalTarget } from '../../bulk/command.js';
+import { renderList } from '../../io/render.js';
+import { formatAge } from '../../io/bulk-report.js';
+import type { definitions } from '../table.js';
+import { defineCommand } from '../types.js';
+
+/** What waits in the outbox of this profile and base URL (or of the --sandbox database), in capture order. */
+export default defineCommand<typeof definitions.outbox, Record<string, never>>({
+  parse() {
+    return {};
+  },
+
+  async run(_options, ctx) {
+    const [{ listOutbox }, { dataDir }] = await Promise.all([import('../../bulk/outbox.js'), import('../../config/paths.js')]);
+    const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
+    const nowMs = ctx.now() * 1000;
+    const rows = entries.map((entry) => ({
+      seq: entry.seq,
+      age: formatAge(nowMs - entry.capturedAt),
+      captured_at: new Date(entry.capturedAt).toISOString(),
+      command: entry.command,
+      parcel: entry.parcel ?? '',
+      state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
+    }));
+    await renderList(ctx.io, rows, {
+      format: ctx.outputFormat(),
+      fields: ctx.fields(),
+      now: ctx.now(),
+      emptyMessage: 'The outbox is empty.',
+    });
+  },
+});

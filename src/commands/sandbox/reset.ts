@@ -1,0 +1,26 @@
+import { CancelledError, UsageError } from '../../errors.js';
+import { renderMessage } from '../../io/render.js';
+import { confirm } from '../shared/confirm.js';
+import { sameCommand } from '../shared/retype.js';
+import { defineCommand } from '../types.js';
+import type { definitions } from '../table.js';
+
+/** `sandbox reset`: empties what `--sandbox` keeps between runs (its database, ETags and code names). */
+export default defineCommand<typeof definitions.sandboxReset, { yes: boolean }>({
+  parse({ flags }, ctx) {
+    if (!flags.yes && !ctx.io.stdinIsTTY) {
+      throw new UsageError('no terminal to ask for confirmation', '--yes', `add --yes to reset without asking: \`${sameCommand(ctx.argv, { drop: ['--yes'], add: ['--yes'] })}\``);
+    }
+    return { yes: flags.yes };
+  },
+  async run({ yes }, ctx) {
+    const { defaultSandboxDb } = await import('../../config/paths.js');
+    const { resetSandboxData } = await import('../../config/sandbox-data.js');
+    const db = defaultSandboxDb(ctx.env);
+    if (!yes && !(await confirm(ctx.io, `Delete every parcel, event and attempt of the --sandbox database ${db}?`))) {
+      throw new CancelledError('sandbox reset cancelled; nothing was deleted');
+    }
+    const existed = await resetSandboxData(ctx.env);
+    await renderMessage(ctx.io, existed ? `Emptied the sandbox (${db})` : `The sandbox was already empty (${db})`, existed ? 'success' : 'info');
+  },
+});

@@ -1,0 +1,123 @@
+/**
+ * The local values shell completion offers (profiles, cached couriers, code names, recent parcel
+ * ids), read synchronously with plain fs: completion runs from the small fast-path bundle, must
+ * answer within a few milliseconds and never waits on the network. Every reader returns nothing
+ * rather than failing: a missing, unreadable or torn file only means fewer candidates.
+ */
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from './paths.js';
+import { targetId } from './target.js';
+import { isRecord } from '../schemas/record.js';
+
+/** The cache entry of the last `parcels couriers` answer, kept per target like the code names. */
+export const COURIERS_CACHE_NAME = 'couriers';
+
+/** The target id (`targetId`) the caches of a command line's service are kept under: --sandbox, else its base URL. */
+export function completionTarget(env: NodeJS.ProcessEnv, line: { sandbox: boolean; baseUrl: string | undefined }): string | undefined {
+  if (line.sandbox) return targetId({ sandboxDb: defaultSandboxDb(env) });
+  return line.baseUrl === undefined ? undefined : targetId({ baseUrl: line.baseUrl });
+}
+
+/**
+ * Parcel ids are taken from the newest end of the ETag log only (about 200 lines): bounded work
+ * however large it grew, and more ids than a shell would list.
+ */
+const ETAG_TAIL_BYTES = 16 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** One log line as etags.ts writes it (`JSON.stringify({ id, etag })`): the id, and whether it is a tombstone. */
+const ETAG_LINE = /^\{"id":"([^"\\]+)","etag":(null)?/;
+
+export interface ProfileView {
+  current: string | undefined;
+  names: string[];
+  /** base_url per profile, as saved. */
+  baseUrls: Record<string, string>;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+
+export function readProfiles(env: NodeJS.ProcessEnv): ProfileView {
+  const file = readJson(join(configDir(env), 'config.json'));
+  const view: ProfileView = { current: undefined, names: [], baseUrls: {} };
+  if (!isRecord(file)) return view;
+  if (typeof file.current_profile === 'string') view.current = file.current_profile;
+  if (isRecord(file.profiles)) {
+    for (const [name, profile] of Object.entries(file.profiles)) {
+      view.names.push(name);
+      if (isRecord(profile) && typeof profile.base_url === 'string') view.baseUrls[name] = profile.base_url;
+    }
+  }
+  return view;
+}
+
+function cached(env: NodeJS.ProcessEnv, target: string, name: string): unknown {
+  const file = readJson(join(dataDir(env), 'cache', profileFileName(target), `${profileFileName(name)}.json`));
+  return isRecord(file) ? file.data : undefined;
+}
+
+/** `{code, name}` of the couriers the last `parcels couriers` showed for this target. */
+export function readCachedCouriers(env: NodeJS.ProcessEnv, target: string): { code: string; name?: string }[] {
+  const data = cached(env, target, COURIERS_CACHE_NAME);
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((c: unknown) =>
+    isRecord(c) && typeof c.code === 'string' ? [{ code: c.code, ...(typeof c.name === 'string' ? { name: c.name } : {}) }] : [],
+  );
+}
+
+/** The reference names cached for this target (by commands that show tables), whatever their age: names rarely change. */
+export function readCachedCodeNames(env: NodeJS.ProcessEnv, target: string): Record<string, Record<string, string>> {
+  const data = cached(env, target, 'code-names');
+  if (!isRecord(data)) return {};
+  const out: Record<string, Record<string, string>> = {};
+  for (const [kind, table] of Object.entries(data)) {
+    if (!isRecord(table)) continue;
+    out[kind] = Object.fromEntries(Object.entries(table).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  }
+  return out;
+}
+
+/** The newest `bytes` of a file, or undefined when it cannot be read. */
+function tail(path: string, bytes: number): string | undefined {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const length = Math.min(size, bytes);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parcel ids of this target, most recent first: those of the ETag log (parcels read, created or
+ * changed here), then those recent output showed (src/config/known-ids.ts, newest last).
+ */
+export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): string[] {
+  const latest = new Map<string, boolean>();
+  // Matched, not parsed: a few hundred JSON.parse calls would be most of completion's time. The
+  // first line of a tail may be cut; it does not match and is skipped like a torn line.
+  for (const line of (tail(join(dataDir(env), 'etags', `${profileFileName(target)}.log`), ETAG_TAIL_BYTES) ?? '').split('\n')) {
+    const match = ETAG_LINE.exec(line);
+    if (match?.[1] === undefined) continue;
+    latest.delete(match[1]);
+    latest.set(match[1], match[2] === undefined);
+  }
+  const touched = [...latest].filter(([, live]) => live).map(([id]) => id).reverse();
+  const shown = readJson(knownIdsPath(env, target));
+  const listed = (Array.isArray(shown) ? shown : []).filter((id): id is string => typeof id === 'string' && UUID.test(id)).reverse();
+  return [...new Set([...touched, ...listed])];
+}

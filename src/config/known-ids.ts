@@ -1,0 +1,48 @@
+/**
+ * Parcel ids seen in recent output, per target (`targetId`), so a unique prefix of one can stand in
+ * for the whole id (`parcels get 3f1c9a2b`). Bounded to the most recent `KNOWN_IDS_MAX`; written
+ * atomically (mode 0600). Two commands finishing at once may each keep only their own new ids:
+ * the cost is a prefix that needs one more `list` to resolve, never a wrong id.
+ */
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic.js';
+import { knownIdsPath } from './paths.js';
+
+export const KNOWN_IDS_MAX = 1000;
+
+export interface KnownIds {
+  /** Ids remembered, oldest first. */
+  all(): Promise<string[]>;
+  /** Adds ids (moving ones already known to the most recent end) and keeps the newest `KNOWN_IDS_MAX`. */
+  remember(ids: readonly string[]): Promise<void>;
+}
+
+export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN_IDS_MAX): KnownIds {
+  const path = knownIdsPath(env, target);
+  const all = async (): Promise<string[]> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    try {
+      const value = JSON.parse(text) as unknown;
+      return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+    } catch {
+      // A damaged file only costs the prefixes it held; the next write replaces it.
+      return [];
+    }
+  };
+  return {
+    all,
+    async remember(ids) {
+      if (ids.length === 0) return;
+      const fresh = new Set(ids);
+      const kept = (await all()).filter((id) => !fresh.has(id));
+      const next = [...kept, ...fresh].slice(-max);
+      await writeFileAtomic(path, JSON.stringify(next));
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { createReadStream } from 'node:fs';
+import type { ResultLine } from '../bulk/types.js';
+import type { RunSummary } from '../bulk/runner.js';
+import { styles } from './colour.js';
+import type { IO } from './streams.js';
+import { writeOut } from './streams.js';
+
+/** What a bulk run or an outbox flush shows on stderr: a progress bar on a terminal, and its summary. */
+
+export interface BulkProgress {
+  tick(result: ResultLine): void;
+  stop(): void;
+}
+
+/** Lines of a file (for the bar's total and ETA), read as a stream. */
+async function countLines(path: string): Promise<number> {
+  let lines = 0;
+  let last = 0x0a;
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    const buffer = chunk as Buffer;
+    for (let at = buffer.indexOf(0x0a); at !== -1; at = buffer.indexOf(0x0a, at + 1)) lines++;
+    if (buffer.length > 0) last = buffer[buffer.length - 1] as number;
+  }
+  return last === 0x0a ? lines : lines + 1;
+}
+
+/** A cli-progress bar on stderr: count, rate and (when the input is a file) its total and ETA. */
+export async function bulkProgress(io: IO, file: string | undefined): Promise<BulkProgress> {
+  const { SingleBar } = await import('cli-progress');
+  const total = file === undefined ? 0 : await countLines(file).catch(() => 0);
+  const bar = new SingleBar({
+    stream: io.stderr,
+    format: total > 0 ? '{bar} {value}/{total} lines | {rate}/s | ETA {eta_formatted}' : '{value} lines | {rate}/s',
+    hideCursor: true,
+    clearOnComplete: true,
+    fps: 5,
+    // Shown only when the IO says stderr is a terminal (the caller checks); trust that over stream.isTTY.
+    noTTYOutput: true,
+  });
+  const started = performance.now();
+  let done = 0;
+  bar.start(total, 0, { rate: '0' });
+  let stopped = false;
+  return {
+    tick() {
+      done++;
+      const seconds = (performance.now() - started) / 1000;
+      bar.update(done, { rate: seconds > 0 ? Math.round(done / seconds).toString() : '0' });
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      bar.stop();
+    },
+  };
+}
+
+export interface BulkSummaryText extends RunSummary {
+  /** A bulk run's batch identity; absent for an outbox flush. */
+  batch?: string;
+  /** An outbox flush: entries still waiting… */
+  left?: number;
+  /** …of which not tried, because an earlier one still could not be delivered. */
+  notTried?: number;
+}
+
+/** One line on stderr: created, already done, failed, elapsed, rate (and what is left, for a flush). */
+export async function renderBulkSummary(io: IO, summary: BulkSummaryText): Promise<void> {
+  const s = styles(io.stderrColour);
+  const parts = [`${summary.created} created`, `${summary.alreadyDone} already done`, `${summary.failed} failed`];
+  if (summary.left !== undefined) parts.push(`${summary.left} still waiting${summary.notTried ? ` (${summary.notTried} not tried: the service is still out of reach)` : ''}`);
+  if (summary.ignoredFields > 0) parts.push(`${summary.ignoredFields} fields ignored`);
+  const timing = `${(summary.elapsedMs / 1000).toFixed(1)} s, ${Math.round(summary.rate)} lines/s`;
+  const head = summary.cancelled ? s.yellow('Interrupted: ') : summary.failed > 0 ? s.yellow('! ') : s.green('✓ ');
+  const batch = summary.batch === undefined ? '' : ` (batch ${summary.batch.slice(0, 16)})`;
+  await writeOut(io.stderr, `${head}${parts.join(', ')} in ${timing}${batch}\n`);
+}
+
+/** `45s`, `12m`, `3h`, `9d`: how long ago, in its largest whole unit. */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}

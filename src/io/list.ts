@@ -1,0 +1,194 @@
+/**
+ * Lists: a page printed whole, or `--all` streamed as items arrive. Machine formats carry the
+ * items unchanged (narrowed by --fields); a table on a terminal shows the resource's view
+ * (views/), piped it is tab-separated with every field, so scripts see a stable shape.
+ */
+import { UsageError } from '../errors.js';
+import { styles } from './colour.js';
+import { csvRow } from './csv.js';
+import { cellValue, columnsFor, fieldPaths, pickFields, unknownFields } from './fields.js';
+import { formatCell } from './format.js';
+import type { CodeNames, FormatContext } from './format.js';
+import { jsonText } from './json.js';
+import type { OutputFormat } from './output-format.js';
+import { sanitize, sanitizeLines } from './sanitize.js';
+import { shellQuote } from './shell.js';
+import { batches, iteratorOf } from './batches.js';
+import type { Source } from './batches.js';
+import { isClosed, writeOut } from './streams.js';
+import type { IO } from './streams.js';
+import type * as TableModule from './table.js';
+import { renderTsv } from './tsv.js';
+import type { Column } from './views/column.js';
+import { chooseLayout } from './views/layout.js';
+import type { FitMode } from './views/layout.js';
+import type { ViewName } from './views/resources.js';
+
+export interface ListOptions {
+  format: OutputFormat;
+  fields?: string[];
+  names?: CodeNames;
+  now: number;
+  /** Zone for times on a terminal (see `displayZone`); absent: UTC. */
+  timeZone?: string;
+  /** The resource, for its default view on a terminal. */
+  view?: ViewName;
+  /** A child list's parent id: not repeated in every row. */
+  parentId?: string;
+  /** Cursor of the next page: a hint on stderr tells how to get it (TTY tables, ndjson, csv). */
+  nextCursor?: string | null;
+  /** The command to repeat in that hint, as the user typed it. Default `parcels list`. */
+  nextCommand?: string;
+  /** Items arrive over time (`--all`): print as they come, in constant memory. */
+  stream?: boolean;
+  /** Printed on stderr for an empty table. Default "No results.". */
+  emptyMessage?: string;
+  /** Stream mode, table/csv: rows are flushed after this many items… Default 50. */
+  batchSize?: number;
+  /** …or once the source has been quiet this long with rows waiting. Default 100 ms. */
+  flushAfterMs?: number;
+}
+
+/** --fields naming a field no item has: exit 2 with the fields the response does have. */
+export function assertKnownFields(items: unknown[], fields: string[] | undefined): void {
+  const unknown = unknownFields(items, fields);
+  if (unknown.length === 0) return;
+  const names = unknown.map((f) => `"${sanitize(f)}"`).join(', ');
+  const known = fieldPaths(items).map(sanitize).join(', ');
+  throw new UsageError(
+    `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${names}; the response has: ${known}`,
+    '--fields',
+  );
+}
+
+/**
+ * A list of items. Single page (`stream` false): collected, then printed. Stream (`--all`):
+ * printed as items arrive — json as one valid array written item by item, ndjson a line per
+ * item, csv/table rows in batches (columns decided by the first batch). Every chunk waits for
+ * the stream to drain; a closed pipe stops the source early.
+ */
+export async function renderList(io: IO, items: Source, opts: ListOptions): Promise<{ count: number }> {
+  const count = opts.format === 'json' || opts.format === 'ndjson' ? await renderJsonItems(io, items, opts) : await renderRows(io, items, opts);
+  if (count > 0 && opts.nextCursor && !opts.stream && hintWanted(io, opts.format)) {
+    const s = styles(io.stderrColour);
+    const command = opts.nextCommand ?? 'parcels list';
+    await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellQuote(sanitize(opts.nextCursor))}  (or --all)`) + '\n');
+  }
+  return { count };
+}
+
+/** The next-page hint where the page alone does not say there is more: a TTY table, ndjson and csv. */
+function hintWanted(io: IO, format: OutputFormat): boolean {
+  return format === 'ndjson' || format === 'csv' || io.stdoutIsTTY;
+}
+
+async function renderJsonItems(io: IO, items: Source, opts: ListOptions): Promise<number> {
+  const isJson = opts.format === 'json';
+  const it = iteratorOf(items);
+  let count = 0;
+  let done = false;
+  try {
+    for (;;) {
+      const result = await it.next();
+      if (result.done) {
+        done = true;
+        break;
+      }
+      const line = jsonText(pickFields(result.value, opts.fields));
+      await writeOut(io.stdout, isJson ? (count === 0 ? '[\n' : ',\n') + line : line + '\n');
+      count++;
+      if (isClosed(io.stdout)) break;
+    }
+  } finally {
+    if (!done) await it.return?.();
+  }
+  if (isJson) await writeOut(io.stdout, count === 0 ? '[]\n' : '\n]\n');
+  return count;
+}
+
+interface TtyTable {
+  columns: Column[];
+  widths?: number[];
+  module: typeof TableModule;
+}
+
+async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<number> {
+  const { fields } = opts;
+  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: opts.timeZone };
+  const size = opts.stream ? (opts.batchSize ?? 50) : Number.POSITIVE_INFINITY;
+  const idleMs = opts.stream ? (opts.flushAfterMs ?? 100) : Number.POSITIVE_INFINITY;
+  const tty = io.stdoutIsTTY && opts.format !== 'csv';
+  let plainColumns: string[] | undefined;
+  let table: TtyTable | undefined;
+  let hidden: string[] = [];
+  let count = 0;
+  const source: AsyncIterable<unknown[]> = opts.stream
+    ? batches(items, size, idleMs)
+    : (async function* () {
+        const all: unknown[] = [];
+        for await (const item of items) all.push(item);
+        if (all.length > 0) yield all;
+      })();
+
+  for await (const batch of source) {
+    const first = count === 0;
+    let chunk: string;
+    if (tty) {
+      if (table === undefined) {
+        const layout = chooseLayout(batch, { fields, view: opts.view, wide: opts.format === 'wide', parentId: opts.parentId });
+        table = await fitToTerminal(io, layout.columns, batch, ctx, layout.fit);
+        hidden = layout.columns.filter((c) => !table?.columns.includes(c)).map((c) => c.header);
+      }
+      const { columns, module } = table;
+      const rows = batch.map((item) => columns.map((c) => c.cell(item, ctx)));
+      const headers = columns.map((c) => c.header);
+      const ids = columns.map((c) => c.id);
+      // A stream keeps the first batch's widths so later batches stay aligned.
+      const widths = table.widths ?? module.columnWidths(headers, rows, opts.format === 'wide' ? undefined : io.columns, ids);
+      if (opts.stream) table.widths = widths;
+      chunk = module.renderTable(headers, rows, { tty: true, colour: io.colour, widths, header: first });
+    } else {
+      plainColumns ??= columnsFor(batch, fields);
+      const cols = plainColumns;
+      chunk =
+        opts.format === 'csv'
+          ? (first ? csvRow(cols) : '') + batch.map((item) => csvRow(cols.map((c) => cellValue(item, c)))).join('')
+          : renderTsv(first ? cols : [], batch.map((item) => cols.map((c) => formatCell(c, cellValue(item, c), ctx))));
+    }
+    count += batch.length;
+    await writeOut(io.stdout, chunk);
+    if (isClosed(io.stdout)) break;
+  }
+
+  if (count === 0) {
+    if (opts.format === 'csv') {
+      if (fields && fields.length > 0) await writeOut(io.stdout, csvRow(columnsFor([], fields)));
+    } else {
+      await writeOut(io.stderr, `${sanitizeLines(opts.emptyMessage ?? 'No results.')}\n`);
+    }
+    return count;
+  }
+  if (hidden.length > 0) {
+    const s = styles(io.stderrColour);
+    const names = sanitize(hidden.join(','));
+    await writeOut(io.stderr, s.dim(`Not shown for width: ${names} (pick columns with --fields, or use --output json)`) + '\n');
+  }
+  return count;
+}
+
+/** The columns that fit the terminal (by the first rows' natural widths); ids always stay whole. */
+async function fitToTerminal(io: IO, columns: Column[], sample: unknown[], ctx: FormatContext, fit: FitMode): Promise<TtyTable> {
+  const module = await import('./table.js');
+  const rows = sample.map((item) => columns.map((c) => c.cell(item, ctx)));
+  const natural = module.columnWidths(
+    columns.map((c) => c.header),
+    rows,
+  );
+  const kept = module.fitColumns(
+    natural,
+    columns.map((c) => c.id),
+    io.columns,
+    fit,
+  );
+  return { columns: kept.map((i) => columns[i] as Column), module };
+}

@@ -1,0 +1,199 @@
+/**
+ * `parcels __complete WORD…` in-process: commands, subcommands, flags, built-in code names, and the
+ * values caches hold (profiles, couriers per target, reference names, parcel ids), filtered for the
+ * terminal. Also `parcels completion SHELL` and the check that completions/ is not stale.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPT_FILES, SHELLS, completionScript } from '../../src/completions/scripts.js';
+import { targetId } from '../../src/config/target.js';
+import { SETTABLE_KEYS } from '../../src/config/store.js';
+import { CONFIG_KEYS, HELP_TOPICS } from '../../src/completions/complete.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { FULL_KEY } from '../helpers/seed.js';
+import type { Harness } from './harness.js';
+import { closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  expectNoSecrets(h.seen);
+  await h.close();
+});
+
+/** Completes the last word in a config dir of the test's own; exit 0 and nothing on stderr, always. */
+async function complete(dir: string, words: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const r = await h.cli(['__complete', ...words], { dir, env });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  return r.stdout;
+}
+
+describe('parcels __complete', () => {
+  it('commands, groups and subcommands with their summaries', async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['au'])).toBe('auth\tauth commands\n');
+    expect(await complete(dir, ['auth', 's'])).toBe('status\tCheck the key with the service; show the profile, base URL and masked key\nswitch\tMake a saved profile the default one\n');
+    // a command that is also a group: its subcommands, then its own arguments (none here)
+    expect(await complete(dir, ['usage', ''])).toBe('daily\tDaily API usage totals over 30 days\nrequests\tThe latest 100 API requests within 30 days\n');
+    expect(await complete(dir, ['events', ''])).toBe("list\tList a parcel's status events (at most 1000)\nadd\tReport a status event (status 0-3)\n");
+    expect(await complete(dir, ['--json', 'co'])).toBe(
+      "couriers\tList your organisation's registered couriers\nconfig\tconfig commands\ncompletion\tPrint the completion script for bash, zsh or fish\n",
+    );
+    expect(await complete(dir, [])).toContain('create\tRegister a parcel with one of your couriers\n');
+    expect(await complete(dir, ['help', 'e'])).toBe('exit-codes\nenvironment\nevents\tevents commands\n');
+    const topics = /^Topics: (.*)$/m.exec((await h.cli(['help', 'no-such-topic'])).stderr)?.[1];
+    expect(topics?.split(', ')).toEqual(HELP_TOPICS);
+    expect((await complete(dir, ['']))).not.toContain('__complete');
+  });
+
+  it("flags: the command's own and the global ones; one already given is not offered again", async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['events', 'add', 'x', '--s'])).toBe(
+      '--sandbox\trun against the embedded local sandbox (no server, no key needed)\n--status\tstatus 0-3 or its name (default 0 registered)\n',
+    );
+    expect(await complete(dir, ['list', '--all', '--a'])).toBe('');
+    expect(await complete(dir, ['patch', 'x', '--clear', 'weight', '--cl'])).toBe('--clear\tclear a field: weight, addition, or any field name\n');
+  });
+
+  it('status, outcome and reason names are built in from the spec (an empty cache still completes them)', async () => {
+    const dir = tempConfigDir();
+    const statuses = 'registered\tcode 0\npicked_up\tcode 1\nin_transit\tcode 2\nin_delivery\tcode 3\n';
+    expect(await complete(dir, ['list', '--status', ''])).toBe(statuses);
+    expect(await complete(dir, ['events', 'add', 'x', '--status', 'in'])).toBe('in_transit\tcode 2\nin_delivery\tcode 3\n');
+    expect(await complete(dir, ['list', '--status=in'])).toBe('--status=in_transit\tcode 2\n--status=in_delivery\tcode 3\n');
+    expect(await complete(dir, ['attempts', 'add', 'x', '--outcome', 'del'])).toBe('delivered\tcode 0\ndelivered_elsewhere\tcode 2\n');
+    expect(await complete(dir, ['attempts', 'add', 'x', '--reason', 'no_'])).toBe('no_reason\tcode 0\nno_access\tcode 3\nno_time\tcode 6\n');
+    expect(await complete(dir, ['doctor', '--require-scope', 'deliveries:'])).toBe('deliveries:read\ndeliveries:write\n');
+    expect(await complete(dir, ['-o', ''])).toBe('table\nwide\njson\nndjson\ncsv\n');
+    expect(await complete(dir, ['oracle', ''])).toBe('activity\nplanned\ncoverage\n');
+    expect(await complete(dir, ['config', 'set', 'output', 'n'])).toBe('ndjson\n');
+    expect(await complete(dir, ['config', 'get', ''])).toBe(`${SETTABLE_KEYS.join('\n')}\n`);
+    expect(CONFIG_KEYS).toEqual(SETTABLE_KEYS);
+    expect(await complete(dir, ['completion', ''])).toBe('bash\nzsh\nfish\n');
+    expect(await complete(dir, ['api', 'P'])).toBe('POST\nPATCH\n');
+    expect(await complete(dir, ['api', 'GET', '/account/v1/usage'])).toBe('/account/v1/usage\tGET\n/account/v1/usage/requests\tGET\n');
+    expect(await complete(dir, ['api', 'GET', '/deliveries/v1/parcels/'])).toBe(
+      '/deliveries/v1/parcels/{id}\tGET, PATCH\n/deliveries/v1/parcels/{id}/events\tGET, POST\n/deliveries/v1/parcels/{id}/attempts\tGET, POST\n',
+    );
+  });
+
+  it('profile names from config.json', async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['--profile', ''])).toBe('');
+    for (const profile of ['ci', 'prod']) {
+      const r = await h.cli(['auth', 'login', '--profile', profile, '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'], { dir, stdin: FULL_KEY });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(await complete(dir, ['--profile', ''])).toBe('ci\nprod\n');
+    expect(await complete(dir, ['list', '-p', 'p'])).toBe('prod\n');
+  });
+
+  it('courier codes once `parcels couriers` ran, for that target only', async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['create', '--courier', ''])).toBe('');
+    expect((await h.cli(['couriers', '--json'], { dir })).code).toBe(0);
+    expect(await complete(dir, ['create', '--courier', ''])).toBe('A-BIKE\tA bikes\nA-VAN\tA vans\n');
+    expect(await complete(dir, ['list', '--courier', 'A-V'])).toBe('A-VAN\tA vans\n');
+    // Another service (here by flag, then by environment) has couriers of its own: none cached.
+    expect(await complete(dir, ['--base-url', 'https://other.example', 'create', '--courier', ''])).toBe('');
+    expect(await complete(dir, ['create', '--courier', ''], { PARCELS_BASE_URL: await closedPortUrl() })).toBe('');
+  });
+
+  it('--sandbox: the embedded sandbox is a target of its own (its database), whatever its port', async () => {
+    const dir = tempConfigDir();
+    const r = await h.cli(['--sandbox', 'couriers', '--json'], { dir, env: { PARCELS_BASE_URL: undefined, PARCELS_API_KEY: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await complete(dir, ['--sandbox', 'create', '--courier', ''])).toBe('DEMO-BIKE\tDemo bikes\nDEMO-VAN\tDemo vans\n');
+    expect(await complete(dir, ['create', '--courier', ''])).toBe('');
+  });
+
+  it('location-type and service names once a reference answer is cached', async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['attempts', 'add', 'x', '--delivered-location-type', ''])).toBe('');
+    // A table shows code names, so it caches the reference answer.
+    expect((await h.cli(['reference'], { dir })).code).toBe(0);
+    expect(await complete(dir, ['attempts', 'add', 'x', '--delivered-location-type', ''])).toBe(
+      '0\trecipient\n1\tneighbour\n2\tmailbox\n3\tsafe_place\n4\tpickup_point\n5\tlocker\n6\treception\n',
+    );
+    expect(await complete(dir, ['create', '--service-type', '1'])).toBe('1\tsame_day\n');
+    // and the service's names for statuses 4 and 5, where a status may be 0-5
+    expect(await complete(dir, ['list', '--status', ''])).toBe(
+      'registered\tcode 0\npicked_up\tcode 1\nin_transit\tcode 2\nin_delivery\tcode 3\ndelivered\tcode 4\nnot_delivered\tcode 5\n',
+    );
+  });
+
+  it('parcel ids from the ETag cache, most recent first', async () => {
+    const dir = tempConfigDir();
+    const first = await createParcel(h, [], { dir });
+    const second = await createParcel(h, [], { dir });
+    expect((await h.cli(['get', first], { dir })).code).toBe(0);
+    expect((await h.cli(['get', second], { dir })).code).toBe(0);
+    expect(await complete(dir, ['get', ''])).toBe(`${second}\n${first}\n`);
+    expect(await complete(dir, ['events', 'add', first.slice(0, 8)])).toBe(`${first}\n`);
+    // the id is the only argument: nothing after it
+    expect(await complete(dir, ['get', first, ''])).toBe('');
+  });
+
+  it('parcel ids `parcels list` printed, after those of the ETag cache', async () => {
+    const elsewhere = tempConfigDir();
+    const listed = [await createParcel(h, [], { dir: elsewhere }), await createParcel(h, [], { dir: elsewhere })];
+    const dir = tempConfigDir();
+    const touched = await createParcel(h, [], { dir });
+    const page = await h.cli(['list', '--courier', 'A-BIKE', '--limit', '100', '--json'], { dir });
+    expect(page.code, page.stderr).toBe(0);
+    const ids = (JSON.parse(page.stdout) as { parcels: { entry_id: string }[] }).parcels.map((p) => p.entry_id);
+    expect(ids).toEqual(expect.arrayContaining([...listed, touched]));
+    const offered = (await complete(dir, ['get', ''])).split('\n').filter((l) => l !== '');
+    // the ETag cache first (the parcel created here), then what the list showed, newest last shown first
+    expect(offered[0]).toBe(touched);
+    expect(offered.slice(1)).toEqual([...ids].reverse().filter((id) => id !== touched).slice(0, 49));
+  });
+
+  it('cached values a terminal must not see are dropped: control characters, whitespace', async () => {
+    const dir = tempConfigDir();
+    const cache = join(dir, 'cache', targetId({ baseUrl: h.sandbox.url }));
+    mkdirSync(cache, { recursive: true });
+    const couriers = [
+      { code: 'OK-1', name: 'fine\u001b[2J' },
+      { code: 'BAD\u001b[31m', name: 'x' },
+      { code: 'TWO WORDS' },
+      { code: 'LINE\u2028BREAK' },
+      { code: 'OK-2', name: 'tab\there\nand\u2028there' },
+    ];
+    writeFileSync(join(cache, 'couriers.json'), JSON.stringify({ written_at: Date.now(), data: couriers }));
+    expect(await complete(dir, ['create', '--courier', ''])).toBe('OK-1\tfine[2J\nOK-2\ttab here and there\n');
+  });
+
+  it('a torn or corrupt cache gives fewer candidates, never an error', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {');
+    mkdirSync(join(dir, 'etags'), { recursive: true });
+    writeFileSync(join(dir, 'etags', `${targetId({ baseUrl: h.sandbox.url })}.log`), '{"id":"a1","etag":"\\"x\\""}\n{"id":"b2","et');
+    expect(await complete(dir, ['--profile', ''])).toBe('');
+    expect(await complete(dir, ['get', ''])).toBe('a1\n');
+  });
+});
+
+describe('completion scripts', () => {
+  it('`parcels completion SHELL` prints the script; completions/ holds the same (regenerate: npm run gen:completions)', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    for (const shell of SHELLS) {
+      const r = await h.cli(['completion', shell]);
+      expect(r).toEqual({ code: 0, stdout: completionScript(shell), stderr: '' });
+      expect(readFileSync(join(root, 'completions', SCRIPT_FILES[shell]), 'utf8'), `completions/${SCRIPT_FILES[shell]} is stale: run npm run gen:completions`).toBe(r.stdout);
+    }
+  });
+
+  it('an unknown shell: exit 2 naming the choices', async () => {
+    expect(await h.cli(['completion', 'powershell'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: <shell>: the shell must be one of bash, zsh, fish (got "powershell")\nHint: e.g. parcels completion bash\n',
+    });
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * End-to-end offline outbox: the built binary queues while `parcels sandbox serve` is down and
+ * `outbox flush` delivers everything exactly once when it is back (same port, same database file).
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
+import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
+import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
+import { tempConfigDir } from '../helpers/cli.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const seen: Spawned[] = [];
+let running: ServedSandbox | undefined;
+afterEach(async () => {
+  if (running !== undefined) expect(await running.stop()).toBe(0);
+  running = undefined;
+  const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
+  for (const key of ALL_KEYS) expect(everything).not.toContain(key);
+});
+
+async function parcels(args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
+  const result = await spawnParcels(args, { env });
+  seen.push(result);
+  return result;
+}
+
+/** `sandbox serve` on a file database; `port` 0 picks one, a later start reuses it (the outbox belongs to that base URL). */
+async function serve(db: string, port: number): Promise<ServedSandbox> {
+  running = await serveSandbox(TEST_SEED, ['--db', db, '--port', String(port)]);
+  return running;
+}
+
+async function stop(): Promise<void> {
+  expect(await running?.stop()).toBe(0);
+  running = undefined;
+}
+
+const CREATE = ['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '7'];
+
+describe('offline outbox', () => {
+  it('queues while the service is down (exit 75), never queues an invalid request, and flush delivers everything exactly once', async () => {
+    const db = join(tempConfigDir(), 'sandbox.db');
+    const first = await serve(db, 0);
+    const port = Number(new URL(first.url).port);
+    const env = binaryEnv({ PARCELS_BASE_URL: first.url, PARCELS_API_KEY: FULL_KEY, PARCELS_RETRIES: '0' });
+    const created = await parcels([...CREATE, '--quiet'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const id = created.stdout.trim();
+    await stop();
+
+    const event = await parcels(['events', 'add', id, '--status', 'in_transit', '--queue'], env);
+    expect(event).toMatchObject({ code: 75, stdout: '' });
+    expect(event.stderr).toBe('! queued (1 waiting); `parcels outbox flush` sends it\n');
+    const attempt = await parcels(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'not_at_home', '--queue'], env);
+    expect(attempt).toMatchObject({ code: 75, stderr: '! queued (2 waiting); `parcels outbox flush` sends it\n' });
+    const parcel = await parcels([...CREATE, '--queue', '--quiet'], env);
+    expect(parcel).toMatchObject({ code: 75, stdout: '', stderr: '! queued (3 waiting); `parcels outbox flush` sends it\n' });
+
+    const invalid = await parcels(['events', 'add', id, '--status', '9', '--queue'], env);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('--status');
+
+    const listed = await parcels(['outbox', '-o', 'json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as Array<Record<string, unknown>>).map((e) => [e.seq, e.command, e.parcel, e.state])).toEqual([
+      [1, 'events add', id, 'waiting'],
+      [2, 'attempts add', id, 'waiting'],
+      [3, 'create', '', 'waiting'],
+    ]);
+
+    // Still down: the first entry fails after its retries and the others are not tried.
+    const tooEarly = await parcels(['outbox', 'flush', '--retries', '1'], env);
+    expect(tooEarly.code).toBe(8);
+    expect(tooEarly.stdout).toBe('{"line":1,"ok":false,"error":{"code":"connection_refused","message":' + JSON.stringify(JSON.parse(tooEarly.stdout).error.message) + '}}\n');
+    expect(tooEarly.stderr).toMatch(/^! 0 created, 0 already done, 1 failed, 3 still waiting \(2 not tried: the service is still out of reach\) in /);
+
+    await serve(db, port);
+    const flushed = await parcels(['outbox', 'flush'], env);
+    expect(flushed.code, flushed.stderr).toBe(0);
+    const results = flushed.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(results.map((r) => [r.line, r.ok])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
+    expect(results[0]?.entry_id).toBe(id);
+    expect(results[2]?.entry_id).toMatch(UUID);
+    expect(flushed.stderr).toMatch(/^✓ 3 created, 0 already done, 0 failed, 0 still waiting in /);
+
+    // Exactly once: a second flush has nothing to send, the service holds one of each.
+    expect(await parcels(['outbox', 'flush'], env)).toMatchObject({ code: 0, stdout: '' });
+    expect(await parcels(['outbox'], env)).toMatchObject({ code: 0, stdout: '', stderr: 'The outbox is empty.\n' });
+    const events = JSON.parse((await parcels(['events', 'list', id, '--json'], env)).stdout) as { events: Array<{ status: number }> };
+    expect(events.events.filter((e) => e.status === 2)).toHaveLength(1);
+    const attempts = JSON.parse((await parcels(['attempts', 'list', id, '--json'], env)).stdout) as { attempts: unknown[] };
+    expect(attempts.attempts).toHaveLength(1);
+    const all = await parcels(['list', '-o', 'ndjson'], env);
+    expect(all.stdout.trim().split('\n')).toHaveLength(2);
+  }, 60_000);
+
+  it('--offline queues without trying even when the service is up; another base URL has its own outbox', async () => {
+    const db = join(tempConfigDir(), 'sandbox.db');
+    const sandbox = await serve(db, 0);
+    const env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
+    const queued = await parcels([...CREATE, '--offline', '--quiet'], env);
+    expect(queued).toMatchObject({ code: 75, stdout: '', stderr: '! queued (1 waiting); `parcels outbox flush` sends it\n' });
+    expect(await parcels(['list', '-o', 'ndjson'], env)).toMatchObject({ code: 0, stdout: '' });
+
+    const elsewhere = { ...env, PARCELS_BASE_URL: 'http://127.0.0.1:9/' };
+    expect(await parcels(['outbox'], elsewhere)).toMatchObject({ code: 0, stdout: '', stderr: 'The outbox is empty.\n' });
+
+    const flushed = await parcels(['outbox', 'flush'], env);
+    expect(flushed.code, flushed.stderr).toBe(0);
+    expect((await parcels(['list', '-o', 'ndjson'], env)).stdout.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+});

@@ -1,0 +1,104 @@
+/**
+ * The completion scripts in real shells, calling the built binary (`npm run build` first; `npm test`
+ * does): bash sources the script and calls its function with COMP_WORDS/COMP_CWORD set; zsh loads
+ * it through compinit and lists its candidates; fish completes a command line with `complete -C`.
+ * A shell that is not installed is skipped with the reason printed, never silently.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCRIPTS = { bash: join(ROOT, 'completions', 'parcels.bash'), zsh: join(ROOT, 'completions', '_parcels'), fish: join(ROOT, 'completions', 'parcels.fish') };
+
+function installed(shell: string): boolean {
+  const found = spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+  if (!found) console.warn(`completion-shells: ${shell} is not installed here, so its completion test is skipped`);
+  return found;
+}
+
+/** Each test starts shells that start the CLI several times: generous on a loaded machine. */
+const SHELL_TIMEOUT_MS = 60_000;
+
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  // `parcels` on PATH, as the scripts call it: the built binary of this checkout.
+  const bin = join(tempConfigDir(), 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'parcels'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'parcels.js')}" "$@"\n`);
+  chmodSync(join(bin, 'parcels'), 0o755);
+  env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: tempConfigDir(), PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+});
+
+/** COMPREPLY after the bash function ran on these COMP_WORDS with the cursor in the last one. */
+function bashComplete(words: string[]): string[] {
+  const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const script = `source '${SCRIPTS.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _parcels_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script], { env, encoding: 'utf8' });
+  return out.split('\n').filter((line) => line !== '');
+}
+
+describe('dist/complete.cjs', () => {
+  it('requires only fs, os and path: no zod, commander, node:crypto or fs/promises on every key press (see BENCHMARKS.md)', () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'complete.cjs'), 'utf8');
+    const required = new Set([...bundle.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]));
+    expect([...required].sort()).toEqual(['fs', 'os', 'path']);
+  });
+});
+
+describe.skipIf(!installed('bash'))('bash', { timeout: SHELL_TIMEOUT_MS }, () => {
+  it('completes commands, subcommands, flags and values', () => {
+    expect(bashComplete(['parcels', 'ev'])).toEqual(['events']);
+    expect(bashComplete(['parcels', 'events', ''])).toEqual(['list', 'add']);
+    expect(bashComplete(['parcels', 'events', 'add', 'x', '--status', 'in_'])).toEqual(['in_transit', 'in_delivery']);
+    expect(bashComplete(['parcels', 'list', '--al'])).toEqual(['--all']);
+  });
+
+  it("handles bash's own word splitting at ':' and '='", () => {
+    // bash splits `--require-scope deliveries:w` into `deliveries`, `:`, `w` and replaces only `w`.
+    expect(bashComplete(['parcels', 'doctor', '--require-scope', 'deliveries', ':', 'w'])).toEqual(['write']);
+    // right after the ':' readline completes the empty text that follows it
+    expect(bashComplete(['parcels', 'doctor', '--require-scope', 'deliveries', ':'])).toEqual(['read', 'write']);
+    expect(bashComplete(['parcels', 'list', '--status', '=', 'in'])).toEqual(['in_transit', 'in_delivery']);
+  });
+
+  it('registers the function for the parcels command', () => {
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${SCRIPTS.bash}'; complete -p parcels`], { env, encoding: 'utf8' });
+    expect(out).toBe('complete -o default -F _parcels_complete parcels\n');
+  });
+});
+
+describe.skipIf(!installed('zsh'))('zsh', { timeout: SHELL_TIMEOUT_MS }, () => {
+  it('loads through compinit, registers _parcels, and lists value:description candidates', () => {
+    const script = [
+      'autoload -Uz compinit && compinit -u -D',
+      `source '${SCRIPTS.zsh}'`,
+      'print -r -- "registered=$_comps[parcels]"',
+      'words=(parcels events "")',
+      'CURRENT=3',
+      '_parcels_candidates',
+      'print -rl -- $reply',
+      'words=(parcels doctor --require-scope "deliveries:r")',
+      'CURRENT=4',
+      '_parcels_candidates',
+      'print -rl -- $reply',
+    ].join('\n');
+    const out = execFileSync('zsh', ['-f', '-c', script], { env, encoding: 'utf8' });
+    expect(out).toBe(
+      "registered=_parcels\nlist:List a parcel's status events (at most 1000)\nadd:Report a status event (status 0-3)\ndeliveries\\:read\n",
+    );
+  });
+});
+
+describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () => {
+  it('completes a command line with `complete -C`', () => {
+    const run = (line: string): string =>
+      execFileSync('fish', ['--no-config', '-c', `source '${SCRIPTS.fish}'; complete -C'${line}'`], { env, encoding: 'utf8' });
+    expect(run('parcels events a')).toBe('add\tReport a status event (status 0-3)\n');
+    expect(run('parcels attempts add x --outcome ref')).toBe('refused\tcode 3\n');
+    expect(run('parcels doctor --require-scope usage')).toBe('usage:read\n');
+  });
+});

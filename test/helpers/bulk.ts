@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect } from 'vitest';
+import { ALL_KEYS, FULL_KEY, TEST_SEED } from './seed.js';
+import type { ServedSandbox, Spawned } from './spawn.js';
+import { binaryEnv, parcels as spawnParcels, serveSandbox } from './spawn.js';
+
+/** Helpers of the bulk end-to-end tests: the built binary against `sandbox serve`, one sandbox per scenario. */
+
+const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The helpers, with an afterEach that stops the test's sandboxes (exit 0) and checks that no API key
+ * reached anything the binary printed.
+ */
+export function bulkHelpers() {
+  const seen: Spawned[] = [];
+  const sandboxes: ServedSandbox[] = [];
+  afterEach(async () => {
+    for (const sandbox of sandboxes.splice(0)) expect(await sandbox.stop()).toBe(0);
+    const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
+    for (const key of ALL_KEYS) expect(everything).not.toContain(key);
+  });
+
+  async function parcels(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Spawned> {
+    const result = await spawnParcels(args, opts);
+    seen.push(result);
+    return result;
+  }
+
+  /** A sandbox of its own; `env` points the binary at it (with a fresh data directory, `dir`). */
+  async function serve(seed: unknown = TEST_SEED, args: string[] = []): Promise<{ url: string; env: NodeJS.ProcessEnv; dir: string }> {
+    const sandbox = await serveSandbox(seed, args);
+    sandboxes.push(sandbox);
+    const env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
+    return { url: sandbox.url, env, dir: env.PARCELS_CONFIG_DIR as string };
+  }
+
+  function results(r: Spawned): Array<Record<string, unknown>> {
+    return r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  async function allParcels(env: NodeJS.ProcessEnv): Promise<Array<Record<string, unknown>>> {
+    const r = await parcels(['list', '--all', '-o', 'ndjson', '--retries', '10'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    return results(r);
+  }
+
+  return { parcels, serve, results, allParcels, parcelLine, writeLines, startRun };
+}
+
+export const parcelLine = (i: number): string => JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(i) });
+
+export function writeLines(dir: string, name: string, lines: string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** Spawns the binary and resolves `reached` once `lines` result lines are on its stdout. */
+export function startRun(args: string[], env: NodeJS.ProcessEnv, lines: number) {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let notify: (() => void) | undefined;
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+    if (stdout.split('\n').length > lines) notify?.();
+  });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<Spawned>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : -1), stdout, stderr })));
+  const reached = new Promise<void>((resolve) => (notify = resolve));
+  return { child, reached, exited };
+}

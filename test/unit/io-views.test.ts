@@ -1,0 +1,138 @@
+import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { openKnownIds } from '../../src/config/known-ids.js';
+import { displayZone, formatCell, isTimestampField, zonedIso } from '../../src/io/format.js';
+import { renderList, renderTrace } from '../../src/io/render.js';
+import { columnWidths, fitColumns } from '../../src/io/table.js';
+import { idOf } from '../../src/io/views/ids.js';
+import { chooseLayout } from '../../src/io/views/layout.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { captureIO } from '../helpers/io.js';
+
+const NOW = 1_795_377_467; // 2026-11-22T19:57:47Z
+const PARCEL = { entry_id: 'p-1', status: 4, courier: 'C', postal_code: '1234AB', number: '10', addition: null, created_at: NOW - 60 };
+
+describe('chooseLayout', () => {
+  const headers = (items: unknown[], opts: Parameters<typeof chooseLayout>[1]): string[] => chooseLayout(items, opts).columns.map((c) => c.header);
+
+  it('the parcels view when the items have entry_id; the generic view otherwise', () => {
+    expect(headers([PARCEL], { view: 'parcels' })).toEqual(['ID', 'STATUS', 'COURIER', 'ADDRESS', 'AGE']);
+    expect(headers([{ code: 'X', label: 'y' }], { view: 'parcels' })).toEqual(['code', 'label']);
+  });
+
+  it('leaves out view columns no item has, and falls back when fewer than two remain', () => {
+    expect(headers([{ entry_id: 'p-1', status: 1 }], { view: 'parcels' })).toEqual(['ID', 'STATUS']);
+    expect(headers([{ entry_id: 'p-1', weird: 1 }], { view: 'parcels' })).toEqual(['entry_id', 'weird']);
+  });
+
+  it('-o wide: every field, empty ones too; --fields: exactly those', () => {
+    expect(headers([PARCEL], { view: 'parcels', wide: true })).toEqual(['entry_id', 'status', 'courier', 'postal_code', 'number', 'addition', 'created_at']);
+    expect(headers([PARCEL], { view: 'parcels', fields: ['number', 'nope'] })).toEqual(['number', 'nope']);
+  });
+
+  it('a child list does not repeat its parent id', () => {
+    const events = [
+      { event_id: 'e1', entry_id: 'p-1', status: 2 },
+      { event_id: 'e2', entry_id: 'p-1', status: 3 },
+    ];
+    expect(headers(events, { wide: true, parentId: 'p-1' })).toEqual(['event_id', 'status']);
+  });
+
+  it('decides on raw values: a "-" text is data, null is not (colour cannot change the choice)', () => {
+    expect(headers([{ id: 'a', dash: '-', none: null }], {})).toEqual(['id', 'dash']);
+  });
+});
+
+describe('fitting a terminal', () => {
+  it('ids keep their width; the other columns shrink to fit', () => {
+    const widths = columnWidths(['id', 'text'], [['x'.repeat(36), 'y'.repeat(40)]], 50, [true, false]);
+    expect(widths).toEqual([36, 12]);
+  });
+
+  it('shrink mode drops columns from the right only when even the minimum does not fit', () => {
+    expect(fitColumns([36, 10, 10], [true, false, false], 50, 'shrink')).toEqual([0, 1, 2]);
+    expect(fitColumns([36, 10, 10], [true, false, false], 44, 'shrink')).toEqual([0, 1]);
+    expect(fitColumns([36, 10, 10], [true, false, false], 10, 'shrink')).toEqual([0]);
+    expect(fitColumns([36, 10, 10], [true, false, false], 10, 'none')).toEqual([0, 1, 2]);
+  });
+});
+
+describe('times', () => {
+  it('every timestamp field, including `at`', () => {
+    for (const f of ['at', 'created_at', 'time_attempt', 'time_event', 'x.at']) expect(isTimestampField(f)).toBe(true);
+    for (const f of ['attempts', 'status', 'format']) expect(isTimestampField(f)).toBe(false);
+  });
+
+  it('in the given zone, Z for UTC; TZ respected, --utc wins, an unknown TZ falls back', () => {
+    expect(zonedIso(NOW, 'Europe/Amsterdam')).toBe('2026-11-22T20:57:47+01:00');
+    expect(zonedIso(NOW, 'America/New_York')).toBe('2026-11-22T14:57:47-05:00');
+    expect(zonedIso(NOW, 'UTC')).toBe('2026-11-22T19:57:47Z');
+    expect(displayZone({ TZ: 'Asia/Tokyo' }, false)).toBe('Asia/Tokyo');
+    expect(displayZone({ TZ: 'Asia/Tokyo' }, true)).toBe('UTC');
+    expect(displayZone({ TZ: 'Not/AZone' }, false)).toBe(new Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(formatCell('at', NOW - 120, { now: NOW, colour: false, tty: true, timeZone: 'Asia/Tokyo' })).toBe('2026-11-23T04:55:47+09:00 (2m ago)');
+  });
+});
+
+describe('status colours', () => {
+  const names = { status: { 4: 'delivered', 5: 'not_delivered' } };
+  it('delivered green, not delivered red, others plain; none without colour', () => {
+    expect(formatCell('status', 4, { now: NOW, colour: true, names })).toBe('\u001b[32m4 delivered\u001b[39m');
+    expect(formatCell('status', 5, { now: NOW, colour: true, names })).toBe('\u001b[31m5 not_delivered\u001b[39m');
+    expect(formatCell('status', 2, { now: NOW, colour: true, names })).toBe('2 in_transit');
+    expect(formatCell('status', 4, { now: NOW, colour: false, names })).toBe('4 delivered');
+  });
+
+  it('the same columns with colour on and off on a terminal', async () => {
+    const outputs: string[] = [];
+    for (const colour of [true, false]) {
+      const c = captureIO({ tty: true, colour, columns: 80 });
+      await renderList(c.io, [PARCEL, { ...PARCEL, entry_id: 'p-2', status: 0 }], { format: 'table', now: NOW, names, view: 'parcels' });
+      outputs.push(stripVTControlCharacters(c.stdout()));
+    }
+    expect(outputs[0]).toBe(outputs[1]);
+    expect(outputs[1]).toBe('ID   STATUS      COURIER  ADDRESS    AGE\np-1  delivered   C        1234AB 10  1m ago\np-2  registered  C        1234AB 10  1m ago\n');
+  });
+});
+
+describe('idOf (what --quiet prints)', () => {
+  it("the view's id field, else entry_id, id, *_id, code; never the parent's id", () => {
+    expect(idOf({ event_id: 'e1', entry_id: 'p-1' }, { view: 'events', parentId: 'p-1' })).toBe('e1');
+    expect(idOf({ entry_id: 'p-1', status: 2 })).toBe('p-1');
+    expect(idOf({ code: 'A-BIKE', name: 'A' })).toBe('A-BIKE');
+    expect(idOf({ entry_id: 'p-1', other_id: 'o' }, { parentId: 'p-1' })).toBe('o');
+    expect(idOf({ total: 3 })).toBeUndefined();
+  });
+});
+
+describe('known ids', () => {
+  it('keeps the most recent ones, moving a seen id to the end', async () => {
+    const known = openKnownIds({ PARCELS_CONFIG_DIR: tempConfigDir() }, 'api-test', 3);
+    await known.remember(['a', 'b', 'c']);
+    await known.remember(['a', 'd']);
+    expect(await known.all()).toEqual(['c', 'a', 'd']);
+  });
+});
+
+describe('renderTrace', () => {
+  it('removes C0/C1 controls a server put in a header or body', async () => {
+    const c = captureIO();
+    renderTrace(c.io, '< x-echo: a\u009b2J\u001b]0;t\u0007b');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(c.stderr()).toBe('< x-echo: a2J]0;tb\n');
+  });
+});
+
+describe('nested records on a terminal', () => {
+  it('-o wide and the generic view give each nested field its own column, not a JSON blob', () => {
+    const attempts = [
+      { attempt_no: 1, delivered: null },
+      { attempt_no: 2, delivered: { delivered_country: 'NL', delivered_number: '12' } },
+    ];
+    expect(chooseLayout(attempts, { wide: true }).columns.map((c) => c.header)).toEqual([
+      'attempt_no',
+      'delivered.delivered_country',
+      'delivered.delivered_number',
+    ]);
+  });
+});

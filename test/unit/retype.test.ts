@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { closest } from '../../src/commands/shared/did-you-mean.js';
+import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/commands/shared/retype.js';
+import { shellWords } from '../helpers/terminal.js';
+
+describe('retyping the user command line', () => {
+  it('reads options with values in every form commander accepts', () => {
+    expect(tokenize(['-p', 'ops', 'list', '--status=2', '--limit', '5', '--all', '-q'])).toEqual([
+      { flag: '--profile', words: ['-p', 'ops'] },
+      { words: ['list'] },
+      { flag: '--status', words: ['--status=2'] },
+      { flag: '--limit', words: ['--limit', '5'] },
+      { flag: '--all', words: ['--all'] },
+      { flag: '--quiet', words: ['-q'] },
+    ]);
+    expect(tokenize(['get', '--', '-odd'])).toEqual([{ words: ['get'] }, { words: ['-odd'] }]);
+  });
+
+  it('the same command with a flag replaced keeps everything else in order', () => {
+    const argv = ['--sandbox', 'list', '--status', 'in transit', '--cursor', 'old', '--limit=2'];
+    expect(sameCommand(argv, { drop: ['--cursor'], add: ['--cursor', 'a b'] })).toBe("parcels --sandbox list --status 'in transit' --limit=2 --cursor 'a b'");
+  });
+
+  it('another command takes only where the requests go: --profile, --base-url, --sandbox', () => {
+    const argv = ['patch', 'X', '-p', 'ops', '--weight', '5', '--base-url', 'https://api.example.com', '--json', '--sandbox'];
+    expect(otherCommand(argv, ['get', 'X'])).toBe('parcels get X -p ops --base-url https://api.example.com --sandbox');
+    expect(typedFlag(argv, '--profile')).toBe(true);
+    expect(typedFlag(argv, '--cursor')).toBe(false);
+  });
+
+  it('what it prints, the shell reads back as the same words', () => {
+    const words = ['list', '--courier', "O'Brien & Co", '--cursor', 'a$b`c'];
+    expect(shellWords(sameCommand(words)).slice(1)).toEqual(words);
+  });
+});
+
+describe('did you mean', () => {
+  it('suggests a close name and nothing for a far one', () => {
+    expect(closest('in_trnasit', ['registered', 'in_transit'])).toBe('in_transit');
+    expect(closest('WIEGHT', ['weight', 'width'])).toBe('weight');
+    expect(closest('banana', ['registered', 'in_transit'])).toBeUndefined();
+  });
+});
