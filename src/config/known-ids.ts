@@ -40,8 +40,11 @@ export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN
     async remember(ids) {
       if (ids.length === 0) return;
       const fresh = new Set(ids);
-      const kept = (await all()).filter((id) => !fresh.has(id));
+      const known = await all();
+      const kept = known.filter((id) => !fresh.has(id));
       const next = [...kept, ...fresh].slice(-max);
+      // Showing the same parcels again (a repeated `get`) changes nothing: no fsync'd write for it.
+      if (next.length === known.length && next.every((id, i) => id === known[i])) return;
       await writeFileAtomic(path, JSON.stringify(next));
     },
   };

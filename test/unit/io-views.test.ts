@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openKnownIds } from '../../src/config/known-ids.js';
+import { knownIdsPath } from '../../src/config/paths.js';
 import { displayZone, formatCell, isTimestampField, zonedIso } from '../../src/io/format.js';
 import { renderList, renderTrace } from '../../src/io/render.js';
 import { columnWidths, fitColumns } from '../../src/io/table.js';
@@ -111,6 +113,18 @@ describe('known ids', () => {
     await known.remember(['a', 'b', 'c']);
     await known.remember(['a', 'd']);
     expect(await known.all()).toEqual(['c', 'a', 'd']);
+  });
+
+  it('showing the newest ids again writes nothing (the file keeps its inode)', async () => {
+    const env = { PARCELS_CONFIG_DIR: tempConfigDir() };
+    const known = openKnownIds(env, 'api-test', 3);
+    await known.remember(['a', 'b']);
+    const before = statSync(knownIdsPath(env, 'api-test')).ino;
+    await known.remember(['b']);
+    expect(statSync(knownIdsPath(env, 'api-test')).ino).toBe(before);
+    await known.remember(['a']);
+    expect(statSync(knownIdsPath(env, 'api-test')).ino).not.toBe(before);
+    expect(await known.all()).toEqual(['b', 'a']);
   });
 });
 
