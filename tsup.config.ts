@@ -13,8 +13,8 @@ const define = { __PARCELS_VERSION__: JSON.stringify(version) };
 const commandModulesExternal: Plugin = {
   name: 'command-modules-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\/[\w-]+\/[\w-]+\.js$/ }, (args) =>
-      args.importer.endsWith('/commands/table.ts') ? { path: args.path, external: true } : undefined,
+    build.onResolve({ filter: /^\.\.\/[\w-]+\/[\w-]+\.js$/ }, (args) =>
+      /\/commands\/definitions\/[\w-]+\.ts$/.test(args.importer) ? { path: args.path, external: true } : undefined,
     );
   },
 };

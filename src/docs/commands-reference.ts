@@ -75,7 +75,7 @@ export function commandsReference(commands: readonly CommandDefinition[] = COMMA
   const lines = [
     '# Command reference',
     '',
-    '<!-- Generated from src/commands/table.ts by `npm run docs`. Do not edit: a test fails when this file is stale. -->',
+    '<!-- Generated from src/commands/definitions/ by `npm run docs`. Do not edit: a test fails when this file is stale. -->',
     '',
     '`parcels help COMMAND` (or `parcels COMMAND --help`) prints the same for one command.',
     '',

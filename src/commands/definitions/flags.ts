@@ -1,0 +1,37 @@
+/** Flags several commands share, and the declared type of a loader. */
+import type { FlagSpec } from '../definition.js';
+
+/** A loader's declared type: annotated so the table's type never depends on the modules that import it. */
+export type Loaded = Promise<{ default: unknown }>;
+
+export const idempotencyKey = {
+  type: 'string',
+  flags: '--idempotency-key <key>',
+  description: 'Idempotency-Key to send (8-128 bytes); default: a new random key',
+} as const satisfies FlagSpec;
+export const data = {
+  type: 'string',
+  flags: '-d, --data <json>',
+  description: 'request body as JSON, @file.json, or - for stdin (flags override its fields)',
+} as const satisfies FlagSpec;
+
+/** Bulk runs (`--from`) and the offline outbox (`--queue`, `--offline`): shared by create, events add and attempts add. */
+export const bulk = {
+  from: {
+    type: 'string',
+    flags: '--from <file>',
+    description: 'one request per line of an NDJSON or CSV file, or - for stdin; flags override each line',
+    conflicts: ['data', 'idempotencyKey'],
+  },
+  format: { type: 'choice', flags: '--format <format>', description: 'input format with --from (default: from the extension)', choices: ['ndjson', 'csv'] },
+  concurrency: { type: 'int', flags: '--concurrency <n>', description: 'requests in flight with --from (default 8)', min: 1, max: 64 },
+  rate: { type: 'string', flags: '--rate <n/s>', description: 'at most this many requests per second with --from, e.g. 50/s' },
+  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch identity with --from (default: a hash of the whole input)' },
+  queue: {
+    type: 'bool',
+    flags: '--queue',
+    description: 'if the service cannot be reached, keep the request in the outbox (exit 75)',
+    conflicts: ['from'],
+  },
+  offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
+} as const satisfies Record<string, FlagSpec>;
