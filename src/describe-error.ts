@@ -1,3 +1,4 @@
+import { FLAG_FOR_FIELD } from './commands/shared/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
@@ -168,18 +169,6 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
     ...(list.length > 0 && !repeats ? { details: list } : {}),
   };
 }
-
-/** The flag that sets each request field, for fields whose flag is not `--` + the field name with dashes. */
-const FLAG_FOR_FIELD: Readonly<Record<string, string>> = {
-  parcel_length: '--length',
-  parcel_width: '--width',
-  parcel_height: '--height',
-  parcel_weight: '--weight',
-  time_slot_period_start: '--slot-start',
-  time_slot_period_end: '--slot-end',
-  time_attempt: '--at',
-  occurred_at: '--at',
-};
 
 /** The flag the user typed for a request field (`parcel_weight` → `--weight`, or `--set parcel_weight`), if any. */
 function typedFlagFor(field: string, argv: readonly string[]): string | undefined {

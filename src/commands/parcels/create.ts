@@ -1,3 +1,4 @@
+import { FLAG_FOR_FIELD } from '../shared/field-flags.js';
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
 import { renderLine } from '../../io/render.js';
@@ -26,22 +27,6 @@ export interface SingleCreateOptions {
 /** One parcel from flags or --data, or one per line of --from. */
 export type CreateOptions = SingleCreateOptions | BulkRunOptions;
 
-/** Body field → the flag that sets it, so errors name what the user typed. */
-export const CREATE_FLAGS: Readonly<Record<string, string>> = {
-  courier: '--courier',
-  country: '--country',
-  postal_code: '--postal-code',
-  number: '--number',
-  addition: '--addition',
-  parcel_length: '--length',
-  parcel_width: '--width',
-  parcel_height: '--height',
-  parcel_weight: '--weight',
-  time_slot_period_start: '--slot-start',
-  time_slot_period_end: '--slot-end',
-  service_type: '--service-type',
-};
-
 export default defineCommand<typeof definitions.create, CreateOptions>({
   async parse({ flags }, ctx) {
     const now = await ctx.serviceNow();
@@ -68,7 +53,7 @@ export default defineCommand<typeof definitions.create, CreateOptions>({
     const body = { ...fromData, ...fields };
     const checked = validate(parcelCreateSchema, body);
     if (!checked.ok) {
-      const flagFor = flags.data === undefined ? CREATE_FLAGS : {};
+      const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
     return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
