@@ -179,18 +179,24 @@ describe('help', () => {
 
 describe('rate limits and unavailability', () => {
   it('rate limited: --retries 0 → exit 7 on the 4th request; default retries wait and succeed', async () => {
-    const limited = await startHarness({ rateLimit: { requests: 3, window_s: 1 } });
+    // Rate-limit windows run on the sandbox's elapsed time: held still here, so the four requests
+    // below share one window however slowly they run, and moved on while the last one waits.
+    let elapsedMs = 0;
+    const limited = await startHarness({ rateLimit: { requests: 3, window_s: 1 }, time: { wallMs: () => Date.now(), elapsedMs: () => elapsedMs } });
     try {
       const env = limited.env();
       const run = async (argv: string[]) => h.record(await runCli(argv, { env }));
-      // wait for a fresh window so the three requests below share it
-      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
       for (let i = 0; i < 3; i++) expect((await run(['couriers', '--json', '--retries', '0'])).code).toBe(0);
       const fourth = await run(['couriers', '--retries', '0']);
       expect(fourth.code).toBe(7);
       expect(fourth.stdout).toBe('');
       expect(fourth.stderr).toMatch(/^Error: rate limit of 3 requests per 1 s exceeded; retry after \d+ s\nHint: rate limited: wait \d+ s and try again \(or raise --retries\)\n$/);
-      const waited = await run(['couriers', '--json']);
+      const waiting = run(['couriers', '--json']);
+      // The client sleeps the 1 s Retry-After of its first (refused) try; the window ends meanwhile.
+      setTimeout(() => {
+        elapsedMs += 1000;
+      }, 300);
+      const waited = await waiting;
       expect(waited.code).toBe(0);
       expect(JSON.parse(waited.stdout)).toMatchObject({ couriers: [{ code: 'A-BIKE' }, { code: 'A-VAN' }] });
     } finally {

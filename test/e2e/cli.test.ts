@@ -159,8 +159,9 @@ describe('every exit code', () => {
   });
 
   it('7 and 0: a 429 ends the command with 7 when not retried, and is waited out when it is', async () => {
-    // 2 requests per 3 s window: of 5 quick requests at least 3 share a window, so one is refused.
-    const limited = await serveSandbox({ ...TEST_SEED, rate_limit: { requests: 2, window_s: 3 } });
+    // 2 requests per 6 s window: 5 requests sent within 6 s span at most two windows, so at least 3
+    // share one and one is refused (6 s, not less, so a slow, loaded machine still gets there).
+    const limited = await serveSandbox({ ...TEST_SEED, rate_limit: { requests: 2, window_s: 6 } });
     const limitedEnv = { ...env, PARCELS_BASE_URL: limited.url };
     const codes = [];
     for (let i = 0; i < 5; i++) codes.push((await parcels(['list', '--json', '--retries', '0'], { env: limitedEnv })).code);
@@ -176,7 +177,7 @@ describe('every exit code', () => {
     }
     await limited.stop();
     expect(waited?.stderr).toMatch(/retrying in \d+ ms after 429/);
-  });
+  }, 60_000);
 
   it('8: an unavailable service after retries', async () => {
     const failing = await serveSandbox(TEST_SEED, ['--fail-rate', '1']);

@@ -117,7 +117,7 @@ describe('bulk import against a real sandbox', () => {
     expect(second.results.every((r) => r.ok && r.replayed === true)).toBe(true);
     expect(second.results.map((r) => r.entry_id)).toEqual(first.results.map((r) => r.entry_id));
     expect(await allParcels(url)).toHaveLength(2000);
-  });
+  }, 60_000);
 
   it('lines left uncertain (answers lost) are resent with their same keys and bytes: no duplicate', async () => {
     const db = join(dataDir, 'sandbox.db');
