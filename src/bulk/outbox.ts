@@ -1,5 +1,6 @@
 import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal.js';
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, ConflictError, NetworkError } from '../errors.js';
+import { JournalLockedError } from '../config/journal-lock.js';
 import { Journal, journalPath, readJournal } from '../config/journal.js';
 import type { Timing } from './gate.js';
 import { journalRecorder } from './import.js';
@@ -43,15 +44,26 @@ export interface OutboxEntry {
   code?: string;
 }
 
-function open(place: OutboxPlace): Promise<Journal> {
-  return Journal.open({ dir: place.dir, target: place.target, batch: OUTBOX_BATCH, input: '-', kind: 'outbox' });
+/** How long a capture or a flush waits for another command that holds the outbox (they hold it briefly). */
+export const OUTBOX_LOCK_WAIT_MS = 10_000;
+
+async function open(place: OutboxPlace, lockWaitMs: number): Promise<Journal> {
+  try {
+    return await Journal.open({ dir: place.dir, target: place.target, batch: OUTBOX_BATCH, input: '-', kind: 'outbox' }, { lockWaitMs });
+  } catch (error) {
+    if (!(error instanceof JournalLockedError)) throw error;
+    throw new ConflictError(
+      `the outbox is still in use by another parcels process (pid ${error.pid}) after ${lockWaitMs / 1000} s (outbox ${error.lockPath})`,
+      'run the command again once that one has finished (a long `parcels outbox flush` holds the outbox while it sends)',
+    );
+  }
 }
 
 const decoder = new TextDecoder();
 
 /** Writes the request to the outbox (fsync'd) and returns how many now wait. */
-export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number = Date.now()): Promise<{ waiting: number }> {
-  const journal = await open(place);
+export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number = Date.now(), lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
+  const journal = await open(place, lockWaitMs);
   try {
     let seq = journal.done.maxLine + 1;
     for (const line of journal.previous.keys()) seq = Math.max(seq, line + 1);
@@ -92,6 +104,8 @@ export interface FlushOptions {
   abandon?: AbortSignal;
   timing?: Timing;
   random?: () => number;
+  /** How long to wait for another command holding the outbox (default OUTBOX_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
 }
 
 export interface FlushSummary extends RunSummary {
@@ -108,7 +122,7 @@ export interface FlushSummary extends RunSummary {
  * compacted to what still waits and what was moved aside.
  */
 export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promise<FlushSummary> {
-  const journal = await open(place);
+  const journal = await open(place, opts.lockWaitMs ?? OUTBOX_LOCK_WAIT_MS);
   try {
     const waiting = waitingRecords(journal.previous);
     const delivered = new Set<number>();

@@ -57,6 +57,36 @@ export function acquireLock(lockPath: string, pid: number = process.pid): Journa
   throw new JournalLockedError(lockPath, readHolder(lockPath) ?? 0);
 }
 
+export interface LockWait {
+  /** Give up after this long (ms). */
+  waitMs: number;
+  /** Look again this often (ms). */
+  pollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * acquireLock, but a lock held by another live process is waited for (polling) up to `waitMs`;
+ * after that the JournalLockedError of the last try is thrown. For short holders such as an
+ * outbox capture: two commands capturing at the same instant both get in, one after the other.
+ */
+export async function acquireLockWaiting(lockPath: string, wait: LockWait, pid: number = process.pid): Promise<JournalLock> {
+  const now = wait.now ?? Date.now;
+  const sleep = wait.sleep ?? realSleep;
+  const deadline = now() + wait.waitMs;
+  for (;;) {
+    try {
+      return acquireLock(lockPath, pid);
+    } catch (error) {
+      if (!(error instanceof JournalLockedError) || now() >= deadline) throw error;
+    }
+    await sleep(Math.min(wait.pollMs ?? 50, Math.max(1, deadline - now())));
+  }
+}
+
 /** A lock file without a pid counts as held for this long after it was created. */
 const PID_GRACE_MS = 5_000;
 

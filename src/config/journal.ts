@@ -3,7 +3,7 @@ import { closeSync, createReadStream, fdatasyncSync, ftruncateSync, mkdirSync, o
 import { join } from 'node:path';
 import { DoneLines } from './journal-done.js';
 import type { JournalLock } from './journal-lock.js';
-import { acquireLock } from './journal-lock.js';
+import { acquireLock, acquireLockWaiting } from './journal-lock.js';
 
 /**
  * The write-ahead journal of bulk runs and of the offline outbox: one append-only NDJSON file per
@@ -93,6 +93,8 @@ export interface JournalOptions {
   /** fdatasync after this many records (default 256); and always on close. */
   syncEvery?: number;
   now?: () => number;
+  /** Wait up to this long (ms) for another process's lock instead of failing at once (default 0). */
+  lockWaitMs?: number;
 }
 
 export class Journal {
@@ -116,7 +118,8 @@ export class Journal {
   static async open(id: JournalIdentity, opts: JournalOptions = {}): Promise<Journal> {
     const path = journalPath(id.dir, id.target, id.batch);
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-    const lock = acquireLock(`${path}.lock`);
+    const lockPath = `${path}.lock`;
+    const lock = opts.lockWaitMs ? await acquireLockWaiting(lockPath, { waitMs: opts.lockWaitMs }) : acquireLock(lockPath);
     try {
       const read = await readJournal(path);
       const fd = openSync(path, 'a', 0o600);

@@ -2,6 +2,7 @@
  * End-to-end offline outbox: the built binary queues while `parcels sandbox serve` is down and
  * `outbox flush` delivers everything exactly once when it is back (same port, same database file).
  */
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
@@ -113,5 +114,45 @@ describe('offline outbox', () => {
     const flushed = await parcels(['outbox', 'flush'], env);
     expect(flushed.code, flushed.stderr).toBe(0);
     expect((await parcels(['list', '-o', 'ndjson'], env)).stdout.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+
+  it('two commands capturing at the same instant while the outbox is held both wait for the lock, both end queued, and flush delivers both once', async () => {
+    const db = join(tempConfigDir(), 'sandbox.db');
+    const sandbox = await serve(db, 0);
+    const env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
+    const first = await parcels([...CREATE, '--offline', '--quiet'], env);
+    expect(first.code, first.stderr).toBe(75);
+    // Hold the outbox's lock as a live process (this one) would, so both captures find it taken.
+    const journals = join(env.PARCELS_CONFIG_DIR as string, 'journals');
+    const [targetDir] = readdirSync(journals);
+    const lock = join(journals, targetDir as string, 'outbox.ndjson.lock');
+    writeFileSync(lock, `${process.pid}\n`);
+    const both = Promise.all([
+      parcels([...CREATE.slice(0, -1), '8', '--offline', '--quiet'], env),
+      parcels([...CREATE.slice(0, -1), '9', '--offline', '--quiet'], env),
+    ]);
+    // Released while they wait (they poll it); when it happens does not change what must follow.
+    setTimeout(() => rmSync(lock), 1_500);
+    const [a, b] = await both;
+    expect(a.code, a.stderr).toBe(75);
+    expect(b.code, b.stderr).toBe(75);
+    expect([a.stderr, b.stderr].sort()).toEqual(['! queued (2 waiting); `parcels outbox flush` sends it\n', '! queued (3 waiting); `parcels outbox flush` sends it\n']);
+
+    const listed = await parcels(['outbox', '-o', 'json'], env);
+    expect((JSON.parse(listed.stdout) as Array<Record<string, unknown>>).map((e) => [e.seq, e.state])).toEqual([
+      [1, 'waiting'],
+      [2, 'waiting'],
+      [3, 'waiting'],
+    ]);
+    const flushed = await parcels(['outbox', 'flush'], env);
+    expect(flushed.code, flushed.stderr).toBe(0);
+    expect(flushed.stderr).toMatch(/^✓ 3 created, 0 already done, 0 failed, 0 still waiting in /);
+    expect(await parcels(['outbox', 'flush'], env)).toMatchObject({ code: 0, stdout: '' });
+    const numbers = (await parcels(['list', '-o', 'ndjson'], env)).stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { number: string }).number)
+      .sort();
+    expect(numbers).toEqual(['7', '8', '9']);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
 import { journalPath } from '../../src/config/journal.js';
+import { ConflictError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 
@@ -94,6 +95,24 @@ describe('offline outbox', () => {
       [1, at],
       [2, at + 60],
     ]);
+  });
+
+  it('a capture waits for the outbox held by another command, and past its wait fails with a conflict naming the holder', async () => {
+    const parcel = '00000000-0000-4000-8000-000000000001';
+    const at = Math.floor(Date.now() / 1000);
+    await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, 'outbox-key-0001') }, 1);
+    const lock = `${journalPath(dir, place.target, 'outbox')}.lock`;
+    writeFileSync(lock, `${process.pid}\n`);
+    const capture = captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at, 'outbox-key-0002') }, 2, 5_000);
+    setTimeout(() => rmSync(lock), 200);
+    expect(await capture).toEqual({ waiting: 2 });
+
+    writeFileSync(lock, `${process.pid}\n`);
+    const refused = captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 3, at, 'outbox-key-0003') }, 3, 100);
+    await expect(refused).rejects.toThrow(ConflictError);
+    await expect(refused).rejects.toThrow(`the outbox is still in use by another parcels process (pid ${process.pid}) after 0.1 s (outbox ${lock})`);
+    rmSync(lock);
+    expect((await listOutbox(place)).map((e) => e.seq)).toEqual([1, 2]);
   });
 
   it('keeps what still fails (service unreachable), moves aside what the service rejects (4xx)', async () => {

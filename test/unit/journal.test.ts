@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CorruptJournalError, Journal, journalPath, readJournal } from '../../src/config/journal.js';
-import { JournalLockedError, acquireLock } from '../../src/config/journal-lock.js';
+import { JournalLockedError, acquireLock, acquireLockWaiting } from '../../src/config/journal-lock.js';
 import { listJournals, pruneJournals } from '../../src/config/journal-list.js';
 
 let dir: string;
@@ -90,6 +90,36 @@ describe('journal', () => {
     (await Journal.open(id('b1', 'prof|http://other'))).close();
     first.close();
     (await Journal.open(id())).close();
+  });
+
+  it('a waiting lock polls until the holder lets go, and gives up with the lock error after its wait', async () => {
+    const lockPath = join(dir, 'w.lock');
+    const holder = acquireLock(lockPath);
+    let now = 0;
+    const sleeps: number[] = [];
+    const clock = { now: () => now, pollMs: 50 };
+    const waited = acquireLockWaiting(lockPath, {
+      ...clock,
+      waitMs: 10_000,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+        if (now >= 200) holder.release();
+      },
+    });
+    (await waited).release();
+    expect(sleeps).toEqual([50, 50, 50, 50]);
+
+    const again = acquireLock(lockPath);
+    now = 0;
+    sleeps.length = 0;
+    const sleep = async (ms: number): Promise<void> => {
+      sleeps.push(ms);
+      now += ms;
+    };
+    await expect(acquireLockWaiting(lockPath, { ...clock, waitMs: 120, sleep })).rejects.toThrow(`another run (pid ${process.pid}) is using this batch`);
+    expect(sleeps).toEqual([50, 50, 20]);
+    again.release();
   });
 
   it('a lock left by a process that no longer runs is stale and taken over', () => {
