@@ -1,15 +1,15 @@
 import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
 import type { DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
-import { isRecord } from '../schemas/record.js';
 import type { Answer } from './connection.js';
 import { Connection } from './connection.js';
-import { NETWORK_MESSAGES, codeForStatus, errorDetails, statusPhrase } from './failures.js';
+import { interpretAnswer } from './answer.js';
+import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget } from './request.js';
 import type { Sleep } from './retry.js';
-import { RETRY_AFTER_CAP_MS, RetryGate, abortableSleep, backoffDelay, cancellation, isRepeatable, isRetryableStatus, parseRetryAfter } from './retry.js';
+import { RETRY_AFTER_CAP_MS, RetryGate, abortableSleep, backoffDelay, cancellation, isRepeatable, isRetryableStatus } from './retry.js';
 
 /**
  * The client: the one place that sends HTTP (retries, the Retry-After gate, recording mode,
@@ -249,44 +249,15 @@ export class ApiClient {
 
   /** Turns an answer into a response (2xx) or an ApiError. */
   private interpret(req: ApiRequest, answer: Answer, attempt: number): ApiResponse | ApiError {
-    let body: unknown;
-    let parsed = true;
-    if (answer.text.trim() !== '') {
-      try {
-        body = JSON.parse(answer.text);
-      } catch {
-        parsed = false;
-      }
+    const outcome = interpretAnswer(answer, this.now);
+    if (outcome instanceof ApiError) {
+      outcome.attempt = attempt;
+      outcome.request = { method: req.method, path: req.path };
+      return outcome;
     }
-    if (answer.status >= 200 && answer.status < 300) {
-      if (!parsed) {
-        throw new NetworkError(`the service answered ${answer.status} with a body that is not JSON`, 'bad_response');
-      }
-      const response: ApiResponse = { status: answer.status, headers: answer.headers, body, data: isRecord(body) ? body.data : undefined, attempts: attempt };
-      if (answer.headers.etag !== undefined) response.etag = answer.headers.etag;
-      return response;
-    }
-    // An HTTP-date is read against the service's own Date header when it sends one: immune to clock skew.
-    const serverNow = Date.parse(answer.headers.date ?? '');
-    const retryAfter = parseRetryAfter(answer.headers['retry-after'], Number.isNaN(serverNow) ? this.now() : serverNow);
-    let error: ApiError;
-    if (answer.status >= 300 && answer.status < 400) {
-      const location = answer.headers.location;
-      error = new ApiError(
-        answer.status,
-        codeForStatus(answer.status),
-        `the service answered ${answer.status} ${statusPhrase(answer.status)}${location ? ` to ${location}` : ''}; redirects are not followed`,
-        parsed ? body : undefined,
-        retryAfter,
-        'check the base URL: the API key is only ever sent to the configured base URL',
-      );
-    } else {
-      const { code, message } = errorDetails(answer.status, parsed ? body : undefined);
-      error = new ApiError(answer.status, code, message, parsed ? body : undefined, retryAfter);
-    }
-    error.attempt = attempt;
-    error.request = { method: req.method, path: req.path };
-    return error;
+    const response: ApiResponse = { status: answer.status, headers: answer.headers, body: outcome.body, data: outcome.data, attempts: attempt };
+    if (answer.headers.etag !== undefined) response.etag = answer.headers.etag;
+    return response;
   }
 
   /** Closes the keep-alive connections. Further requests fail. */

@@ -1,13 +1,15 @@
 import type { ApiClient } from '../api/http.js';
+import { entryIdOf } from './types.js';
 import type { Send } from './types.js';
 
 /**
- * The engine's `Send` over today's client. Build the client with `retries: 0`: the engine does its
- * own retries (same key, same bytes) and pauses the whole pool on 429.
+ * The engine's `Send` over ApiClient, for runs that trace (`--verbose`) and for the outbox flush;
+ * plain bulk runs use BulkSender (src/api/bulk-send.ts). Build the client with `retries: 0`: the
+ * engine does its own retries (same key, same bytes) and pauses the whole pool on 429.
  */
 export function sendThrough(client: ApiClient): Send {
   return async (request, signal) => {
     const response = await client.request({ method: request.method, path: request.path, body: request.body, idempotencyKey: request.idempotencyKey, signal });
-    return { status: response.status, data: response.data, headers: response.headers };
+    return { status: response.status, entryId: entryIdOf(response.data) };
   };
 }

@@ -3,12 +3,11 @@ import { accessSync, constants } from 'node:fs';
 import type { ApiClient } from '../api/http.js';
 import type { Context } from '../context.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
-import { renderLine } from '../io/render.js';
-import { bulkProgress, renderBulkSummary } from '../io/bulk-report.js';
+import { bulkProgress, renderBulkSummary, resultWriter } from '../io/bulk-report.js';
 import type { InputFormat } from './input.js';
 import { inputFormat } from './input.js';
 import { DEFAULT_BULK_RETRIES, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner.js';
-import type { BulkKind } from './types.js';
+import type { BulkKind, Send } from './types.js';
 
 /**
  * The command side of a bulk run (`create|events add|attempts add --from FILE|-`): flags → options,
@@ -124,6 +123,26 @@ export async function engineClient(ctx: Context, connections: number): Promise<A
   });
 }
 
+/**
+ * The sender of a bulk run: BulkSender (lean, one pool) or, with --verbose, the engine client,
+ * whose traces show every request and answer.
+ */
+export async function engineSender(ctx: Context, connections: number): Promise<{ send: Send; close(): Promise<void> }> {
+  if (ctx.globals.verbose) {
+    const [client, { sendThrough }] = await Promise.all([engineClient(ctx, connections), import('./client-send.js')]);
+    return { send: sendThrough(client), close: () => client.close() };
+  }
+  const settings = await ctx.target();
+  if (settings.baseUrl === undefined) await ctx.api();
+  const [{ BulkSender }, { requireApiKey }, { USER_AGENT }] = await Promise.all([
+    import('../api/bulk-send.js'),
+    import('../config/settings.js'),
+    import('../version.js'),
+  ]);
+  const sender = new BulkSender({ baseUrl: settings.baseUrl as string, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, userAgent: USER_AGENT, connections });
+  return { send: sender.send, close: () => sender.close() };
+}
+
 /** Extra attempts per line: `--retries`/PARCELS_RETRIES/the profile when set, else 10 for bulk runs. */
 export async function engineRetries(ctx: Context): Promise<number> {
   const settings = await ctx.settings();
@@ -131,18 +150,18 @@ export async function engineRetries(ctx: Context): Promise<number> {
 }
 
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
-  const [{ runImport }, { sendThrough }, { dataDir }, { JournalLockedError }] = await Promise.all([
+  const [{ runImport }, { dataDir }, { JournalLockedError }] = await Promise.all([
     import('./import.js'),
-    import('./client-send.js'),
     import('../config/paths.js'),
     import('../config/journal-lock.js'),
   ]);
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);
-  const client = await engineClient(ctx, opts.concurrency);
+  const sender = await engineSender(ctx, opts.concurrency);
   const abandon = ctx.claimSecondSignal();
   // Every line in flight listens to both signals (its waits, its request): up to 64 at once, not a leak.
   setMaxListeners(4 * MAX_CONCURRENCY, ctx.signal, abandon);
+  const results = resultWriter(ctx.io);
   const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, opts.from === '-' ? undefined : opts.from) : undefined;
   try {
     const summary = await runImport({
@@ -157,10 +176,10 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       target,
       // Benchmarks only (bench/bulk-import.mjs measures the journal's cost): a run without it is not safe to repeat.
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
-      send: sendThrough(client),
-      emit: async (result) => {
+      send: sender.send,
+      emit: (result) => {
         progress?.tick(result);
-        await renderLine(ctx.io, JSON.stringify(result));
+        return results.write(result);
       },
       concurrency: opts.concurrency,
       retries,
@@ -169,16 +188,19 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       abandon,
       now: () => ctx.now(),
     });
+    await results.end();
     progress?.stop();
     await renderBulkSummary(ctx.io, summary);
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
+    // The results of the lines before the failure still reach stdout, ahead of its message.
+    await results.end().catch(() => undefined);
     progress?.stop();
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
     }
     throw error;
   } finally {
-    await client.close();
+    await sender.close();
   }
 }

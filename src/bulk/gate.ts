@@ -43,8 +43,18 @@ export class Gate {
     this.interval = rate === undefined ? 0 : 1000 / rate;
   }
 
-  /** Every request waits until the pause is over, then one interval after the previous one. */
-  async admit(signal?: AbortSignal): Promise<void> {
+  /**
+   * Every request waits until the pause is over, then one interval after the previous one. Returns
+   * a promise only when there is something to wait for (most requests need none).
+   */
+  admit(signal?: AbortSignal): Promise<void> | undefined {
+    const now = this.timing.now();
+    if (Math.max(this.pausedUntil, this.nextSlot) > now) return this.admitLater(signal);
+    this.take(now);
+    return undefined;
+  }
+
+  private async admitLater(signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       const now = this.timing.now();
       const at = Math.max(this.pausedUntil, this.nextSlot, now);
@@ -52,7 +62,11 @@ export class Gate {
       await this.timing.sleep(at - now, signal);
       if (signal?.aborted) return;
     }
-    if (this.interval > 0) this.nextSlot = Math.max(this.nextSlot, this.timing.now()) + this.interval;
+    this.take(this.timing.now());
+  }
+
+  private take(now: number): void {
+    if (this.interval > 0) this.nextSlot = Math.max(this.nextSlot, now) + this.interval;
   }
 
   /** Stops the whole pool for `ms` and restarts it at one request in flight. */

@@ -110,29 +110,27 @@ interface ItemContext {
  * What to do with each line: replay what an earlier run confirmed, resend what it left uncertain
  * with its journaled key and bytes, build the rest afresh.
  */
-async function* workItems(lines: AsyncIterable<InputLine>, ctx: ItemContext): AsyncGenerator<WorkItem> {
-  for await (const input of lines) {
-    const key = lineKey(ctx.batch, input.line, input.bytes);
-    if (ctx.done.has(input.line, key)) {
-      yield { kind: 'replayed', line: input.line, entryId: ctx.done.entryId(input.line) };
-      continue;
-    }
-    const earlier = ctx.previous.get(input.line)?.sent;
-    if (earlier?.key === key) {
-      yield {
-        kind: 'send',
-        line: input.line,
-        parcel: earlier.parcel,
-        ignored: 0,
-        journaled: true,
-        request: { method: 'POST', path: earlier.path, body: Buffer.from(earlier.body, 'utf8'), idempotencyKey: earlier.key },
-      };
-      continue;
-    }
-    const built = buildLine(input, ctx);
-    if (!built.ok) yield { kind: 'invalid', line: built.line, field: built.field, message: built.message };
-    else yield { kind: 'send', line: built.line, request: built.request, parcel: built.parcel, ignored: built.ignored, journaled: false };
+async function* workItems(batches: AsyncIterable<InputLine[]>, ctx: ItemContext): AsyncGenerator<WorkItem[]> {
+  for await (const batch of batches) yield batch.map((input) => workItem(input, ctx));
+}
+
+function workItem(input: InputLine, ctx: ItemContext): WorkItem {
+  const key = lineKey(ctx.batch, input.line, input.bytes);
+  if (ctx.done.has(input.line, key)) return { kind: 'replayed', line: input.line, entryId: ctx.done.entryId(input.line) };
+  const earlier = ctx.previous.get(input.line)?.sent;
+  if (earlier?.key === key) {
+    return {
+      kind: 'send',
+      line: input.line,
+      parcel: earlier.parcel,
+      ignored: 0,
+      journaled: true,
+      request: { method: 'POST', path: earlier.path, body: Buffer.from(earlier.body, 'utf8'), idempotencyKey: earlier.key },
+    };
   }
+  const built = buildLine(input, ctx);
+  if (!built.ok) return { kind: 'invalid', line: built.line, field: built.field, message: built.message };
+  return { kind: 'send', line: built.line, request: built.request, parcel: built.parcel, ignored: built.ignored, journaled: false };
 }
 
 const decoder = new TextDecoder();
@@ -151,6 +149,7 @@ export function journalRecorder(journal: Journal): RunRecorder {
         ...(item.parcel === undefined ? {} : { parcel: item.parcel }),
       });
     },
+    flush: () => journal.flush(),
     done: (line, status, entryId) => journal.recordDone(line, status, entryId),
     rejected: (line, status, code) => journal.recordRejected(line, status, code),
   };

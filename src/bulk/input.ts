@@ -4,7 +4,11 @@ import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { UUID_PATTERN } from '../schemas/parcel.js';
 
-/** Reads bulk input as a stream, one item per non-empty line (NDJSON) or record (CSV); never the whole file at once. */
+/**
+ * Reads bulk input as a stream, one item per non-empty line (NDJSON) or record (CSV), handed on in
+ * batches (the lines of one read chunk) so the engine can journal them with one write; never the
+ * whole file at once.
+ */
 
 export const INPUT_FORMATS = ['ndjson', 'csv'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -48,7 +52,7 @@ export interface ReadOptions {
 /** A file path, or an open stream (e.g. standard input given with a batch id). */
 export type InputSource = string | NodeJS.ReadableStream;
 
-export function readInput(source: InputSource, format: InputFormat, opts: ReadOptions): AsyncGenerator<InputLine> {
+export function readInput(source: InputSource, format: InputFormat, opts: ReadOptions): AsyncGenerator<InputLine[]> {
   return format === 'csv' ? readCsv(source) : readNdjson(source, opts);
 }
 
@@ -56,23 +60,25 @@ function open(source: InputSource): NodeJS.ReadableStream {
   return typeof source === 'string' ? createReadStream(source, { highWaterMark: 64 * 1024 }) : source;
 }
 
-async function* readNdjson(source: InputSource, opts: ReadOptions): AsyncGenerator<InputLine> {
+async function* readNdjson(source: InputSource, opts: ReadOptions): AsyncGenerator<InputLine[]> {
   let rest: Buffer = Buffer.alloc(0);
   let line = 0;
   for await (const chunk of open(source)) {
-    let data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
-    let newline: number;
-    while ((newline = data.indexOf(0x0a)) !== -1) {
+    const data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+    const batch: InputLine[] = [];
+    let start = 0;
+    for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a, start)) {
       line++;
-      const item = ndjsonLine(line, data.subarray(0, newline), opts);
-      if (item !== undefined) yield item;
-      data = data.subarray(newline + 1);
+      const item = ndjsonLine(line, data.subarray(start, newline), opts);
+      if (item !== undefined) batch.push(item);
+      start = newline + 1;
     }
-    rest = Buffer.from(data);
+    rest = Buffer.from(data.subarray(start));
+    if (batch.length > 0) yield batch;
   }
   if (rest.length > 0) {
     const item = ndjsonLine(line + 1, rest, opts);
-    if (item !== undefined) yield item;
+    if (item !== undefined) yield [item];
   }
 }
 
@@ -109,14 +115,14 @@ interface CsvRow {
   info: { lines: number };
 }
 
-async function* readCsv(source: InputSource): AsyncGenerator<InputLine> {
+async function* readCsv(source: InputSource): AsyncGenerator<InputLine[]> {
   const name = typeof source === 'string' ? source : '-';
   const parser = open(source).pipe(parseCsv({ columns: true, raw: true, info: true, bom: true, skip_empty_lines: true }));
   try {
     for await (const row of parser as AsyncIterable<CsvRow>) {
       const raw = row.raw.replace(/\r?\n?$/, '').replace(/\r$/, '');
       const startLine = row.info.lines - (raw.match(/\n/g)?.length ?? 0);
-      yield { line: startLine, bytes: Buffer.from(raw), record: csvRecord(row.record), json: false };
+      yield [{ line: startLine, bytes: Buffer.from(raw), record: csvRecord(row.record), json: false }];
     }
   } catch (error) {
     const lines = (error as { lines?: number }).lines;

@@ -155,6 +155,7 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
       emit: opts.emit,
       recorder: {
         sent: recorder.sent,
+        flush: recorder.flush,
         done(line, status, entryId) {
           delivered.add(line);
           recorder.done(line, status, entryId);

@@ -28,7 +28,10 @@ export type WorkItem =
 
 /** Where the runner records what it sends and learns (the journal); absent = no journal. */
 export interface RunRecorder {
+  /** May only buffer: `flush` comes before the item is sent. */
   sent(item: Extract<WorkItem, { kind: 'send' }>): void;
+  /** Writes what `sent` buffered (not necessarily fsync'd); called before those items are sent. */
+  flush(): void;
   done(line: number, status: number, entryId: string | undefined): void;
   rejected(line: number, status: number, code: string): void;
 }
@@ -42,7 +45,8 @@ const BACKOFF_BASE_MS = 100;
 const BACKOFF_CAP_MS = 5_000;
 
 export interface RunOptions {
-  items: AsyncIterable<WorkItem>;
+  /** One at a time or in batches (a batch that can start at once is journaled with one write). */
+  items: AsyncIterable<WorkItem | readonly WorkItem[]>;
   send: Send;
   /** Receives each result in input order; a returned promise holds the pool back until it settles. */
   emit(result: ResultLine): void | Promise<void>;
@@ -98,7 +102,8 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   let nextSeq = 0;
   let nextEmit = 0;
   let inFlight = 0;
-  let emitting: Promise<void> = Promise.resolve();
+  /** An emit that returned a promise (the reader is slow): nothing more is emitted until it settles. */
+  let emitting: Promise<void> | undefined;
   let emitFailure: { error: unknown } | undefined;
   let wake: (() => void) | undefined;
   const changed = (): void => {
@@ -107,19 +112,53 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   };
   opts.signal?.addEventListener('abort', changed, { once: true });
 
-  const emitReady = async (): Promise<void> => {
+  // Emits what is ready in order, synchronously while the reader keeps up.
+  const emitReady = (): void => {
     let result: ResultLine | undefined;
-    while ((result = finished.get(nextEmit)) !== undefined) {
+    while (emitting === undefined && emitFailure === undefined && (result = finished.get(nextEmit)) !== undefined) {
       finished.delete(nextEmit);
       tally(summary, result);
-      await opts.emit(result);
-      nextEmit++;
-      changed();
+      let returned: void | Promise<void>;
+      try {
+        returned = opts.emit(result);
+      } catch (error) {
+        emitFailure = { error };
+        break;
+      }
+      if (returned === undefined) {
+        nextEmit++;
+        continue;
+      }
+      emitting = returned.then(
+        () => {
+          emitting = undefined;
+          nextEmit++;
+          emitReady();
+        },
+        (error: unknown) => {
+          emitting = undefined;
+          emitFailure ??= { error };
+          changed();
+        },
+      );
     }
+    changed();
+  };
+  const finish = (seq: number, result: ResultLine): void => {
+    finished.set(seq, result);
+    if (finished.size > summary.maxBuffered) summary.maxBuffered = finished.size;
+    emitReady();
+  };
+  const onAnswer = (seq: number) => (result: ResultLine) => {
+    inFlight--;
+    finish(seq, result);
   };
 
   const iterator = opts.items[Symbol.asyncIterator]();
   let inputFailure: { error: unknown } | undefined;
+  let pending: readonly WorkItem[] = [];
+  let at = 0;
+  const starting: Array<[number, Extract<WorkItem, { kind: 'send' }>]> = [];
   try {
     for (;;) {
       while (!opts.signal?.aborted && !emitFailure && (inFlight >= gate.limit || nextSeq - nextEmit >= window)) {
@@ -130,22 +169,30 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         summary.cancelled = true;
         break;
       }
-      const next = await iterator.next();
-      if (next.done) break;
-      const item = next.value;
-      if (item.kind === 'send') summary.ignoredFields += item.ignored;
-      const seq = nextSeq++;
-      inFlight++;
-      void worker.run(item).then((result) => {
-        inFlight--;
-        finished.set(seq, result);
-        summary.maxBuffered = Math.max(summary.maxBuffered, finished.size);
-        emitting = emitting.then(emitReady).catch((error: unknown) => {
-          emitFailure ??= { error };
-          changed();
-        });
-        changed();
-      });
+      if (at === pending.length) {
+        const next = await iterator.next();
+        if (next.done) break;
+        pending = Array.isArray(next.value) ? next.value : [next.value as WorkItem];
+        at = 0;
+        continue;
+      }
+      // Everything that can start now is journaled with one write, then sent.
+      while (at < pending.length && inFlight < gate.limit && nextSeq - nextEmit < window) {
+        const item = pending[at++] as WorkItem;
+        const seq = nextSeq++;
+        if (item.kind !== 'send') {
+          finish(seq, worker.immediate(item));
+          continue;
+        }
+        summary.ignoredFields += item.ignored;
+        if (!item.journaled) opts.recorder?.sent(item);
+        inFlight++;
+        starting.push([seq, item]);
+      }
+      if (starting.length === 0) continue;
+      opts.recorder?.flush();
+      for (const [seq, item] of starting) void worker.send(item).then(onAnswer(seq));
+      starting.length = 0;
     }
   } catch (error) {
     inputFailure = { error };
@@ -212,25 +259,29 @@ class LineWorker {
     if (this.stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, this.stopWaiting);
   }
 
-  async run(item: WorkItem): Promise<ResultLine> {
+  /** The result of a line that is not sent. */
+  immediate(item: Exclude<WorkItem, { kind: 'send' }>): ResultLine {
     const line = item.line;
-    if (item.kind === 'replayed') return withId({ line, ok: true, replayed: true }, item.entryId);
-    if (item.kind === 'invalid') {
-      const message = item.field === '' ? item.message : `${item.field} ${item.message}`;
-      return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
-    }
-    if (!item.journaled) this.opts.recorder?.sent(item);
+    if (item.kind === 'replayed') return item.entryId === undefined ? { line, ok: true, replayed: true } : { line, ok: true, replayed: true, entry_id: item.entryId };
+    const message = item.field === '' ? item.message : `${item.field} ${item.message}`;
+    return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
+  }
+
+  /** Sends a line (already journaled) until it has an outcome. */
+  async send(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
+    const line = item.line;
     const abandon = this.opts.abandon;
     const stopWaiting = this.stopWaiting;
     for (let failures = 0; ; ) {
-      await this.gate.admit(stopWaiting);
+      const wait = this.gate.admit(stopWaiting);
+      if (wait !== undefined) await wait;
       if (stopWaiting?.aborted) return cancelled(line);
       try {
         const response = await this.opts.send(item.request, abandon);
         this.gate.succeeded();
-        const entryId = entryIdOf(response.data) ?? item.parcel;
+        const entryId = response.entryId ?? item.parcel;
         this.opts.recorder?.done(line, response.status, entryId);
-        return withId({ line, ok: true }, entryId);
+        return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
       } catch (error) {
         if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
         if (error instanceof ApiError && (error.status === 429 || (error.status === 503 && error.retryAfter !== undefined))) {
@@ -272,12 +323,3 @@ function cancelled(line: number): ResultLine {
   return { line, ok: false, error: { code: CANCELLED, message: 'cancelled before an answer; the next run resends it with the same key' } };
 }
 
-function withId(result: ResultLine, entryId: string | undefined): ResultLine {
-  return entryId === undefined ? result : { ...result, entry_id: entryId };
-}
-
-function entryIdOf(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const id = (data as Record<string, unknown>).entry_id;
-  return typeof id === 'string' ? id : undefined;
-}

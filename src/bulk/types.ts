@@ -10,8 +10,8 @@ export interface SendRequest {
 
 export interface SendResponse {
   status: number;
-  data: unknown;
-  headers: Record<string, string>;
+  /** `data.entry_id` of the answer when it is a string (the key redacted, like every text from the service). */
+  entryId: string | undefined;
 }
 
 /**
@@ -32,4 +32,11 @@ export interface ResultLine {
   replayed?: true;
   /** `status` is absent when there was no HTTP answer (network) or nothing was sent (invalid line). */
   error?: { status?: number; code: string; message: string; field?: string };
+}
+
+/** `data.entry_id` when it is a string. */
+export function entryIdOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const id = (data as Record<string, unknown>).entry_id;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -141,9 +141,9 @@ export class Journal {
     }
   }
 
-  /** Written (not yet fsync'd) before returning: call it before the request's first send. */
+  /** Buffered: call `flush` (or `sync`) after it and before the request's first send. */
   recordSent(record: Omit<SentRecord, 't'>): void {
-    this.writeNow({ t: 'sent', ...record });
+    this.buffer({ t: 'sent', ...record });
   }
 
   recordDone(line: number, status: number, id?: string): void {
@@ -204,7 +204,8 @@ export class Journal {
     this.flush();
   }
 
-  private flush(): void {
+  /** Writes what is buffered (not fsync'd: that happens every `syncEvery` records and on close). */
+  flush(): void {
     if (this.pendingText === '') return;
     writeSync(this.fd, this.pendingText);
     this.pendingText = '';

@@ -1,0 +1,51 @@
+import { ApiError, NetworkError } from '../errors.js';
+import { isRecord } from '../schemas/record.js';
+import type { Answer } from './connection.js';
+import { codeForStatus, errorDetails, statusPhrase } from './failures.js';
+import { parseRetryAfter } from './retry.js';
+
+/** What an answer means: the envelope of a 2xx, or the ApiError of any other status. Shared by ApiClient and the bulk sender. */
+
+export interface Success {
+  /** The parsed envelope (undefined for an empty body). */
+  body: unknown;
+  /** `body.data`. */
+  data: unknown;
+}
+
+/**
+ * A 2xx answer's envelope, or the ApiError for another status (returned, not thrown). A 2xx whose
+ * body is not JSON throws a NetworkError. `nowMs` reads an HTTP-date Retry-After when the answer
+ * carries no Date header of its own.
+ */
+export function interpretAnswer(answer: Answer, nowMs: () => number): Success | ApiError {
+  let body: unknown;
+  let parsed = true;
+  if (answer.text.trim() !== '') {
+    try {
+      body = JSON.parse(answer.text);
+    } catch {
+      parsed = false;
+    }
+  }
+  if (answer.status >= 200 && answer.status < 300) {
+    if (!parsed) throw new NetworkError(`the service answered ${answer.status} with a body that is not JSON`, 'bad_response');
+    return { body, data: isRecord(body) ? body.data : undefined };
+  }
+  // An HTTP-date is read against the service's own Date header when it sends one: immune to clock skew.
+  const serverNow = Date.parse(answer.headers.date ?? '');
+  const retryAfter = parseRetryAfter(answer.headers['retry-after'], Number.isNaN(serverNow) ? nowMs() : serverNow);
+  if (answer.status >= 300 && answer.status < 400) {
+    const location = answer.headers.location;
+    return new ApiError(
+      answer.status,
+      codeForStatus(answer.status),
+      `the service answered ${answer.status} ${statusPhrase(answer.status)}${location ? ` to ${location}` : ''}; redirects are not followed`,
+      parsed ? body : undefined,
+      retryAfter,
+      'check the base URL: the API key is only ever sent to the configured base URL',
+    );
+  }
+  const { code, message } = errorDetails(answer.status, parsed ? body : undefined);
+  return new ApiError(answer.status, code, message, parsed ? body : undefined, retryAfter);
+}
