@@ -90,6 +90,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       random: opts.random,
       window: opts.window,
     });
+    // Every line confirmed: the next run reads the compact form instead of every record.
+    if (!summary.cancelled) await journal?.compactDone();
     return { ...summary, batch };
   } finally {
     journal?.close();
@@ -150,7 +152,7 @@ export function journalRecorder(journal: Journal): RunRecorder {
       });
     },
     flush: () => journal.flush(),
-    done: (line, status, entryId) => journal.recordDone(line, status, entryId),
+    done: (line, status, entryId, key) => journal.recordDone(line, status, entryId, key),
     rejected: (line, status, code) => journal.recordRejected(line, status, code),
   };
 }

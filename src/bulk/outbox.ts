@@ -1,7 +1,8 @@
 import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal.js';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { JournalLockedError } from '../config/journal-lock.js';
-import { Journal, journalPath, readJournal } from '../config/journal.js';
+import { Journal, journalPath } from '../config/journal.js';
+import { readJournal } from '../config/journal-read.js';
 import type { Timing } from './gate.js';
 import { journalRecorder } from './import.js';
 import type { RunSummary, WorkItem } from './runner.js';
@@ -158,7 +159,8 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
         flush: recorder.flush,
         done(line, status, entryId) {
           delivered.add(line);
-          recorder.done(line, status, entryId);
+          // Without the key: the outbox is compacted its own way (what still waits), never to a done file.
+          journal.recordDone(line, status, entryId);
         },
         rejected(line, status, code) {
           rejected.set(line, { t: 'rejected', line, status, code });

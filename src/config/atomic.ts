@@ -36,7 +36,7 @@ export async function refuseSymlink(path: string): Promise<void> {
  * renamed over `path`, so a reader sees the old file or the new one and a crash leaves no torn
  * file. Refuses when `path` is a symbolic link. The directory is created (0700) when missing.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   const dir = dirname(path);
   await ensurePrivateDir(dir);
   await refuseSymlink(path);
@@ -45,7 +45,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     // 'wx': the temp name is fresh, so an existing file (or link) there is never followed.
     const handle = await open(temp, 'wx', 0o600);
     try {
-      await handle.writeFile(data);
+      // Several chunks (e.g. views of typed arrays) are written one after the other, never joined in memory first.
+      for (const chunk of typeof data === 'string' || data instanceof Uint8Array ? [data] : data) await handle.writeFile(chunk);
       await handle.sync();
     } finally {
       await handle.close();

@@ -1,8 +1,9 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DoneLines } from './journal-done.js';
 import type { LineState } from './journal.js';
-import { journalsRoot, readJournal } from './journal.js';
+import { journalsRoot } from './journal.js';
+import { readJournal } from './journal-read.js';
 
 export interface JournalCounts {
   /** Lines confirmed by the service. */
@@ -97,6 +98,11 @@ export function pruneJournals(dir: string, olderThanMs: number, nowMs: number = 
     }
     rmSync(path, { force: true });
     removed.push(path);
+    // A compacted journal's done file goes with it.
+    const name = basename(path);
+    for (const other of readdirSync(dirname(path))) {
+      if (other.startsWith(`${name}.`) && other.endsWith('.done')) rmSync(join(dirname(path), other), { force: true });
+    }
   }
   return removed;
 }

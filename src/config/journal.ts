@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fdatasyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { DoneLines } from './journal-done.js';
+import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from './atomic.js';
+import type { DoneLines } from './journal-done.js';
+import { readJournal } from './journal-read.js';
 import type { JournalLock } from './journal-lock.js';
 import { acquireLock, acquireLockWaiting } from './journal-lock.js';
 
@@ -56,7 +58,18 @@ export interface RejectedRecord {
   code: string;
 }
 
-export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord;
+/**
+ * The compact form of a journal whose lines were all confirmed: the confirmed lines are in the
+ * packed done file `file` (next to the journal, see DoneLines), which a re-run reads instead of
+ * parsing every record. Records after it apply on top, as anywhere else.
+ */
+export interface CompactRecord {
+  t: 'compact';
+  file: string;
+  count: number;
+}
+
+export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord | CompactRecord;
 
 /** What earlier runs left for a line not confirmed: `sent` alone is uncertain (maybe applied, maybe not). */
 export interface LineState {
@@ -73,10 +86,6 @@ export interface JournalIdentity {
   kind: string;
 }
 
-export class CorruptJournalError extends Error {
-  override readonly name = 'CorruptJournalError';
-}
-
 const FILE_SUFFIX = '.ndjson';
 
 export function journalsRoot(dir: string): string {
@@ -90,7 +99,7 @@ export function journalPath(dir: string, target: string, batch: string): string 
 }
 
 export interface JournalOptions {
-  /** fdatasync after this many records (default 256); and always on close. */
+  /** fdatasync after this many records (default 256, in the background); and always on close (waited for). */
   syncEvery?: number;
   now?: () => number;
   /** Wait up to this long (ms) for another process's lock instead of failing at once (default 0). */
@@ -98,8 +107,14 @@ export interface JournalOptions {
 }
 
 export class Journal {
+  /** Lines sent (by this run or an earlier one) and not confirmed: uncertain or rejected. */
+  private readonly unconfirmed: Set<number>;
+  /** This run wrote a record (the done file, if any, no longer says everything). */
+  private changed = false;
   private pendingText = '';
   private unsynced = 0;
+  /** A background fdatasync is under way: the next batch's waits for the one after it. */
+  private syncing = false;
   private closed = false;
 
   private constructor(
@@ -107,12 +122,16 @@ export class Journal {
     readonly meta: JournalMeta,
     /** Lines earlier runs sent without a confirmation, by line number. Not updated by this run's writes. */
     readonly previous: ReadonlyMap<number, LineState>,
-    /** Lines earlier runs confirmed. */
+    /** Lines confirmed, by earlier runs and (when their key is given to recordDone) this one. */
     readonly done: DoneLines,
     private fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
-  ) {}
+    /** The done file the journal stands on, when it was compacted. */
+    private doneFile: string | undefined,
+  ) {
+    this.unconfirmed = new Set(previous.keys());
+  }
 
   /** Locks the batch (JournalLockedError when another run holds it), reads what earlier runs left and opens for appending. */
   static async open(id: JournalIdentity, opts: JournalOptions = {}): Promise<Journal> {
@@ -132,6 +151,7 @@ export class Journal {
         fd,
         lock,
         opts.syncEvery ?? 256,
+        read.doneFile,
       );
       if (read.meta === undefined) journal.writeNow(journal.meta);
       return journal;
@@ -143,15 +163,51 @@ export class Journal {
 
   /** Buffered: call `flush` (or `sync`) after it and before the request's first send. */
   recordSent(record: Omit<SentRecord, 't'>): void {
+    this.unconfirmed.add(record.line);
     this.buffer({ t: 'sent', ...record });
   }
 
-  recordDone(line: number, status: number, id?: string): void {
+  /** With `key` (the line's Idempotency-Key) the line also joins `done`, for a compaction at the end. */
+  recordDone(line: number, status: number, id?: string, key?: string): void {
+    this.unconfirmed.delete(line);
+    if (key !== undefined) this.done.set(line, key, id);
     this.buffer(id === undefined ? { t: 'done', line, status } : { t: 'done', line, status, id });
   }
 
   recordRejected(line: number, status: number, code: string): void {
+    this.unconfirmed.add(line);
     this.buffer({ t: 'rejected', line, status, code });
+  }
+
+  /** Every line sent so far is confirmed (none uncertain or rejected). */
+  get allConfirmed(): boolean {
+    return this.unconfirmed.size === 0;
+  }
+
+  /**
+   * Replaces the journal with its compact form once every line is confirmed (with their keys given
+   * to recordDone): first the done file (written atomically: a temporary file, fsync'd, renamed),
+   * then the journal itself as its meta and one record naming that file (atomically too), then the
+   * done file it replaces is removed. kill -9 at any point leaves a readable journal: the full one
+   * (and a done file nobody names, removed by the next compaction), or the compact one.
+   * Does nothing while a line is unconfirmed, or when nothing changed since the last compaction.
+   */
+  async compactDone(): Promise<void> {
+    if (!this.allConfirmed || (!this.changed && this.doneFile !== undefined) || this.done.size === 0) return;
+    this.sync();
+    const name = basename(this.path);
+    const file = `${name}.${randomBytes(6).toString('hex')}.done`;
+    const dir = dirname(this.path);
+    await writeFileAtomic(join(dir, file), this.done.toChunks());
+    const compact: CompactRecord = { t: 'compact', file, count: this.done.size };
+    await writeFileAtomic(this.path, `${JSON.stringify(this.meta)}\n${JSON.stringify(compact)}\n`);
+    closeSync(this.fd);
+    this.fd = openSync(this.path, 'a', 0o600);
+    this.doneFile = file;
+    this.changed = false;
+    for (const other of readdirSync(dir)) {
+      if (other !== file && other.startsWith(`${name}.`) && other.endsWith('.done')) rmSync(join(dir, other), { force: true });
+    }
   }
 
   /** Writes buffered outcomes and fsyncs. */
@@ -193,15 +249,31 @@ export class Journal {
   }
 
   private buffer(record: JournalRecord): void {
+    this.changed = true;
     this.pendingText += `${JSON.stringify(record)}\n`;
     this.unsynced++;
     if (this.pendingText.length >= 64 * 1024) this.flush();
-    if (this.unsynced >= this.syncEvery) this.sync();
+    if (this.unsynced >= this.syncEvery) this.syncInBackground();
   }
 
   private writeNow(record: JournalRecord): void {
     this.buffer(record);
     this.flush();
+  }
+
+  /**
+   * A batch's fdatasync off the main thread, so the run does not stall on the disk. Nothing waits
+   * on it: kill -9 loses nothing written (the kernel has it), and close() syncs on the spot, so
+   * every record is on disk when the run ends. A failure is left for close() to meet again.
+   */
+  private syncInBackground(): void {
+    this.flush();
+    if (this.syncing) return;
+    this.syncing = true;
+    this.unsynced = 0;
+    fdatasync(this.fd, () => {
+      this.syncing = false;
+    });
   }
 
   /** Writes what is buffered (not fsync'd: that happens every `syncEvery` records and on close). */
@@ -210,71 +282,4 @@ export class Journal {
     writeSync(this.fd, this.pendingText);
     this.pendingText = '';
   }
-}
-
-interface ReadResult {
-  meta: JournalMeta | undefined;
-  lines: Map<number, LineState>;
-  done: DoneLines;
-  /** Bytes up to the end of the last complete line. */
-  goodBytes: number;
-  /** The file ends in a partial line (a write cut short). */
-  torn: boolean;
-}
-
-/** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
-export async function readJournal(path: string): Promise<ReadResult> {
-  const result: ReadResult = { meta: undefined, lines: new Map(), done: new DoneLines(), goodBytes: 0, torn: false };
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
-    throw error;
-  }
-  // Split by hand rather than with readline, whose async iterator queues lines faster than they
-  // are used: a million-line journal would sit in memory at once.
-  let lineNo = 0;
-  let rest: Buffer = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
-    let data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
-    let newline: number;
-    while ((newline = data.indexOf(0x0a)) !== -1) {
-      lineNo++;
-      let record: JournalRecord;
-      try {
-        record = JSON.parse(data.toString('utf8', 0, newline)) as JournalRecord;
-      } catch {
-        throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
-      }
-      result.goodBytes += newline + 1;
-      apply(result, record);
-      data = data.subarray(newline + 1);
-    }
-    rest = Buffer.from(data);
-  }
-  // What follows the last newline is a write cut short.
-  if (!result.torn && result.goodBytes < size) result.torn = true;
-  return result;
-}
-
-function apply(result: ReadResult, record: JournalRecord): void {
-  if (record.t === 'meta') {
-    result.meta = record;
-    return;
-  }
-  if (record.t === 'done') {
-    const state = result.lines.get(record.line);
-    result.done.set(record.line, state?.sent?.key ?? '', record.id);
-    result.lines.delete(record.line);
-    return;
-  }
-  const state = result.lines.get(record.line) ?? {};
-  if (record.t === 'sent') {
-    // A line sent anew (its bytes changed under the same batch id) starts over.
-    result.done.delete(record.line);
-    state.sent = record;
-    delete state.rejected;
-  } else state.rejected = record;
-  result.lines.set(record.line, state);
 }

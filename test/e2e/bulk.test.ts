@@ -3,7 +3,7 @@
  * spawned) over real HTTP. Each scenario gets its own sandbox so parcel counts are exact. The
  * 2,000-line import under injected faults is in bulk-faults.test.ts (its own file: it runs long).
  */
-import { readdirSync, utimesSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_SEED } from '../helpers/seed.js';
@@ -167,6 +167,34 @@ describe('bulk events add / attempts add --from', () => {
 });
 
 describe('batches', () => {
+  it('a finished batch is compacted: the re-run reads its done file, replays every line with its entry id, and batches counts stay right', async () => {
+    const { env, dir } = await serve();
+    const input = writeLines(dir, 'compact.ndjson', Array.from({ length: 60 }, (_, i) => parcelLine(i + 1)));
+    const first = await parcels(['create', '--from', input, '--concurrency', '8'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const created = results(first);
+
+    const journals = join(dir, 'journals');
+    const [target] = readdirSync(journals);
+    const files = readdirSync(join(journals, target as string)).sort();
+    expect(files).toHaveLength(2);
+    expect(files[1]).toMatch(/^create-[0-9a-f]{64}\.ndjson\.[0-9a-f]{12}\.done$/);
+    const journal = readFileSync(join(journals, target as string, files[0] as string), 'utf8').trim().split('\n');
+    expect(journal.map((line) => (JSON.parse(line) as { t: string }).t)).toEqual(['meta', 'compact']);
+
+    const again = await parcels(['create', '--from', input], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^✓ 0 created, 60 already done, 0 failed in /);
+    expect(results(again)).toEqual(created.map((r) => ({ line: r.line, ok: true, replayed: true, entry_id: r.entry_id })));
+    // Nothing changed: the same done file, not a rewrite.
+    expect(readdirSync(join(journals, target as string)).sort()).toEqual(files);
+
+    const listed = await parcels(['batches', '-o', 'json'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as Array<Record<string, unknown>>).map((b) => [b.input, b.done, b.rejected, b.uncertain])).toEqual([[input, 60, 0, 0]]);
+    expect(await allParcels(env)).toHaveLength(60);
+  });
+
   it('prune --older-than removes journals not written for that long, and nothing newer', async () => {
     const { env, dir } = await serve();
     const input = writeLines(dir, 'few.ndjson', [parcelLine(1)]);

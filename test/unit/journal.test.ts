@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CorruptJournalError, Journal, journalPath, readJournal } from '../../src/config/journal.js';
+import { Journal, journalPath } from '../../src/config/journal.js';
+import { CorruptJournalError, readJournal } from '../../src/config/journal-read.js';
 import { JournalLockedError, acquireLock, acquireLockWaiting } from '../../src/config/journal-lock.js';
 import { listJournals, pruneJournals } from '../../src/config/journal-list.js';
 
@@ -188,6 +189,97 @@ describe('journal', () => {
     ]);
     expect(read.done.has(4999, 'key-4999-0123')).toBe(true);
     expect(read.lines.size).toBe(0);
+  });
+
+  it('a finished journal compacts to its meta and a done file a re-run reads instead; later records apply on top', async () => {
+    const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
+    const journal = await Journal.open(id());
+    // Past one page of 65,536 lines, so the done file spans two.
+    for (const line of [1, 2, 3, 70_000]) {
+      journal.recordSent(sent(line));
+      journal.recordDone(line, 201, line === 2 ? 'not-a-uuid' : line === 3 ? undefined : uuid(line), `key-${line}-0123`);
+    }
+    await journal.compactDone();
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    const files = readdirSync(join(path, '..')).sort();
+    expect(files).toHaveLength(2);
+    const doneFile = files[1] as string;
+    expect(doneFile).toMatch(/^b1\.ndjson\.[0-9a-f]{12}\.done$/);
+    const records = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toEqual([expect.objectContaining({ t: 'meta', batch: 'b1' }), { t: 'compact', file: doneFile, count: 4 }]);
+    expect(statSync(join(path, '..', doneFile)).mode & 0o777).toBe(0o600);
+
+    const read = await readJournal(path);
+    expect(read.done.size).toBe(4);
+    expect([1, 2, 3, 4, 70_000].map((line) => [read.done.has(line, `key-${line}-0123`), read.done.entryId(line)])).toEqual([
+      [true, uuid(1)],
+      [true, 'not-a-uuid'],
+      [true, undefined],
+      [false, undefined],
+      [true, uuid(70_000)],
+    ]);
+    expect(read.done.has(1, 'another-key-0123')).toBe(false);
+    expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 0 }]);
+
+    // A later run sends line 2 anew (its bytes changed under the same batch id) and adds line 4: on top of the done file.
+    const later = await Journal.open(id());
+    later.recordSent({ ...sent(2), key: 'changed-key-2' });
+    later.recordSent(sent(4));
+    later.recordDone(4, 201, uuid(4), 'key-4-0123');
+    later.close();
+    const again = await readJournal(path);
+    expect([again.done.size, again.done.has(2, 'key-2-0123'), again.lines.get(2)?.sent?.key, again.done.entryId(4)]).toEqual([4, false, 'changed-key-2', uuid(4)]);
+    expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 1 }]);
+
+    // Line 2 still unconfirmed: no compaction. Once confirmed, a new done file replaces the old one.
+    const third = await Journal.open(id());
+    await third.compactDone();
+    expect(readdirSync(join(path, '..'))).toContain(doneFile);
+    third.recordDone(2, 201, uuid(2), 'changed-key-2');
+    await third.compactDone();
+    third.close();
+    const final = readdirSync(join(path, '..')).sort();
+    expect(final).toHaveLength(2);
+    expect(final).not.toContain(doneFile);
+    const last = await readJournal(path);
+    expect([last.done.size, last.done.has(2, 'changed-key-2'), last.done.entryId(2), last.lines.size]).toEqual([5, true, uuid(2), 0]);
+
+    expect(pruneJournals(dir, -1)).toEqual([path]);
+    expect(readdirSync(join(path, '..'))).toEqual([]);
+  });
+
+  it('compaction cut short by kill -9 leaves a readable journal: before the switch the full one, after it the compact one', async () => {
+    const journal = await Journal.open(id());
+    for (const line of [1, 2]) {
+      journal.recordSent(sent(line));
+      journal.recordDone(line, 201, undefined, `key-${line}-0123`);
+    }
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    const full = readFileSync(path, 'utf8');
+    // Killed after the done file was written, before the journal was replaced: a done file nobody names.
+    writeFileSync(`${path}.0123456789ab.done`, 'half-written garbage');
+    const before = await readJournal(path);
+    expect([before.done.size, before.done.has(2, 'key-2-0123')]).toEqual([2, true]);
+
+    // The next run compacts (its records are all confirmed) and removes the stray file.
+    const next = await Journal.open(id());
+    next.recordSent(sent(3));
+    next.recordDone(3, 201, undefined, 'key-3-0123');
+    await next.compactDone();
+    next.close();
+    const files = readdirSync(join(path, '..'));
+    expect(files.filter((f) => f.endsWith('.done'))).toHaveLength(1);
+    expect(files).not.toContain('b1.ndjson.0123456789ab.done');
+    expect(readFileSync(path, 'utf8')).not.toBe(full);
+    expect((await readJournal(path)).done.size).toBe(3);
+
+    // A compact journal whose done file is missing or torn is reported, never read as empty.
+    const doneFile = files.find((f) => f.endsWith('.done')) as string;
+    writeFileSync(join(path, '..', doneFile), readFileSync(join(path, '..', doneFile)).subarray(0, 40));
+    await expect(readJournal(path)).rejects.toThrow(CorruptJournalError);
+    await expect(readJournal(path)).rejects.toThrow(`its done file ${doneFile} cannot be read`);
   });
 
   it('no journals yet: an empty list', async () => {

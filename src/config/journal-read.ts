@@ -1,0 +1,89 @@
+import { createReadStream, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { DoneLines } from './journal-done.js';
+import type { JournalMeta, JournalRecord, LineState } from './journal.js';
+
+/** Reading a journal (src/config/journal.ts): what earlier runs left, record by record, or from a compaction's done file. */
+
+export class CorruptJournalError extends Error {
+  override readonly name = 'CorruptJournalError';
+}
+
+export interface ReadResult {
+  meta: JournalMeta | undefined;
+  /** The done file of the last compaction, when there was one. */
+  doneFile: string | undefined;
+  lines: Map<number, LineState>;
+  done: DoneLines;
+  /** Bytes up to the end of the last complete line. */
+  goodBytes: number;
+  /** The file ends in a partial line (a write cut short). */
+  torn: boolean;
+}
+
+/** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
+export async function readJournal(path: string): Promise<ReadResult> {
+  const result: ReadResult = { meta: undefined, doneFile: undefined, lines: new Map(), done: new DoneLines(), goodBytes: 0, torn: false };
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw error;
+  }
+  // Split by hand rather than with readline, whose async iterator queues lines faster than they
+  // are used: a million-line journal would sit in memory at once.
+  let lineNo = 0;
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    let data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+    let newline: number;
+    while ((newline = data.indexOf(0x0a)) !== -1) {
+      lineNo++;
+      let record: JournalRecord;
+      try {
+        record = JSON.parse(data.toString('utf8', 0, newline)) as JournalRecord;
+      } catch {
+        throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
+      }
+      result.goodBytes += newline + 1;
+      apply(result, record, path);
+      data = data.subarray(newline + 1);
+    }
+    rest = Buffer.from(data);
+  }
+  // What follows the last newline is a write cut short.
+  if (!result.torn && result.goodBytes < size) result.torn = true;
+  return result;
+}
+
+function apply(result: ReadResult, record: JournalRecord, path: string): void {
+  if (record.t === 'meta') {
+    result.meta = record;
+    return;
+  }
+  if (record.t === 'compact') {
+    try {
+      result.done = DoneLines.read(join(dirname(path), basename(record.file)));
+    } catch (error) {
+      throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
+    }
+    result.doneFile = record.file;
+    result.lines = new Map();
+    return;
+  }
+  if (record.t === 'done') {
+    const state = result.lines.get(record.line);
+    result.done.set(record.line, state?.sent?.key ?? '', record.id);
+    result.lines.delete(record.line);
+    return;
+  }
+  const state = result.lines.get(record.line) ?? {};
+  if (record.t === 'sent') {
+    // A line sent anew (its bytes changed under the same batch id) starts over.
+    result.done.delete(record.line);
+    state.sent = record;
+    delete state.rejected;
+  } else state.rejected = record;
+  result.lines.set(record.line, state);
+}
