@@ -6,8 +6,9 @@
 // 2. `parcels create --from FILE --concurrency N` imports --lines parcels, with its journal and without
 //    (PARCELS_BENCH_NO_JOURNAL=1, a benchmark-only switch); each of the --rounds rounds runs autocannon, then
 //    both imports in alternating order (each its own input: no replays); medians. Rates are wall-clock,
-//    process start to exit.
-// 3. Peak RSS (VmHWM) of `parcels create --from` with a --rss-lines file against a bare HTTP server on
+//    process start to exit. The client's CPU per line is its process's user + system CPU time (start-up
+//    included) over the lines, taken at its exit by bench/usage-hook.mjs (preloaded with --import).
+// 3. Peak RSS (the process's own maxRSS at exit) of `parcels create --from` with a --rss-lines file against a bare HTTP server on
 //    core 0 that answers every create at once (no SQLite), then of the re-run of that batch (all replayed).
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
 });
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/parcels.js');
+const USAGE_HOOK = join(root, 'bench/usage-hook.mjs');
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
@@ -73,30 +75,33 @@ async function bareServer() {
   server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${server.address().port}`));
 }
 
-/** Runs `parcels create --from input`; wall-clock seconds, its summary line, and its peak RSS (VmHWM, polled). */
+/** Runs `parcels create --from input`; wall-clock seconds, its summary line, its CPU time and peak RSS. */
+let runs = 0;
 function importRun(input, childEnv) {
   return new Promise((resolve, reject) => {
+    const usageFile = join(tmpdir(), `bulk-bench-usage-${process.pid}-${++runs}.json`);
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, 'create', '--from', input, '--concurrency', values.concurrency], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', input, '--concurrency', values.concurrency], {
+      env: { ...childEnv, BULK_BENCH_USAGE_FILE: usageFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let results = 0;
     let stderr = '';
-    let peakKb = 0;
     child.stdout.on('data', (chunk) => {
       for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) results++;
     });
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    const poll = setInterval(() => {
-      try {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) peakKb = Math.max(peakKb, Number(match[1]));
-      } catch {
-        // Already gone.
-      }
-    }, 100);
     child.once('exit', (code) => {
-      clearInterval(poll);
       if (code !== 0) return reject(new Error(`parcels create --from exited ${code}: ${stderr}`));
-      resolve({ seconds: (performance.now() - started) / 1000, results, summary: stderr.trim(), peakMb: peakKb / 1024 });
+      const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+      rmSync(usageFile, { force: true });
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        results,
+        summary: stderr.trim(),
+        peakMb: usage.maxRssKb / 1024,
+        cpuUsPerLine: (usage.userUs + usage.systemUs) / results,
+      });
     });
   });
 }
@@ -150,6 +155,7 @@ async function main() {
     await cannon(1);
 
     const rates = { journal: [], none: [], autocannon: [] };
+    const cpu = { journal: [], none: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
       rates.autocannon.push((await cannon(Number(values.duration))).requests.average);
       for (const mode of round % 2 === 0 ? ['journal', 'none'] : ['none', 'journal']) {
@@ -158,6 +164,7 @@ async function main() {
         const run = await importRun(input, mode === 'journal' ? cliEnv : { ...cliEnv, PARCELS_BENCH_NO_JOURNAL: '1' });
         if (run.results !== lines || !run.summary.includes(`${lines} created`)) throw new Error(`expected ${lines} created: ${run.summary}`);
         rates[mode].push(lines / run.seconds);
+        cpu[mode].push(run.cpuUsPerLine);
       }
     }
     sandbox.stop();
@@ -177,13 +184,14 @@ async function main() {
 
     console.log(`load average ${load}; ${lines} lines, concurrency ${concurrency}; node ${process.version}`);
     console.table([
-      { what: `autocannon POST create, ${concurrency} connections, unique keys (median of ${rates.autocannon.map(Math.round).join(', ')})`, 'parcels/s': Math.round(acRate) },
-      { what: `parcels create --from, journal (median of ${rates.journal.map(Math.round).join(', ')})`, 'parcels/s': Math.round(withJournal) },
-      { what: `parcels create --from, no journal (median of ${rates.none.map(Math.round).join(', ')})`, 'parcels/s': Math.round(without) },
+      { what: `autocannon POST create, ${concurrency} connections, unique keys (median of ${rates.autocannon.map(Math.round).join(', ')})`, 'parcels/s': Math.round(acRate), 'client CPU µs/line': '' },
+      { what: `parcels create --from, journal (median of ${rates.journal.map(Math.round).join(', ')})`, 'parcels/s': Math.round(withJournal), 'client CPU µs/line': Math.round(median(cpu.journal)) },
+      { what: `parcels create --from, no journal (median of ${rates.none.map(Math.round).join(', ')})`, 'parcels/s': Math.round(without), 'client CPU µs/line': Math.round(median(cpu.none)) },
     ]);
     console.log(`bulk (journal) / autocannon = ${(withJournal / acRate).toFixed(2)} (target >= 0.85)`);
     console.log(`journal cost: with / without = ${(withJournal / without).toFixed(2)} (target >= 0.90)`);
-    console.log(`peak RSS, ${rssLines}-line import (bare server): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s (target < 150 MB)`);
+    console.log(`client CPU per line (the parcels process, start-up included), journal: ${cpu.journal.map((us) => us.toFixed(0)).join(', ')} µs`);
+    console.log(`peak RSS, ${rssLines}-line import (bare server): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s, ${big.cpuUsPerLine.toFixed(0)} µs CPU/line (target < 150 MB)`);
     console.log(`peak RSS, re-run of that batch (all replayed, nothing sent): ${rerun.peakMb.toFixed(0)} MB in ${rerun.seconds.toFixed(1)} s`);
   } finally {
     sandbox.stop();

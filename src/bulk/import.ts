@@ -152,7 +152,7 @@ export function journalRecorder(journal: Journal): RunRecorder {
       });
     },
     flush: () => journal.flush(),
-    done: (line, status, entryId, key) => journal.recordDone(line, status, entryId, key),
+    done: (line, status, entryId) => journal.recordDone(line, status, entryId),
     rejected: (line, status, code) => journal.recordRejected(line, status, code),
   };
 }

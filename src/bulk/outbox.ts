@@ -159,8 +159,7 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
         flush: recorder.flush,
         done(line, status, entryId) {
           delivered.add(line);
-          // Without the key: the outbox is compacted its own way (what still waits), never to a done file.
-          journal.recordDone(line, status, entryId);
+          recorder.done(line, status, entryId);
         },
         rejected(line, status, code) {
           rejected.set(line, { t: 'rejected', line, status, code });

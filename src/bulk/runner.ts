@@ -32,8 +32,7 @@ export interface RunRecorder {
   sent(item: Extract<WorkItem, { kind: 'send' }>): void;
   /** Writes what `sent` buffered (not necessarily fsync'd); called before those items are sent. */
   flush(): void;
-  /** `key`: the line's Idempotency-Key. */
-  done(line: number, status: number, entryId: string | undefined, key: string): void;
+  done(line: number, status: number, entryId: string | undefined): void;
   rejected(line: number, status: number, code: string): void;
 }
 
@@ -281,7 +280,7 @@ class LineWorker {
         const response = await this.opts.send(item.request, abandon);
         this.gate.succeeded();
         const entryId = response.entryId ?? item.parcel;
-        this.opts.recorder?.done(line, response.status, entryId, item.request.idempotencyKey);
+        this.opts.recorder?.done(line, response.status, entryId);
         return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
       } catch (error) {
         if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);

@@ -11,9 +11,9 @@ export class CorruptJournalError extends Error {
 
 export interface ReadResult {
   meta: JournalMeta | undefined;
-  /** The done file of the last compaction, when there was one. */
-  doneFile: string | undefined;
   lines: Map<number, LineState>;
+  /** The journal is in its compact form: its meta and a compact record, nothing after it. */
+  compact: boolean;
   done: DoneLines;
   /** Bytes up to the end of the last complete line. */
   goodBytes: number;
@@ -23,7 +23,7 @@ export interface ReadResult {
 
 /** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
 export async function readJournal(path: string): Promise<ReadResult> {
-  const result: ReadResult = { meta: undefined, doneFile: undefined, lines: new Map(), done: new DoneLines(), goodBytes: 0, torn: false };
+  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: new DoneLines(), goodBytes: 0, torn: false };
   let size: number;
   try {
     size = statSync(path).size;
@@ -58,6 +58,7 @@ export async function readJournal(path: string): Promise<ReadResult> {
 }
 
 function apply(result: ReadResult, record: JournalRecord, path: string): void {
+  result.compact = record.t === 'compact';
   if (record.t === 'meta') {
     result.meta = record;
     return;
@@ -68,7 +69,6 @@ function apply(result: ReadResult, record: JournalRecord, path: string): void {
     } catch (error) {
       throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
     }
-    result.doneFile = record.file;
     result.lines = new Map();
     return;
   }

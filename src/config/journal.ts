@@ -107,10 +107,10 @@ export interface JournalOptions {
 }
 
 export class Journal {
-  /** Lines sent (by this run or an earlier one) and not confirmed: uncertain or rejected. */
+  /** Lines sent (by this run or an earlier one) without a confirmation: uncertain or rejected. */
   private readonly unconfirmed: Set<number>;
-  /** This run wrote a record (the done file, if any, no longer says everything). */
-  private changed = false;
+  /** The file is not (or no longer) in its compact form: it was read so, or this run wrote a record. */
+  private changed: boolean;
   private pendingText = '';
   private unsynced = 0;
   /** A background fdatasync is under way: the next batch's waits for the one after it. */
@@ -122,14 +122,14 @@ export class Journal {
     readonly meta: JournalMeta,
     /** Lines earlier runs sent without a confirmation, by line number. Not updated by this run's writes. */
     readonly previous: ReadonlyMap<number, LineState>,
-    /** Lines confirmed, by earlier runs and (when their key is given to recordDone) this one. */
+    /** Lines earlier runs confirmed. */
     readonly done: DoneLines,
     private fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
-    /** The done file the journal stands on, when it was compacted. */
-    private doneFile: string | undefined,
+    compact: boolean,
   ) {
+    this.changed = !compact;
     this.unconfirmed = new Set(previous.keys());
   }
 
@@ -151,7 +151,7 @@ export class Journal {
         fd,
         lock,
         opts.syncEvery ?? 256,
-        read.doneFile,
+        read.compact,
       );
       if (read.meta === undefined) journal.writeNow(journal.meta);
       return journal;
@@ -167,10 +167,8 @@ export class Journal {
     this.buffer({ t: 'sent', ...record });
   }
 
-  /** With `key` (the line's Idempotency-Key) the line also joins `done`, for a compaction at the end. */
-  recordDone(line: number, status: number, id?: string, key?: string): void {
+  recordDone(line: number, status: number, id?: string): void {
     this.unconfirmed.delete(line);
-    if (key !== undefined) this.done.set(line, key, id);
     this.buffer(id === undefined ? { t: 'done', line, status } : { t: 'done', line, status, id });
   }
 
@@ -179,31 +177,29 @@ export class Journal {
     this.buffer({ t: 'rejected', line, status, code });
   }
 
-  /** Every line sent so far is confirmed (none uncertain or rejected). */
-  get allConfirmed(): boolean {
-    return this.unconfirmed.size === 0;
-  }
-
   /**
-   * Replaces the journal with its compact form once every line is confirmed (with their keys given
-   * to recordDone): first the done file (written atomically: a temporary file, fsync'd, renamed),
-   * then the journal itself as its meta and one record naming that file (atomically too), then the
-   * done file it replaces is removed. kill -9 at any point leaves a readable journal: the full one
-   * (and a done file nobody names, removed by the next compaction), or the compact one.
-   * Does nothing while a line is unconfirmed, or when nothing changed since the last compaction.
+   * Replaces the journal with its compact form when every line in it is confirmed: the journal is
+   * read back (the run's own lines are not held in memory while it runs), then the done file is
+   * written (atomically: a temporary file, fsync'd, renamed), then the journal itself as its meta
+   * and one record naming that file (atomically too), then the done file it replaces is removed.
+   * kill -9 at any point leaves a readable journal: the full one (and a done file nobody names,
+   * removed by the next compaction), or the compact one. Does nothing while a line is uncertain or
+   * rejected, or when the journal is already compact and this run wrote nothing.
    */
   async compactDone(): Promise<void> {
-    if (!this.allConfirmed || (!this.changed && this.doneFile !== undefined) || this.done.size === 0) return;
+    // A line still uncertain or rejected: not finished, and not worth reading the journal back for.
+    if (!this.changed || this.unconfirmed.size > 0) return;
     this.sync();
+    const state = await readJournal(this.path);
+    if (state.lines.size > 0 || state.done.size === 0) return;
     const name = basename(this.path);
     const file = `${name}.${randomBytes(6).toString('hex')}.done`;
     const dir = dirname(this.path);
-    await writeFileAtomic(join(dir, file), this.done.toChunks());
-    const compact: CompactRecord = { t: 'compact', file, count: this.done.size };
+    await writeFileAtomic(join(dir, file), state.done.toChunks());
+    const compact: CompactRecord = { t: 'compact', file, count: state.done.size };
     await writeFileAtomic(this.path, `${JSON.stringify(this.meta)}\n${JSON.stringify(compact)}\n`);
     closeSync(this.fd);
     this.fd = openSync(this.path, 'a', 0o600);
-    this.doneFile = file;
     this.changed = false;
     for (const other of readdirSync(dir)) {
       if (other !== file && other.startsWith(`${name}.`) && other.endsWith('.done')) rmSync(join(dir, other), { force: true });

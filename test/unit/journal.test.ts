@@ -197,7 +197,7 @@ describe('journal', () => {
     // Past one page of 65,536 lines, so the done file spans two.
     for (const line of [1, 2, 3, 70_000]) {
       journal.recordSent(sent(line));
-      journal.recordDone(line, 201, line === 2 ? 'not-a-uuid' : line === 3 ? undefined : uuid(line), `key-${line}-0123`);
+      journal.recordDone(line, 201, line === 2 ? 'not-a-uuid' : line === 3 ? undefined : uuid(line));
     }
     await journal.compactDone();
     journal.close();
@@ -226,24 +226,26 @@ describe('journal', () => {
     const later = await Journal.open(id());
     later.recordSent({ ...sent(2), key: 'changed-key-2' });
     later.recordSent(sent(4));
-    later.recordDone(4, 201, uuid(4), 'key-4-0123');
+    later.recordDone(4, 201, uuid(4));
     later.close();
     const again = await readJournal(path);
     expect([again.done.size, again.done.has(2, 'key-2-0123'), again.lines.get(2)?.sent?.key, again.done.entryId(4)]).toEqual([4, false, 'changed-key-2', uuid(4)]);
     expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 1 }]);
 
-    // Line 2 still unconfirmed: no compaction. Once confirmed, a new done file replaces the old one.
+    // Line 2 still uncertain: no compaction. Once confirmed, a new done file replaces the old one.
     const third = await Journal.open(id());
+    third.recordSent(sent(5));
+    third.recordDone(5, 201, uuid(5));
     await third.compactDone();
-    expect(readdirSync(join(path, '..'))).toContain(doneFile);
-    third.recordDone(2, 201, uuid(2), 'changed-key-2');
+    expect(readdirSync(join(path, '..')).filter((f) => f.endsWith('.done'))).toEqual([doneFile]);
+    third.recordDone(2, 201, uuid(2));
     await third.compactDone();
     third.close();
     const final = readdirSync(join(path, '..')).sort();
     expect(final).toHaveLength(2);
     expect(final).not.toContain(doneFile);
     const last = await readJournal(path);
-    expect([last.done.size, last.done.has(2, 'changed-key-2'), last.done.entryId(2), last.lines.size]).toEqual([5, true, uuid(2), 0]);
+    expect([last.done.size, last.done.has(2, 'changed-key-2'), last.done.entryId(2), last.done.entryId(5), last.lines.size]).toEqual([6, true, uuid(2), uuid(5), 0]);
 
     expect(pruneJournals(dir, -1)).toEqual([path]);
     expect(readdirSync(join(path, '..'))).toEqual([]);
@@ -253,11 +255,12 @@ describe('journal', () => {
     const journal = await Journal.open(id());
     for (const line of [1, 2]) {
       journal.recordSent(sent(line));
-      journal.recordDone(line, 201, undefined, `key-${line}-0123`);
+      journal.recordDone(line, 201, undefined);
     }
     journal.close();
     const path = journalPath(dir, 'prof|http://h', 'b1');
     const full = readFileSync(path, 'utf8');
+    expect(full.split('\n').filter(Boolean)).toHaveLength(5);
     // Killed after the done file was written, before the journal was replaced: a done file nobody names.
     writeFileSync(`${path}.0123456789ab.done`, 'half-written garbage');
     const before = await readJournal(path);
@@ -266,7 +269,7 @@ describe('journal', () => {
     // The next run compacts (its records are all confirmed) and removes the stray file.
     const next = await Journal.open(id());
     next.recordSent(sent(3));
-    next.recordDone(3, 201, undefined, 'key-3-0123');
+    next.recordDone(3, 201, undefined);
     await next.compactDone();
     next.close();
     const files = readdirSync(join(path, '..'));
@@ -280,6 +283,19 @@ describe('journal', () => {
     writeFileSync(join(path, '..', doneFile), readFileSync(join(path, '..', doneFile)).subarray(0, 40));
     await expect(readJournal(path)).rejects.toThrow(CorruptJournalError);
     await expect(readJournal(path)).rejects.toThrow(`its done file ${doneFile} cannot be read`);
+  });
+
+  it('a journal of records whose lines are all confirmed (an earlier version wrote no done file) is compacted by a run that sends nothing', async () => {
+    const journal = await Journal.open(id());
+    journal.recordSent(sent(1));
+    journal.recordDone(1, 201, undefined);
+    journal.close();
+    const path = journalPath(dir, 'prof|http://h', 'b1');
+    const rerun = await Journal.open(id());
+    await rerun.compactDone();
+    rerun.close();
+    expect(readFileSync(path, 'utf8')).toContain('"t":"compact"');
+    expect((await readJournal(path)).done.has(1, 'key-1-0123')).toBe(true);
   });
 
   it('no journals yet: an empty list', async () => {
