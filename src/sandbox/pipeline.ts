@@ -10,7 +10,8 @@ import { UUID_PATTERN } from '../schemas/parcel.js';
 import type { RouteSpec } from '../schemas/routes.js';
 import { matchRoute } from '../schemas/routes.js';
 import { validate } from '../schemas/validate.js';
-import type { Caller, KeyRing } from './auth.js';
+import type { Caller, KeyLookup } from './auth.js';
+import { authenticate } from './auth.js';
 import { ClientGoneError, readJsonBody } from './body.js';
 import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
@@ -28,7 +29,7 @@ export { MAX_BODY_BYTES } from './body.js';
 export { IDEMPOTENCY_RETENTION_S } from './idempotency.js';
 
 export interface PipelineDeps extends Deps {
-  keyRing: KeyRing;
+  keys: KeyLookup;
   limiter: RateLimiter;
   faults: Faults;
   usage: UsageRecorder;
@@ -81,6 +82,9 @@ interface RequestState {
 
 type Step = (s: RequestState, d: PipelineDeps) => void;
 
+/** The query of a request without one (most of them), shared rather than made for each. */
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
 /** Match method and path against the spec's route table; unknown → 404. */
 const routeStep: Step = (s, d) => {
   if (!s.url.startsWith('/')) throw new SandboxError(404, 'route_not_found', 'no such route');
@@ -108,7 +112,7 @@ const faultStep: Step = (s, d) => {
 };
 
 const authStep: Step = (s, d) => {
-  s.caller = d.keyRing.authenticate(s.req.headers.authorization, s.now);
+  s.caller = authenticate(d.keys, s.req.headers.authorization, s.now);
 };
 
 /** The route's scope must be on the key; deliveries:write needs a verified organisation. */
@@ -259,7 +263,7 @@ export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Pr
   const url = req.url ?? '/';
   const s: RequestState = {
     req, method: req.method ?? 'GET', url, path: url, rawQuery: '', route: undefined, rawParams: {}, handler: undefined,
-    caller: undefined, drop: false, rate: undefined, params: {}, query: new Map(), bytes: undefined, body: undefined,
+    caller: undefined, drop: false, rate: undefined, params: {}, query: NO_QUERY, bytes: undefined, body: undefined,
     idempotencyKey: undefined, nowMs: 0, now: 0,
   };
   takeTime(s, d);
