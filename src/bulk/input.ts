@@ -15,14 +15,14 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface InputLine {
   /** 1-based line number in the file (for CSV, the line where the record starts). */
-  line: number;
+  readonly line: number;
   /** The line's exact bytes, without its line terminator. */
-  bytes: Buffer;
+  readonly bytes: Buffer;
   /** The parsed object, or undefined when the line is not one (see `problem`). */
-  record: Record<string, unknown> | undefined;
+  readonly record: Record<string, unknown> | undefined;
   /** The bytes are the record's own JSON text (an NDJSON object line), so they can be sent as they are. */
-  json: boolean;
-  problem?: string;
+  readonly json: boolean;
+  readonly problem?: string | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -96,17 +96,50 @@ function ndjsonLine(line: number, raw: Buffer, opts: ReadOptions): InputLine | u
     return { line, bytes, record: undefined, json: false, problem: 'is not valid UTF-8 text' };
   }
   if (text === '') return undefined;
-  if (opts.bareIds && UUID_PATTERN.test(text)) return { line, bytes, record: { entry_id: text }, json: false };
+  return new NdjsonLine(line, bytes, text, opts.bareIds);
+}
+
+/** Parsed only when asked: a line an earlier run confirmed is replayed from its bytes alone. */
+class NdjsonLine implements InputLine {
+  private parsed: Pick<InputLine, 'record' | 'json' | 'problem'> | undefined;
+
+  constructor(
+    readonly line: number,
+    readonly bytes: Buffer,
+    private readonly text: string,
+    private readonly bareIds: boolean,
+  ) {}
+
+  get record(): Record<string, unknown> | undefined {
+    return this.parse().record;
+  }
+
+  get json(): boolean {
+    return this.parse().json;
+  }
+
+  get problem(): string | undefined {
+    return this.parse().problem;
+  }
+
+  private parse(): Pick<InputLine, 'record' | 'json' | 'problem'> {
+    this.parsed ??= parseNdjson(this.text, this.bareIds);
+    return this.parsed;
+  }
+}
+
+function parseNdjson(text: string, bareIds: boolean): Pick<InputLine, 'record' | 'json' | 'problem'> {
+  if (bareIds && UUID_PATTERN.test(text)) return { record: { entry_id: text }, json: false };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { line, bytes, record: undefined, json: false, problem: `is not valid JSON (${(error as Error).message})` };
+    return { record: undefined, json: false, problem: `is not valid JSON (${(error as Error).message})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { line, bytes, record: undefined, json: false, problem: opts.bareIds ? 'must be a JSON object or a bare parcel id' : 'must be a JSON object' };
+    return { record: undefined, json: false, problem: bareIds ? 'must be a JSON object or a bare parcel id' : 'must be a JSON object' };
   }
-  return { line, bytes, record: value as Record<string, unknown>, json: true };
+  return { record: value as Record<string, unknown>, json: true };
 }
 
 interface CsvRow {
