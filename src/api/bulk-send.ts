@@ -42,7 +42,8 @@ export class BulkSender {
   private readonly inFlight = new Set<Exchange>();
   private readonly watched = new WeakSet<AbortSignal>();
   private readonly now: () => number;
-  private pool: Pool | undefined;
+  /** One pool, however many sends wait for it to be created at once. */
+  private pool: Promise<Pool> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
   readonly maxResponseBytes: number;
@@ -66,7 +67,7 @@ export class BulkSender {
     if (CONTROL_CHARACTERS.test(request.idempotencyKey) || !request.path.startsWith('/') || request.path.startsWith('//')) {
       throw new Error(`refusing to send a malformed bulk request (${request.path})`);
     }
-    this.pool ??= await this.createPool();
+    const pool = await (this.pool ??= this.createPool());
     if (signal !== undefined && !this.watched.has(signal)) {
       this.watched.add(signal);
       signal.addEventListener('abort', () => this.abortAll(signal, cancellation(signal)), { once: true });
@@ -75,7 +76,7 @@ export class BulkSender {
     return new Promise<SendResponse>((resolve, reject) => {
       const exchange = new Exchange(this, request, signal, this.now() + this.options.timeoutMs, resolve, reject);
       this.inFlight.add(exchange);
-      (this.pool as Pool).dispatch(
+      pool.dispatch(
         { path: `${this.basePath}${request.path}`, method: request.method, headers: [...this.baseHeaders, 'Idempotency-Key', request.idempotencyKey], body: Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) },
         exchange,
       );
@@ -106,7 +107,6 @@ export class BulkSender {
 
   private async createPool(): Promise<Pool> {
     const { Pool } = await loadTransport();
-    if (this.pool !== undefined) return this.pool;
     const timeout = this.options.timeoutMs;
     return new Pool(this.origin, { connections: this.options.connections, connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout });
   }
@@ -127,7 +127,7 @@ export class BulkSender {
     clearInterval(this.sweeper);
     const pool = this.pool;
     this.pool = undefined;
-    if (pool !== undefined) await pool.close();
+    if (pool !== undefined) await (await pool).close();
   }
 }
 
