@@ -13,6 +13,13 @@ export interface Success {
   data: unknown;
 }
 
+/** `data.entry_id` of an envelope when it is a string. */
+export function entryIdOf(data: unknown): string | undefined {
+  if (!isRecord(data)) return undefined;
+  const id = data.entry_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /**
  * A 2xx answer's envelope, or the ApiError for another status (returned, not thrown). A 2xx whose
  * body is not JSON throws a NetworkError. `nowMs` reads an HTTP-date Retry-After when the answer

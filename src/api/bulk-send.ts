@@ -1,8 +1,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import type { Send, SendRequest, SendResponse } from '../bulk/types.js';
-import { entryIdOf } from '../bulk/types.js';
 import { ApiError, NetworkError } from '../errors.js';
-import { interpretAnswer } from './answer.js';
+import { entryIdOf, interpretAnswer } from './answer.js';
 import { NETWORK_MESSAGES, networkCode } from './failures.js';
 import { redactKey } from './redact.js';
 import { requestHeaders } from './request.js';

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/http.js';
-import { entryIdOf } from './types.js';
+import { entryIdOf } from '../api/answer.js';
 import type { Send } from './types.js';
 
 /**

@@ -33,10 +33,3 @@ export interface ResultLine {
   /** `status` is absent when there was no HTTP answer (network) or nothing was sent (invalid line). */
   error?: { status?: number; code: string; message: string; field?: string };
 }
-
-/** `data.entry_id` when it is a string. */
-export function entryIdOf(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const id = (data as Record<string, unknown>).entry_id;
-  return typeof id === 'string' ? id : undefined;
-}
