@@ -76,7 +76,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
         defaults: opts.defaults ?? {},
         now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
         previous: journal?.previous ?? new Map(),
-        done: journal?.done ?? new DoneLines(),
+        done: journal?.done ?? DoneLines.empty(),
       }),
       send: opts.send,
       emit: opts.emit,

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
  * The lines of a batch that are confirmed, packed in typed arrays indexed by line number (line
@@ -6,7 +6,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * million objects. Per
  * line: a state byte, a 64-bit tag of its Idempotency-Key (to tell the same line from a changed one
  * under a reused batch id) and its entry id as 16 bytes when it is a UUID (other ids in a map).
- * The same layout is the journal's compact "done" form on disk (see `toChunks` / `readDoneFile`).
+ * The same layout is the journal's compact "done" form on disk (`toChunks`, `read`), from which a
+ * re-run reads the pages as it goes instead of holding them all.
  */
 
 const UUID_HEX = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
@@ -51,23 +52,73 @@ interface Page {
   ids: Buffer;
 }
 
+/** Bytes of a line in a done file: its state, its tag, its id. */
+const LINE_BYTES = 1 + 8 + 16;
+
 function newPage(): Page {
   return { state: new Uint8Array(PAGE), tags: new Uint32Array(2 * PAGE), ids: Buffer.alloc(16 * PAGE) };
 }
 
+/** Where a done file keeps its sections, for loading its pages one at a time. */
+interface DoneSource {
+  path: string;
+  /** Line numbers the file covers (0 to lines - 1). */
+  lines: number;
+  /** Byte offset of the state section; the tags and the ids sections follow it. */
+  offset: number;
+}
+
+/** Clean pages of a done file kept in memory at once: lines are asked for in increasing order. */
+const CACHED_PAGES = 2;
+
 export class DoneLines {
-  private readonly pages: Page[] = [];
+  private readonly pages: Array<Page | undefined> = [];
+  /** Pages changed since they were read: they stay in memory. */
+  private readonly dirty = new Set<number>();
+  /** Clean pages read from the file, least recently used first. */
+  private readonly cached: number[] = [];
   private readonly otherIds = new Map<number, string | undefined>();
   private count = 0;
   /** Highest line number ever confirmed. */
   maxLine = 0;
+
+  private constructor(private readonly source?: DoneSource) {}
+
+  /** Empty. */
+  static empty(): DoneLines {
+    return new DoneLines();
+  }
+
+  /**
+   * A done file, checked (its header and its size), whose pages are read when a line of theirs is
+   * asked for; only the last few are kept, so a re-run going through the lines in order holds a
+   * page or two, not the whole file. The file must stay until the journal is closed.
+   */
+  static read(path: string): DoneLines {
+    const fd = openSync(path, 'r');
+    let header: DoneFileHeader;
+    let offset: number;
+    try {
+      ({ header, offset } = readHeader(fd, path));
+      const size = fstatSync(fd).size;
+      const expected = offset + LINE_BYTES * header.lines;
+      if (size !== expected) throw new DoneFileError(`${path}: ${size} bytes where its header says ${expected}`);
+    } finally {
+      closeSync(fd);
+    }
+    const done = new DoneLines({ path, lines: header.lines, offset });
+    for (const [line, id] of header.other) done.otherIds.set(line, id ?? undefined);
+    done.count = header.count;
+    done.maxLine = Math.max(0, header.lines - 1);
+    return done;
+  }
 
   get size(): number {
     return this.count;
   }
 
   set(line: number, key: string, id: string | undefined): void {
-    const page = this.pageFor(line);
+    const page = this.page(line, true) as Page;
     const at = line % PAGE;
     if (page.state[at] === NOT_DONE) this.count++;
     page.tags[2 * at] = fnv(key, 0x811c9dc5);
@@ -85,22 +136,22 @@ export class DoneLines {
   }
 
   delete(line: number): void {
-    const page = this.pages[Math.floor(line / PAGE)];
+    const page = this.page(line, false);
     if (page === undefined || page.state[line % PAGE] === NOT_DONE) return;
-    page.state[line % PAGE] = NOT_DONE;
+    (this.page(line, true) as Page).state[line % PAGE] = NOT_DONE;
     this.otherIds.delete(line);
     this.count--;
   }
 
   /** Confirmed with this same key. */
   has(line: number, key: string): boolean {
-    const page = this.pages[Math.floor(line / PAGE)];
+    const page = this.page(line, false);
     const at = line % PAGE;
     return page !== undefined && page.state[at] !== NOT_DONE && page.tags[2 * at] === fnv(key, 0x811c9dc5) && page.tags[2 * at + 1] === fnv(key, 0x050c5d1f);
   }
 
   entryId(line: number): string | undefined {
-    const page = this.pages[Math.floor(line / PAGE)];
+    const page = this.page(line, false);
     const at = line % PAGE;
     if (page === undefined || page.state[at] === NOT_DONE) return undefined;
     if (page.state[at] === OTHER_ID) return this.otherIds.get(line);
@@ -108,57 +159,69 @@ export class DoneLines {
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
-  /** The compact form, as chunks to write one after the other (views of the pages, not copies). */
+  /** The compact form, as chunks to write one after the other (views of the pages, every page read). */
   toChunks(): Uint8Array[] {
     const lines = this.maxLine + 1;
+    for (let line = 0; line < lines; line += PAGE) this.page(line, true);
     const other = [...this.otherIds].map(([line, id]): [number, string | null] => [line, id ?? null]);
     const header: DoneFileHeader = { v: DONE_FILE_VERSION, lines, count: this.count, other };
-    return [Buffer.from(`${JSON.stringify(header)}\n`), ...this.sections(lines)];
-  }
-
-  /** Reads a compact form straight into pages (no copy of the file in between). */
-  static read(path: string): DoneLines {
-    const fd = openSync(path, 'r');
-    try {
-      const { header, offset } = readHeader(fd, path);
-      const done = new DoneLines();
-      for (let line = 0; line < header.lines; line += PAGE) done.pageFor(line);
-      let at = offset;
-      for (const target of done.sections(header.lines)) {
-        if (readSync(fd, target, 0, target.byteLength, at) !== target.byteLength) throw new DoneFileError(`${path}: shorter than its header says`);
-        at += target.byteLength;
-      }
-      if (readSync(fd, Buffer.alloc(1), 0, 1, at) !== 0) throw new DoneFileError(`${path}: longer than its header says`);
-      for (const [line, id] of header.other) done.otherIds.set(line, id ?? undefined);
-      for (let line = 0; line < header.lines; line++) {
-        if ((done.pages[Math.floor(line / PAGE)] as Page).state[line % PAGE] === NOT_DONE) continue;
-        done.count++;
-        done.maxLine = line;
-      }
-      if (done.count !== header.count) throw new DoneFileError(`${path}: ${done.count} lines where its header says ${header.count}`);
-      return done;
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  /** Views of lines 0 to lines - 1: every page's states, then every page's tags, then every page's ids. */
-  private sections(lines: number): Uint8Array[] {
-    const views: Uint8Array[] = [];
+    const views: Uint8Array[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
     for (const part of ['state', 'tags', 'ids'] as const) {
-      const width = part === 'state' ? 1 : part === 'tags' ? 8 : 16;
       for (let first = 0; first < lines; first += PAGE) {
         const array = (this.pages[first / PAGE] as Page)[part];
-        views.push(new Uint8Array(array.buffer, array.byteOffset, width * Math.min(PAGE, lines - first)));
+        views.push(new Uint8Array(array.buffer, array.byteOffset, (array.byteLength / PAGE) * Math.min(PAGE, lines - first)));
       }
     }
     return views;
   }
 
-  private pageFor(line: number): Page {
+  /**
+   * The page of `line`: read from the done file when it covers it, else new. A page about to
+   * change is kept (`forWrite`); a page only read may be dropped again later. Undefined for a read
+   * of a line no page holds.
+   */
+  private page(line: number, forWrite: boolean): Page | undefined {
     const index = Math.floor(line / PAGE);
-    while (this.pages.length <= index) this.pages.push(newPage());
-    return this.pages[index] as Page;
+    let page = this.pages[index];
+    if (page === undefined) {
+      const fromFile = this.source !== undefined && index * PAGE < this.source.lines;
+      if (!fromFile && !forWrite) return undefined;
+      page = fromFile ? this.load(index) : newPage();
+      this.pages[index] = page;
+      if (fromFile && !forWrite) this.remember(index);
+    }
+    if (forWrite && !this.dirty.has(index)) {
+      this.dirty.add(index);
+      const cachedAt = this.cached.indexOf(index);
+      if (cachedAt !== -1) this.cached.splice(cachedAt, 1);
+    }
+    return page;
+  }
+
+  private remember(index: number): void {
+    this.cached.push(index);
+    while (this.cached.length > CACHED_PAGES) this.pages[this.cached.shift() as number] = undefined;
+  }
+
+  private load(index: number): Page {
+    const source = this.source as DoneSource;
+    const page = newPage();
+    const first = index * PAGE;
+    const count = Math.min(PAGE, source.lines - first);
+    const fd = openSync(source.path, 'r');
+    try {
+      let section = source.offset;
+      for (const part of ['state', 'tags', 'ids'] as const) {
+        const array = page[part];
+        const width = array.byteLength / PAGE;
+        const target = new Uint8Array(array.buffer, array.byteOffset, width * count);
+        if (readSync(fd, target, 0, target.byteLength, section + width * first) !== target.byteLength) throw new DoneFileError(`${source.path}: shorter than its header says`);
+        section += width * source.lines;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return page;
   }
 }
 

@@ -23,7 +23,7 @@ export interface ReadResult {
 
 /** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
 export async function readJournal(path: string): Promise<ReadResult> {
-  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: new DoneLines(), goodBytes: 0, torn: false };
+  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: DoneLines.empty(), goodBytes: 0, torn: false };
   let size: number;
   try {
     size = statSync(path).size;
