@@ -13,24 +13,7 @@ import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew.js';
-
-/** The options every command accepts, as commander parsed them (still unvalidated strings). */
-export interface GlobalOptions {
-  profile?: string;
-  baseUrl?: string;
-  output?: string;
-  fields?: string;
-  quiet: boolean;
-  /** --utc: times on a terminal in UTC instead of the local zone. */
-  utc?: boolean;
-  verbose: boolean;
-  dryRun: boolean;
-  sandbox: boolean;
-  timeout?: string;
-  retries?: string;
-  /** --jq: a jq expression the JSON output is filtered through. */
-  jq?: string;
-}
+import type { GlobalOptions } from './commands/definitions/globals.js';
 
 /**
  * The factory handed to every command. Everything costly (config file, HTTP client, embedded
@@ -115,9 +98,6 @@ export function createContext(init: {
 
   const settings = (): Promise<Settings> => {
     settingsPromise ??= (async () => {
-      if (globals.sandbox && globals.baseUrl !== undefined) {
-        throw new UsageError('--sandbox and --base-url cannot be used together', '--sandbox');
-      }
       const { readConfig } = await import('./config/store.js');
       const { resolveSettings } = await import('./config/settings.js');
       const config = await readConfig(env);
@@ -301,7 +281,7 @@ export function createContext(init: {
         }
         return 'json';
       }
-      if (globals.output !== undefined) return parseOutputFormat(globals.output, '--output');
+      if (globals.output !== undefined) return globals.output;
       if (env.PARCELS_OUTPUT) return parseOutputFormat(env.PARCELS_OUTPUT, 'PARCELS_OUTPUT');
       return profileOutput ?? 'table';
     },

@@ -13,9 +13,7 @@ import { otherCommand, sameCommand, typedFlag } from './commands/shared/retype.j
 export async function describeError(error: unknown, ctx: Context): Promise<ErrorInfo> {
   const exitCode = exitCodeFor(error);
   const code = errorCodeFor(error);
-  if (error instanceof UsageError) {
-    return { message: error.message, code, exitCode, field: error.field, hint: error.hint };
-  }
+  if (error instanceof UsageError) return describeUsageError(error);
   if (error instanceof ApiError) {
     return inUserTerms(
       {
@@ -44,6 +42,11 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
+}
+
+/** Bad input refused before anything was sent (exit 2); needs no context, so it also serves before one exists. */
+export function describeUsageError(error: UsageError): ErrorInfo {
+  return { message: error.message, code: errorCodeFor(error), exitCode: exitCodeFor(error), field: error.field, hint: error.hint };
 }
 
 /** Failures after which the request may have reached the service (and been applied) before the answer was lost. */

@@ -1,5 +1,8 @@
 import { shellQuote } from '../../io/shell.js';
-import { COMMANDS, GLOBAL_OPTIONS } from '../table.js';
+import type { FlagSyntax } from '../definition.js';
+import { flagSyntax } from '../definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
+import { COMMANDS } from '../table.js';
 
 /**
  * Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
@@ -12,31 +15,23 @@ interface Token {
   flag?: string;
   /** The argv words exactly as typed (`['--status', 'in_transit']`, `['--limit=5']`, `['-p', 'ops']`). */
   words: string[];
+  /** The value of a flag that takes one, wherever it was typed (`in_transit`, `5`, `ops`). */
+  value?: string;
 }
 
 /** The globals that decide where requests go: a hint for another command keeps these. */
 const WHERE_FLAGS = ['--profile', '--base-url', '--sandbox'];
 
-interface OptionSyntax {
-  long: string;
-  takesValue: boolean;
-}
+let syntaxByName: Map<string, FlagSyntax> | undefined;
 
-let syntaxByName: Map<string, OptionSyntax> | undefined;
-
-function syntaxTable(): Map<string, OptionSyntax> {
+function syntaxTable(): Map<string, FlagSyntax> {
   if (syntaxByName !== undefined) return syntaxByName;
-  const table = new Map<string, OptionSyntax>();
-  const add = (flags: string): void => {
-    const long = /--[\w-]+/.exec(flags)?.[0];
-    if (long === undefined) return;
-    const syntax = { long, takesValue: /[<[]/.test(flags) };
-    table.set(long, syntax);
-    const short = /^-(\w),/.exec(flags)?.[1];
-    if (short !== undefined) table.set(`-${short}`, syntax);
-  };
-  for (const option of GLOBAL_OPTIONS) add(option.flags);
-  for (const definition of COMMANDS) for (const spec of Object.values(definition.flags)) add(spec.flags);
+  const table = new Map<string, FlagSyntax>();
+  for (const spec of [...Object.values(GLOBAL_FLAGS), ...COMMANDS.flatMap((definition) => Object.values(definition.flags))]) {
+    const syntax = flagSyntax(spec);
+    table.set(syntax.long, syntax);
+    if (syntax.short !== undefined) table.set(syntax.short, syntax);
+  }
   syntaxByName = table;
   return table;
 }
@@ -60,8 +55,10 @@ export function tokenize(argv: readonly string[]): Token[] {
     const syntax = table.get(name);
     const inline = word.startsWith('--') ? eq > 0 : word.length > 2;
     if (syntax?.takesValue && !inline && i + 1 < argv.length) {
-      tokens.push({ flag: syntax.long, words: [word, argv[i + 1] as string] });
+      tokens.push({ flag: syntax.long, words: [word, argv[i + 1] as string], value: argv[i + 1] as string });
       i++;
+    } else if (syntax?.takesValue && inline) {
+      tokens.push({ flag: syntax.long, words: [word], value: word.slice(word.startsWith('--') ? eq + 1 : 2) });
     } else {
       tokens.push({ flag: syntax?.long ?? name, words: [word] });
     }
