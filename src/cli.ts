@@ -5,7 +5,7 @@ import { helpDescription, longFlag } from './commands/definition.js';
 import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
 import type { GlobalOptions } from './commands/definitions/globals.js';
 import type { RawFlag } from './commands/resolve-flags.js';
-import { tokenize, typedFlag } from './commands/shared/retype.js';
+import { flagValue, tokenize, typedFlag } from './commands/shared/retype.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context } from './context.js';
 import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
@@ -219,7 +219,7 @@ function wantsJsonErrors(argv: readonly string[], env: NodeJS.ProcessEnv): boole
   let json = false;
   for (const token of tokenize(argv)) {
     if (token.flag === longFlag(GLOBAL_FLAGS.json)) json = true;
-    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = token.value;
+    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = flagValue(token);
   }
   return json || machine(format);
 }

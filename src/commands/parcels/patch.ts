@@ -8,7 +8,7 @@ import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError } from '../shared/flags.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { clearedValue, fieldName, setValue } from './patch-fields.js';
 import { otherCommand, sameCommand } from '../shared/retype.js';
@@ -22,7 +22,7 @@ export interface PatchOptions {
   ifMatch: IfMatchSource;
 }
 
-export default defineCommand<typeof definitions.patch, PatchOptions>({
+export default defineCommand<typeof parcelsCommands.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
     const id = await resolveParcelId(args[0] ?? '', ctx);
     const body: Record<string, unknown> = await dataFlag(flags.data, ctx);

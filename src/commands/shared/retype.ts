@@ -15,8 +15,6 @@ interface Token {
   flag?: string;
   /** The argv words exactly as typed (`['--status', 'in_transit']`, `['--limit=5']`, `['-p', 'ops']`). */
   words: string[];
-  /** The value of a flag that takes one, wherever it was typed (`in_transit`, `5`, `ops`). */
-  value?: string;
 }
 
 /** The globals that decide where requests go: a hint for another command keeps these. */
@@ -55,15 +53,22 @@ export function tokenize(argv: readonly string[]): Token[] {
     const syntax = table.get(name);
     const inline = word.startsWith('--') ? eq > 0 : word.length > 2;
     if (syntax?.takesValue && !inline && i + 1 < argv.length) {
-      tokens.push({ flag: syntax.long, words: [word, argv[i + 1] as string], value: argv[i + 1] as string });
+      tokens.push({ flag: syntax.long, words: [word, argv[i + 1] as string] });
       i++;
-    } else if (syntax?.takesValue && inline) {
-      tokens.push({ flag: syntax.long, words: [word], value: word.slice(word.startsWith('--') ? eq + 1 : 2) });
     } else {
       tokens.push({ flag: syntax?.long ?? name, words: [word] });
     }
   }
   return tokens;
+}
+
+/** The value typed for a flag that takes one (`--output json`, `--output=json`, `-ojson`); undefined for a switch. */
+export function flagValue(token: Token): string | undefined {
+  const [word = '', next] = token.words;
+  if (next !== undefined) return next;
+  if (token.flag === undefined || syntaxTable().get(token.flag)?.takesValue !== true) return undefined;
+  if (!word.startsWith('--')) return word.length > 2 ? word.slice(2) : undefined;
+  return word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined;
 }
 
 function render(words: readonly string[]): string {
