@@ -4,6 +4,8 @@
  * `parse` receives, completions and the command reference all derive from this table. The
  * definitions live in ./definitions/ by area; they hold no command code: loaders import their
  * module only when called, and the fast-path build leaves those imports out (tsup.config.ts).
+ * The global flags are defined beside them, in ./definitions/globals.ts. Command modules take
+ * their definition's type from their area's file, so nothing they import leads back here.
  */
 import type { CommandDefinition } from './definition.js';
 import { parcelsCommands } from './definitions/parcels.js';
