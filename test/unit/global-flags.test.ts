@@ -1,6 +1,9 @@
 /** The global flags' parse step alone: typed values from commander's raw ones, and the refusals (exit 2, the flag named). */
 import { describe, expect, it } from 'vitest';
+import { longFlag } from '../../src/commands/definition.js';
+import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
 import { resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
+import { helpTopic } from '../../src/help.js';
 import { UsageError } from '../../src/errors.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
@@ -48,6 +51,16 @@ describe('resolveGlobalOptions', () => {
   it('reads no environment: settings orders variable, profile and default', () => {
     expect(resolveGlobalOptions({}).output).toBeUndefined();
     expect(resolveGlobalOptions({}).profile).toBeUndefined();
+  });
+});
+
+describe('the variables behind global flags', () => {
+  it('each has its line in `parcels help environment`, saying which flag wins', () => {
+    const topic = helpTopic('environment') ?? '';
+    const withVariable = Object.values(GLOBAL_FLAGS).filter((spec) => 'env' in spec);
+    // profile, base URL, output, timeout and retries, at least
+    expect(withVariable.length).toBeGreaterThanOrEqual(5);
+    for (const spec of withVariable) expect(topic).toMatch(new RegExp(`^  ${spec.env} .*\\(flag ${longFlag(spec)}[ /]`, 'm'));
   });
 });
 
