@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { GlobalFlagSpec } from '../../src/commands/definition.js';
+import type * as Globals from '../../src/commands/definitions/globals.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 // Hoisted with the mock below, which runs before any import.
@@ -13,7 +14,7 @@ const EXTRA = vi.hoisted(
 );
 
 vi.mock('../../src/commands/definitions/globals.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/commands/definitions/globals.js')>();
+  const original = await importOriginal<typeof Globals>();
   return { ...original, GLOBAL_FLAGS: { ...original.GLOBAL_FLAGS, extraGlobal: EXTRA } };
 });
 
