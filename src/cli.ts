@@ -6,6 +6,7 @@ import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
 import type { GlobalOptions } from './commands/definitions/globals.js';
 import type { RawFlag } from './commands/resolve-flags.js';
 import { flagValue, tokenize, typedFlag } from './commands/shared/retype.js';
+import type { CommandLine } from './commands/shared/retype.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context } from './context.js';
 import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
@@ -96,7 +97,9 @@ function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; di
 async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
-  const io = deps.io ?? systemIO({ noColor: typedFlag(argv, longFlag(GLOBAL_FLAGS.color)) });
+  // Before commander has parsed anything, only the global flags are known.
+  const globalsOnly = { words: argv, flags: [] };
+  const io = deps.io ?? systemIO({ noColor: typedFlag(globalsOnly, longFlag(GLOBAL_FLAGS.color)) });
   let exitCode: number = EXIT.OK;
   let pending: Promise<void> = Promise.resolve();
   const write = (stream: NodeJS.WritableStream, text: string): void => {
@@ -104,7 +107,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   };
 
   // With JSON output every error is one JSON line on stderr, commander's parser errors too.
-  const jsonErrors = wantsJsonErrors(argv, deps.env ?? process.env);
+  const jsonErrors = wantsJsonErrors(globalsOnly, deps.env ?? process.env);
   const parserError = (text: string): void => {
     const message = text.trim().replace(/^error: /, '');
     pending = pending.then(async () => {
@@ -181,7 +184,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
       }
       const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
-      const ctx = createContext({ io, env, globals, argv, now: deps.now, signal, claimSecondSignal: claimSecond });
+      const commandLine = { words: argv, flags: Object.values(def.flags) };
+      const ctx = createContext({ io, env, globals, commandLine, now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
         const flags = resolveFlags(def, rawFlags(attributes, self.opts()), env);
         if (def !== definitions.authLogin) {
@@ -213,13 +217,13 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
 }
 
 /** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */
-function wantsJsonErrors(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
   const machine = (format: string | undefined): boolean => format === 'json' || format === 'ndjson';
   let format = env.PARCELS_OUTPUT;
   let json = false;
-  for (const token of tokenize(argv)) {
+  for (const token of tokenize(line)) {
     if (token.flag === longFlag(GLOBAL_FLAGS.json)) json = true;
-    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = flagValue(token);
+    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = flagValue(line, token);
   }
   return json || machine(format);
 }

@@ -14,6 +14,7 @@ import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew.js';
 import type { GlobalOptions } from './commands/definitions/globals.js';
+import type { CommandLine } from './commands/shared/retype.js';
 
 /**
  * The factory handed to every command. Everything costly (config file, HTTP client, embedded
@@ -23,8 +24,8 @@ export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
-  /** The command line as the user typed it (after `parcels`): hints repeat it with their change. */
-  readonly argv: readonly string[];
+  /** The command line as the user typed it (after `parcels`), with its command's flags: hints repeat it with their change. */
+  readonly commandLine: CommandLine;
   /** Unix seconds. */
   now(): number;
   /**
@@ -75,7 +76,7 @@ export function createContext(init: {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
-  argv?: readonly string[];
+  commandLine?: CommandLine;
   now?: () => number;
   signal?: AbortSignal;
   claimSecondSignal?: () => AbortSignal;
@@ -184,7 +185,7 @@ export function createContext(init: {
     io,
     env,
     globals,
-    argv: init.argv ?? [],
+    commandLine: init.commandLine ?? { words: [], flags: [] },
     now,
     signal,
     claimSecondSignal: init.claimSecondSignal ?? (() => new AbortController().signal),
@@ -204,7 +205,7 @@ export function createContext(init: {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.argv, { add: ['--sandbox'] })}\``,
+            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.

@@ -63,6 +63,6 @@ describe('a global flag added to the definition list', () => {
   });
 
   it('keeps its value in hints: the word after it is not taken for an argument', () => {
-    expect(sameCommand(['list', '--extra-global', 'two', '--limit', '5'], { drop: ['--extra-global'] })).toBe('parcels list --limit 5');
+    expect(sameCommand({ words: ['list', '--extra-global', 'two', '--limit', '5'], flags: [] }, { drop: ['--extra-global'] })).toBe('parcels list --limit 5');
   });
 });

@@ -51,7 +51,7 @@ export default defineCommand<typeof parcelsCommands.eventsAdd, EventAddOptions>(
       throw new UsageError(
         `${name} ${body.status} cannot be reported as a status event (only 0-3)`,
         name,
-        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.argv, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
+        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.commandLine, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
       );
     }
     const checked = validate(statusEventSchema(() => now), body);

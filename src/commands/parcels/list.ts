@@ -38,7 +38,7 @@ export default defineCommand<typeof parcelsCommands.list, ListOptions>({
     const checked = validate(parcelListQuerySchema, query);
     if (!checked.ok) throw issuesToUsageError(checked.issues, LIST_FLAGS, 'the query');
     if (flags.max !== undefined && !flags.all) {
-      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${sameCommand(ctx.argv, { add: ['--all'] })}\``);
+      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${sameCommand(ctx.commandLine, { add: ['--all'] })}\``);
     }
     return { query, all: flags.all, max: flags.max };
   },

@@ -101,7 +101,7 @@ async function resolveIfMatch(source: IfMatchSource, id: string, body: Record<st
     throw new UsageError(
       `no cached ETag for parcel ${id}`,
       '--if-match',
-      `run \`${otherCommand(ctx.argv, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.argv, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
+      `run \`${otherCommand(ctx.commandLine, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.commandLine, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
     );
   }
   return cached;

@@ -9,7 +9,7 @@ import type { toolsCommands } from '../definitions/tools.js';
 export default defineCommand<typeof toolsCommands.sandboxReset, { yes: boolean }>({
   parse({ flags }, ctx) {
     if (!flags.yes && !ctx.io.stdinIsTTY) {
-      throw new UsageError('no terminal to ask for confirmation', '--yes', `add --yes to reset without asking: \`${sameCommand(ctx.argv, { drop: ['--yes'], add: ['--yes'] })}\``);
+      throw new UsageError('no terminal to ask for confirmation', '--yes', `add --yes to reset without asking: \`${sameCommand(ctx.commandLine, { drop: ['--yes'], add: ['--yes'] })}\``);
     }
     return { yes: flags.yes };
   },
