@@ -7,7 +7,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { UUID_PATTERN } from '../schemas/parcel.js';
 import { parseDuration } from '../schemas/duration.js';
-import type { KeyRing } from './auth.js';
+import type { KeyLookup } from './auth.js';
+import { recognises } from './auth.js';
 import { ClientGoneError, readJsonBody } from './body.js';
 import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
@@ -29,7 +30,7 @@ export interface AdminDeps {
   testClock: TestClock;
   scenarios: ScenarioEngine;
   log: RequestLog;
-  keyRing: KeyRing;
+  keys: KeyLookup;
   /** The admin token; undefined when the admin route is disabled (non-loopback listener, no explicit token). */
   token: () => string | undefined;
   /** Aborted when the sandbox closes (ends waiting log requests). */
@@ -49,7 +50,7 @@ function authorise(req: IncomingMessage, d: AdminDeps): void {
   }
   const presented = /^Bearer +([^\s]+) *$/i.exec(header)?.[1];
   if (presented !== undefined && timingSafeEqual(sha256(presented), sha256(token))) return;
-  if (d.keyRing.recognises(header)) {
+  if (recognises(d.keys, header)) {
     throw new SandboxError(403, 'customer_key_refused', 'a customer API key cannot use the admin route; send the sandbox admin token');
   }
   throw new SandboxError(401, 'invalid_credentials', 'the admin token is not valid', undefined, undefined, { 'WWW-Authenticate': `${WWW_AUTHENTICATE}, error="invalid_token"` });

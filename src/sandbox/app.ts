@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminDeps } from './admin.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { KeyRing } from './auth.js';
+import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
@@ -111,7 +112,7 @@ export function createApp(opts: AppOptions = {}): App {
     throw err;
   }
   const usage = new UsageRecorder(repo);
-  const keyRing = new KeyRing(repo.loadOrganisations(), repo.loadKeys());
+  const keys = withAuthCache(new KeyRing(repo.loadOrganisations(), repo.loadKeys()));
   const log = new RequestLog(opts.logSize);
   const deps: PipelineDeps = {
     repo,
@@ -119,7 +120,7 @@ export function createApp(opts: AppOptions = {}): App {
     flushUsage: () => usage.flush(),
     oracleAvailable: opts.oracleUnavailable !== true,
     parcelCreated: (parcel, nowMs) => scenarios.assignByRule(parcel, nowMs),
-    keyRing,
+    keys,
     limiter: new RateLimiter(),
     faults,
     usage,
@@ -128,7 +129,7 @@ export function createApp(opts: AppOptions = {}): App {
     rateLimitEnabled: opts.rateLimit !== false,
   };
   const closing = new AbortController();
-  const admin: AdminDeps = { repo, testClock, scenarios, log, keyRing, token: () => opts.adminToken, closing: closing.signal };
+  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal };
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0);
   let closed = false;
 
@@ -141,6 +142,14 @@ export function createApp(opts: AppOptions = {}): App {
     handle(req, res) {
       if (isOpenApiRequest(req)) return serveOpenApi(req, res);
       const startedMs = clock.elapsedMs();
+      // One change check per request (the repository's dataVersion) tells the parcel cache, the test clock and the scenario
+      // runs whether anything (another process included) committed since the last request.
+      let version: number | undefined;
+      try {
+        version = repo.dataVersion();
+      } catch (err) {
+        if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+      }
       if (req.url?.startsWith(ADMIN_PREFIX)) {
         void handleAdmin(req, admin).then((response) => {
           // A log request still waiting when the sandbox closed has nobody left to answer.
@@ -150,9 +159,6 @@ export function createApp(opts: AppOptions = {}): App {
         return;
       }
       try {
-        // One PRAGMA data_version per request tells both whether another process moved the clock
-        // or the scenario runs.
-        const version = repo.dataVersion();
         testClock.refresh(version);
         scenarios.catchUp(clock.nowMs(), version);
       } catch (err) {

@@ -20,10 +20,19 @@ export interface Caller {
   scopes: ReadonlySet<Scope>;
 }
 
-interface KeyEntry {
-  hash: Buffer;
+/** What a presented key grants: its caller, until its expiry. */
+export interface KeyGrant {
   expiresAt: number | null;
   caller: Caller;
+}
+
+/** Finds the key of an Authorization header; throws 401 for a missing, malformed or unknown key. */
+export interface KeyLookup {
+  lookup(header: string | undefined): KeyGrant;
+}
+
+interface KeyEntry extends KeyGrant {
+  hash: Buffer;
 }
 
 const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox"';
@@ -32,7 +41,7 @@ const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox"';
  * API keys by SHA-256 hash. Only hashes are stored; the lookup is by the hash of the presented
  * key, and the match is confirmed with a constant-time comparison of the two hashes.
  */
-export class KeyRing {
+export class KeyRing implements KeyLookup {
   private readonly byHash = new Map<string, KeyEntry>();
 
   constructor(orgs: readonly OrgRecord[], keys: readonly KeyRecord[]) {
@@ -45,24 +54,7 @@ export class KeyRing {
     }
   }
 
-  /** Resolves `Authorization: Bearer <key>`; throws 401 for a missing, unknown or expired key. */
-  authenticate(header: string | undefined, now: number): Caller {
-    const entry = this.lookup(header);
-    if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('expired_credentials', 'the API key has expired');
-    return entry.caller;
-  }
-
-  /** Whether the header carries a key of this key ring (a customer key), whatever its expiry. */
-  recognises(header: string | undefined): boolean {
-    try {
-      this.lookup(header);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private lookup(header: string | undefined): KeyEntry {
+  lookup(header: string | undefined): KeyGrant {
     if (header === undefined || header === '') {
       throw unauthorized('missing_credentials', 'send the header Authorization: Bearer <API key>');
     }
@@ -72,6 +64,23 @@ export class KeyRing {
     const entry = this.byHash.get(presented.toString('hex'));
     if (!entry || !timingSafeEqual(entry.hash, presented)) throw unauthorized('invalid_credentials', 'the API key is not valid');
     return entry;
+  }
+}
+
+/** Resolves `Authorization: Bearer <key>`; throws 401 for a missing, unknown or expired key. */
+export function authenticate(keys: KeyLookup, header: string | undefined, now: number): Caller {
+  const grant = keys.lookup(header);
+  if (grant.expiresAt !== null && grant.expiresAt <= now) throw unauthorized('expired_credentials', 'the API key has expired');
+  return grant.caller;
+}
+
+/** Whether the header carries a customer key known to `keys`, whatever its expiry. */
+export function recognises(keys: KeyLookup, header: string | undefined): boolean {
+  try {
+    keys.lookup(header);
+    return true;
+  } catch {
+    return false;
   }
 }
 

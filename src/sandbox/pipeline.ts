@@ -10,7 +10,8 @@ import { UUID_PATTERN } from '../schemas/parcel.js';
 import type { RouteSpec } from '../schemas/routes.js';
 import { matchRoute } from '../schemas/routes.js';
 import { validate } from '../schemas/validate.js';
-import type { Caller, KeyRing } from './auth.js';
+import type { Caller, KeyLookup } from './auth.js';
+import { authenticate } from './auth.js';
 import { ClientGoneError, readJsonBody } from './body.js';
 import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
@@ -28,7 +29,7 @@ export { MAX_BODY_BYTES } from './body.js';
 export { IDEMPOTENCY_RETENTION_S } from './idempotency.js';
 
 export interface PipelineDeps extends Deps {
-  keyRing: KeyRing;
+  keys: KeyLookup;
   limiter: RateLimiter;
   faults: Faults;
   usage: UsageRecorder;
@@ -108,7 +109,7 @@ const faultStep: Step = (s, d) => {
 };
 
 const authStep: Step = (s, d) => {
-  s.caller = d.keyRing.authenticate(s.req.headers.authorization, s.now);
+  s.caller = authenticate(d.keys, s.req.headers.authorization, s.now);
 };
 
 /** The route's scope must be on the key; deliveries:write needs a verified organisation. */

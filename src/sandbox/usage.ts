@@ -1,10 +1,10 @@
 import type { Repository, UsageEntry } from './store/types.js';
 
 /**
- * The usage writer, kept apart from the request path: one row per answered request, buffered and
- * written as plain INSERTs in one transaction every `intervalMs` (or at 512 rows, before this
- * process reads usage, and on close). Only usage rows wait here, never a parcel write; a crash
- * loses at most the last interval's rows (see docs/sandbox.md).
+ * The usage writer, kept apart from the request path: answered requests are buffered and added to
+ * the daily totals and the latest-requests ring in one transaction every `intervalMs` (or at 512
+ * requests, before this process reads usage, and on close). Only usage waits here, never a parcel
+ * write; a crash loses at most the last interval's requests (see docs/sandbox.md).
  */
 export class UsageRecorder {
   private buffer: UsageEntry[] = [];
@@ -27,7 +27,7 @@ export class UsageRecorder {
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
-    this.repo.insertUsage(batch);
+    this.repo.recordUsage(batch);
   }
 
   close(): void {

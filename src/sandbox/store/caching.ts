@@ -4,29 +4,37 @@ import type { ParcelRecord, Repository } from './types.js';
 const CACHE_LIMIT = 50_000;
 
 /**
- * A Repository whose parcel reads by id are served from memory while nothing changed them. Each
- * read first asks the database's PRAGMA data_version, so a commit by any other connection (another
- * process on the file) empties the cache before the read. This connection's own writes drop the
- * entries they touch, and nothing is cached inside a transaction (it may still roll back).
+ * A Repository whose parcel reads by id are served from memory while nothing changed them.
+ *
+ * Its contract: a read reflects every commit made before the latest `dataVersion()` call on it.
+ * A change of that version (any commit, e.g. by another process on the file) empties the cache. The
+ * request pipeline calls it once at the start of every request, so every request sees every commit
+ * made before it arrived, and a GET costs one change check, not one per read. This connection's own writes drop the entries they touch,
+ * and nothing is cached inside a transaction (it may still roll back).
  */
 export function withParcelCache(repo: Repository): Repository {
   const cache = new Map<string, ParcelRecord>();
   let seenVersion = -1;
-  const fresh = (): void => {
-    const v = repo.dataVersion();
-    if (v !== seenVersion || cache.size >= CACHE_LIMIT) {
-      cache.clear();
-      seenVersion = v;
-    }
-  };
-  const drop = (entryId: string): void => {
-    cache.delete(entryId);
-  };
   return {
     ...repo,
+    dataVersion() {
+      let version: number;
+      try {
+        version = repo.dataVersion();
+      } catch (err) {
+        // Not knowing whether anything changed, forget everything.
+        cache.clear();
+        seenVersion = -1;
+        throw err;
+      }
+      if (version !== seenVersion || cache.size >= CACHE_LIMIT) {
+        cache.clear();
+        seenVersion = version;
+      }
+      return version;
+    },
     getParcel(orgId, entryId) {
       if (repo.inTransaction()) return repo.getParcel(orgId, entryId);
-      fresh();
       const hit = cache.get(entryId);
       if (hit) return hit.org_id === orgId ? hit : undefined;
       const row = repo.getParcel(orgId, entryId);
@@ -34,11 +42,11 @@ export function withParcelCache(repo: Repository): Repository {
       return row;
     },
     updateParcel(parcel, fields, now) {
-      drop(parcel.entry_id);
+      cache.delete(parcel.entry_id);
       return repo.updateParcel(parcel, fields, now);
     },
     setParcelStatus(parcel, status, now) {
-      drop(parcel.entry_id);
+      cache.delete(parcel.entry_id);
       return repo.setParcelStatus(parcel, status, now);
     },
   };

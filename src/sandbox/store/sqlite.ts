@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { AccountStore } from './accounts.js';
+import { openChangeSignal } from './change-signal.js';
 import { HistoryStore } from './history.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ParcelStore } from './parcels.js';
@@ -18,14 +19,16 @@ export function openSqliteRepository(path: string): Repository {
   const usage = new UsageStore(db);
   const bench = new TestBenchStore(db);
   const key = cursorKey(db);
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const changes = openChangeSignal(db, path);
+  // One transaction function for every call (better-sqlite3 builds four wrappers per transaction()).
+  const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
   return {
     // BEGIN IMMEDIATE takes the write lock up front, so a read-check-write is atomic even when
     // another process (`parcels --sandbox` next to `parcels sandbox serve`) shares the file.
-    transaction: (fn) => db.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T) => immediate(fn) as T,
     inTransaction: () => db.inTransaction,
-    dataVersion: () => dataVersion.get() as number,
-    applySeed: (seed) => db.transaction(() => accounts.applySeed(seed)).immediate(),
+    dataVersion: () => changes.version(),
+    applySeed: (seed) => immediate(() => accounts.applySeed(seed)),
     loadOrganisations: () => accounts.organisations(),
     loadKeys: () => accounts.keys(),
     cursorKey: () => key,
@@ -54,8 +57,8 @@ export function openSqliteRepository(path: string): Repository {
     putIdempotency: (orgId, key, record) => idempotency.put(orgId, key, record),
     purgeIdempotencyBefore: (ts) => idempotency.purgeBefore(ts),
 
-    insertUsage: (entries) => {
-      if (entries.length > 0) db.transaction(() => usage.insert(entries)).immediate();
+    recordUsage: (entries) => {
+      if (entries.length > 0) immediate(() => usage.record(entries));
     },
     usagePerDay: (orgId, from) => usage.perDay(orgId, from),
     usageRecent: (orgId, since, limit) => usage.recent(orgId, since, limit),
@@ -73,6 +76,7 @@ export function openSqliteRepository(path: string): Repository {
     advanceScenarioRun: (runNo, nextStep, nextDueMs, refused) => bench.advanceRun(runNo, nextStep, nextDueMs, refused),
 
     close: () => {
+      changes.close();
       if (db.open) db.close();
     },
   };

@@ -170,7 +170,7 @@ export interface Repository {
   transaction<T>(fn: () => T): T;
   /** Whether a transaction of this connection is open. */
   inTransaction(): boolean;
-  /** PRAGMA data_version: changes whenever another connection commits to the file. */
+  /** Changes whenever a commit happened since the last call: another connection's (another process on the file) or this one's. */
   dataVersion(): number;
   applySeed(seed: SeedObject): void;
   loadOrganisations(): OrgRecord[];
@@ -210,8 +210,8 @@ export interface Repository {
   putIdempotency(orgId: string, key: string, record: IdempotencyRecord): void;
   purgeIdempotencyBefore(ts: number): void;
 
-  /** Inserts the rows in one transaction. */
-  insertUsage(entries: readonly UsageEntry[]): void;
+  /** Adds answered requests (in arrival order) to the daily totals and the latest-requests ring, in one transaction. */
+  recordUsage(entries: readonly UsageEntry[]): void;
   usagePerDay(orgId: string, from: number): Array<{ date: string; requests: number; errors: number }>;
   usageRecent(orgId: string, since: number, limit: number): Array<{ method: string; path: string; status: number; at: number }>;
   purgeUsageBefore(ts: number): void;

@@ -1,25 +1,64 @@
 import type Database from 'better-sqlite3';
 import type { UsageEntry } from './types.js';
 
-/** The per-request usage log. */
+/** Requests kept per organisation for the recent-requests route (the API returns the latest 100). */
+export const RECENT_KEPT = 100;
+const DAY_S = 86_400;
+
+/**
+ * Usage as the API shows it: a counter row per organisation and UTC day (requests, errors), and a
+ * ring of each organisation's latest RECENT_KEPT requests (slot = sequence number modulo the ring's
+ * size). Storage stays bounded however many requests arrive, and recording a batch writes a few rows,
+ * not one row per request.
+ */
 export class UsageStore {
   private readonly s;
 
   constructor(db: Database.Database) {
     this.s = {
-      insert: db.prepare('INSERT INTO usage (org_id, method, path, status, at) VALUES (?, ?, ?, ?, ?)'),
-      perDay: db.prepare(
-        `SELECT date(at, 'unixepoch') AS date, COUNT(*) AS requests, SUM(status >= 400) AS errors FROM usage
-         WHERE org_id = ? AND at >= ? GROUP BY date ORDER BY date`,
+      addDay: db.prepare(
+        `INSERT INTO usage_days (org_id, day, requests, errors) VALUES (?, ?, ?, ?)
+         ON CONFLICT (org_id, day) DO UPDATE SET requests = requests + excluded.requests, errors = errors + excluded.errors`,
       ),
-      recent: db.prepare('SELECT method, path, status, at FROM usage WHERE org_id = ? AND at >= ? ORDER BY id DESC LIMIT ?'),
-      purge: db.prepare('DELETE FROM usage WHERE at < ?'),
+      lastSeq: db.prepare('SELECT MAX(seq) FROM usage_recent WHERE org_id = ?').pluck(),
+      putRecent: db.prepare('INSERT OR REPLACE INTO usage_recent (org_id, slot, seq, method, path, status, at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      perDay: db.prepare(
+        `SELECT date(day, 'unixepoch') AS date, requests, errors FROM usage_days WHERE org_id = ? AND day >= ? ORDER BY day`,
+      ),
+      recent: db.prepare('SELECT method, path, status, at FROM usage_recent WHERE org_id = ? AND at >= ? ORDER BY seq DESC LIMIT ?'),
+      purgeDays: db.prepare('DELETE FROM usage_days WHERE day < ?'),
+      purgeRecent: db.prepare('DELETE FROM usage_recent WHERE at < ?'),
     };
   }
 
-  /** Plain inserts; the caller wraps several in one transaction. */
-  insert(entries: readonly UsageEntry[]): void {
-    for (const e of entries) this.s.insert.run(e.orgId, e.method, e.path, e.status, e.at);
+  /** Adds the entries (in arrival order) to the daily counters and the rings; the caller wraps it in one transaction. */
+  record(entries: readonly UsageEntry[]): void {
+    const days = new Map<string, { orgId: string; day: number; requests: number; errors: number }>();
+    const byOrg = new Map<string, UsageEntry[]>();
+    for (const e of entries) {
+      const day = e.at - (((e.at % DAY_S) + DAY_S) % DAY_S);
+      const key = `${e.orgId}\n${day}`;
+      let counter = days.get(key);
+      if (!counter) {
+        counter = { orgId: e.orgId, day, requests: 0, errors: 0 };
+        days.set(key, counter);
+      }
+      counter.requests++;
+      if (e.status >= 400) counter.errors++;
+      let list = byOrg.get(e.orgId);
+      if (!list) byOrg.set(e.orgId, (list = []));
+      list.push(e);
+    }
+    for (const c of days.values()) this.s.addDay.run(c.orgId, c.day, c.requests, c.errors);
+    for (const [orgId, list] of byOrg) {
+      const last = (this.s.lastSeq.get(orgId) as number | null) ?? 0;
+      // Only the newest RECENT_KEPT of the batch can survive in the ring.
+      for (let i = Math.max(0, list.length - RECENT_KEPT); i < list.length; i++) {
+        const e = list[i] as UsageEntry;
+        const seq = last + i + 1;
+        this.s.putRecent.run(orgId, seq % RECENT_KEPT, seq, e.method, e.path, e.status, e.at);
+      }
+    }
   }
 
   perDay(orgId: string, from: number): Array<{ date: string; requests: number; errors: number }> {
@@ -31,6 +70,7 @@ export class UsageStore {
   }
 
   purgeBefore(ts: number): void {
-    this.s.purge.run(ts);
+    this.s.purgeDays.run(ts - (((ts % DAY_S) + DAY_S) % DAY_S));
+    this.s.purgeRecent.run(ts);
   }
 }
