@@ -4,9 +4,9 @@
  * every command receives (`ctx.globals`) all derive from this list; its order is the order help
  * shows. Plain data, read by the fast path: no heavy imports.
  *
- * `env` names the variable behind a flag. For the five profile settings (profile, base URL, output,
- * timeout, retries) src/config/settings.ts reads it, because the profile stands between variable and
- * built-in default; resolveGlobalOptions therefore reads no environment.
+ * `env` names the variable behind a flag. src/config/settings.ts reads those variables, because
+ * config.json (the current profile, a profile's base URL, output, timeout, retries) stands between
+ * the variable and the built-in default; resolveGlobalOptions therefore reads no environment.
  */
 import type { FlagValues, GlobalFlagSpec } from '../definition.js';
 import { OUTPUT_FORMATS } from '../../io/output-format.js';
