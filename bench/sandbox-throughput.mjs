@@ -5,7 +5,7 @@
 // --rounds rounds so that background load affects both alike; the table shows each target's median
 // round (by req/s) and the ratio is the median of the per-round ratios.
 import { loadavg } from 'node:os';
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'file' },
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
+    pin: { type: 'boolean', default: true },
+    'no-pin': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -35,11 +37,27 @@ function run(opts, seconds = duration) {
   });
 }
 
+/**
+ * Servers on core 0 and this process (the load generator) on core 1, all threads, when taskset is
+ * there (--no-pin: let the scheduler place them): each side then has a core of its own, as on two
+ * machines, and the comparison is not about which of them the scheduler favoured.
+ */
+function pinTo(core, pid) {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const pinned = values.pin && !values['no-pin'] && pinTo(1, process.pid);
+
 /** Starts bench/sandbox-bench-server.mjs in its own process and resolves with what it reports. */
 function child(...args) {
   const proc = fork(fileURLToPath(new URL('./sandbox-bench-server.mjs', import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const cpu = () => new Promise((done) => { proc.once('message', (m) => done(m.cpu)); proc.send('cpu'); });
+    if (pinned) pinTo(0, proc.pid);
     proc.once('message', (info) => resolve({ ...info, cpu, stop: () => new Promise((done) => { proc.once('exit', done); proc.disconnect(); }) }));
     proc.once('error', reject);
     proc.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -113,7 +131,7 @@ await bareSqlite.stop();
 rmSync(dir, { recursive: true, force: true });
 
 console.log(
-  `\nNode ${process.version}, servers in a child process, ${connections} connections, ${warmup} s warm-up, ${rounds} alternating round(s) of ${duration} s (median shown), database ${values.db === 'memory' ? ':memory:' : 'file (WAL)'}, load average ${load.map((l) => l.toFixed(2)).join(' → ')}\n`,
+  `\nNode ${process.version}, servers in a child process${pinned ? ' pinned to core 0, load generator on core 1 (taskset)' : ' (not pinned)'}, ${connections} connections, ${warmup} s warm-up, ${rounds} alternating round(s) of ${duration} s (median shown), database ${values.db === 'memory' ? ':memory:' : 'file (WAL)'}, load average ${load.map((l) => l.toFixed(2)).join(' → ')}\n`,
 );
 console.log('| Target | req/s | p50 ms | p99 ms | server CPU µs/req | requests | non-2xx/errors |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');

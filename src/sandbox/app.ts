@@ -143,7 +143,7 @@ export function createApp(opts: AppOptions = {}): App {
       if (isOpenApiRequest(req)) return serveOpenApi(req, res);
       const startedMs = clock.elapsedMs();
       // One change check per request (the repository's dataVersion) tells the parcel cache, the test clock and the scenario
-      // runs whether anything (another process included) committed since the last request.
+      // runs whether another process committed since the last request.
       let version: number | undefined;
       try {
         version = repo.dataVersion();

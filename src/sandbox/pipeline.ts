@@ -82,6 +82,9 @@ interface RequestState {
 
 type Step = (s: RequestState, d: PipelineDeps) => void;
 
+/** The query of a request without one (most of them), shared rather than made for each. */
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
 /** Match method and path against the spec's route table; unknown → 404. */
 const routeStep: Step = (s, d) => {
   if (!s.url.startsWith('/')) throw new SandboxError(404, 'route_not_found', 'no such route');
@@ -260,7 +263,7 @@ export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Pr
   const url = req.url ?? '/';
   const s: RequestState = {
     req, method: req.method ?? 'GET', url, path: url, rawQuery: '', route: undefined, rawParams: {}, handler: undefined,
-    caller: undefined, drop: false, rate: undefined, params: {}, query: new Map(), bytes: undefined, body: undefined,
+    caller: undefined, drop: false, rate: undefined, params: {}, query: NO_QUERY, bytes: undefined, body: undefined,
     idempotencyKey: undefined, nowMs: 0, now: 0,
   };
   takeTime(s, d);

@@ -24,7 +24,7 @@ const LATEST_MS = 253_402_300_799_999;
 /**
  * The run-time controllable data clock, stored in the database (a `meta` row) so that it survives
  * restarts and every process on the file sees the same time. It only moves forward. `refresh`
- * re-reads the state when a commit happened (the repository's dataVersion); the sandbox calls it
+ * re-reads the state when another connection committed (the repository's dataVersion); the sandbox calls it
  * at the start of every request, so a change made by another process is seen by the next request.
  */
 export class TestClock implements ClockStateSource {

@@ -62,33 +62,35 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** Matches a method and a path (no query string) against the route table. */
-const TEMPLATES: ReadonlyArray<readonly [RouteSpec, readonly string[]]> = ROUTES.map((r) => [r, r.path.split('/')] as const);
+/** A route's path template by segment: a literal to compare, or the name of a parameter ({id}). */
+type Segment = { literal: string } | { param: string };
+const TEMPLATES: ReadonlyArray<readonly [RouteSpec, readonly Segment[]]> = ROUTES.map(
+  (r) => [r, r.path.split('/').map((t) => (t.startsWith('{') ? { param: t.slice(1, -1) } : { literal: t }))] as const,
+);
 
+/** Matches a method and a path (no query string) against the route table. */
 export function matchRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
   const segments = path.split('/');
   let pathKnown = false;
   for (const [route, template] of TEMPLATES) {
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    let ok = true;
-    for (let i = 0; i < template.length; i++) {
-      const t = template[i] as string;
-      const s = segments[i] as string;
-      if (t.startsWith('{')) {
-        if (s === '') {
-          ok = false;
-          break;
-        }
-        params[t.slice(1, -1)] = s;
-      } else if (t !== s) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) continue;
+    if (template.length !== segments.length || !fits(template, segments)) continue;
     pathKnown = true;
-    if (route.method === method) return { route, params };
+    if (route.method !== method) continue;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < template.length; i++) {
+      const t = template[i] as Segment;
+      if ('param' in t) params[t.param] = segments[i] as string;
+    }
+    return { route, params };
   }
   return { route: undefined, pathKnown };
+}
+
+function fits(template: readonly Segment[], segments: readonly string[]): boolean {
+  for (let i = 0; i < template.length; i++) {
+    const t = template[i] as Segment;
+    const s = segments[i] as string;
+    if ('param' in t ? s === '' : t.literal !== s) return false;
+  }
+  return true;
 }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { STATUS_NAMES } from '../../schemas/codes.js';
 import { validate } from '../../schemas/validate.js';
 import { SandboxError, badRequest, validationError } from '../errors.js';
+import { sha1Base64url } from '../hash.js';
 import type { ParcelFields, ParcelRecord } from '../store/types.js';
 import type { HandlerContext, HandlerResult } from './types.js';
 
@@ -80,7 +80,7 @@ export function toApiParcel(p: ParcelRecord): ApiParcel {
 
 /** `"v<version>-<hash>"`: changes whenever the representation changes (every change bumps version). */
 export function etagOf(p: ParcelRecord, api: ApiParcel): string {
-  const hash = createHash('sha1').update(JSON.stringify(api)).digest('base64url').slice(0, 12);
+  const hash = sha1Base64url(JSON.stringify(api)).slice(0, 12);
   return `"v${p.version}-${hash}"`;
 }
 

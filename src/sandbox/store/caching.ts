@@ -6,11 +6,12 @@ const CACHE_LIMIT = 50_000;
 /**
  * A Repository whose parcel reads by id are served from memory while nothing changed them.
  *
- * Its contract: a read reflects every commit made before the latest `dataVersion()` call on it.
- * A change of that version (any commit, e.g. by another process on the file) empties the cache. The
- * request pipeline calls it once at the start of every request, so every request sees every commit
- * made before it arrived, and a GET costs one change check, not one per read. This connection's own writes drop the entries they touch,
- * and nothing is cached inside a transaction (it may still roll back).
+ * Its contract: a read reflects every commit made before the latest `dataVersion()` call on it. A
+ * change of that version (a commit by another connection, e.g. another process on the file) empties
+ * the cache. The request pipeline calls it once at the start of every request, so every request sees
+ * every commit made before it arrived, and a GET costs one change check, not one per read. This
+ * connection's own writes drop the entries they touch, and nothing is cached inside a transaction
+ * (it may still roll back).
  */
 export function withParcelCache(repo: Repository): Repository {
   const cache = new Map<string, ParcelRecord>();

@@ -5,35 +5,28 @@ import type Database from 'better-sqlite3';
 const WAL_INDEX_HEADER_BYTES = 48;
 
 export interface ChangeSignal {
-  /** A number that changes whenever a commit (by any connection, this one included) happened since the last call. */
+  /** PRAGMA data_version's answer: a number that changes whenever another connection committed since the last call. */
   version(): number;
   close(): void;
 }
 
 /**
- * Tells whether the database may have changed since it was last asked, as cheaply as the file allows.
+ * PRAGMA data_version (did another connection commit since I last asked?), asked only when the file
+ * says something may have been committed at all.
  *
- * A WAL database keeps its WAL-index in `<file>-shm`, whose first 48 bytes are the WAL-index header
- * (https://sqlite.org/walformat.html): every commit of any connection rewrites it (its change
- * counter, last frame and checksums), and nothing else does. Reading those bytes is one `pread`,
- * where `PRAGMA data_version` opens and closes a read transaction (locks and a `stat`, about three
- * times the cost, measured in bench/). A header that differs from the last one read, even one read
- * while another process was half-way through writing it, counts as a change; a commit that completed
- * before the read has always written it whole. If the header cannot be read (no `-shm` file: a
- * `:memory:` or non-WAL database), the signal falls back to `PRAGMA data_version`.
+ * data_version opens and closes a read transaction: file locks and a `stat`, about three times the
+ * cost of one `pread` (measured in bench/). A WAL database keeps its WAL-index in `<file>-shm`, whose
+ * first 48 bytes are the WAL-index header (https://sqlite.org/walformat.html): every commit of any
+ * connection rewrites it (change counter, last frame, checksums) and nothing else does. So the header
+ * is read first: unchanged means no commit at all since the last call, and the answer stands; changed
+ * (a commit by anyone, this connection included, or a header read half-way through another process's
+ * write) means data_version is asked, and it alone decides. If the header cannot be read (no `-shm`
+ * file: a `:memory:` or non-WAL database), data_version is asked every time.
  */
 export function openChangeSignal(db: Database.Database, path: string): ChangeSignal {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  let counter = 0;
-  let lastDataVersion = -1;
-  const fromPragma = (): number => {
-    const v = dataVersion.get() as number;
-    if (v !== lastDataVersion) {
-      lastDataVersion = v;
-      counter++;
-    }
-    return counter;
-  };
+  let version = -1;
+  const fromPragma = (): number => (version = dataVersion.get() as number);
   const fd = walIndexFd(db, path);
   if (fd === undefined) return { version: fromPragma, close: () => undefined };
 
@@ -44,11 +37,9 @@ export function openChangeSignal(db: Database.Database, path: string): ChangeSig
     version() {
       if (!open) return fromPragma();
       const read = readSync(fd, next, 0, WAL_INDEX_HEADER_BYTES, 0);
-      if (read !== WAL_INDEX_HEADER_BYTES || !next.equals(last)) {
-        [last, next] = [next, last];
-        counter++;
-      }
-      return counter;
+      if (read === WAL_INDEX_HEADER_BYTES && version !== -1 && next.equals(last)) return version;
+      [last, next] = [next, last];
+      return fromPragma();
     },
     close() {
       if (!open) return;

@@ -170,7 +170,7 @@ export interface Repository {
   transaction<T>(fn: () => T): T;
   /** Whether a transaction of this connection is open. */
   inTransaction(): boolean;
-  /** Changes whenever a commit happened since the last call: another connection's (another process on the file) or this one's. */
+  /** PRAGMA data_version: changes whenever another connection (another process on the file) committed since the last call. */
   dataVersion(): number;
   applySeed(seed: SeedObject): void;
   loadOrganisations(): OrgRecord[];
