@@ -1,7 +1,7 @@
 /**
  * The request pipeline, as a list of steps: route → faults → auth → scope → rate limit → path and
- * query → (body) → JSON → idempotency key → validate → handler (in a transaction, idempotent
- * where the route is) → envelope. Each step reads and fills the request's own state, or throws a
+ * query → (body) → JSON → idempotency key → validate → handler (a write in a transaction,
+ * idempotent where the route is, committed with the turn's other writes) → envelope. Each step reads and fills the request's own state, or throws a
  * SandboxError, which becomes an error envelope.
  */
 import type { IncomingMessage } from 'node:http';
