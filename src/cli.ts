@@ -1,10 +1,15 @@
-import type { Command as CommanderCommand, CommanderError as CommanderErrorType } from 'commander';
-import { COMMANDS, GLOBAL_OPTIONS, definitions } from './commands/table.js';
-import type { CommandDefinition } from './commands/definition.js';
+import type { Command as CommanderCommand, CommanderError as CommanderErrorType, Option as CommanderOption } from 'commander';
+import { COMMANDS, definitions } from './commands/table.js';
+import type { CommandDefinition, FlagSpecs } from './commands/definition.js';
+import { helpDescription, longFlag } from './commands/definition.js';
+import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
+import type { GlobalOptions } from './commands/definitions/globals.js';
 import type { RawFlag } from './commands/resolve-flags.js';
+import { flagValue, tokenize, typedFlag } from './commands/shared/retype.js';
+import type { CommandLine } from './commands/shared/retype.js';
 import type { CommandModule } from './commands/types.js';
-import type { Context, GlobalOptions } from './context.js';
-import { DryRunComplete, EXIT, ReportedFailure } from './errors.js';
+import type { Context } from './context.js';
+import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
 import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
@@ -92,8 +97,9 @@ function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; di
 async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   const { systemIO, writeOut } = await import('./io/streams.js');
-  const noColorFlag = argv.includes('--no-color');
-  const io = deps.io ?? systemIO({ noColor: noColorFlag });
+  // Before commander has parsed anything, only the global flags are known.
+  const globalsOnly = { words: argv, flags: [] };
+  const io = deps.io ?? systemIO({ noColor: typedFlag(globalsOnly, longFlag(GLOBAL_FLAGS.color)) });
   let exitCode: number = EXIT.OK;
   let pending: Promise<void> = Promise.resolve();
   const write = (stream: NodeJS.WritableStream, text: string): void => {
@@ -101,7 +107,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   };
 
   // With JSON output every error is one JSON line on stderr, commander's parser errors too.
-  const jsonErrors = wantsJsonErrors(argv, deps.env ?? process.env);
+  const jsonErrors = wantsJsonErrors(globalsOnly, deps.env ?? process.env);
   const parserError = (text: string): void => {
     const message = text.trim().replace(/^error: /, '');
     pending = pending.then(async () => {
@@ -120,8 +126,21 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     })
     .exitOverride()
     .showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
-  program.helpInformation = () => topLevelHelp(COMMANDS, GLOBAL_OPTIONS, VERSION);
-  for (const def of GLOBAL_OPTIONS) program.option(def.flags, def.description);
+  program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION);
+  // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify, `color` for --no-color).
+  const addFlags = (command: CommanderCommand, specs: FlagSpecs): Map<string, string> => {
+    const attributes = new Map<string, string>();
+    for (const [key, spec] of Object.entries(specs)) {
+      const option: CommanderOption = new Option(spec.flags, helpDescription(spec));
+      if (spec.type === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+      command.addOption(option);
+      attributes.set(key, option.attributeName());
+    }
+    return attributes;
+  };
+  const rawFlags = (attributes: ReadonlyMap<string, string>, opts: Record<string, unknown>): Record<string, RawFlag> =>
+    Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
+  const globalAttributes = addFlags(program, GLOBAL_FLAGS);
   // Every subcommand's help lists the global flags it accepts (not --version, which only the top level takes).
   program.options.find((option) => option.long === '--version')?.hideHelp();
   program.configureHelp({ showGlobalOptions: true });
@@ -147,29 +166,28 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
     // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
     if (def.path.length === 1 && !def.args) groups.set(name, command);
-    // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify).
-    const attributes = new Map<string, string>();
-    for (const [key, spec] of Object.entries(def.flags)) {
-      const option = new Option(spec.flags, spec.description);
-      if (spec.type === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
-      command.addOption(option);
-      attributes.set(key, option.attributeName());
-    }
+    const attributes = addFlags(command, def.flags);
     command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as CommanderCommand;
-      const globals = toGlobalOptions(self.optsWithGlobals());
       // A variadic last argument (`[id...]`) takes every remaining word.
       const variadic = self.registeredArguments.at(-1)?.variadic === true;
       const args = variadic ? self.args : self.args.slice(0, self.registeredArguments.length);
-      const opts = self.opts();
-      const raw = Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
+      const { resolveFlags, resolveGlobalOptions } = await import('./commands/resolve-flags.js');
+      let globals: GlobalOptions;
+      try {
+        globals = resolveGlobalOptions(rawFlags(globalAttributes, self.optsWithGlobals()));
+      } catch (error) {
+        // No context without valid globals: reported like commander's own parser errors.
+        exitCode = await reportGlobalsError(error, io, jsonErrors);
+        return;
+      }
       const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
-      const ctx = createContext({ io, env, globals, argv, now: deps.now, signal, claimSecondSignal: claimSecond });
+      const commandLine = { words: argv, flags: Object.values(def.flags) };
+      const ctx = createContext({ io, env, globals, commandLine, now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
-        const { resolveFlags } = await import('./commands/resolve-flags.js');
-        const flags = resolveFlags(def, raw, env);
+        const flags = resolveFlags(def, rawFlags(attributes, self.opts()), env);
         if (def !== definitions.authLogin) {
           const { requireKnownProfile } = await import('./commands/shared/profile.js');
           await requireKnownProfile(ctx);
@@ -199,40 +217,28 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
 }
 
 /** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */
-function wantsJsonErrors(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
   const machine = (format: string | undefined): boolean => format === 'json' || format === 'ndjson';
-  let wanted = machine(env.PARCELS_OUTPUT);
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') break;
-    if (word === '--json') wanted = true;
-    else if (word === '-o' || word === '--output') wanted = machine(argv[i + 1]);
-    else if (word.startsWith('--output=')) wanted = machine(word.slice('--output='.length));
-    else if (word.startsWith('-o') && !word.startsWith('--')) wanted = machine(word.slice(2));
+  let format = env.PARCELS_OUTPUT;
+  let json = false;
+  for (const token of tokenize(line)) {
+    if (token.flag === longFlag(GLOBAL_FLAGS.json)) json = true;
+    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = flagValue(line, token);
   }
-  return wanted || argv.includes('--json');
+  return json || machine(format);
+}
+
+/** A refused global flag (`--output xml`): exit 2, in JSON when the command line asks for JSON. */
+async function reportGlobalsError(error: unknown, io: IO, jsonErrors: boolean): Promise<number> {
+  if (!(error instanceof UsageError)) throw error;
+  const { describeUsageError } = await import('./describe-error.js');
+  const { renderError } = await import('./io/render.js');
+  await renderError(io, describeUsageError(error), { format: jsonErrors ? 'json' : 'table' });
+  return EXIT.USAGE;
 }
 
 function signalExitCode(signal: AbortSignal): number {
   return typeof signal.reason === 'string' ? (SIGNAL_EXIT[signal.reason] ?? EXIT.CANCELLED) : EXIT.CANCELLED;
-}
-
-function toGlobalOptions(raw: Record<string, unknown>): GlobalOptions {
-  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  return {
-    profile: str(raw.profile),
-    baseUrl: str(raw.baseUrl),
-    output: raw.json === true ? 'json' : str(raw.output),
-    fields: str(raw.fields),
-    quiet: raw.quiet === true,
-    utc: raw.utc === true,
-    verbose: raw.verbose === true,
-    dryRun: raw.dryRun === true,
-    sandbox: raw.sandbox === true,
-    timeout: str(raw.timeout),
-    retries: str(raw.retries),
-    jq: str(raw.jq),
-  };
 }
 
 function commanderExitCode(error: CommanderErrorType): number {

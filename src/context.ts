@@ -13,24 +13,8 @@ import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew.js';
-
-/** The options every command accepts, as commander parsed them (still unvalidated strings). */
-export interface GlobalOptions {
-  profile?: string;
-  baseUrl?: string;
-  output?: string;
-  fields?: string;
-  quiet: boolean;
-  /** --utc: times on a terminal in UTC instead of the local zone. */
-  utc?: boolean;
-  verbose: boolean;
-  dryRun: boolean;
-  sandbox: boolean;
-  timeout?: string;
-  retries?: string;
-  /** --jq: a jq expression the JSON output is filtered through. */
-  jq?: string;
-}
+import type { GlobalOptions } from './commands/definitions/globals.js';
+import type { CommandLine } from './commands/shared/retype.js';
 
 /**
  * The factory handed to every command. Everything costly (config file, HTTP client, embedded
@@ -40,8 +24,8 @@ export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
-  /** The command line as the user typed it (after `parcels`): hints repeat it with their change. */
-  readonly argv: readonly string[];
+  /** The command line as the user typed it (after `parcels`), with its command's flags: hints repeat it with their change. */
+  readonly commandLine: CommandLine;
   /** Unix seconds. */
   now(): number;
   /**
@@ -92,7 +76,7 @@ export function createContext(init: {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
-  argv?: readonly string[];
+  commandLine?: CommandLine;
   now?: () => number;
   signal?: AbortSignal;
   claimSecondSignal?: () => AbortSignal;
@@ -115,9 +99,6 @@ export function createContext(init: {
 
   const settings = (): Promise<Settings> => {
     settingsPromise ??= (async () => {
-      if (globals.sandbox && globals.baseUrl !== undefined) {
-        throw new UsageError('--sandbox and --base-url cannot be used together', '--sandbox');
-      }
       const { readConfig } = await import('./config/store.js');
       const { resolveSettings } = await import('./config/settings.js');
       const config = await readConfig(env);
@@ -204,7 +185,7 @@ export function createContext(init: {
     io,
     env,
     globals,
-    argv: init.argv ?? [],
+    commandLine: init.commandLine ?? { words: [], flags: [] },
     now,
     signal,
     claimSecondSignal: init.claimSecondSignal ?? (() => new AbortController().signal),
@@ -224,7 +205,7 @@ export function createContext(init: {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.argv, { add: ['--sandbox'] })}\``,
+            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
@@ -301,7 +282,7 @@ export function createContext(init: {
         }
         return 'json';
       }
-      if (globals.output !== undefined) return parseOutputFormat(globals.output, '--output');
+      if (globals.output !== undefined) return globals.output;
       if (env.PARCELS_OUTPUT) return parseOutputFormat(env.PARCELS_OUTPUT, 'PARCELS_OUTPUT');
       return profileOutput ?? 'table';
     },

@@ -4,18 +4,17 @@ import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, sameCommand, typedFlag } from './commands/shared/retype.js';
+import type { CommandLine } from './commands/shared/retype.js';
 
 /**
  * Turns any thrown value into what renderError prints; the one place hints are written. Every
- * command a hint names is the user's own command line (ctx.argv) with the suggested change, so it
+ * command a hint names is the user's own command line (ctx.commandLine) with the suggested change, so it
  * works when pasted: same --sandbox/--profile/--base-url, same filters, the real parcel id.
  */
 export async function describeError(error: unknown, ctx: Context): Promise<ErrorInfo> {
   const exitCode = exitCodeFor(error);
   const code = errorCodeFor(error);
-  if (error instanceof UsageError) {
-    return { message: error.message, code, exitCode, field: error.field, hint: error.hint };
-  }
+  if (error instanceof UsageError) return describeUsageError(error);
   if (error instanceof ApiError) {
     return inUserTerms(
       {
@@ -26,12 +25,12 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
         hint: error.hint ?? (await hintForStatus(error, ctx)),
         ...validationDetails(error.body),
       },
-      ctx.argv,
+      ctx.commandLine,
     );
   }
   if (error instanceof NetworkError) return describeNetworkError(error, ctx);
   if (error instanceof ConflictError) {
-    const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.argv, ['get', error.parcelId])}\` to see the current values, then retry the change`;
+    const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.commandLine, ['get', error.parcelId])}\` to see the current values, then retry the change`;
     return { message: error.message, code, exitCode, hint };
   }
   if (error instanceof SandboxUnavailableError || error instanceof CheckFailedError) {
@@ -46,6 +45,11 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
 }
 
+/** Bad input refused before anything was sent (exit 2); needs no context, so it also serves before one exists. */
+export function describeUsageError(error: UsageError): ErrorInfo {
+  return { message: error.message, code: errorCodeFor(error), exitCode: exitCodeFor(error), field: error.field, hint: error.hint };
+}
+
 /** Failures after which the request may have reached the service (and been applied) before the answer was lost. */
 const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'network_error']);
 
@@ -57,7 +61,7 @@ function describeNetworkError(error: NetworkError, ctx: Context): ErrorInfo {
   const base = { code: error.code, exitCode: EXIT.UNAVAILABLE };
   const key = error.request?.idempotencyKey;
   if (key === undefined || !MAYBE_APPLIED.has(error.code)) return { ...base, message: error.message, hint: error.hint };
-  const rerun = sameCommand(ctx.argv, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] });
+  const rerun = sameCommand(ctx.commandLine, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] });
   return {
     ...base,
     message: `${error.message}; the ${error.request?.method ?? 'request'} may have been applied (Idempotency-Key ${key})`,
@@ -84,8 +88,8 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
 /** `parcels auth login` for the profile in use, with the --base-url the user typed. */
 async function loginCommand(ctx: Context): Promise<string> {
   const words = ['auth', 'login'];
-  if (!typedFlag(ctx.argv, '--profile')) words.push('--profile', await profileName(ctx));
-  return otherCommand(ctx.argv, words, ['--profile', '--base-url']);
+  if (!typedFlag(ctx.commandLine, '--profile')) words.push('--profile', await profileName(ctx));
+  return otherCommand(ctx.commandLine, words, ['--profile', '--base-url']);
 }
 
 /** The parcel id in a request path `/deliveries/v1/parcels/{id}[/…]`. */
@@ -115,8 +119,8 @@ async function hintForStatus(error: ApiError, ctx: Context): Promise<string | un
     case 412: {
       const id = parcelIdOf(error);
       if (id === undefined || error.request?.method !== 'PATCH') return undefined;
-      const refresh = sameCommand(ctx.argv, { drop: ['--if-match', '--refresh'], add: ['--refresh'] });
-      return `the parcel changed since you read it: run \`${otherCommand(ctx.argv, ['get', id])}\` to see the latest version, or \`${refresh}\` to apply your change to it`;
+      const refresh = sameCommand(ctx.commandLine, { drop: ['--if-match', '--refresh'], add: ['--refresh'] });
+      return `the parcel changed since you read it: run \`${otherCommand(ctx.commandLine, ['get', id])}\` to see the latest version, or \`${refresh}\` to apply your change to it`;
     }
     case 429:
       return error.retryAfter !== undefined
@@ -132,13 +136,13 @@ function hintForConflict(error: ApiError, ctx: Context): string | undefined {
   const id = parcelIdOf(error);
   switch (error.code) {
     case 'idempotency_key_reused':
-      return `that Idempotency-Key was already used for another request: run \`${sameCommand(ctx.argv, { drop: ['--idempotency-key'] })}\` to send a new key`;
+      return `that Idempotency-Key was already used for another request: run \`${sameCommand(ctx.commandLine, { drop: ['--idempotency-key'] })}\` to send a new key`;
     case 'parcel_delivered':
       return 'a delivered parcel (status 4) is final: it takes no more events or attempts';
     case 'invalid_transition':
       return id === undefined
         ? 'the parcel\'s current status does not allow that change'
-        : `the parcel's current status does not allow that change: run \`${otherCommand(ctx.argv, ['get', id])}\` to see its status`;
+        : `the parcel's current status does not allow that change: run \`${otherCommand(ctx.commandLine, ['get', id])}\` to see its status`;
     default:
       return undefined;
   }
@@ -171,11 +175,11 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
 }
 
 /** The flag the user typed for a request field (`parcel_weight` → `--weight`, or `--set parcel_weight`), if any. */
-function typedFlagFor(field: string, argv: readonly string[]): string | undefined {
+function typedFlagFor(field: string, line: CommandLine): string | undefined {
   const leaf = field.replace(/^delivered\./, '');
   const flag = FLAG_FOR_FIELD[leaf] ?? `--${leaf.replace(/_/g, '-')}`;
-  if (typedFlag(argv, flag)) return flag;
-  const set = argv.some((word, i) => argv[i - 1] === '--set' && (word.startsWith(`${leaf}=`) || word.startsWith(`${field}=`)));
+  if (typedFlag(line, flag)) return flag;
+  const set = line.words.some((word, i) => line.words[i - 1] === '--set' && (word.startsWith(`${leaf}=`) || word.startsWith(`${field}=`)));
   return set ? `--set ${leaf}` : undefined;
 }
 
@@ -184,8 +188,8 @@ function typedFlagFor(field: string, argv: readonly string[]): string | undefine
  * flag are renamed to that flag (in the field, the details and a message that starts with it);
  * fields that came from --data keep their names.
  */
-function inUserTerms(info: ErrorInfo, argv: readonly string[]): ErrorInfo {
-  const rename = (field: string): string => typedFlagFor(field, argv) ?? field;
+function inUserTerms(info: ErrorInfo, line: CommandLine): ErrorInfo {
+  const rename = (field: string): string => typedFlagFor(field, line) ?? field;
   const out: ErrorInfo = { ...info };
   if (info.field !== undefined) {
     const flag = rename(info.field);

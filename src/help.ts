@@ -1,3 +1,6 @@
+import type { GlobalFlagSpec } from './commands/definition.js';
+import { helpDescription } from './commands/definition.js';
+
 /** Help topics beyond commander's per-command help: `parcels help exit-codes`, `parcels help environment`. */
 const TOPICS: Record<string, string> = {
   'exit-codes': `Exit codes (stable; scripts may rely on them):
@@ -61,10 +64,6 @@ export function helpFor(words: readonly string[], commands: readonly HelpCommand
   };
 }
 
-interface HelpOption {
-  flags: string;
-  description: string;
-}
 interface HelpCommand {
   path: readonly string[];
   args?: string;
@@ -77,10 +76,10 @@ interface HelpCommand {
  * people run most while learning the tool, so it is printed without loading commander at all;
  * commander's own top-level help is pointed at this same text so the two never differ.
  */
-export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly HelpOption[], version: string): string {
+export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly GlobalFlagSpec[], version: string): string {
   const options: [string, string][] = [
     ['-V, --version', `print the version (${version})`],
-    ...globals.map((o): [string, string] => [o.flags, o.description]),
+    ...globals.map((spec): [string, string] => [spec.flags, helpDescription(spec)]),
     ['-h, --help', 'show help for a command'],
   ];
   const rows: [string, string][] = commands.map((c) => [

@@ -46,6 +46,12 @@ export interface ChoiceFlag<Choice extends string = string> extends FlagBase {
 export type FlagSpec = StringFlag | IntFlag | BoolFlag | ListFlag | ChoiceFlag;
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
+/**
+ * A global flag (src/commands/definitions/globals.ts): a command flag's shape, plus the built-in
+ * default src/config/settings.ts falls back to after the variable and the profile (help shows it).
+ */
+export type GlobalFlagSpec = FlagSpec & { settingDefault?: string };
+
 type FlagType<F extends FlagSpec> = F extends { type: 'int' }
   ? number
   : F extends { type: 'bool' }
@@ -83,8 +89,28 @@ export function command<const Specs extends FlagSpecs>(definition: CommandDefini
 }
 
 /** The long flag of a spec, as the user types it: `--postal-code`, `--no-verify`. */
-export function longFlag(spec: FlagSpec): string {
+export function longFlag(spec: Pick<FlagSpec, 'flags'>): string {
   const match = /--[\w-]+/.exec(spec.flags);
   if (match === null) throw new Error(`flag syntax without a long form: ${spec.flags}`);
   return match[0];
+}
+
+/** How a flag is typed, read from its commander syntax: the readers of argv (completion, hints) share it. */
+export interface FlagSyntax {
+  long: string;
+  /** `-o` for `-o, --output <format>`. */
+  short?: string;
+  takesValue: boolean;
+}
+
+export function flagSyntax(spec: Pick<FlagSpec, 'flags'>): FlagSyntax {
+  const short = /^(-\w),/.exec(spec.flags)?.[1];
+  return { long: longFlag(spec), ...(short === undefined ? {} : { short }), takesValue: /[<[]/.test(spec.flags) };
+}
+
+/** A flag's line in help, completion and docs: its description, then the variable and built-in default behind it. */
+export function helpDescription(spec: FlagSpec | GlobalFlagSpec): string {
+  const settingDefault = 'settingDefault' in spec ? spec.settingDefault : undefined;
+  const notes = [...(spec.env === undefined ? [] : [`env ${spec.env}`]), ...(settingDefault === undefined ? [] : [`default ${settingDefault}`])];
+  return notes.length === 0 ? spec.description : `${spec.description} (${notes.join(', ')})`;
 }

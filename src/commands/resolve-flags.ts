@@ -1,6 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { CommandDefinition, FlagSpec, FlagSpecs, FlagValues } from './definition.js';
 import { longFlag } from './definition.js';
+import type { GlobalOptions } from './definitions/globals.js';
+import { GLOBAL_FLAGS } from './definitions/globals.js';
 import { intFlag } from './shared/int.js';
 
 /** A flag's raw value as commander collected it: a string, a switch, or the strings of a repeated flag. */
@@ -12,7 +14,7 @@ export type RawFlag = string | boolean | string[] | undefined;
  * error names the flag as the user types it and exits 2; nothing has been sent yet.
  */
 export function resolveFlags<Specs extends FlagSpecs>(
-  definition: CommandDefinition<Specs>,
+  definition: Pick<CommandDefinition<Specs>, 'flags'>,
   raw: Readonly<Record<string, RawFlag>>,
   env: NodeJS.ProcessEnv = {},
 ): FlagValues<Specs> {
@@ -37,6 +39,16 @@ export function resolveFlags<Specs extends FlagSpecs>(
     values[key] = typed(spec, value, raw[key] === undefined && fromEnv ? spec.env : longFlag(spec));
   }
   return values as FlagValues<Specs>;
+}
+
+/**
+ * The global flags by the same rules (`--output xml` and `--sandbox --base-url …` are refused here),
+ * with `--json` folded into `output`. No environment: settings reads the variables of the profile
+ * settings, after the flag and before the profile (see ./definitions/globals.ts).
+ */
+export function resolveGlobalOptions(raw: Readonly<Record<string, RawFlag>>): GlobalOptions {
+  const globals = resolveFlags({ flags: GLOBAL_FLAGS }, raw);
+  return globals.json ? { ...globals, output: 'json' } : globals;
 }
 
 function typed(spec: FlagSpec, value: RawFlag, source: string | undefined): unknown {

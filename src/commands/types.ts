@@ -7,7 +7,7 @@ export interface CommandInput<Specs extends FlagSpecs = FlagSpecs> {
   flags: FlagValues<Specs>;
 }
 
-/** The flag specs of a definition (`typeof definitions.create`). */
+/** The flag specs of a definition (`typeof parcelsCommands.create`). */
 export type SpecsOf<Def> = Def extends CommandDefinition<infer Specs> ? Specs : never;
 
 /**
@@ -20,7 +20,7 @@ export interface CommandModule<Def extends CommandDefinition, Options> {
   run(options: Options, ctx: Context): Promise<void>;
 }
 
-/** Ties an implementation to its definition: `defineCommand<typeof definitions.get, GetOptions>({ parse, run })`. */
+/** Ties an implementation to its definition: `defineCommand<typeof parcelsCommands.get, GetOptions>({ parse, run })`. */
 export function defineCommand<Def extends CommandDefinition, Options>(module: CommandModule<Def, Options>): CommandModule<Def, Options> {
   return module;
 }

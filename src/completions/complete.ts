@@ -4,8 +4,10 @@
  * spec, and what the local caches hold (profiles, couriers, reference names, parcel ids). Runs on
  * the fast path: no commander, no command modules, no network.
  */
-import type { FlagSpec } from '../commands/definition.js';
-import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
+import type { FlagSpec, FlagSyntax } from '../commands/definition.js';
+import { flagSyntax, helpDescription } from '../commands/definition.js';
+import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
+import { COMMANDS } from '../commands/table.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';
@@ -26,10 +28,7 @@ export interface ValueSources {
   parcelIds(target: string): string[];
 }
 
-interface FlagInfo {
-  long: string;
-  short?: string;
-  takesValue: boolean;
+interface FlagInfo extends FlagSyntax {
   repeatable: boolean;
   description: string;
   choices?: readonly string[];
@@ -60,21 +59,18 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 /** A shell shows every candidate; past this many parcel ids the list stops helping. */
 const MAX_IDS = 50;
 
-function flagInfo(spec: { flags: string; description: string; type?: FlagSpec['type']; choices?: readonly string[] }): FlagInfo {
-  const long = /--[\w-]+/.exec(spec.flags)?.[0] ?? spec.flags;
-  const short = /(?:^|\s)(-\w),/.exec(spec.flags)?.[1];
+function flagInfo(spec: FlagSpec): FlagInfo {
   return {
-    long,
-    ...(short === undefined ? {} : { short }),
-    takesValue: /[<[]/.test(spec.flags),
+    ...flagSyntax(spec),
     repeatable: spec.type === 'list',
-    description: spec.description,
-    ...(spec.choices === undefined ? {} : { choices: spec.choices }),
+    description: helpDescription(spec),
+    ...(spec.type === 'choice' ? { choices: spec.choices } : {}),
   };
 }
 
-const GLOBAL_FLAGS: readonly FlagInfo[] = [
-  ...GLOBAL_OPTIONS.map((o) => flagInfo(o)),
+/** Every command takes the global flags, and commander's --help. */
+const EVERY_COMMAND_FLAGS: readonly FlagInfo[] = [
+  ...Object.values(GLOBAL_FLAGS).map(flagInfo),
   { long: '--help', short: '-h', takesValue: false, repeatable: false, description: 'show help for a command' },
 ];
 
@@ -109,7 +105,7 @@ interface Line {
 }
 
 function flagsOf(line: Line): FlagInfo[] {
-  return [...GLOBAL_FLAGS, ...Object.values(line.command?.flags ?? {}).map((spec) => flagInfo(spec))];
+  return [...EVERY_COMMAND_FLAGS, ...Object.values(line.command?.flags ?? {}).map(flagInfo)];
 }
 
 function findFlag(line: Line, word: string): FlagInfo | undefined {
@@ -183,8 +179,6 @@ function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidat
   switch (flag.long) {
     case '--profile':
       return sources.profiles().names.map((value) => ({ value }));
-    case '--output':
-      return OUTPUT_FORMATS.map((value) => ({ value }));
     case '--require-scope':
       return SCOPES.map((value) => ({ value }));
     case '--status': {

@@ -3,10 +3,10 @@
  * (default and rules), the global flags, examples, and the help topics. `npm run docs` writes it;
  * test/unit/docs.test.ts fails when the file in the repository differs from this rendering.
  */
-import type { CommandDefinition, FlagSpec } from '../commands/definition.js';
+import type { CommandDefinition, FlagSpec, GlobalFlagSpec } from '../commands/definition.js';
 import { longFlag } from '../commands/definition.js';
-import type { OptionDef } from '../commands/table.js';
-import { COMMANDS, GLOBAL_OPTIONS } from '../commands/table.js';
+import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
+import { COMMANDS } from '../commands/table.js';
 import { helpTopic } from '../help.js';
 
 /** A table cell: pipes escaped, so a description never splits a Markdown row. */
@@ -18,10 +18,11 @@ function code(text: string): string {
   return `\`${cell(text)}\``;
 }
 
-function defaultOf(spec: FlagSpec): string {
+function defaultOf(spec: GlobalFlagSpec): string {
   if (spec.type === 'bool') return spec.flags.includes('--no-') ? 'on' : 'off';
   if (spec.type === 'list') return 'none (repeatable)';
-  return spec.default === undefined ? '—' : code(String(spec.default));
+  const value = spec.default ?? spec.settingDefault;
+  return value === undefined ? '—' : code(String(value));
 }
 
 /** The rules resolve-flags enforces for this flag, in words, naming other flags as the user types them. */
@@ -45,6 +46,15 @@ function rulesOf(spec: FlagSpec, flags: Readonly<Record<string, FlagSpec>>): str
   return rules;
 }
 
+/** One row per flag: its syntax, description, default and the rules resolve-flags enforces. */
+function flagTable(flags: Readonly<Record<string, GlobalFlagSpec>>): string[] {
+  return [
+    '| Flag | Description | Default | Rules |',
+    '|---|---|---|---|',
+    ...Object.values(flags).map((spec) => `| ${code(spec.flags)} | ${cell(spec.description)} | ${defaultOf(spec)} | ${rulesOf(spec, flags).join('; ')} |`),
+  ];
+}
+
 function usage(def: CommandDefinition): string {
   return ['parcels', ...def.path, ...(def.args ? [def.args] : []), ...(Object.keys(def.flags).length > 0 ? ['[options]'] : [])].join(' ');
 }
@@ -55,12 +65,7 @@ function anchor(def: CommandDefinition): string {
 
 function commandSection(def: CommandDefinition): string[] {
   const lines = [`## \`parcels ${def.path.join(' ')}\``, '', def.summary, '', '```sh', usage(def), '```', ''];
-  const specs = Object.values(def.flags);
-  if (specs.length > 0) {
-    lines.push('| Flag | Description | Default | Rules |', '|---|---|---|---|');
-    for (const spec of specs) lines.push(`| ${code(spec.flags)} | ${cell(spec.description)} | ${defaultOf(spec)} | ${rulesOf(spec, def.flags).join('; ')} |`);
-    lines.push('');
-  }
+  if (Object.keys(def.flags).length > 0) lines.push(...flagTable(def.flags), '');
   lines.push('Global flags: see [Global flags](#global-flags).', '', 'Examples:', '', '```sh', ...def.examples, '```', '');
   return lines;
 }
@@ -71,7 +76,10 @@ function topicSection(title: string, topic: string): string[] {
   return [`## ${title}`, '', `\`parcels help ${topic}\`:`, '', '```text', text.trimEnd(), '```', ''];
 }
 
-export function commandsReference(commands: readonly CommandDefinition[] = COMMANDS, globals: readonly OptionDef[] = GLOBAL_OPTIONS): string {
+export function commandsReference(
+  commands: readonly CommandDefinition[] = COMMANDS,
+  globals: Readonly<Record<string, GlobalFlagSpec>> = GLOBAL_FLAGS,
+): string {
   const lines = [
     '# Command reference',
     '',
@@ -85,11 +93,9 @@ export function commandsReference(commands: readonly CommandDefinition[] = COMMA
     '',
     '## Global flags',
     '',
-    'Every command accepts these, before or after its name.',
+    'Every command accepts these, before or after its name. Where a flag has a variable, the flag wins over the variable, the variable over the profile, and the profile over the default.',
     '',
-    '| Flag | Description |',
-    '|---|---|',
-    ...globals.map((option) => `| ${code(option.flags)} | ${cell(option.description)} |`),
+    ...flagTable(globals),
     '',
     ...commands.flatMap(commandSection),
     ...topicSection('Exit codes', 'exit-codes'),

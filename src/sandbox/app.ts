@@ -13,6 +13,7 @@ import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
 import { RequestLog } from './requestlog.js';
+import type { SandboxResponse } from './envelope.js';
 import { Responder } from './respond.js';
 import { BUILTIN_RULES, BUILTIN_SCENARIOS } from './scenarios/builtin.js';
 import { ScenarioEngine } from './scenarios/engine.js';
@@ -26,6 +27,7 @@ import { openSqliteRepository } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
 import { TestClock } from './testclock.js';
 import { UsageRecorder } from './usage.js';
+import { WriteBatcher } from './write-batch.js';
 
 /** Tracking-level faults: those of scenario reports, and a Date header that drifts. */
 export interface TrackingOptions extends TrackingFaultOptions {
@@ -114,6 +116,7 @@ export function createApp(opts: AppOptions = {}): App {
   const usage = new UsageRecorder(repo);
   const keys = withAuthCache(new KeyRing(repo.loadOrganisations(), repo.loadKeys()));
   const log = new RequestLog(opts.logSize);
+  const writes = new WriteBatcher<SandboxResponse>(repo);
   const deps: PipelineDeps = {
     repo,
     clock,
@@ -127,6 +130,7 @@ export function createApp(opts: AppOptions = {}): App {
     handlers: buildHandlers(clock.now),
     rateLimit: opts.rateLimit === false ? null : (opts.rateLimit ?? seed.rate_limit ?? FALLBACK_RATE_LIMIT),
     rateLimitEnabled: opts.rateLimit !== false,
+    writes,
   };
   const closing = new AbortController();
   const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal };
@@ -175,6 +179,7 @@ export function createApp(opts: AppOptions = {}): App {
       if (closed) return;
       closed = true;
       closing.abort();
+      writes.flush();
       usage.close();
       repo.close();
     },

@@ -8,7 +8,8 @@ export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
 
 /**
  * Idempotent execution: the lookup, the handler's writes and the stored response happen in one
- * BEGIN IMMEDIATE transaction, so duplicates (in this process or another) cannot both run. Only
+ * transaction under the write lock (BEGIN IMMEDIATE, or a savepoint of the group's), so duplicates
+ * (in this process or another) cannot both run. Only
  * 2xx answers are stored; a 4xx leaves the key unused so a corrected retry runs.
  */
 export function idempotentStep(

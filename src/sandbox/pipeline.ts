@@ -1,7 +1,7 @@
 /**
  * The request pipeline, as a list of steps: route → faults → auth → scope → rate limit → path and
- * query → (body) → JSON → idempotency key → validate → handler (in a transaction, idempotent
- * where the route is) → envelope. Each step reads and fills the request's own state, or throws a
+ * query → (body) → JSON → idempotency key → validate → handler (a write in a transaction,
+ * idempotent where the route is, committed with the turn's other writes) → envelope. Each step reads and fills the request's own state, or throws a
  * SandboxError, which becomes an error envelope.
  */
 import type { IncomingMessage } from 'node:http';
@@ -24,6 +24,7 @@ import type { RateDecision, RateLimiter } from './ratelimit.js';
 import type { LoggedRequest } from './requestlog.js';
 import type { RateLimitSpec } from './seed.js';
 import type { UsageRecorder } from './usage.js';
+import type { WriteBatcher } from './write-batch.js';
 
 export { MAX_BODY_BYTES } from './body.js';
 export { IDEMPOTENCY_RETENTION_S } from './idempotency.js';
@@ -38,6 +39,8 @@ export interface PipelineDeps extends Deps {
   rateLimit: RateLimitSpec | null;
   /** false: rate limiting is off entirely. */
   rateLimitEnabled: boolean;
+  /** Commits the writes of one turn together. */
+  writes: WriteBatcher<SandboxResponse>;
 }
 
 export interface Outcome {
@@ -214,23 +217,34 @@ export const FRONT_STEPS: readonly Step[] = [routeStep, faultStep, authStep, sco
 /** Steps once the body (if the route has one) is in, before the handler. */
 export const BACK_STEPS: readonly Step[] = [jsonStep, idempotencyKeyStep];
 
-/**
- * Validate, then run the handler and wrap its result in the envelope. A GET reads; any other route
- * runs in one BEGIN IMMEDIATE transaction (its reads, checks and writes are atomic across
- * processes), and an idempotent one stores its answer in that same transaction.
- */
-function executeStep(s: RequestState, d: PipelineDeps): SandboxResponse {
+/** Validates the request (a 4xx throws here, before any transaction) and returns the handler's run, wrapped in the envelope. */
+function prepare(s: RequestState, d: PipelineDeps): () => SandboxResponse {
   const caller = s.caller as Caller;
   const ctx: HandlerContext = { deps: d, org: caller.org, params: s.params, query: s.query, headers: s.req.headers, body: s.body, now: s.now };
   const run = (s.handler as RouteHandler).validate(ctx);
-  const execute = (): SandboxResponse => {
+  return () => {
     const result = run();
     return { status: result.status, headers: result.headers ?? {}, body: dataBody(result.data) };
   };
-  if (s.method === 'GET') return execute();
-  if (s.idempotencyKey === undefined) return d.repo.transaction(execute);
+}
+
+/** A GET reads, now. */
+function readStep(s: RequestState, d: PipelineDeps): SandboxResponse {
+  return prepare(s, d)();
+}
+
+/**
+ * Any other route writes: in its own transaction (its reads, checks and writes are atomic across
+ * processes), an idempotent one storing its answer in that same transaction, committed with the
+ * other writes of this turn (write-batch.ts) and settled once committed.
+ */
+function writeStep(s: RequestState, d: PipelineDeps): Promise<SandboxResponse> {
+  const execute = prepare(s, d);
+  const key = s.idempotencyKey;
+  if (key === undefined) return d.writes.run(() => d.repo.transaction(execute));
   const fingerprint = { method: s.method, url: s.url, bodyHash: sha256(s.bytes ?? '').toString('hex') };
-  return idempotentStep(d.repo, caller.org.id, s.idempotencyKey, fingerprint, s.now, execute);
+  const orgId = (s.caller as Caller).org.id;
+  return d.writes.run(() => idempotentStep(d.repo, orgId, key, fingerprint, s.now, execute));
 }
 
 function runSteps(steps: readonly Step[], s: RequestState, d: PipelineDeps): void {
@@ -271,7 +285,7 @@ export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Pr
     runSteps(FRONT_STEPS, s, d);
     if (s.method === 'GET') {
       runSteps(BACK_STEPS, s, d);
-      return outcome(d, s, executeStep(s, d));
+      return outcome(d, s, readStep(s, d));
     }
   } catch (err) {
     return outcome(d, s, failed(err));
@@ -281,12 +295,17 @@ export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Pr
       // The handler's time is when the body is in, as for a request without one.
       takeTime(s, d);
       s.bytes = bytes;
+      let written: Promise<SandboxResponse>;
       try {
         runSteps(BACK_STEPS, s, d);
-        return outcome(d, s, executeStep(s, d));
+        written = writeStep(s, d);
       } catch (err) {
         return outcome(d, s, failed(err));
       }
+      return written.then(
+        (response) => outcome(d, s, response),
+        (err: unknown) => outcome(d, s, failed(err)),
+      );
     },
     (err: unknown) => {
       takeTime(s, d);

@@ -1,6 +1,7 @@
 /** `parcels help …`: a command's or group's help, the topics, and an unknown topic (exit 2 with the list). */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, GLOBAL_OPTIONS } from '../../src/commands/table.js';
+import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
+import { COMMANDS } from '../../src/commands/table.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 const env = { PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
@@ -30,7 +31,7 @@ describe('parcels help COMMAND', () => {
       const { stdout } = await cli([...def.path, '--help']);
       const globals = stdout.slice(stdout.indexOf('\nGlobal Options:\n'));
       expect(globals.length, def.path.join(' ')).toBeGreaterThan(1);
-      for (const option of GLOBAL_OPTIONS) expect(globals, `${def.path.join(' ')}: ${option.flags}`).toContain(`  ${option.flags}  `);
+      for (const option of Object.values(GLOBAL_FLAGS)) expect(globals, `${def.path.join(' ')}: ${option.flags}`).toContain(`  ${option.flags}  `);
       expect(globals).not.toContain('--version');
     }
   });

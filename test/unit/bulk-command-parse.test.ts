@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandDefinition } from '../../src/commands/definition.js';
 import type { RawFlag } from '../../src/commands/resolve-flags.js';
-import { resolveFlags } from '../../src/commands/resolve-flags.js';
+import { resolveFlags, resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
 import { definitions } from '../../src/commands/table.js';
 import type { CommandModule } from '../../src/commands/types.js';
 import { createContext } from '../../src/context.js';
@@ -21,7 +21,7 @@ writeFileSync(FILE, '{}\n');
 async function parse(definition: CommandDefinition, raw: Record<string, RawFlag>, args: string[] = [], dryRun = false): Promise<unknown> {
   const module = (await definition.load()).default as CommandModule<CommandDefinition, unknown>;
   const { io } = captureIO({ env: {} });
-  const ctx = createContext({ io, env: {}, now: () => NOW, globals: { quiet: false, verbose: false, dryRun, sandbox: false } });
+  const ctx = createContext({ io, env: {}, now: () => NOW, globals: resolveGlobalOptions({ dryRun }) });
   try {
     return await module.parse({ args, flags: resolveFlags(definition, raw) }, ctx);
   } finally {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandDefinition } from '../../src/commands/definition.js';
 import type { RawFlag } from '../../src/commands/resolve-flags.js';
-import { resolveFlags } from '../../src/commands/resolve-flags.js';
+import { resolveFlags, resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
 import { definitions } from '../../src/commands/table.js';
 import type { CommandModule } from '../../src/commands/types.js';
 import { createContext } from '../../src/context.js';
@@ -21,7 +21,7 @@ function context(env: NodeJS.ProcessEnv = {}) {
     io,
     env,
     now: () => NOW,
-    globals: { quiet: false, verbose: false, dryRun: false, sandbox: false },
+    globals: resolveGlobalOptions({}),
   });
 }
 
@@ -109,7 +109,7 @@ describe('parse alone (no network)', () => {
 
   it('auth login: --no-verify reads as verify: false, its default true', async () => {
     const { io } = captureIO({ tty: true });
-    const ctx = createContext({ io, env: {}, globals: { quiet: false, verbose: false, dryRun: false, sandbox: false } });
+    const ctx = createContext({ io, env: {}, globals: resolveGlobalOptions({}) });
     const module = (await definitions.authLogin.load()).default as CommandModule<CommandDefinition, unknown>;
     expect(await module.parse({ args: [], flags: resolveFlags(definitions.authLogin, {}) }, ctx)).toEqual({ keyFrom: 'prompt', verify: true, insecure: false });
     expect(await module.parse({ args: [], flags: resolveFlags(definitions.authLogin, { verify: false }) }, ctx)).toEqual({

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { longFlag } from '../../src/commands/definition.js';
-import { COMMANDS, GLOBAL_OPTIONS } from '../../src/commands/table.js';
+import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
+import { COMMANDS } from '../../src/commands/table.js';
 import { commandsReference } from '../../src/docs/commands-reference.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,7 +27,7 @@ describe('docs/commands.md', () => {
       }
       for (const example of def.examples) expect(doc).toContain(`\n${example}\n`);
     }
-    for (const option of GLOBAL_OPTIONS) expect(doc).toContain(`| \`${option.flags}\` | ${option.description} |`);
+    for (const option of Object.values(GLOBAL_FLAGS)) expect(doc).toContain(`| \`${option.flags}\` | ${option.description} |`);
     expect(doc).toContain('| `--port <port>` | port; 0 picks a free one (default 8787) | `8787` | integer; 0 to 65535 |');
     expect(doc).toContain('| `--if-match <etag>` | ETag to send instead of the cached one (quotes included) | — | not with `--refresh` |');
     expect(doc).toContain('| `--no-verify` | save without checking the key with a read request | on |  |');

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/commands/shared/did-you-mean.js';
+import type { CommandDefinition } from '../../src/commands/definition.js';
 import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/commands/shared/retype.js';
+import type { CommandLine } from '../../src/commands/shared/retype.js';
+import { definitions } from '../../src/commands/table.js';
 import { shellWords } from '../helpers/terminal.js';
+
+/** The command line of `definition` run with these words, as cli.ts hands it to the context. */
+const line = (definition: CommandDefinition, words: string[]): CommandLine => ({ words, flags: Object.values(definition.flags) });
 
 describe('retyping the user command line', () => {
   it('reads options with values in every form commander accepts', () => {
-    expect(tokenize(['-p', 'ops', 'list', '--status=2', '--limit', '5', '--all', '-q'])).toEqual([
+    expect(tokenize(line(definitions.list, ['-p', 'ops', 'list', '--status=2', '--limit', '5', '--all', '-q']))).toEqual([
       { flag: '--profile', words: ['-p', 'ops'] },
       { words: ['list'] },
       { flag: '--status', words: ['--status=2'] },
@@ -13,16 +19,16 @@ describe('retyping the user command line', () => {
       { flag: '--all', words: ['--all'] },
       { flag: '--quiet', words: ['-q'] },
     ]);
-    expect(tokenize(['get', '--', '-odd'])).toEqual([{ words: ['get'] }, { words: ['-odd'] }]);
+    expect(tokenize(line(definitions.get, ['get', '--', '-odd']))).toEqual([{ words: ['get'] }, { words: ['-odd'] }]);
   });
 
   it('the same command with a flag replaced keeps everything else in order', () => {
-    const argv = ['--sandbox', 'list', '--status', 'in transit', '--cursor', 'old', '--limit=2'];
+    const argv = line(definitions.list, ['--sandbox', 'list', '--status', 'in transit', '--cursor', 'old', '--limit=2']);
     expect(sameCommand(argv, { drop: ['--cursor'], add: ['--cursor', 'a b'] })).toBe("parcels --sandbox list --status 'in transit' --limit=2 --cursor 'a b'");
   });
 
   it('another command takes only where the requests go: --profile, --base-url, --sandbox', () => {
-    const argv = ['patch', 'X', '-p', 'ops', '--weight', '5', '--base-url', 'https://api.example.com', '--json', '--sandbox'];
+    const argv = line(definitions.patch, ['patch', 'X', '-p', 'ops', '--weight', '5', '--base-url', 'https://api.example.com', '--json', '--sandbox']);
     expect(otherCommand(argv, ['get', 'X'])).toBe('parcels get X -p ops --base-url https://api.example.com --sandbox');
     expect(typedFlag(argv, '--profile')).toBe(true);
     expect(typedFlag(argv, '--cursor')).toBe(false);
@@ -30,7 +36,7 @@ describe('retyping the user command line', () => {
 
   it('what it prints, the shell reads back as the same words', () => {
     const words = ['list', '--courier', "O'Brien & Co", '--cursor', 'a$b`c'];
-    expect(shellWords(sameCommand(words)).slice(1)).toEqual(words);
+    expect(shellWords(sameCommand(line(definitions.list, words))).slice(1)).toEqual(words);
   });
 });
 

@@ -3,10 +3,10 @@ import { findItems } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import { isRecord } from '../../schemas/record.js';
 import { showPage } from '../shared/show.js';
-import type { definitions } from '../table.js';
+import type { accountCommands } from '../definitions/account.js';
 import { defineCommand } from '../types.js';
 
-export default defineCommand<typeof definitions.couriers, Record<string, never>>({
+export default defineCommand<typeof accountCommands.couriers, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const response = await getCouriers(await ctx.api(), ctx.signal);

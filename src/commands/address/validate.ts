@@ -3,7 +3,7 @@ import { NotValidError } from '../../errors.js';
 import { isRecord } from '../../schemas/record.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined } from '../shared/flags.js';
-import type { definitions } from '../table.js';
+import type { accountCommands } from '../definitions/account.js';
 import { showRecord } from '../shared/show.js';
 
 export interface ValidateAddressOptions {
@@ -11,7 +11,7 @@ export interface ValidateAddressOptions {
   exitStatus: boolean;
 }
 
-export default defineCommand<typeof definitions.validateAddress, ValidateAddressOptions>({
+export default defineCommand<typeof accountCommands.validateAddress, ValidateAddressOptions>({
   async parse({ flags }, ctx) {
     const fromData = await dataFlag(flags.data, ctx);
     // The spec does not show this route's fields; the parcel's own address field names are used.

@@ -7,7 +7,7 @@ import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { UsageError } from '../../errors.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
@@ -42,7 +42,7 @@ const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
   'delivered.delivered_location_type': '--delivered-location-type',
 };
 
-export default defineCommand<typeof definitions.attemptsAdd, AttemptAddOptions>({
+export default defineCommand<typeof parcelsCommands.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
     const bulk: BulkFlagValues = flags;
     const { outcome, reason, at } = flags;

@@ -2,9 +2,9 @@ import { listAttempts } from '../../api/history.js';
 import { defineCommand } from '../types.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { showPage } from '../shared/show.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 
-export default defineCommand<typeof definitions.attemptsList, { id: string }>({
+export default defineCommand<typeof parcelsCommands.attemptsList, { id: string }>({
   parse: async ({ args }, ctx) => ({ id: await resolveParcelId(args[0] ?? '', ctx) }),
   async run({ id }, ctx) {
     const response = await listAttempts(await ctx.api(), id, ctx.signal);

@@ -6,7 +6,7 @@ import { readAll } from '../../io/streams.js';
 import { USER_AGENT } from '../../version.js';
 import { confirm } from '../shared/confirm.js';
 import { showSuccess } from '../shared/show.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 
 export interface LoginOptions {
@@ -15,7 +15,7 @@ export interface LoginOptions {
   insecure: boolean;
 }
 
-export default defineCommand<typeof definitions.authLogin, LoginOptions>({
+export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
   parse({ flags }, ctx) {
     if (ctx.globals.sandbox) throw new UsageError('--sandbox needs no login: it uses the sandbox demo key', '--sandbox');
     const keyFrom = flags.withKeyStdin ? 'stdin' : 'prompt';

@@ -1,8 +1,8 @@
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 
-export default defineCommand<typeof definitions.authLogout, Record<string, never>>({
+export default defineCommand<typeof profilesCommands.authLogout, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const settings = await ctx.settings();

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { ExitCode } from '../../errors.js';
 import { ApiError, CheckFailedError, EXIT } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 import { renderRecord } from '../../io/render.js';
 
 export interface StatusOptions {
@@ -18,7 +18,7 @@ interface Problem {
   hint: string;
 }
 
-export default defineCommand<typeof definitions.authStatus, StatusOptions>({
+export default defineCommand<typeof profilesCommands.authStatus, StatusOptions>({
   parse: ({ flags }) => ({ offline: flags.offline }),
   async run({ offline }, ctx) {
     // With --sandbox, the status of what requests would use: the embedded sandbox.

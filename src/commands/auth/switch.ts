@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 
 /** `auth switch PROFILE` and its alias `config use PROFILE`: the saved profile used when none is named. */
-export default defineCommand<typeof definitions.authSwitch | typeof definitions.configUse, { profile: string }>({
+export default defineCommand<typeof profilesCommands.authSwitch | typeof profilesCommands.configUse, { profile: string }>({
   parse({ args }) {
     const profile = (args[0] ?? '').trim();
     if (profile === '') throw new UsageError('PROFILE must be a profile name', 'PROFILE');

@@ -1,10 +1,10 @@
 import { renderList } from '../../io/render.js';
 import { formatAge } from '../../io/bulk-report.js';
-import type { definitions } from '../table.js';
+import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 
 /** Every bulk-run journal in the data directory (all targets), newest first. The outbox is listed by `parcels outbox`. */
-export default defineCommand<typeof definitions.batches, Record<string, never>>({
+export default defineCommand<typeof followCommands.batches, Record<string, never>>({
   parse() {
     return {};
   },

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import type { definitions } from '../table.js';
+import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 
 export interface PruneOptions {
@@ -17,7 +17,7 @@ export function ageFlag(value: string, flag: string): number {
 }
 
 /** Removes bulk-run journals (and stdin spools) not written for longer than --older-than; never one a run holds, never the outbox. */
-export default defineCommand<typeof definitions.batchesPrune, PruneOptions>({
+export default defineCommand<typeof followCommands.batchesPrune, PruneOptions>({
   parse({ flags }) {
     return { olderThanMs: ageFlag(flags.olderThan, '--older-than') };
   },

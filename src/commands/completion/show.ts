@@ -2,10 +2,10 @@ import { SHELLS, completionScript } from '../../completions/scripts.js';
 import type { Shell } from '../../completions/scripts.js';
 import { UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
-import type { definitions } from '../table.js';
+import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 
-export default defineCommand<typeof definitions.completion, { shell: Shell }>({
+export default defineCommand<typeof toolsCommands.completion, { shell: Shell }>({
   parse({ args }) {
     const shell = args[0] ?? '';
     if (!(SHELLS as readonly string[]).includes(shell)) {

@@ -1,9 +1,9 @@
 import { maskKey } from '../../api/redact.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 import { showStream } from '../shared/show.js';
 
-export default defineCommand<typeof definitions.configList, Record<string, never>>({
+export default defineCommand<typeof profilesCommands.configList, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const { readConfig } = await import('../../config/store.js');

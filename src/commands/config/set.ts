@@ -2,7 +2,7 @@ import type { SettableKey } from '../../config/store.js';
 import { parseSettableValue } from '../../config/store.js';
 import { showSuccess } from '../shared/show.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
 
 export interface ConfigSetOptions {
@@ -10,7 +10,7 @@ export interface ConfigSetOptions {
   value: string | number;
 }
 
-export default defineCommand<typeof definitions.configSet, ConfigSetOptions>({
+export default defineCommand<typeof profilesCommands.configSet, ConfigSetOptions>({
   parse({ args }) {
     const key = configKeyArg(args[0] ?? '');
     return { key, value: parseSettableValue(key, args[1] ?? '') };

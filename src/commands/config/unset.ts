@@ -1,10 +1,10 @@
 import type { SettableKey } from '../../config/store.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
 
-export default defineCommand<typeof definitions.configUnset, { key: SettableKey }>({
+export default defineCommand<typeof profilesCommands.configUnset, { key: SettableKey }>({
   parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
   async run({ key }, ctx) {
     const settings = await ctx.settings();

@@ -4,7 +4,7 @@ import { CheckFailedError, UsageError } from '../../errors.js';
 import { SCOPES } from '../../api/probe.js';
 import type { Scope } from '../../schemas/routes.js';
 import { printReport } from './print.js';
-import type { definitions } from '../table.js';
+import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';
 import type { CheckResult, DoctorReport } from './report.js';
@@ -15,7 +15,7 @@ export interface DoctorOptions {
   required: Scope[];
 }
 
-export default defineCommand<typeof definitions.doctor, DoctorOptions>({
+export default defineCommand<typeof profilesCommands.doctor, DoctorOptions>({
   parse({ flags }, ctx) {
     if (ctx.globals.dryRun) throw new UsageError('--dry-run does not apply: doctor sends only checks that change nothing', '--dry-run');
     const required = flags.requireScope.map((value) => {

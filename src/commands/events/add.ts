@@ -9,7 +9,7 @@ import { otherCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
@@ -31,7 +31,7 @@ export type EventAddOptions = SingleEventOptions | BulkRunOptions;
 
 const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
 
-export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
+export default defineCommand<typeof parcelsCommands.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
     const bulk: BulkFlagValues = flags;
     const { status, at } = flags;
@@ -51,7 +51,7 @@ export default defineCommand<typeof definitions.eventsAdd, EventAddOptions>({
       throw new UsageError(
         `${name} ${body.status} cannot be reported as a status event (only 0-3)`,
         name,
-        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.argv, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
+        `statuses 4 and 5 come from delivery attempts: \`${otherCommand(ctx.commandLine, ['attempts', 'add', id, '--outcome', body.status === 4 ? 'delivered' : 'failed'])}\``,
       );
     }
     const checked = validate(statusEventSchema(() => now), body);

@@ -2,14 +2,14 @@ import { getOracle } from '../../api/oracle.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import { showPage } from '../shared/show.js';
-import type { definitions } from '../table.js';
+import type { accountCommands } from '../definitions/account.js';
 
 export interface OracleOptions {
   metric: string;
   query: Record<string, string>;
 }
 
-export default defineCommand<typeof definitions.oracle, OracleOptions>({
+export default defineCommand<typeof accountCommands.oracle, OracleOptions>({
   parse({ args, flags }) {
     const metric = (args[0] ?? '').trim();
     // The spec does not list the metrics, so any single path segment is passed on for the service to judge.

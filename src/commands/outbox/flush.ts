@@ -2,7 +2,7 @@ import { engineClient, engineRetries, journalTarget } from '../../bulk/command.j
 import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderBulkSummary } from '../../io/bulk-report.js';
 import { renderLine } from '../../io/render.js';
-import type { definitions } from '../table.js';
+import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 
 /**
@@ -10,7 +10,7 @@ import { defineCommand } from '../types.js';
  * on stdout, a summary on stderr. Stops at the first entry the service still cannot take (the rest
  * wait for the next flush); exits non-zero while anything is left.
  */
-export default defineCommand<typeof definitions.outboxFlush, Record<string, never>>({
+export default defineCommand<typeof followCommands.outboxFlush, Record<string, never>>({
   parse() {
     return {};
   },

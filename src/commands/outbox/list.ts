@@ -1,11 +1,11 @@
 import { journalTarget } from '../../bulk/command.js';
 import { renderList } from '../../io/render.js';
 import { formatAge } from '../../io/bulk-report.js';
-import type { definitions } from '../table.js';
+import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 
 /** What waits in the outbox of this profile and base URL (or of the --sandbox database), in capture order. */
-export default defineCommand<typeof definitions.outbox, Record<string, never>>({
+export default defineCommand<typeof followCommands.outbox, Record<string, never>>({
   parse() {
     return {};
   },

@@ -9,7 +9,7 @@ import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
@@ -27,7 +27,7 @@ export interface SingleCreateOptions {
 /** One parcel from flags or --data, or one per line of --from. */
 export type CreateOptions = SingleCreateOptions | BulkRunOptions;
 
-export default defineCommand<typeof definitions.create, CreateOptions>({
+export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
   async parse({ flags }, ctx) {
     const now = await ctx.serviceNow();
     const time = (value: string | undefined, flag: string): number | undefined =>

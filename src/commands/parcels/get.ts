@@ -1,14 +1,14 @@
 import { getParcel } from '../../api/parcels.js';
 import { defineCommand } from '../types.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { showRecord } from '../shared/show.js';
 
 export interface GetOptions {
   id: string;
 }
 
-export default defineCommand<typeof definitions.get, GetOptions>({
+export default defineCommand<typeof parcelsCommands.get, GetOptions>({
   async parse({ args }, ctx) {
     return { id: await resolveParcelId(args[0] ?? '', ctx) };
   },

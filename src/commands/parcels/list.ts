@@ -9,7 +9,7 @@ import { defineCommand } from '../types.js';
 import { defined, issuesToUsageError } from '../shared/flags.js';
 import { intFlag } from '../shared/int.js';
 import { untilAborted } from '../shared/abortable.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
 import { sameCommand } from '../shared/retype.js';
@@ -26,7 +26,7 @@ export interface ListOptions {
 
 const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
 
-export default defineCommand<typeof definitions.list, ListOptions>({
+export default defineCommand<typeof parcelsCommands.list, ListOptions>({
   async parse({ flags }, ctx) {
     const { limit, status } = flags;
     const query = defined({
@@ -38,7 +38,7 @@ export default defineCommand<typeof definitions.list, ListOptions>({
     const checked = validate(parcelListQuerySchema, query);
     if (!checked.ok) throw issuesToUsageError(checked.issues, LIST_FLAGS, 'the query');
     if (flags.max !== undefined && !flags.all) {
-      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${sameCommand(ctx.argv, { add: ['--all'] })}\``);
+      throw new UsageError('--max needs --all (--limit is the size of one page)', '--max', `add --all: \`${sameCommand(ctx.commandLine, { add: ['--all'] })}\``);
     }
     return { query, all: flags.all, max: flags.max };
   },

@@ -8,7 +8,7 @@ import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError } from '../shared/flags.js';
-import type { definitions } from '../table.js';
+import type { parcelsCommands } from '../definitions/parcels.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { clearedValue, fieldName, setValue } from './patch-fields.js';
 import { otherCommand, sameCommand } from '../shared/retype.js';
@@ -22,7 +22,7 @@ export interface PatchOptions {
   ifMatch: IfMatchSource;
 }
 
-export default defineCommand<typeof definitions.patch, PatchOptions>({
+export default defineCommand<typeof parcelsCommands.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
     const id = await resolveParcelId(args[0] ?? '', ctx);
     const body: Record<string, unknown> = await dataFlag(flags.data, ctx);
@@ -101,7 +101,7 @@ async function resolveIfMatch(source: IfMatchSource, id: string, body: Record<st
     throw new UsageError(
       `no cached ETag for parcel ${id}`,
       '--if-match',
-      `run \`${otherCommand(ctx.argv, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.argv, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
+      `run \`${otherCommand(ctx.commandLine, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.commandLine, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
     );
   }
   return cached;

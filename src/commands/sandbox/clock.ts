@@ -2,7 +2,7 @@ import type { ClockAction } from '../../api/sandbox-admin.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../schemas/duration.js';
 import { showRecord } from '../shared/show.js';
-import type { definitions } from '../table.js';
+import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 
@@ -27,7 +27,7 @@ function needsValue(action: string, value: string | undefined, example: string):
   return value;
 }
 
-export default defineCommand<typeof definitions.sandboxClock, ClockOptions>({
+export default defineCommand<typeof toolsCommands.sandboxClock, ClockOptions>({
   parse({ args }) {
     const [action = 'show', value] = args;
     if (!(ACTIONS as readonly string[]).includes(action)) {

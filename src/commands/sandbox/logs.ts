@@ -1,5 +1,5 @@
 import { renderList } from '../../io/render.js';
-import type { definitions } from '../table.js';
+import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import type { SandboxAdmin } from './admin.js';
 import { sandboxAdmin } from './admin.js';
@@ -24,7 +24,7 @@ async function* entries(admin: SandboxAdmin, bodies: boolean, follow: boolean, s
   }
 }
 
-export default defineCommand<typeof definitions.sandboxLogs, LogsOptions>({
+export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
   parse({ flags }) {
     return { follow: flags.follow, bodies: flags.bodies };
   },

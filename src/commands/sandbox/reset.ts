@@ -3,13 +3,13 @@ import { renderMessage } from '../../io/render.js';
 import { confirm } from '../shared/confirm.js';
 import { sameCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { toolsCommands } from '../definitions/tools.js';
 
 /** `sandbox reset`: empties what `--sandbox` keeps between runs (its database, ETags and code names). */
-export default defineCommand<typeof definitions.sandboxReset, { yes: boolean }>({
+export default defineCommand<typeof toolsCommands.sandboxReset, { yes: boolean }>({
   parse({ flags }, ctx) {
     if (!flags.yes && !ctx.io.stdinIsTTY) {
-      throw new UsageError('no terminal to ask for confirmation', '--yes', `add --yes to reset without asking: \`${sameCommand(ctx.argv, { drop: ['--yes'], add: ['--yes'] })}\``);
+      throw new UsageError('no terminal to ask for confirmation', '--yes', `add --yes to reset without asking: \`${sameCommand(ctx.commandLine, { drop: ['--yes'], add: ['--yes'] })}\``);
     }
     return { yes: flags.yes };
   },

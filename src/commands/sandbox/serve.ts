@@ -2,7 +2,7 @@ import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import type { definitions } from '../table.js';
+import type { toolsCommands } from '../definitions/tools.js';
 
 export interface ServeOptions {
   host: string;
@@ -60,7 +60,7 @@ async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv)
   return token;
 }
 
-export default defineCommand<typeof definitions.sandboxServe, ServeOptions>({
+export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
   parse({ flags }) {
     return {
       host: flags.host,

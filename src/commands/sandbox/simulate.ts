@@ -1,6 +1,6 @@
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { parcelIdArg } from '../shared/flags.js';
-import type { definitions } from '../table.js';
+import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 
@@ -19,7 +19,7 @@ interface RunView {
   done: boolean;
 }
 
-export default defineCommand<typeof definitions.sandboxSimulate, SimulateOptions>({
+export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptions>({
   parse({ args }) {
     return { id: parcelIdArg(args[0] ?? ''), scenario: args[1] };
   },

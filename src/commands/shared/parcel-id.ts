@@ -27,7 +27,7 @@ export async function resolveParcelId(value: string, ctx: Context): Promise<stri
     throw new UsageError(
       `no known parcel id starts with "${value}"`,
       'ID',
-      `give the whole id, or run \`${otherCommand(ctx.argv, ['list'])}\` (ids it shows can then be abbreviated to 8 or more characters)`,
+      `give the whole id, or run \`${otherCommand(ctx.commandLine, ['list'])}\` (ids it shows can then be abbreviated to 8 or more characters)`,
     );
   }
   const shown = matches.slice(0, MATCHES_SHOWN).join(', ');

@@ -17,6 +17,6 @@ export async function requireKnownProfile(ctx: Context): Promise<void> {
   if (profiles.includes(named)) return;
   const flag = ctx.globals.profile === undefined ? 'PARCELS_PROFILE' : '--profile';
   const known = profiles.length === 0 ? 'no profiles are saved yet' : `profiles: ${profiles.join(', ')}`;
-  const login = otherCommand(ctx.argv, ['auth', 'login', ...(flag === '--profile' ? [] : ['--profile', named])], ['--profile', '--base-url']);
+  const login = otherCommand(ctx.commandLine, ['auth', 'login', ...(flag === '--profile' ? [] : ['--profile', named])], ['--profile', '--base-url']);
   throw new UsageError(`profile "${named}" does not exist (${known})`, flag, `create it with \`${login}\``);
 }

@@ -1,11 +1,21 @@
 import { shellQuote } from '../../io/shell.js';
-import { COMMANDS, GLOBAL_OPTIONS } from '../table.js';
+import type { FlagSpec, FlagSyntax } from '../definition.js';
+import { flagSyntax } from '../definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
 
 /**
  * Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
  * --base-url), the same filters, with only the change the hint suggests. This reads the user's argv
- * back into options and positionals using the command table, so a hint never loses a flag.
+ * back into options and positionals with the syntax of the flags the command takes, so a hint never
+ * loses a flag.
  */
+
+/** The user's command line (`ctx.commandLine`): the words after `parcels`, and the flags of the command they ran. */
+export interface CommandLine {
+  readonly words: readonly string[];
+  /** The command's own flags (its definition's); the global flags are always known. */
+  readonly flags: readonly Pick<FlagSpec, 'flags'>[];
+}
 
 interface Token {
   /** The long flag (`--status`) for an option, undefined for a positional argument. */
@@ -17,33 +27,21 @@ interface Token {
 /** The globals that decide where requests go: a hint for another command keeps these. */
 const WHERE_FLAGS = ['--profile', '--base-url', '--sandbox'];
 
-interface OptionSyntax {
-  long: string;
-  takesValue: boolean;
-}
-
-let syntaxByName: Map<string, OptionSyntax> | undefined;
-
-function syntaxTable(): Map<string, OptionSyntax> {
-  if (syntaxByName !== undefined) return syntaxByName;
-  const table = new Map<string, OptionSyntax>();
-  const add = (flags: string): void => {
-    const long = /--[\w-]+/.exec(flags)?.[0];
-    if (long === undefined) return;
-    const syntax = { long, takesValue: /[<[]/.test(flags) };
-    table.set(long, syntax);
-    const short = /^-(\w),/.exec(flags)?.[1];
-    if (short !== undefined) table.set(`-${short}`, syntax);
-  };
-  for (const option of GLOBAL_OPTIONS) add(option.flags);
-  for (const definition of COMMANDS) for (const spec of Object.values(definition.flags)) add(spec.flags);
-  syntaxByName = table;
+/** Long and short names of the global flags and the command's own. */
+function syntaxTable(line: CommandLine): Map<string, FlagSyntax> {
+  const table = new Map<string, FlagSyntax>();
+  for (const spec of [...Object.values(GLOBAL_FLAGS), ...line.flags]) {
+    const syntax = flagSyntax(spec);
+    table.set(syntax.long, syntax);
+    if (syntax.short !== undefined) table.set(syntax.short, syntax);
+  }
   return table;
 }
 
-/** Splits argv into options (with their values) and positionals, as commander reads them. */
-export function tokenize(argv: readonly string[]): Token[] {
-  const table = syntaxTable();
+/** Splits the words into options (with their values) and positionals, as commander reads them. */
+export function tokenize(line: CommandLine): Token[] {
+  const table = syntaxTable(line);
+  const argv = line.words;
   const tokens: Token[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string;
@@ -69,6 +67,15 @@ export function tokenize(argv: readonly string[]): Token[] {
   return tokens;
 }
 
+/** The value typed for a flag that takes one (`--output json`, `--output=json`, `-ojson`); undefined for a switch. */
+export function flagValue(line: CommandLine, token: Token): string | undefined {
+  const [word = '', next] = token.words;
+  if (next !== undefined) return next;
+  if (token.flag === undefined || syntaxTable(line).get(token.flag)?.takesValue !== true) return undefined;
+  if (!word.startsWith('--')) return word.length > 2 ? word.slice(2) : undefined;
+  return word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined;
+}
+
 function render(words: readonly string[]): string {
   return ['parcels', ...words].map((w, i) => (i === 0 ? w : shellQuote(w))).join(' ');
 }
@@ -77,19 +84,19 @@ function render(words: readonly string[]): string {
  * The user's own command with changes: `drop` removes every occurrence of those flags, `add`
  * appends words. `parcels list --status 2 --sandbox` with drop --cursor, add --cursor X.
  */
-export function sameCommand(argv: readonly string[], change: { drop?: readonly string[]; add?: readonly string[] } = {}): string {
+export function sameCommand(line: CommandLine, change: { drop?: readonly string[]; add?: readonly string[] } = {}): string {
   const drop = new Set(change.drop ?? []);
-  const kept = tokenize(argv).filter((t) => t.flag === undefined || !drop.has(t.flag));
+  const kept = tokenize(line).filter((t) => t.flag === undefined || !drop.has(t.flag));
   return render([...kept.flatMap((t) => t.words), ...(change.add ?? [])]);
 }
 
 /** Another command (`['get', id]`) run where the user's ran: their --sandbox, --profile and --base-url (or `keep`) come along. */
-export function otherCommand(argv: readonly string[], command: readonly string[], keep: readonly string[] = WHERE_FLAGS): string {
-  const where = tokenize(argv).filter((t) => t.flag !== undefined && keep.includes(t.flag));
+export function otherCommand(line: CommandLine, command: readonly string[], keep: readonly string[] = WHERE_FLAGS): string {
+  const where = tokenize(line).filter((t) => t.flag !== undefined && keep.includes(t.flag));
   return render([...command, ...where.flatMap((t) => t.words)]);
 }
 
 /** Whether the user typed this flag (long form, short form or `--flag=value`). */
-export function typedFlag(argv: readonly string[], flag: string): boolean {
-  return tokenize(argv).some((t) => t.flag === flag);
+export function typedFlag(line: CommandLine, flag: string): boolean {
+  return tokenize(line).some((t) => t.flag === flag);
 }

@@ -140,7 +140,7 @@ export async function showPage(
     parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
     // The hint repeats the user's own command (filters, --sandbox, --profile) with the next cursor.
-    nextCommand: sameCommand(ctx.argv, { drop: ['--cursor', '--all'] }),
+    nextCommand: sameCommand(ctx.commandLine, { drop: ['--cursor', '--all'] }),
     emptyMessage,
   });
 }

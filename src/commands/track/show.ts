@@ -8,7 +8,7 @@ import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
 import { abortableSleep, watch } from '../../track/watch.js';
-import type { definitions } from '../table.js';
+import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
 import { readSnapshots } from './read.js';
@@ -34,7 +34,7 @@ export function isLoopbackUrl(baseUrl: string | undefined): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export default defineCommand<typeof definitions.track, TrackOptions>({
+export default defineCommand<typeof followCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
     if (ctx.globals.fields !== undefined) {
       throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values', '--fields');

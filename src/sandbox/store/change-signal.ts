@@ -14,8 +14,8 @@ export interface ChangeSignal {
  * PRAGMA data_version (did another connection commit since I last asked?), asked only when the file
  * says something may have been committed at all.
  *
- * data_version opens and closes a read transaction: file locks and a `stat`, about three times the
- * cost of one `pread` (measured in bench/). A WAL database keeps its WAL-index in `<file>-shm`, whose
+ * data_version opens and closes a read transaction: file locks and a `stat`, two to three times the
+ * cost of one `pread` (bench/change-check.mjs). A WAL database keeps its WAL-index in `<file>-shm`, whose
  * first 48 bytes are the WAL-index header (https://sqlite.org/walformat.html): every commit of any
  * connection rewrites it (change counter, last frame, checksums) and nothing else does. So the header
  * is read first: unchanged means no commit at all since the last call, and the answer stands; changed
