@@ -1,6 +1,6 @@
 // Sandbox throughput vs a bare node:http server (GET) and a bare node:http + better-sqlite3 insert
 // server (create). Run after `npm run build` (or `npx tsup`):
-//   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory] [--rounds 3] [--warmup 2]
+//   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory] [--rounds 3] [--warmup 2] [--pin]
 // Each server gets a warm-up run (not recorded), then the bare and sandbox GET runs alternate for
 // --rounds rounds so that background load affects both alike; the table shows each target's median
 // round (by req/s) and the ratio is the median of the per-round ratios.
@@ -21,8 +21,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'file' },
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
-    pin: { type: 'boolean', default: true },
-    'no-pin': { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -38,9 +37,9 @@ function run(opts, seconds = duration) {
 }
 
 /**
- * Servers on core 0 and this process (the load generator) on core 1, all threads, when taskset is
- * there (--no-pin: let the scheduler place them): each side then has a core of its own, as on two
- * machines, and the comparison is not about which of them the scheduler favoured.
+ * With --pin: servers on core 0 and this process (the load generator) on core 1, all threads
+ * (taskset). By default the scheduler places them, as in the earlier runs of BENCHMARKS.md; pinned,
+ * every answer wakes the other core and both servers spend more CPU per request (measured there).
  */
 function pinTo(core, pid) {
   try {
@@ -50,7 +49,7 @@ function pinTo(core, pid) {
     return false;
   }
 }
-const pinned = values.pin && !values['no-pin'] && pinTo(1, process.pid);
+const pinned = values.pin && pinTo(1, process.pid);
 
 /** Starts bench/sandbox-bench-server.mjs in its own process and resolves with what it reports. */
 function child(...args) {
