@@ -61,7 +61,7 @@ function readStep(s: RequestState, d: PipelineDeps): SandboxResponse {
 function writeStep(s: RequestState, d: PipelineDeps): Promise<SandboxResponse> {
   const execute = prepare(s, d);
   const key = s.idempotencyKey;
-  if (key === undefined) return d.writes.run(() => d.repo.transaction(execute));
+  if (key === undefined) return d.writes.run(execute);
   const fingerprint = { method: s.method, url: s.url, bodyHash: sha256(s.bytes ?? '').toString('hex') };
   const orgId = (s.caller as Caller).org.id;
   return d.writes.run(() => idempotentStep(d.repo, orgId, key, fingerprint, s.now, execute));

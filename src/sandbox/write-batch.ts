@@ -35,7 +35,7 @@ export class WriteBatcher<T> {
     private readonly schedule: (flush: () => void) => void = (flush) => setImmediate(flush),
   ) {}
 
-  /** Runs `work` (which opens its own transaction) in the next group; settles after its commit. */
+  /** Runs `work` in its own savepoint of the next group; settles after that group's commit. */
   run(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve, reject });
@@ -53,7 +53,7 @@ export class WriteBatcher<T> {
       this.repo.transaction(() => {
         for (const pending of group) {
           try {
-            results.push({ ok: true, value: pending.work() });
+            results.push({ ok: true, value: this.repo.transaction(pending.work) });
           } catch (error) {
             // Some SQLite errors (a full disk, an I/O error) roll back the whole transaction, not
             // only the failed write's savepoint: then nothing of the group stands.

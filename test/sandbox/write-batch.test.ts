@@ -29,12 +29,12 @@ describe('group commit of write requests', () => {
     const repo = repoWithSeed();
     const turn = manualSchedule();
     const writes = new WriteBatcher<string>(repo, turn.schedule);
-    const create = (id: string) => () => repo.transaction(() => repo.createParcel(ORG, id, FIELDS, 1000).entry_id);
-    const failing = () =>
-      repo.transaction(() => {
-        repo.createParcel(ORG, 'b0000000-0000-4000-8000-000000000000', FIELDS, 1000);
-        throw new Error('refused after writing');
-      });
+    const create = (id: string) => () => repo.createParcel(ORG, id, FIELDS, 1000).entry_id;
+    // Writes, then fails: its own write must not survive the group's commit.
+    const failing = () => {
+      repo.createParcel(ORG, 'b0000000-0000-4000-8000-000000000000', FIELDS, 1000);
+      throw new Error('refused after writing');
+    };
     const results = [
       settle(writes.run(create('a0000000-0000-4000-8000-000000000000'))),
       settle(writes.run(failing)),
@@ -74,24 +74,27 @@ describe('group commit of write requests', () => {
 
   it('a write whose error undid the whole transaction fails the group, even the writes that ran before it', async () => {
     const turn = manualSchedule();
-    let open = false;
+    // A transaction that nests (as savepoints do) and that a failing statement can roll back whole.
+    let depth = 0;
+    let rolledBack = false;
     const repo = {
       transaction<T>(fn: () => T): T {
-        open = true;
+        if (depth === 0) rolledBack = false;
+        depth++;
         try {
           return fn();
         } finally {
-          open = false;
+          depth--;
         }
       },
-      inTransaction: () => open,
+      inTransaction: () => depth > 0 && !rolledBack,
     };
     const writes = new WriteBatcher<number>(repo, turn.schedule);
     const results = [
       settle(writes.run(() => 1)),
       settle(
         writes.run(() => {
-          open = false; // as SQLite does on SQLITE_FULL
+          rolledBack = true; // as SQLite does on SQLITE_FULL
           throw new Error('database or disk is full');
         }),
       ),
@@ -107,7 +110,7 @@ describe('group commit of write requests', () => {
     const repo = repoWithSeed();
     const turn = manualSchedule();
     const writes = new WriteBatcher<number>(repo, turn.schedule);
-    const done = writes.run(() => repo.transaction(() => repo.createParcel(ORG, 'd0000000-0000-4000-8000-000000000000', FIELDS, 1000).seq));
+    const done = writes.run(() => repo.createParcel(ORG, 'd0000000-0000-4000-8000-000000000000', FIELDS, 1000).seq);
     writes.flush();
     expect(await done).toBe(1);
     turn.run();

@@ -167,6 +167,7 @@ export interface ScenarioRunRecord {
  * processes sharing the file; the conditional updates also refuse a version changed in between.
  */
 export interface Repository {
+  /** BEGIN IMMEDIATE … COMMIT around `fn`; inside another transaction, a savepoint that rolls back alone if `fn` throws. */
   transaction<T>(fn: () => T): T;
   /** Whether a transaction of this connection is open. */
   inTransaction(): boolean;
