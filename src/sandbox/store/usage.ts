@@ -5,6 +5,9 @@ import type { UsageEntry } from './types.js';
 export const RECENT_KEPT = 100;
 const DAY_S = 86_400;
 
+/** Start of the UTC day of a Unix-seconds time. */
+const dayOf = (ts: number): number => ts - (((ts % DAY_S) + DAY_S) % DAY_S);
+
 /**
  * Usage as the API shows it: a counter row per organisation and UTC day (requests, errors), and a
  * ring of each organisation's latest RECENT_KEPT requests (slot = sequence number modulo the ring's
@@ -36,7 +39,7 @@ export class UsageStore {
     const days = new Map<string, { orgId: string; day: number; requests: number; errors: number }>();
     const byOrg = new Map<string, UsageEntry[]>();
     for (const e of entries) {
-      const day = e.at - (((e.at % DAY_S) + DAY_S) % DAY_S);
+      const day = dayOf(e.at);
       const key = `${e.orgId}\n${day}`;
       let counter = days.get(key);
       if (!counter) {
@@ -70,7 +73,7 @@ export class UsageStore {
   }
 
   purgeBefore(ts: number): void {
-    this.s.purgeDays.run(ts - (((ts % DAY_S) + DAY_S) % DAY_S));
+    this.s.purgeDays.run(dayOf(ts));
     this.s.purgeRecent.run(ts);
   }
 }
