@@ -8,8 +8,10 @@ export const OPENAPI_PATH = '/openapi.json';
 const PLAIN_HOST = /^(\[[0-9a-fA-F:.]+\]|[\w.-]+)(:\d{1,5})?$/;
 
 /** Whether this request asks for the API description (GET /openapi.json, any query). */
+const OPENAPI_WITH_QUERY = `${OPENAPI_PATH}?`;
+
 export function isOpenApiRequest(req: IncomingMessage): boolean {
-  return req.method === 'GET' && (req.url === OPENAPI_PATH || req.url?.startsWith(`${OPENAPI_PATH}?`) === true);
+  return req.method === 'GET' && (req.url === OPENAPI_PATH || req.url?.startsWith(OPENAPI_WITH_QUERY) === true);
 }
 
 let generator: Promise<typeof OpenApi> | undefined;

@@ -62,35 +62,53 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** A route's path template by segment: a literal to compare, or the name of a parameter ({id}). */
-type Segment = { literal: string } | { param: string };
-const TEMPLATES: ReadonlyArray<readonly [RouteSpec, readonly Segment[]]> = ROUTES.map(
-  (r) => [r, r.path.split('/').map((t) => (t.startsWith('{') ? { param: t.slice(1, -1) } : { literal: t }))] as const,
-);
+/**
+ * A route's path template by segment: a literal to compare, or the name of a parameter ({id}).
+ * One object shape for both (`param` is "" for a literal), and the templates grouped by segment
+ * count: matching runs on every request the sandbox serves.
+ */
+interface Segment {
+  readonly literal: string;
+  readonly param: string;
+}
+interface Template {
+  readonly route: RouteSpec;
+  readonly segments: readonly Segment[];
+}
+const TEMPLATES_BY_LENGTH = new Map<number, Template[]>();
+for (const route of ROUTES) {
+  const segments = route.path.split('/').map((t): Segment => (t.startsWith('{') ? { literal: '', param: t.slice(1, -1) } : { literal: t, param: '' }));
+  const sameLength = TEMPLATES_BY_LENGTH.get(segments.length) ?? [];
+  sameLength.push({ route, segments });
+  TEMPLATES_BY_LENGTH.set(segments.length, sameLength);
+}
 
 /** Matches a method and a path (no query string) against the route table. */
 export function matchRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
-  const segments = path.split('/');
+  const parts = path.split('/');
+  const candidates = TEMPLATES_BY_LENGTH.get(parts.length);
   let pathKnown = false;
-  for (const [route, template] of TEMPLATES) {
-    if (template.length !== segments.length || !fits(template, segments)) continue;
+  if (candidates === undefined) return { route: undefined, pathKnown };
+  for (let c = 0; c < candidates.length; c++) {
+    const { route, segments } = candidates[c] as Template;
+    if (!fits(segments, parts)) continue;
     pathKnown = true;
     if (route.method !== method) continue;
     const params: Record<string, string> = {};
-    for (let i = 0; i < template.length; i++) {
-      const t = template[i] as Segment;
-      if ('param' in t) params[t.param] = segments[i] as string;
+    for (let i = 0; i < segments.length; i++) {
+      const param = (segments[i] as Segment).param;
+      if (param !== '') params[param] = parts[i] as string;
     }
     return { route, params };
   }
   return { route: undefined, pathKnown };
 }
 
-function fits(template: readonly Segment[], segments: readonly string[]): boolean {
-  for (let i = 0; i < template.length; i++) {
-    const t = template[i] as Segment;
-    const s = segments[i] as string;
-    if ('param' in t ? s === '' : t.literal !== s) return false;
+function fits(segments: readonly Segment[], parts: readonly string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const t = segments[i] as Segment;
+    const s = parts[i] as string;
+    if (t.param !== '' ? s === '' : t.literal !== s) return false;
   }
   return true;
 }

@@ -38,19 +38,24 @@ export class UsageStore {
   record(entries: readonly UsageEntry[]): void {
     const days = new Map<string, { orgId: string; day: number; requests: number; errors: number }>();
     const byOrg = new Map<string, UsageEntry[]>();
+    // Entries come in runs of one organisation and one day: look the counter and list up once per run.
+    let counter: { orgId: string; day: number; requests: number; errors: number } | undefined;
+    let list: UsageEntry[] | undefined;
     for (const e of entries) {
       const day = dayOf(e.at);
-      const key = `${e.orgId}\n${day}`;
-      let counter = days.get(key);
-      if (!counter) {
-        counter = { orgId: e.orgId, day, requests: 0, errors: 0 };
-        days.set(key, counter);
+      if (counter === undefined || counter.orgId !== e.orgId || counter.day !== day) {
+        const key = `${e.orgId}\n${day}`;
+        counter = days.get(key);
+        if (!counter) {
+          counter = { orgId: e.orgId, day, requests: 0, errors: 0 };
+          days.set(key, counter);
+        }
+        list = byOrg.get(e.orgId);
+        if (!list) byOrg.set(e.orgId, (list = []));
       }
       counter.requests++;
       if (e.status >= 400) counter.errors++;
-      let list = byOrg.get(e.orgId);
-      if (!list) byOrg.set(e.orgId, (list = []));
-      list.push(e);
+      (list as UsageEntry[]).push(e);
     }
     for (const c of days.values()) this.s.addDay.run(c.orgId, c.day, c.requests, c.errors);
     for (const [orgId, list] of byOrg) {
