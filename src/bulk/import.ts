@@ -109,11 +109,19 @@ interface ItemContext {
 }
 
 /**
+ * Lines are built (and journaled) this many at a time: a read chunk holds ~750 lines, and building
+ * all of them before the first is sent kept the service idle for the first ~50 ms of a run.
+ */
+const BUILD_SLICE = 32;
+
+/**
  * What to do with each line: replay what an earlier run confirmed, resend what it left uncertain
  * with its journaled key and bytes, build the rest afresh.
  */
 async function* workItems(batches: AsyncIterable<InputLine[]>, ctx: ItemContext): AsyncGenerator<WorkItem[]> {
-  for await (const batch of batches) yield batch.map((input) => workItem(input, ctx));
+  for await (const batch of batches) {
+    for (let at = 0; at < batch.length; at += BUILD_SLICE) yield batch.slice(at, at + BUILD_SLICE).map((input) => workItem(input, ctx));
+  }
 }
 
 function workItem(input: InputLine, ctx: ItemContext): WorkItem {

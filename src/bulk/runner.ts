@@ -28,7 +28,12 @@ export type WorkItem =
 
 /** Where the runner records what it sends and learns (the journal); absent = no journal. */
 export interface RunRecorder {
-  /** May only buffer: `flush` comes before the item is sent. */
+  /**
+   * The exact request of an item about to be sent. May only buffer: `flush` comes before the item
+   * is sent. Items are recorded a batch at a time, before the first of them starts, so an item may
+   * be recorded and then not sent (the run stops first): the next run resends it with the same key
+   * and bytes, as it does any item left uncertain.
+   */
   sent(item: Extract<WorkItem, { kind: 'send' }>): void;
   /** Writes what `sent` buffered (not necessarily fsync'd); called before those items are sent. */
   flush(): void;
@@ -45,7 +50,7 @@ const BACKOFF_BASE_MS = 100;
 const BACKOFF_CAP_MS = 5_000;
 
 export interface RunOptions {
-  /** One at a time or in batches (a batch that can start at once is journaled with one write). */
+  /** One at a time or in batches (each batch is journaled with one write before any of it is sent). */
   items: AsyncIterable<WorkItem | readonly WorkItem[]>;
   send: Send;
   /** Receives each result in input order; a returned promise holds the pool back until it settles. */
@@ -158,7 +163,6 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   let inputFailure: { error: unknown } | undefined;
   let pending: readonly WorkItem[] = [];
   let at = 0;
-  const starting: Array<[number, Extract<WorkItem, { kind: 'send' }>]> = [];
   try {
     for (;;) {
       while (!opts.signal?.aborted && !emitFailure && (inFlight >= gate.limit || nextSeq - nextEmit >= window)) {
@@ -174,9 +178,14 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         if (next.done) break;
         pending = Array.isArray(next.value) ? next.value : [next.value as WorkItem];
         at = 0;
+        // The whole batch is journaled with one write before any of it is sent: one write per
+        // batch instead of one per answer that frees a place in the pool.
+        if (opts.recorder !== undefined) {
+          for (const item of pending) if (item.kind === 'send' && !item.journaled) opts.recorder.sent(item);
+          opts.recorder.flush();
+        }
         continue;
       }
-      // Everything that can start now is journaled with one write, then sent.
       while (at < pending.length && inFlight < gate.limit && nextSeq - nextEmit < window) {
         const item = pending[at++] as WorkItem;
         const seq = nextSeq++;
@@ -185,14 +194,9 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
           continue;
         }
         summary.ignoredFields += item.ignored;
-        if (!item.journaled) opts.recorder?.sent(item);
         inFlight++;
-        starting.push([seq, item]);
+        void worker.send(item).then(onAnswer(seq));
       }
-      if (starting.length === 0) continue;
-      opts.recorder?.flush();
-      for (const [seq, item] of starting) void worker.send(item).then(onAnswer(seq));
-      starting.length = 0;
     }
   } catch (error) {
     inputFailure = { error };

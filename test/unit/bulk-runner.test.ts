@@ -342,3 +342,36 @@ describe('bulk runner failures of its surroundings', () => {
     expect(recorded.sort()).toEqual([1, 2]);
   });
 });
+
+describe('bulk runner journaling', () => {
+  it('journals a whole batch with one flush before any of it is sent, and never journals a line again', async () => {
+    const log: string[] = [];
+    async function* batches(): AsyncGenerator<WorkItem[]> {
+      yield [1, 2, 3, 4, 5].map(sendItem);
+      yield [{ ...(sendItem(6) as Extract<WorkItem, { kind: 'send' }>), journaled: true }, sendItem(7)];
+    }
+    const { summary } = await run({
+      items: batches(),
+      concurrency: 2,
+      recorder: {
+        sent: (item) => void log.push(`sent ${item.line}`),
+        flush: () => void log.push('flush'),
+        done: (line) => void log.push(`done ${line}`),
+        rejected: () => undefined,
+      },
+      send: async (req) => {
+        log.push(`send ${lineOf(req)}`);
+        await ticks(1);
+        return ok(lineOf(req));
+      },
+    });
+    expect(summary.created).toBe(7);
+    // Each batch's records and their one flush come before the first send of that batch.
+    expect(log.slice(0, 8)).toEqual(['sent 1', 'sent 2', 'sent 3', 'sent 4', 'sent 5', 'flush', 'send 1', 'send 2']);
+    const secondFlush = log.indexOf('flush', 6);
+    expect(log.slice(secondFlush - 1, secondFlush + 1)).toEqual(['sent 7', 'flush']);
+    expect(log.indexOf('send 6')).toBeGreaterThan(secondFlush);
+    expect(log.filter((entry) => entry.startsWith('sent '))).toEqual(['sent 1', 'sent 2', 'sent 3', 'sent 4', 'sent 5', 'sent 7']);
+    expect(log.filter((entry) => entry === 'flush')).toHaveLength(2);
+  });
+});
