@@ -109,6 +109,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   let inFlight = 0;
   /** An emit that returned a promise (the reader is slow): nothing more is emitted until it settles. */
   let emitting: Promise<void> | undefined;
+  /** The reader of the results, or the journal, failed: nothing more is emitted or started. */
   let emitFailure: { error: unknown } | undefined;
   let wake: (() => void) | undefined;
   const changed = (): void => {
@@ -117,8 +118,16 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   };
   opts.signal?.addEventListener('abort', changed, { once: true });
 
-  // Emits what is ready in order, synchronously while the reader keeps up.
+  // Emits what is ready in order, synchronously while the reader keeps up. The outcomes recorded
+  // for those lines are written first: a line is never reported before its outcome is in the journal.
   const emitReady = (): void => {
+    if (emitting === undefined && emitFailure === undefined && finished.has(nextEmit)) {
+      try {
+        opts.recorder?.flush();
+      } catch (error) {
+        emitFailure = { error };
+      }
+    }
     let result: ResultLine | undefined;
     while (emitting === undefined && emitFailure === undefined && (result = finished.get(nextEmit)) !== undefined) {
       finished.delete(nextEmit);
@@ -152,11 +161,22 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const finish = (seq: number, result: ResultLine): void => {
     finished.set(seq, result);
     if (finished.size > summary.maxBuffered) summary.maxBuffered = finished.size;
+  };
+  // Answers are emitted once per turn of the event loop, after every answer of that turn is in:
+  // their outcomes reach the journal with one write. The pool refills at once.
+  let emitScheduled = false;
+  const emitAnswered = (): void => {
+    emitScheduled = false;
     emitReady();
   };
   const onAnswer = (seq: number) => (result: ResultLine) => {
     inFlight--;
     finish(seq, result);
+    if (!emitScheduled) {
+      emitScheduled = true;
+      setImmediate(emitAnswered);
+    }
+    changed();
   };
 
   const iterator = opts.items[Symbol.asyncIterator]();
@@ -191,6 +211,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         const seq = nextSeq++;
         if (item.kind !== 'send') {
           finish(seq, worker.immediate(item));
+          emitReady();
           continue;
         }
         summary.ignoredFields += item.ignored;

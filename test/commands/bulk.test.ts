@@ -1,6 +1,7 @@
 /** Bulk runs in-process against a real sandbox: what reaches stderr on a terminal and off one. */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -17,9 +18,10 @@ afterAll(async () => {
   await h.close();
 });
 
-function input(count: number): string {
+/** `count` parcels numbered from `first`: inputs with different numbers are different batches. */
+function input(count: number, first = 1): string {
   const path = join(tempConfigDir(), 'parcels.ndjson');
-  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(i + 1) }));
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(first + i) }));
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
@@ -61,9 +63,20 @@ function journaledSends(dir: string): number {
 
 describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
   let slow: Harness;
+  /** A file, so the test can see what the sandbox committed while the answers are held back. */
+  const database = join(tempConfigDir(), 'slow.db');
   beforeAll(async () => {
-    slow = await startHarness({ faults: { latencyMs: 1500 } });
+    slow = await startHarness({ faults: { latencyMs: 1500 }, db: database });
   });
+  /** Parcels the sandbox has committed (a create commits before the latency fault holds its answer). */
+  function committedParcels(): number {
+    const db = new Database(database, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT COUNT(*) FROM parcels').pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  }
   afterAll(async () => {
     expectNoSecrets(slow.seen);
     await slow.close();
@@ -74,9 +87,12 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
     const captured = captureIO({ env });
     const signal = new AbortController();
     const abandon = new AbortController();
-    const running = run(['create', '--from', input(5), '--concurrency', '2'], { io: captured.io, env, signal: signal.signal, abandon: abandon.signal });
-    // Both requests are on their way once the journal holds them (written before each first send).
-    await expect.poll(() => journaledSends(env.PARCELS_CONFIG_DIR as string), { timeout: 5000, interval: 20 }).toBe(2);
+    const before = committedParcels();
+    // Each test its own batch: the same lines would be replays of the other test's, never committed anew.
+    const running = run(['create', '--from', input(5, abandonToo ? 101 : 201), '--concurrency', '2'], { io: captured.io, env, signal: signal.signal, abandon: abandon.signal });
+    // Both requests have reached the sandbox (committed, their answers held back) and are in the journal.
+    await expect.poll(() => committedParcels() - before, { timeout: 5000, interval: 20 }).toBe(2);
+    expect(journaledSends(env.PARCELS_CONFIG_DIR as string)).toBe(5);
     signal.abort('SIGINT');
     if (abandonToo) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -344,15 +344,17 @@ describe('bulk runner failures of its surroundings', () => {
 });
 
 describe('bulk runner journaling', () => {
-  it('journals a whole batch with one flush before any of it is sent, and never journals a line again', async () => {
+  it('journals a whole batch with one flush before any of it is sent, never journals a line again, and reports a line only once its outcome is written', async () => {
     const log: string[] = [];
     async function* batches(): AsyncGenerator<WorkItem[]> {
       yield [1, 2, 3, 4, 5].map(sendItem);
       yield [{ ...(sendItem(6) as Extract<WorkItem, { kind: 'send' }>), journaled: true }, sendItem(7)];
     }
-    const { summary } = await run({
+    const summary = await runBulk({
       items: batches(),
       concurrency: 2,
+      timing: virtualTiming(),
+      emit: (result) => void log.push(`emit ${result.line}`),
       recorder: {
         sent: (item) => void log.push(`sent ${item.line}`),
         flush: () => void log.push('flush'),
@@ -366,12 +368,18 @@ describe('bulk runner journaling', () => {
       },
     });
     expect(summary.created).toBe(7);
-    // Each batch's records and their one flush come before the first send of that batch.
+    // Each batch's records and their flush come before the first send of that batch.
     expect(log.slice(0, 8)).toEqual(['sent 1', 'sent 2', 'sent 3', 'sent 4', 'sent 5', 'flush', 'send 1', 'send 2']);
-    const secondFlush = log.indexOf('flush', 6);
-    expect(log.slice(secondFlush - 1, secondFlush + 1)).toEqual(['sent 7', 'flush']);
-    expect(log.indexOf('send 6')).toBeGreaterThan(secondFlush);
+    const sent7 = log.indexOf('sent 7');
+    expect(log[sent7 + 1]).toBe('flush');
+    expect(log.indexOf('send 6')).toBeGreaterThan(sent7 + 1);
     expect(log.filter((entry) => entry.startsWith('sent '))).toEqual(['sent 1', 'sent 2', 'sent 3', 'sent 4', 'sent 5', 'sent 7']);
-    expect(log.filter((entry) => entry === 'flush')).toHaveLength(2);
+    // Every line is emitted in order, after a flush that follows its outcome record.
+    expect(log.filter((entry) => entry.startsWith('emit '))).toEqual([1, 2, 3, 4, 5, 6, 7].map((line) => `emit ${line}`));
+    for (let line = 1; line <= 7; line++) {
+      const done = log.indexOf(`done ${line}`);
+      const emitted = log.indexOf(`emit ${line}`);
+      expect(log.slice(done, emitted)).toContain('flush');
+    }
   });
 });
