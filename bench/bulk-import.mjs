@@ -5,6 +5,8 @@
 // (which runs in this process) and the `parcels` processes it starts (they inherit the affinity)
 // share core 1 and never the server's core.
 // 1. autocannon (1 s warm-up first): POST /deliveries/v1/parcels at --concurrency connections, a unique Idempotency-Key per request.
+//    Then, as a reference, bench/undici-create-loop.mjs: --lines creates by a fresh process that does only
+//    undici Pool.dispatch (no validation, journal or results), the ceiling of any client built on undici.
 // 2. `parcels create --from FILE --concurrency N` imports --lines parcels, with its journal and without
 //    (PARCELS_BENCH_NO_JOURNAL=1, a benchmark-only switch); each of the --rounds rounds runs autocannon, then
 //    both imports in alternating order (each its own input: no replays); medians. Rates are wall-clock,
@@ -114,6 +116,16 @@ function importRun(input, childEnv) {
   });
 }
 
+/** bench/undici-create-loop.mjs: the same number of creates by the least an undici client does. */
+function undiciLoop(url, key, count) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bench/undici-create-loop.mjs'), url, key, String(count), values.concurrency], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`undici-create-loop exited ${code}`))));
+  });
+}
+
 async function writeLines(path, count, prefix) {
   const out = createWriteStream(path);
   for (let i = 1; i <= count; i++) {
@@ -173,10 +185,13 @@ async function main() {
       });
     await cannon(1);
 
-    const rates = { journal: [], none: [], autocannon: [], reported: [] };
-    const cpu = { journal: [], none: [] };
+    const rates = { journal: [], none: [], autocannon: [], reported: [], undici: [] };
+    const cpu = { journal: [], none: [], undici: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
       rates.autocannon.push((await cannon(Number(values.duration))).requests.average);
+      const loop = await undiciLoop(url, DEMO_API_KEY, lines);
+      rates.undici.push(loop.rate);
+      cpu.undici.push(loop.cpuUsPerRequest);
       for (const mode of round % 2 === 0 ? ['journal', 'none'] : ['none', 'journal']) {
         const input = join(dir, `in-${round}-${mode}.ndjson`);
         await writeLines(input, lines, `${round}-${mode}`);
@@ -211,10 +226,12 @@ async function main() {
     console.log(`load average ${load}; ${lines} lines, concurrency ${concurrency}; node ${process.version}`);
     console.table([
       { what: `autocannon POST create, ${concurrency} connections, unique keys (median of ${rates.autocannon.map(Math.round).join(', ')})`, 'parcels/s': Math.round(acRate), 'client CPU µs/line': '' },
+      { what: `reference: a bare undici Pool.dispatch loop, fresh process (median of ${rates.undici.map(Math.round).join(', ')})`, 'parcels/s': Math.round(median(rates.undici)), 'client CPU µs/line': Math.round(median(cpu.undici)) },
       { what: `parcels create --from, journal (median of ${rates.journal.map(Math.round).join(', ')})`, 'parcels/s': Math.round(withJournal), 'client CPU µs/line': Math.round(median(cpu.journal)) },
       { what: `parcels create --from, no journal (median of ${rates.none.map(Math.round).join(', ')})`, 'parcels/s': Math.round(without), 'client CPU µs/line': Math.round(median(cpu.none)) },
     ]);
     console.log(`bulk (journal) / autocannon = ${(withJournal / acRate).toFixed(2)} (target >= 0.85)`);
+    console.log(`reference: bare undici loop / autocannon = ${(median(rates.undici) / acRate).toFixed(2)}; bulk (journal) / bare undici loop = ${(withJournal / median(rates.undici)).toFixed(2)}`);
     console.log(`the rate the runs report (first send to last answer, no process start-up): ${rates.reported.join(', ')} lines/s; median / autocannon = ${(median(rates.reported) / acRate).toFixed(2)}`);
     console.log(`${longLines}-line import: ${Math.round(longLines / long.seconds)} parcels/s wall-clock, ${long.cpuUsPerLine.toFixed(0)} µs client CPU/line; autocannon right after: ${Math.round(longAutocannon)}/s; ratio ${(longLines / long.seconds / longAutocannon).toFixed(2)}`);
     console.log(`journal cost: with / without = ${(withJournal / without).toFixed(2)} (target >= 0.90)`);
