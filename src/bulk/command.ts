@@ -6,7 +6,8 @@ import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
 import { bulkProgress, renderBulkSummary, resultWriter } from '../io/bulk-report.js';
 import type { InputFormat } from './input.js';
 import { inputFormat } from './input.js';
-import { DEFAULT_BULK_RETRIES, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner.js';
+import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './line-worker.js';
+import { DEFAULT_CONCURRENCY } from './runner.js';
 import type { BulkKind, Send } from './types.js';
 
 /**

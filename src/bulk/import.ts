@@ -6,11 +6,11 @@ import { buildLine } from './build.js';
 import type { InputFormat, InputLine, InputSource } from './input.js';
 import { inputFormat, readInput } from './input.js';
 import { hashFile, lineKey } from './keys.js';
-import type { RunRecorder, RunSummary, WorkItem } from './runner.js';
+import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import { spoolInput } from './spool.js';
 import type { Timing } from './gate.js';
-import type { BulkKind, ResultLine, Send } from './types.js';
+import type { BulkKind, ResultLine, RunRecorder, Send, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: input → lines → journal-aware work items → runner. */
 

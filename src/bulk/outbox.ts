@@ -5,9 +5,9 @@ import { Journal, journalPath } from '../config/journal.js';
 import { readJournal } from '../config/journal-read.js';
 import type { Timing } from './gate.js';
 import { journalRecorder } from './import.js';
-import type { RunSummary, WorkItem } from './runner.js';
+import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
-import type { ResultLine, Send, SendRequest } from './types.js';
+import type { ResultLine, Send, SendRequest, WorkItem } from './types.js';
 
 /**
  * The offline outbox: requests captured while the service could not be reached, kept in the same

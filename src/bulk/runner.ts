@@ -1,9 +1,10 @@
-import { setMaxListeners } from 'node:events';
-import { ApiError, CancelledError, EXIT, exitCodeFor, NetworkError } from '../errors.js';
+import { ApiError, EXIT, exitCodeFor } from '../errors.js';
 import type { ExitCode } from '../errors.js';
 import type { Timing } from './gate.js';
 import { Gate, realTiming } from './gate.js';
-import type { ResultLine, Send, SendRequest } from './types.js';
+import type { LineWorkerOptions } from './line-worker.js';
+import { CANCELLED, INVALID_LINE, LineWorker, MAX_CONCURRENCY, UNEXPECTED } from './line-worker.js';
+import type { ResultLine, WorkItem } from './types.js';
 
 /**
  * Runs the requests of a bulk run (or an outbox flush) over a pool of N, and emits one result per
@@ -11,63 +12,17 @@ import type { ResultLine, Send, SendRequest } from './types.js';
  * later ones, and a slow reader of the results (stdout) holds back the pool.
  */
 
-export type WorkItem =
-  | {
-      kind: 'send';
-      line: number;
-      request: SendRequest;
-      /** The parcel a history line is about (its entry_id is the result's). */
-      parcel: string | undefined;
-      /** Fields of the line that were not part of the body. */
-      ignored: number;
-      /** Already in the journal from an earlier run: send it again without writing it anew. */
-      journaled: boolean;
-    }
-  | { kind: 'replayed'; line: number; entryId: string | undefined }
-  | { kind: 'invalid'; line: number; field: string; message: string };
-
-/** Where the runner records what it sends and learns (the journal); absent = no journal. */
-export interface RunRecorder {
-  /**
-   * The exact request of an item about to be sent. May only buffer: `flush` comes before the item
-   * is sent. Items are recorded a batch at a time, before the first of them starts, so an item may
-   * be recorded and then not sent (the run stops first): the next run resends it with the same key
-   * and bytes, as it does any item left uncertain.
-   */
-  sent(item: Extract<WorkItem, { kind: 'send' }>): void;
-  /** Writes what `sent` buffered (not necessarily fsync'd); called before those items are sent. */
-  flush(): void;
-  done(line: number, status: number, entryId: string | undefined): void;
-  rejected(line: number, status: number, code: string): void;
-}
-
 export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
-export const DEFAULT_BULK_RETRIES = 10;
-/** Pause when a 429 carries no Retry-After. */
-export const DEFAULT_PAUSE_MS = 1_000;
-const BACKOFF_BASE_MS = 100;
-const BACKOFF_CAP_MS = 5_000;
 
-export interface RunOptions {
+export interface RunOptions extends LineWorkerOptions {
   /** One at a time or in batches (each batch is journaled with one write before any of it is sent). */
   items: AsyncIterable<WorkItem | readonly WorkItem[]>;
-  send: Send;
   /** Receives each result in input order; a returned promise holds the pool back until it settles. */
   emit(result: ResultLine): void | Promise<void>;
-  recorder?: RunRecorder;
   concurrency?: number;
-  /** Extra attempts for a 5xx or a dropped connection (429 pauses never count). */
-  retries?: number;
   /** Requests per second. */
   rate?: number;
-  /** First abort: send nothing more, let the requests in flight finish. */
-  signal?: AbortSignal;
-  /** Abandon the requests in flight too (a second Ctrl-C); they stay uncertain in the journal. */
-  abandon?: AbortSignal;
   timing?: Timing;
-  /** In [0, 1), for the backoff jitter. */
-  random?: () => number;
   /** Most items started but not yet emitted (default 4 × concurrency). */
   window?: number;
 }
@@ -260,91 +215,3 @@ function exitCodeOfResult(result: ResultLine): ExitCode {
   if (error.status === undefined) return EXIT.UNAVAILABLE;
   return exitCodeFor(new ApiError(error.status, error.code, error.message, undefined));
 }
-
-export const INVALID_LINE = 'invalid_line';
-const CANCELLED = 'cancelled';
-const UNEXPECTED = 'unexpected';
-
-/** Sends one item with its retries and pauses; never throws. */
-class LineWorker {
-  private readonly retries: number;
-  private readonly random: () => number;
-  /** Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent. One for the run, not one per line. */
-  private readonly stopWaiting: AbortSignal | undefined;
-
-  constructor(
-    private readonly opts: RunOptions,
-    private readonly gate: Gate,
-    private readonly timing: Timing,
-  ) {
-    this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
-    this.random = opts.random ?? Math.random;
-    this.stopWaiting = anySignal(opts.signal, opts.abandon);
-    // Every line waiting (up to the whole pool during a pause) listens to it: a bounded number, not a leak.
-    if (this.stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, this.stopWaiting);
-  }
-
-  /** The result of a line that is not sent. */
-  immediate(item: Exclude<WorkItem, { kind: 'send' }>): ResultLine {
-    const line = item.line;
-    if (item.kind === 'replayed') return item.entryId === undefined ? { line, ok: true, replayed: true } : { line, ok: true, replayed: true, entry_id: item.entryId };
-    const message = item.field === '' ? item.message : `${item.field} ${item.message}`;
-    return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
-  }
-
-  /** Sends a line (already journaled) until it has an outcome. */
-  async send(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
-    const line = item.line;
-    const abandon = this.opts.abandon;
-    const stopWaiting = this.stopWaiting;
-    for (let failures = 0; ; ) {
-      const wait = this.gate.admit(stopWaiting);
-      if (wait !== undefined) await wait;
-      if (stopWaiting?.aborted) return cancelled(line);
-      try {
-        const response = await this.opts.send(item.request, abandon);
-        this.gate.succeeded();
-        const entryId = response.entryId ?? item.parcel;
-        this.opts.recorder?.done(line, response.status, entryId);
-        return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
-      } catch (error) {
-        if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
-        if (error instanceof ApiError && (error.status === 429 || (error.status === 503 && error.retryAfter !== undefined))) {
-          this.gate.pause(error.retryAfter === undefined ? DEFAULT_PAUSE_MS : error.retryAfter * 1000);
-          continue;
-        }
-        const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
-        if (error instanceof ApiError && !transient) {
-          this.opts.recorder?.rejected(line, error.status, error.code);
-          return { line, ok: false, error: { status: error.status, code: error.code, message: error.message } };
-        }
-        if (!transient) return { line, ok: false, error: { code: UNEXPECTED, message: String(error) } };
-        if (++failures > this.retries) {
-          // Left uncertain in the journal: the next run resends it with the same key and bytes.
-          return { line, ok: false, error: describeTransient(error) };
-        }
-        await this.timing.sleep(backoff(failures, this.random), stopWaiting);
-      }
-    }
-  }
-}
-
-function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
-  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  return given.length <= 1 ? given[0] : AbortSignal.any(given);
-}
-
-function describeTransient(error: ApiError | NetworkError): NonNullable<ResultLine['error']> {
-  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
-  return { code: error.code, message: error.message };
-}
-
-function backoff(failures: number, random: () => number): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
-  return ceiling / 2 + random() * (ceiling / 2);
-}
-
-function cancelled(line: number): ResultLine {
-  return { line, ok: false, error: { code: CANCELLED, message: 'cancelled before an answer; the next run resends it with the same key' } };
-}
-

@@ -33,3 +33,33 @@ export interface ResultLine {
   /** `status` is absent when there was no HTTP answer (network) or nothing was sent (invalid line). */
   error?: { status?: number; code: string; message: string; field?: string };
 }
+
+export type WorkItem =
+  | {
+      kind: 'send';
+      line: number;
+      request: SendRequest;
+      /** The parcel a history line is about (its entry_id is the result's). */
+      parcel: string | undefined;
+      /** Fields of the line that were not part of the body. */
+      ignored: number;
+      /** Already in the journal from an earlier run: send it again without writing it anew. */
+      journaled: boolean;
+    }
+  | { kind: 'replayed'; line: number; entryId: string | undefined }
+  | { kind: 'invalid'; line: number; field: string; message: string };
+
+/** Where the runner records what it sends and learns (the journal); absent = no journal. */
+export interface RunRecorder {
+  /**
+   * The exact request of an item about to be sent. May only buffer: `flush` comes before the item
+   * is sent. Items are recorded a batch at a time, before the first of them starts, so an item may
+   * be recorded and then not sent (the run stops first): the next run resends it with the same key
+   * and bytes, as it does any item left uncertain.
+   */
+  sent(item: Extract<WorkItem, { kind: 'send' }>): void;
+  /** Writes what `sent` buffered (not necessarily fsync'd); called before those items are sent. */
+  flush(): void;
+  done(line: number, status: number, entryId: string | undefined): void;
+  rejected(line: number, status: number, code: string): void;
+}

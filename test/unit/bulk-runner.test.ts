@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Timing } from '../../src/bulk/gate.js';
 import { Gate } from '../../src/bulk/gate.js';
-import type { RunOptions, WorkItem } from '../../src/bulk/runner.js';
+import type { RunOptions } from '../../src/bulk/runner.js';
 import { runBulk } from '../../src/bulk/runner.js';
-import type { ResultLine, SendRequest, SendResponse } from '../../src/bulk/types.js';
+import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 
 /** A clock the test drives: sleeping advances it at once (after a turn of the event loop). */
