@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
-import { DEMO_API_KEY, startSandbox } from '../dist/sandbox/index.js';
+import { DEFAULT_LIMITS, DEMO_API_KEY, startSandbox } from '../dist/sandbox/index.js';
 
 const [mode, db] = process.argv.slice(2);
 
@@ -32,6 +32,33 @@ if (mode === 'bare') {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   });
+  server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}` }));
+  process.on('disconnect', () => server.close(() => process.exit(0)));
+} else if (mode === 'bare-headers') {
+  // The bare server plus what every sandbox answer carries whatever its route: the server options
+  // the sandbox sets (timeouts, connection cap, idle timeout) and the seven headers of an answer
+  // (ETag, RateLimit-*, Content-Type, Content-Length, its own Date), with fixed values. A reference:
+  // what is left between it and the sandbox is the sandbox's own work per request.
+  const now = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    data: {
+      entry_id: '00000000-0000-4000-8000-000000000000', courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10',
+      addition: null, parcel_length: null, parcel_width: null, parcel_height: null, parcel_weight: 1200,
+      time_slot_period_start: null, time_slot_period_end: null, service_type: null, status: 0, created_at: now, updated_at: now,
+    },
+  });
+  const length = String(Buffer.byteLength(body));
+  const limits = DEFAULT_LIMITS;
+  const server = createServer(
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs, connectionsCheckingInterval: Math.floor(limits.headersTimeoutMs / 4) },
+    (req, res) => {
+      res.sendDate = false;
+      res.writeHead(200, ['ETag', '"v1-abcdefghijkl"', 'RateLimit-Limit', '1000000000', 'RateLimit-Remaining', '999999999', 'RateLimit-Reset', '59', 'Content-Type', 'application/json', 'Content-Length', length, 'Date', new Date().toUTCString()]);
+      res.end(body);
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  server.setTimeout(limits.idleTimeoutMs, (socket) => socket.destroy());
   server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}` }));
   process.on('disconnect', () => server.close(() => process.exit(0)));
 } else if (mode === 'bare-sqlite') {

@@ -1,5 +1,6 @@
 // Sandbox throughput vs a bare node:http server (GET) and a bare node:http + better-sqlite3 insert
-// server (create). Run after `npm run build` (or `npx tsup`):
+// server (create); for GET also a reference, the bare server with the sandbox's server options and
+// the seven headers every answer carries. Run after `npm run build` (or `npx tsup`):
 //   node bench/sandbox-throughput.mjs [--duration 5] [--connections 32] [--db file|memory] [--rounds 3] [--warmup 2] [--pin]
 // Each server gets a warm-up run (not recorded), then the bare and sandbox GET runs alternate for
 // --rounds rounds so that background load affects both alike; the table shows each target's median
@@ -66,6 +67,7 @@ function child(...args) {
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
 const db = values.db === 'memory' ? ':memory:' : join(dir, 'bench.db');
 const bare = await child('bare');
+const bareHeaders = await child('bare-headers');
 const bareSqlite = await child('bare-sqlite', join(dir, 'bare.db'));
 const sandbox = await child('sandbox', db);
 const bareUrl = bare.url;
@@ -83,21 +85,28 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
 const medianRow = (rs) => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor((rs.length - 1) / 2)];
 
 const bareOpts = { url: `${bareUrl}/` };
+const bareHeadersOpts = { url: `${bareHeaders.url}/` };
 const getOpts = { url: `${sandbox.url}/deliveries/v1/parcels/${id}`, headers: auth };
 const load = [loadavg()[0]];
 if (warmup > 0) {
   await run(bareOpts, warmup);
+  await run(bareHeadersOpts, warmup);
   await run(getOpts, warmup);
 }
 const bareRuns = [];
+const bareHeadersRuns = [];
 const getRuns = [];
 const ratios = [];
+const headerRatios = [];
 for (let i = 0; i < rounds; i++) {
   const b = await measure('bare node:http GET (~370-byte JSON)', bare, bareOpts);
+  const h = await measure('reference: bare GET + the sandbox\'s server options and seven answer headers', bareHeaders, bareHeadersOpts);
   const g = await measure('sandbox GET /deliveries/v1/parcels/{id}', sandbox, getOpts);
   bareRuns.push(b);
+  bareHeadersRuns.push(h);
   getRuns.push(g);
   ratios.push(g.rps / b.rps);
+  headerRatios.push(h.rps / b.rps);
 }
 let n = 0;
 const body = JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '12' });
@@ -122,10 +131,11 @@ for (let i = 0; i < rounds; i++) {
   createRatios.push(c.rps / b.rps);
 }
 load.push(loadavg()[0]);
-const rows = [medianRow(bareRuns), medianRow(getRuns), medianRow(insertRuns), medianRow(createRuns)];
+const rows = [medianRow(bareRuns), medianRow(bareHeadersRuns), medianRow(getRuns), medianRow(insertRuns), medianRow(createRuns)];
 
 await sandbox.stop();
 await bare.stop();
+await bareHeaders.stop();
 await bareSqlite.stop();
 rmSync(dir, { recursive: true, force: true });
 
@@ -138,6 +148,7 @@ for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50}
 console.log(`\nper-round sandbox GET / bare: ${ratios.map((x) => x.toFixed(2)).join(', ')}`);
 console.log(`server CPU per request, sandbox GET / bare: ${(median(getRuns.map((r) => r.cpu)) / median(bareRuns.map((r) => r.cpu))).toFixed(2)} (medians)`);
 console.log(`sandbox GET / bare = ${median(ratios).toFixed(2)} (median of rounds; target >= 0.70)`);
+console.log(`reference: bare + the sandbox's options and headers / bare = ${median(headerRatios).toFixed(2)} (per round: ${headerRatios.map((x) => x.toFixed(2)).join(', ')}); server CPU ${median(bareHeadersRuns.map((r) => r.cpu)).toFixed(1)} vs ${median(bareRuns.map((r) => r.cpu)).toFixed(1)} µs/req`);
 console.log(`per-round sandbox create / bare insert: ${createRatios.map((x) => x.toFixed(2)).join(', ')}`);
 console.log(`server CPU per request, sandbox create / bare insert: ${(median(createRuns.map((r) => r.cpu)) / median(insertRuns.map((r) => r.cpu))).toFixed(2)} (medians)`);
 console.log(`sandbox create / bare insert = ${median(createRatios).toFixed(2)} (median of rounds; target >= 0.60)`);
