@@ -17,17 +17,24 @@ process.on('message', (msg) => {
   }
 });
 
-if (mode === 'bare') {
-  // Same size class as the sandbox's parcel representation (~370 bytes), so the comparison is about
-  // the server's work per request, not about bytes on the wire.
+/**
+ * What the bare servers answer a GET with: the same size class as the sandbox's parcel
+ * representation (~370 bytes), so the comparison is about the server's work per request, not
+ * about bytes on the wire.
+ */
+function parcelAnswer() {
   const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({
+  return JSON.stringify({
     data: {
       entry_id: '00000000-0000-4000-8000-000000000000', courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10',
       addition: null, parcel_length: null, parcel_width: null, parcel_height: null, parcel_weight: 1200,
       time_slot_period_start: null, time_slot_period_end: null, service_type: null, status: 0, created_at: now, updated_at: now,
     },
   });
+}
+
+if (mode === 'bare') {
+  const body = parcelAnswer();
   const server = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
@@ -39,14 +46,7 @@ if (mode === 'bare') {
   // the sandbox sets (timeouts, connection cap, idle timeout) and the seven headers of an answer
   // (ETag, RateLimit-*, Content-Type, Content-Length, its own Date), with fixed values. A reference:
   // what is left between it and the sandbox is the sandbox's own work per request.
-  const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({
-    data: {
-      entry_id: '00000000-0000-4000-8000-000000000000', courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10',
-      addition: null, parcel_length: null, parcel_width: null, parcel_height: null, parcel_weight: 1200,
-      time_slot_period_start: null, time_slot_period_end: null, service_type: null, status: 0, created_at: now, updated_at: now,
-    },
-  });
+  const body = parcelAnswer();
   const length = String(Buffer.byteLength(body));
   const limits = DEFAULT_LIMITS;
   const server = createServer(
