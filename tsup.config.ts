@@ -38,6 +38,28 @@ const undiciLazyHttp2: Plugin = {
   },
 };
 
+
+/**
+ * esbuild's code splitting puts the modules reached from the same set of entry points into one chunk.
+ * Each command module is an entry (its loader imports it lazily), and each uses its own subset of the
+ * CLI's core (context, config, API client, output), so the core fell into ~40 chunks of a few hundred
+ * bytes to a few KB; a `get` loaded 74 files and paid ~0.3 ms for each (BENCHMARKS.md). A command
+ * module only ever runs after cli.ts, whose command table holds its loader, so importing cli.ts from
+ * it changes nothing at run time; it makes the whole core reachable from every command alike, and
+ * esbuild gives the core one chunk. Helpers under commands/shared and the definitions are left as
+ * they are (cli.ts itself reaches them).
+ */
+const commandsShareCore: Plugin = {
+  name: 'commands-share-core',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/ }, async (args) => {
+      if (/[\\/]commands[\\/](shared|definitions)[\\/]/.test(args.path)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      return { contents: `import '../../cli.js';\n${source}`, loader: 'ts' };
+    });
+  },
+};
+
 export default defineConfig([
   {
     // One ESM bundle per entry; every command module reached through `await import()` becomes its
@@ -60,7 +82,7 @@ export default defineConfig([
     banner: {
       js: "import { createRequire as __parcelsCreateRequire } from 'node:module'; const require = __parcelsCreateRequire(import.meta.url);",
     },
-    esbuildPlugins: [undiciLazyHttp2],
+    esbuildPlugins: [undiciLazyHttp2, commandsShareCore],
   },
   {
     // `--version` and `--help` as a small CommonJS file: Node starts CommonJS without its ESM loader,

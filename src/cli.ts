@@ -5,6 +5,12 @@ import { helpDescription, longFlag } from './commands/definition.js';
 import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
 import type { GlobalOptions } from './commands/definitions/globals.js';
 import type { RawFlag } from './commands/resolve-flags.js';
+import { resolveFlags, resolveGlobalOptions } from './commands/resolve-flags.js';
+import { requireKnownProfile } from './commands/shared/profile.js';
+import { createContext } from './context.js';
+import { describeError, describeUsageError } from './describe-error.js';
+import { renderError, renderRecord } from './io/render.js';
+import { systemIO, writeOut } from './io/streams.js';
 import { flagValue, tokenize, typedFlag } from './commands/shared/retype.js';
 import type { CommandLine } from './commands/shared/retype.js';
 import type { CommandModule } from './commands/types.js';
@@ -40,14 +46,12 @@ const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, 
 export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   const answer = argv[0] === COMPLETE_COMMAND ? (await import('./completions/answer.js')).answerCompletion(argv.slice(1), deps.env ?? process.env) : fastAnswer(argv);
   if (answer !== undefined) {
-    const { systemIO, writeOut } = await import('./io/streams.js');
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
     return EXIT.OK;
   }
   if (argv[0] === 'help' && argv.length > 1) {
     const request = helpFor(argv.slice(1), COMMANDS);
     if ('unknown' in request) {
-      const { systemIO, writeOut } = await import('./io/streams.js');
       await writeOut((deps.io ?? systemIO({ noColor: true })).stderr, request.unknown);
       return EXIT.USAGE;
     }
@@ -96,7 +100,6 @@ function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; di
 
 async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
-  const { systemIO, writeOut } = await import('./io/streams.js');
   // Before commander has parsed anything, only the global flags are known.
   const globalsOnly = { words: argv, flags: [] };
   const io = deps.io ?? systemIO({ noColor: typedFlag(globalsOnly, longFlag(GLOBAL_FLAGS.color)) });
@@ -111,7 +114,6 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   const parserError = (text: string): void => {
     const message = text.trim().replace(/^error: /, '');
     pending = pending.then(async () => {
-      const { renderError } = await import('./io/render.js');
       await renderError(io, { message, code: 'invalid_usage', exitCode: EXIT.USAGE }, { format: 'json' });
     });
   };
@@ -160,7 +162,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     return parent;
   };
 
-  for (const def of COMMANDS) {
+  for (const def of commandsFor(argv)) {
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
     command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
@@ -173,7 +175,6 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
       // A variadic last argument (`[id...]`) takes every remaining word.
       const variadic = self.registeredArguments.at(-1)?.variadic === true;
       const args = variadic ? self.args : self.args.slice(0, self.registeredArguments.length);
-      const { resolveFlags, resolveGlobalOptions } = await import('./commands/resolve-flags.js');
       let globals: GlobalOptions;
       try {
         globals = resolveGlobalOptions(rawFlags(globalAttributes, self.optsWithGlobals()));
@@ -182,14 +183,12 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
         exitCode = await reportGlobalsError(error, io, jsonErrors);
         return;
       }
-      const { createContext } = await import('./context.js');
       const env = deps.env ?? process.env;
       const commandLine = { words: argv, flags: Object.values(def.flags) };
       const ctx = createContext({ io, env, globals, commandLine, now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
         const flags = resolveFlags(def, rawFlags(attributes, self.opts()), env);
         if (def !== definitions.authLogin) {
-          const { requireKnownProfile } = await import('./commands/shared/profile.js');
           await requireKnownProfile(ctx);
         }
         // A bad --jq expression fails here, before anything is sent.
@@ -216,6 +215,17 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   return exitCode;
 }
 
+/**
+ * The commands commander is given for this command line: those of the area its first word names
+ * (`get`; `events` and its subcommands), so a one-shot command does not build all ~45 with their
+ * flags. An unknown or missing first word gets them all, for commander's suggestions and errors.
+ */
+function commandsFor(argv: readonly string[]): readonly CommandDefinition[] {
+  const first = tokenize({ words: argv, flags: [] }).find((token) => token.flag === undefined)?.words[0];
+  const area = COMMANDS.filter((def) => def.path[0] === first);
+  return area.length > 0 ? area : COMMANDS;
+}
+
 /** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */
 function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
   const machine = (format: string | undefined): boolean => format === 'json' || format === 'ndjson';
@@ -231,8 +241,6 @@ function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
 /** A refused global flag (`--output xml`): exit 2, in JSON when the command line asks for JSON. */
 async function reportGlobalsError(error: unknown, io: IO, jsonErrors: boolean): Promise<number> {
   if (!(error instanceof UsageError)) throw error;
-  const { describeUsageError } = await import('./describe-error.js');
-  const { renderError } = await import('./io/render.js');
   await renderError(io, describeUsageError(error), { format: jsonErrors ? 'json' : 'table' });
   return EXIT.USAGE;
 }
@@ -254,8 +262,6 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
     return EXIT.OK;
   }
   if (error instanceof ReportedFailure) return error.exitCode;
-  const { describeError } = await import('./describe-error.js');
-  const { renderError } = await import('./io/render.js');
   const described = await describeError(error, ctx);
   let format: OutputFormat;
   try {
@@ -272,7 +278,6 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
 async function printDryRunJson(ctx: Context): Promise<void> {
   const format = ctx.outputFormat();
   if (format !== 'json' && format !== 'ndjson') return;
-  const { renderRecord } = await import('./io/render.js');
   const requests = ctx.dryRunRequests();
   if (format === 'json') return renderRecord(ctx.io, requests, { format, now: ctx.now() });
   for (const request of requests) await renderRecord(ctx.io, request, { format, now: ctx.now() });

@@ -1,3 +1,5 @@
+import { readClockSkew, writeClockSkew } from './config/clock-skew.js';
+import { renderMessage } from './io/render.js';
 import { SKEW_WARN_S, skewWarning } from './io/clock-skew.js';
 import type { IO } from './io/streams.js';
 
@@ -36,7 +38,6 @@ export function skewTracker(init: {
     kept ??= (async () => {
       const key = await init.key();
       if (key === undefined) return undefined;
-      const { readClockSkew } = await import('./config/clock-skew.js');
       return readClockSkew(init.env, key.target, key.profile);
     })();
     return kept;
@@ -52,7 +53,6 @@ export function skewTracker(init: {
       warned = true;
       writes.push(
         (async () => {
-          const { renderMessage } = await import('./io/render.js');
           await renderMessage(init.io, skewWarning(seconds), 'warn');
         })(),
       );
@@ -62,7 +62,6 @@ export function skewTracker(init: {
       if (latest === undefined) return;
       const key = await init.key();
       if (key === undefined || (await keptSkew()) === latest) return;
-      const { writeClockSkew } = await import('./config/clock-skew.js');
       // A failed write only costs the next command its correction.
       await writeClockSkew(init.env, key.target, key.profile, latest).catch(() => undefined);
     },

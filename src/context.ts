@@ -1,7 +1,21 @@
 // Over 300 lines on purpose: the one lazy factory every command receives; each member is small and they share its state.
 import { randomUUID } from 'node:crypto';
+import { dryRunRecorder } from './api/dry-run.js';
+import { ApiClient } from './api/http.js';
+import { loadCodeNames } from './api/reference.js';
+import { readCached, writeCached } from './config/cache.js';
+import { openEtagCache } from './config/etags.js';
+import { openKnownIds } from './config/known-ids.js';
+import { prepareDefaultSandboxDb } from './config/paths.js';
+import { sandboxDataExists } from './config/sandbox-data.js';
+import { requireApiKey, resolveSettings } from './config/settings.js';
+import { readConfig } from './config/store.js';
+import { targetId } from './config/target.js';
+import { sameCommand } from './commands/shared/retype.js';
+import { renderMessage, renderTrace } from './io/render.js';
+import { compileJq } from './io/jq.js';
+import { waitingIndicator } from './io/spinner.js';
 import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
-import type { ApiClient } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
@@ -99,8 +113,6 @@ export function createContext(init: {
 
   const settings = (): Promise<Settings> => {
     settingsPromise ??= (async () => {
-      const { readConfig } = await import('./config/store.js');
-      const { resolveSettings } = await import('./config/settings.js');
       const config = await readConfig(env);
       const resolved = resolveSettings({
         flags: {
@@ -125,12 +137,9 @@ export function createContext(init: {
       if (!globals.sandbox) return resolved;
       const { loadSandbox } = await import('./sandbox-loader.js');
       const { startSandbox, DEMO_API_KEY } = await loadSandbox();
-      const { prepareDefaultSandboxDb } = await import('./config/paths.js');
-      const { sandboxDataExists } = await import('./config/sandbox-data.js');
       const firstUse = !(await sandboxDataExists(env));
       sandboxDb = await prepareDefaultSandboxDb(env);
       if (firstUse && noticesWanted()) {
-        const { renderMessage } = await import('./io/render.js');
         await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`parcels sandbox reset\`)`);
       }
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
@@ -149,7 +158,6 @@ export function createContext(init: {
   /** The id per-target caches are kept under: the sandbox's database, or the base URL (none without one). */
   const targetKey = async (): Promise<string | undefined> => {
     const resolved = await target();
-    const { targetId } = await import('./config/target.js');
     if (sandboxDb !== undefined) return targetId({ sandboxDb });
     return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
   };
@@ -162,7 +170,6 @@ export function createContext(init: {
       if (globals.sandbox) return undefined;
       const resolved = await settings();
       if (resolved.baseUrl === undefined) return undefined;
-      const { targetId } = await import('./config/target.js');
       return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
     },
   });
@@ -199,9 +206,7 @@ export function createContext(init: {
     api() {
       apiPromise ??= (async () => {
         const resolved = await target();
-        const { requireApiKey } = await import('./config/settings.js');
         if (resolved.baseUrl === undefined) {
-          const { sameCommand } = await import('./commands/shared/retype.js');
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
@@ -210,12 +215,6 @@ export function createContext(init: {
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
         if (!globals.dryRun) requireApiKey(resolved);
-        const [{ ApiClient }, { dryRunRecorder }, { waitingIndicator }, { renderTrace }] = await Promise.all([
-          import('./api/http.js'),
-          import('./api/dry-run.js'),
-          import('./io/spinner.js'),
-          import('./io/render.js'),
-        ]);
         const client = new ApiClient({
           baseUrl: resolved.baseUrl,
           apiKey: resolved.apiKey,
@@ -235,7 +234,6 @@ export function createContext(init: {
     },
     etags() {
       etagsPromise ??= (async () => {
-        const { openEtagCache } = await import('./config/etags.js');
         const cacheTarget = await targetKey();
         if (cacheTarget !== undefined) return openEtagCache(env, cacheTarget);
         // Without a base URL there is no target: api() raises the usage error saying how to set one.
@@ -246,7 +244,6 @@ export function createContext(init: {
     },
     knownIds() {
       knownIdsPromise ??= (async () => {
-        const { openKnownIds } = await import('./config/known-ids.js');
         const cacheTarget = await targetKey();
         if (cacheTarget !== undefined) return openKnownIds(env, cacheTarget);
         // Without a base URL there is no target: api() raises the usage error saying how to set one.
@@ -260,8 +257,6 @@ export function createContext(init: {
         const cacheTarget = await targetKey();
         // With no service to ask (no base URL), the spec's own meanings serve.
         if (cacheTarget === undefined) return {};
-        const { readCached, writeCached } = await import('./config/cache.js');
-        const { loadCodeNames } = await import('./api/reference.js');
         return loadCodeNames({
           cache: {
             read: (name, maxAgeS) => readCached<CodeNames>(env, cacheTarget, name, maxAgeS),
@@ -298,7 +293,6 @@ export function createContext(init: {
     jq() {
       jqPromise ??= (async () => {
         if (globals.jq === undefined) return undefined;
-        const { compileJq } = await import('./io/jq.js');
         return compileJq(globals.jq);
       })();
       return jqPromise;

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js';
 import { getCouriers } from './account.js';
 import type { ApiClientOptions } from './http.js';
+import { ApiClient } from './http.js';
 
 /** What one read request with a key showed. */
 export interface KeyCheck {
@@ -13,7 +14,6 @@ export interface KeyCheck {
  * refused; a 403 means the key is valid but lacks the read scope; anything else is thrown as is.
  */
 export async function verifyKey(options: ApiClientOptions, signal?: AbortSignal): Promise<KeyCheck> {
-  const { ApiClient } = await import('./http.js');
   const client = new ApiClient(options);
   try {
     await getCouriers(client, signal);

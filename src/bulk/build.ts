@@ -1,7 +1,8 @@
 import type { ZodMiniType } from 'zod/mini';
 import { routePath } from '../api/routes.js';
 import { deliveryAttemptSchema, statusEventSchema } from '../schemas/history.js';
-import { parcelCreateSchema, parcelIdSchema } from '../schemas/parcel.js';
+import { parcelCreateSchema } from '../schemas/parcel.js';
+import { parcelIdSchema } from '../schemas/parcel-id.js';
 import type { Clock } from '../schemas/time.js';
 import { validate } from '../schemas/validate.js';
 import type { InputLine } from './input.js';

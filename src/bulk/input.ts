@@ -1,17 +1,14 @@
 import { parse as parseCsv } from 'csv-parse';
 import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
-import { UUID_PATTERN } from '../schemas/parcel.js';
+import { UUID_PATTERN } from '../schemas/parcel-id.js';
+import type { InputFormat } from './input-format.js';
 
 /**
  * Reads bulk input as a stream, one item per non-empty line (NDJSON) or record (CSV), handed on in
  * batches (the lines of one read chunk) so the engine can journal them with one write; never the
  * whole file at once.
  */
-
-export const INPUT_FORMATS = ['ndjson', 'csv'] as const;
-export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface InputLine {
   /** 1-based line number in the file (for CSV, the line where the record starts). */
@@ -26,17 +23,6 @@ export interface InputLine {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.json', '.txt', '']);
-
-/** The format given explicitly, else from the file extension (.csv, .ndjson/.jsonl/.json/.txt). */
-export function inputFormat(path: string, explicit: InputFormat | undefined, flag = '--format'): InputFormat {
-  if (explicit !== undefined) return explicit;
-  const ext = extname(path).toLowerCase();
-  if (ext === '.csv') return 'csv';
-  if (NDJSON_EXTENSIONS.has(ext)) return 'ndjson';
-  throw new UsageError(`cannot tell the format of "${path}" from its extension`, flag, `add ${flag} ndjson or ${flag} csv`);
-}
 
 /** Fields the spec types as integers: in CSV, where every cell is text, their digits become numbers. */
 export const INTEGER_FIELDS: ReadonlySet<string> = new Set([

@@ -1,12 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { ApiError, CancelledError, NetworkError } from '../errors.js';
 import type { Gate, Timing } from './gate.js';
+import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import type { ResultLine, RunRecorder, Send, WorkItem } from './types.js';
 
 /** One line of a bulk run (or an outbox flush) sent until it has an outcome: retries, backoff, pool-wide pauses, cancellation. */
 
-export const MAX_CONCURRENCY = 64;
-export const DEFAULT_BULK_RETRIES = 10;
 /** Pause when a 429 carries no Retry-After. */
 export const DEFAULT_PAUSE_MS = 1_000;
 const BACKOFF_BASE_MS = 100;

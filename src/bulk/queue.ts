@@ -2,8 +2,9 @@ import type { ApiResponse } from '../api/http.js';
 import { routePath } from '../api/routes.js';
 import type { Context } from '../context.js';
 import { ApiError, EXIT, NetworkError, ReportedFailure } from '../errors.js';
+import { dataDir } from '../config/paths.js';
 import { renderMessage } from '../io/render.js';
-import { journalTarget } from './command.js';
+import { journalTarget } from './target.js';
 import type { BulkKind } from './types.js';
 
 /**
@@ -54,7 +55,7 @@ export async function sendOrQueue(
       if (!unreachable(error) || ctx.signal.aborted) throw error;
     }
   }
-  const [{ captureRequest }, { dataDir }] = await Promise.all([import('./outbox.js'), import('../config/paths.js')]);
+  const { captureRequest } = await import('./outbox.js');
   const path = request.kind === 'create' ? routePath('parcels.create') : routePath(request.kind === 'events' ? 'events.create' : 'attempts.create', { id: request.parcel as string });
   const { waiting } = await captureRequest(
     { dir: dataDir(ctx.env), target },

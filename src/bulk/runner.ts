@@ -3,7 +3,8 @@ import type { ExitCode } from '../errors.js';
 import type { Timing } from './gate.js';
 import { Gate, realTiming } from './gate.js';
 import type { LineWorkerOptions } from './line-worker.js';
-import { CANCELLED, INVALID_LINE, LineWorker, MAX_CONCURRENCY, UNEXPECTED } from './line-worker.js';
+import { CANCELLED, INVALID_LINE, LineWorker, UNEXPECTED } from './line-worker.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 import type { ResultLine, WorkItem } from './types.js';
 
 /**
@@ -12,7 +13,6 @@ import type { ResultLine, WorkItem } from './types.js';
  * later ones, and a slow reader of the results (stdout) holds back the pool.
  */
 
-export const DEFAULT_CONCURRENCY = 8;
 
 export interface RunOptions extends LineWorkerOptions {
   /** One at a time or in batches (each batch is journaled with one write before any of it is sent). */

@@ -2,6 +2,7 @@
  * Progress on stderr, only on a TTY. Off a TTY ora would still print its text, which pollutes
  * logs, so there we never load ora at all and hand back a silent spinner.
  */
+import { styles } from './colour.js';
 import type { IO } from './streams.js';
 
 export interface Spinner {
@@ -30,7 +31,7 @@ export async function startSpinner(io: IO, text: string): Promise<Spinner> {
   // A terminal that reports no width (some CI ptys) sends ora's line arithmetic into an endless clear.
   const width = (io.stderr as { columns?: number }).columns ?? 0;
   if (!io.stderrIsTTY || width <= 0) return silent(io);
-  const [{ default: ora }, { styles }] = await Promise.all([import('ora'), import('./colour.js')]);
+  const { default: ora } = await import('ora');
   const s = styles(io.stderrColour);
   const spinner = ora({
     text,

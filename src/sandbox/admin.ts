@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { UUID_PATTERN } from '../schemas/parcel.js';
+import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import { parseDuration } from '../schemas/duration.js';
 import type { KeyLookup } from './auth.js';
 import { recognises } from './auth.js';

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { idempotencyKeySchema } from '../schemas/headers.js';
-import { UUID_PATTERN } from '../schemas/parcel.js';
+import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import type { RouteSpec } from '../schemas/routes.js';
 import { matchRoute } from '../schemas/routes.js';
 import { validate } from '../schemas/validate.js';

@@ -7,7 +7,8 @@
  */
 import * as z from 'zod/mini';
 import { deliveredAddressSchema, deliveryAttemptSchema, statusEventSchema } from './history.js';
-import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema, UUID_PATTERN } from './parcel.js';
+import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from './parcel.js';
+import { UUID_PATTERN } from './parcel-id.js';
 import type { RouteSpec } from './routes.js';
 import { ROUTES } from './routes.js';
 import { MAX_FUTURE_SKEW_S, MIN_OBSERVATION_TIME } from './time.js';

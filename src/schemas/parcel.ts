@@ -67,9 +67,3 @@ export const parcelListQuerySchema = z.object({
   status: z.optional(intRange(PARCEL_STATUS_MIN, PARCEL_STATUS_MAX)),
 });
 export type ParcelListQuery = z.infer<typeof parcelListQuerySchema>;
-
-/** A UUID in its canonical text form (any version, either case). */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A parcel id: the UUID from `data.entry_id`. */
-export const parcelIdSchema = z.string().check(z.regex(UUID_PATTERN, { error: 'must be a UUID (the parcel\'s entry_id)' }));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { idempotencyKeySchema } from '../../src/schemas/headers.js';
 import { DUTCH_POSTCODE, deliveredAddressSchema, deliveryAttemptSchema, statusEventSchema } from '../../src/schemas/history.js';
-import { parcelCreateSchema, parcelIdSchema, parcelListQuerySchema, parcelPatchSchema } from '../../src/schemas/parcel.js';
+import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../src/schemas/parcel.js';
+import { parcelIdSchema } from '../../src/schemas/parcel-id.js';
 import { utf8Bytes } from '../../src/schemas/text.js';
 import { validate } from '../../src/schemas/validate.js';
 

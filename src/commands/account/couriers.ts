@@ -5,6 +5,8 @@ import { isRecord } from '../../schemas/record.js';
 import { showPage } from '../shared/show.js';
 import type { accountCommands } from '../definitions/account.js';
 import { defineCommand } from '../types.js';
+import { COURIERS_CACHE_NAME, readCachedCouriers } from '../../config/completion-values.js';
+import { writeCached } from '../../config/cache.js';
 
 export default defineCommand<typeof accountCommands.couriers, Record<string, never>>({
   parse: () => ({}),
@@ -21,9 +23,7 @@ async function rememberForCompletion(ctx: Context, data: unknown): Promise<void>
   );
   const target = await ctx.cacheTarget();
   if (target === undefined) return;
-  const { COURIERS_CACHE_NAME, readCachedCouriers } = await import('../../config/completion-values.js');
   // Unchanged couriers are not written again: most runs then cost one small read.
   if (JSON.stringify(readCachedCouriers(ctx.env, target)) === JSON.stringify(couriers)) return;
-  const { writeCached } = await import('../../config/cache.js');
   await writeCached(ctx.env, target, COURIERS_CACHE_NAME, couriers).catch(() => undefined);
 }

@@ -12,8 +12,8 @@ import { namedCodeFlag } from '../shared/codes.js';
 import { UsageError } from '../../errors.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
-import type { BulkFlagValues, BulkRunOptions } from '../../bulk/command.js';
-import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
+import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../shared/bulk-args.js';
@@ -85,7 +85,7 @@ export default defineCommand<typeof parcelsCommands.attemptsAdd, AttemptAddOptio
   },
 
   async run(options, ctx) {
-    if ('from' in options) return runBulkCommand(options, ctx);
+    if ('from' in options) return (await import('../../bulk/command.js')).runBulkCommand(options, ctx);
     const { id, body, idempotencyKey } = options;
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'attempts', parcel: id, body, idempotencyKey }, (bytes) =>

@@ -8,6 +8,9 @@ import { confirm } from '../shared/confirm.js';
 import { showSuccess } from '../shared/show.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
+import { verifyKey } from '../../api/verify.js';
+import { updateConfig } from '../../config/store.js';
+import { maskKey } from '../../api/redact.js';
 
 export interface LoginOptions {
   keyFrom: 'stdin' | 'prompt';
@@ -39,7 +42,6 @@ export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
     if (key === '') throw new UsageError('the API key is empty', keyFrom === 'stdin' ? '--with-key-stdin' : 'API key');
     if (/\s/.test(key)) throw new UsageError('the API key must not contain whitespace', keyFrom === 'stdin' ? '--with-key-stdin' : 'API key');
     if (verify) {
-      const { verifyKey } = await import('../../api/verify.js');
       const check = await verifyKey(
         { baseUrl: settings.baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries, userAgent: USER_AGENT },
         ctx.signal,
@@ -49,13 +51,11 @@ export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
       }
     }
 
-    const { updateConfig } = await import('../../config/store.js');
     await updateConfig(ctx.env, (config) => {
       const profile = config.profiles[settings.profile] ?? {};
       config.profiles[settings.profile] = { ...profile, base_url: settings.baseUrl, api_key: key };
       config.current_profile ??= settings.profile;
     });
-    const { maskKey } = await import('../../api/redact.js');
     await showSuccess(ctx, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`);
   },
 });

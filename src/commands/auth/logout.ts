@@ -1,12 +1,12 @@
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
 import type { profilesCommands } from '../definitions/profiles.js';
+import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<typeof profilesCommands.authLogout, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const settings = await ctx.settings();
-    const { updateConfig } = await import('../../config/store.js');
     let removed = false;
     await updateConfig(ctx.env, (config) => {
       const profile = config.profiles[settings.profile];

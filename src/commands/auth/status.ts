@@ -6,6 +6,8 @@ import { ApiError, CheckFailedError, EXIT } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { renderRecord } from '../../io/render.js';
+import { probe } from '../../api/probe.js';
+import { getCouriers } from '../../api/account.js';
 
 export interface StatusOptions {
   offline: boolean;
@@ -57,8 +59,6 @@ async function checkOnline(ctx: Context, settings: Settings): Promise<Problem | 
       hint: `run \`parcels auth login --profile ${profile} --base-url URL\`, or set PARCELS_BASE_URL`,
     };
   }
-  const { probe } = await import('../../api/probe.js');
-  const { getCouriers } = await import('../../api/account.js');
   const client = await ctx.api();
   const result = await probe(() => getCouriers(client, ctx.signal));
   const error = result.error;

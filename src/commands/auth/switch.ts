@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
 import type { profilesCommands } from '../definitions/profiles.js';
+import { updateConfig } from '../../config/store.js';
 
 /** `auth switch PROFILE` and its alias `config use PROFILE`: the saved profile used when none is named. */
 export default defineCommand<typeof profilesCommands.authSwitch | typeof profilesCommands.configUse, { profile: string }>({
@@ -11,7 +12,6 @@ export default defineCommand<typeof profilesCommands.authSwitch | typeof profile
     return { profile };
   },
   async run({ profile }, ctx) {
-    const { updateConfig } = await import('../../config/store.js');
     await updateConfig(ctx.env, (config) => {
       if (!Object.hasOwn(config.profiles, profile)) {
         const known = Object.keys(config.profiles);

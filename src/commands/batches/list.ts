@@ -2,6 +2,8 @@ import { renderList } from '../../io/render.js';
 import { formatAge } from '../../io/bulk-report.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
+import { listJournals } from '../../config/journal-list.js';
+import { dataDir } from '../../config/paths.js';
 
 /** Every bulk-run journal in the data directory (all targets), newest first. The outbox is listed by `parcels outbox`. */
 export default defineCommand<typeof followCommands.batches, Record<string, never>>({
@@ -10,7 +12,6 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
   },
 
   async run(_options, ctx) {
-    const [{ listJournals }, { dataDir }] = await Promise.all([import('../../config/journal-list.js'), import('../../config/paths.js')]);
     const journals = (await listJournals(dataDir(ctx.env), ctx.now() * 1000)).filter((journal) => journal.kind !== 'outbox');
     const rows = journals.map((journal) => ({
       batch: journal.batch,

@@ -2,6 +2,9 @@ import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
+import { pruneJournals } from '../../config/journal-list.js';
+import { dataDir } from '../../config/paths.js';
+import { OUTBOX_BATCH } from '../../bulk/outbox.js';
 
 export interface PruneOptions {
   olderThanMs: number;
@@ -23,11 +26,6 @@ export default defineCommand<typeof followCommands.batchesPrune, PruneOptions>({
   },
 
   async run({ olderThanMs }, ctx) {
-    const [{ pruneJournals }, { dataDir }, { OUTBOX_BATCH }] = await Promise.all([
-      import('../../config/journal-list.js'),
-      import('../../config/paths.js'),
-      import('../../bulk/outbox.js'),
-    ]);
     const removed = pruneJournals(dataDir(ctx.env), olderThanMs, ctx.now() * 1000, [OUTBOX_BATCH]);
     await renderMessage(ctx.io, `Removed ${removed.length} file${removed.length === 1 ? '' : 's'} (journals and spooled inputs)`, 'success');
   },

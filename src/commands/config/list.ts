@@ -2,11 +2,11 @@ import { maskKey } from '../../api/redact.js';
 import { defineCommand } from '../types.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { showStream } from '../shared/show.js';
+import { readConfig } from '../../config/store.js';
 
 export default defineCommand<typeof profilesCommands.configList, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
-    const { readConfig } = await import('../../config/store.js');
     const config = await readConfig(ctx.env);
     const active = (await ctx.settings()).profile;
     const rows = Object.entries(config.profiles).map(([name, profile]) => ({

@@ -4,6 +4,7 @@ import { showSuccess } from '../shared/show.js';
 import { defineCommand } from '../types.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
+import { updateConfig } from '../../config/store.js';
 
 export interface ConfigSetOptions {
   key: SettableKey;
@@ -17,7 +18,6 @@ export default defineCommand<typeof profilesCommands.configSet, ConfigSetOptions
   },
   async run({ key, value }, ctx) {
     const settings = await ctx.settings();
-    const { updateConfig } = await import('../../config/store.js');
     await updateConfig(ctx.env, (config) => {
       config.profiles[settings.profile] = { ...config.profiles[settings.profile], [key]: value };
     });

@@ -3,12 +3,12 @@ import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
+import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<typeof profilesCommands.configUnset, { key: SettableKey }>({
   parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
   async run({ key }, ctx) {
     const settings = await ctx.settings();
-    const { updateConfig } = await import('../../config/store.js');
     let removed = false;
     await updateConfig(ctx.env, (config) => {
       const profile = config.profiles[settings.profile];

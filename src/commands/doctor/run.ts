@@ -10,6 +10,7 @@ import { checkLocalFiles } from './local.js';
 import type { CheckResult, DoctorReport } from './report.js';
 import { exitCodeOf, failure, ok, skipped } from './report.js';
 import { checkService } from './service.js';
+import { renderMessage } from '../../io/render.js';
 
 export interface DoctorOptions {
   required: Scope[];
@@ -36,7 +37,6 @@ export default defineCommand<typeof profilesCommands.doctor, DoctorOptions>({
       throw new CheckFailedError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${names}`, report.exit_code, failed[0]?.fix);
     }
     if (ctx.outputFormat() === 'table' && !ctx.globals.quiet) {
-      const { renderMessage } = await import('../../io/render.js');
       const warnings = report.checks.filter((c) => c.result === 'warning').length;
       if (warnings > 0) await renderMessage(ctx.io, `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (see the fix column)`, 'warn');
       else await renderMessage(ctx.io, 'All checks passed', 'success');

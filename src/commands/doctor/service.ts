@@ -6,6 +6,7 @@ import type { Scope } from '../../schemas/routes.js';
 import { USER_AGENT } from '../../version.js';
 import type { CheckResult, ScopeState } from './report.js';
 import { failure, ok, skipped, warning } from './report.js';
+import { ApiClient } from '../../api/http.js';
 
 /** Event and attempt times more than five minutes ahead of the service's clock are rejected. */
 export const SKEW_FAIL_S = 300;
@@ -43,7 +44,6 @@ export async function checkService(input: {
   trace?: (line: string) => void;
 }): Promise<ServiceFindings> {
   const { settings, required } = input;
-  const { ApiClient } = await import('../../api/http.js');
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,

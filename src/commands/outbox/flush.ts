@@ -1,9 +1,13 @@
-import { engineClient, engineRetries, journalTarget } from '../../bulk/command.js';
+import { engineClient, engineRetries } from '../../bulk/command.js';
+import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderBulkSummary } from '../../io/bulk-report.js';
 import { renderLine } from '../../io/render.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
+import { flushOutbox } from '../../bulk/outbox.js';
+import { sendThrough } from '../../bulk/client-send.js';
+import { dataDir } from '../../config/paths.js';
 
 /**
  * Sends the outbox in capture order with the captured keys and bytes; one NDJSON result per entry
@@ -16,11 +20,6 @@ export default defineCommand<typeof followCommands.outboxFlush, Record<string, n
   },
 
   async run(_options, ctx) {
-    const [{ flushOutbox }, { sendThrough }, { dataDir }] = await Promise.all([
-      import('../../bulk/outbox.js'),
-      import('../../bulk/client-send.js'),
-      import('../../config/paths.js'),
-    ]);
     const target = await journalTarget(ctx);
     const retries = await engineRetries(ctx);
     const client = await engineClient(ctx, 1);

@@ -1,8 +1,10 @@
-import { journalTarget } from '../../bulk/command.js';
+import { journalTarget } from '../../bulk/target.js';
 import { renderList } from '../../io/render.js';
 import { formatAge } from '../../io/bulk-report.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
+import { listOutbox } from '../../bulk/outbox.js';
+import { dataDir } from '../../config/paths.js';
 
 /** What waits in the outbox of this profile and base URL (or of the --sandbox database), in capture order. */
 export default defineCommand<typeof followCommands.outbox, Record<string, never>>({
@@ -11,7 +13,6 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
   },
 
   async run(_options, ctx) {
-    const [{ listOutbox }, { dataDir }] = await Promise.all([import('../../bulk/outbox.js'), import('../../config/paths.js')]);
     const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
     const nowMs = ctx.now() * 1000;
     const rows = entries.map((entry) => ({

@@ -13,8 +13,8 @@ import type { parcelsCommands } from '../definitions/parcels.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
-import type { BulkRunOptions, BulkFlagValues } from '../../bulk/command.js';
-import { bulkOptions, rejectBulkOnlyFlags, runBulkCommand } from '../../bulk/command.js';
+import type { BulkRunOptions, BulkFlagValues } from '../../bulk/flags.js';
+import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 
@@ -60,7 +60,7 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
   },
 
   async run(options, ctx) {
-    if ('from' in options) return runBulkCommand(options, ctx);
+    if ('from' in options) return (await import('../../bulk/command.js')).runBulkCommand(options, ctx);
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'create', body: options.body, idempotencyKey: options.idempotencyKey }, (bytes) =>
       createParcel(client, bytes, options.idempotencyKey, ctx.signal),

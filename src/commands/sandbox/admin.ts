@@ -1,8 +1,12 @@
-import type { ApiClient } from '../../api/http.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { ClockAction } from '../../api/sandbox-admin.js';
 import { USER_AGENT } from '../../version.js';
+import { prepareDefaultSandboxDb } from '../../config/paths.js';
+import { findAdminToken, ADMIN_TOKEN_ENV } from '../../config/admin-token.js';
+import { ApiClient } from '../../api/http.js';
+import { dryRunRecorder } from '../../api/dry-run.js';
+import * as api from '../../api/sandbox-admin.js';
 
 /** A page of the request log. */
 export interface LogPage {
@@ -32,7 +36,6 @@ function asApiError(err: unknown): never {
 async function embedded(ctx: Context): Promise<SandboxAdmin> {
   const { loadSandbox } = await import('../../sandbox-loader.js');
   const { startSandbox } = await loadSandbox();
-  const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
   const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(ctx.env), port: 0 });
   const attempt = async <T>(fn: () => T): Promise<T> => {
     try {
@@ -71,13 +74,11 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
   if (settings.baseUrl === undefined) {
     throw new UsageError(`no sandbox base URL for profile "${settings.profile}": give --base-url URL (the line \`parcels sandbox serve\` prints), or use --sandbox`, '--base-url');
   }
-  const { findAdminToken, ADMIN_TOKEN_ENV } = await import('../../config/admin-token.js');
   const { token, file } = await findAdminToken(ctx.env, settings.baseUrl);
   if (token === undefined) {
     const where = file === undefined ? '' : ` (no token file ${file})`;
     throw new UsageError(`no admin token for the sandbox at ${settings.baseUrl}${where}: set ${ADMIN_TOKEN_ENV}, or run the sandbox on this machine with \`parcels sandbox serve\``, ADMIN_TOKEN_ENV);
   }
-  const [{ ApiClient }, { dryRunRecorder }, api] = await Promise.all([import('../../api/http.js'), import('../../api/dry-run.js'), import('../../api/sandbox-admin.js')]);
   const client: ApiClient = new ApiClient({
     baseUrl: settings.baseUrl,
     apiKey: token,

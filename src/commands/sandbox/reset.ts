@@ -4,6 +4,8 @@ import { confirm } from '../shared/confirm.js';
 import { sameCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
 import type { toolsCommands } from '../definitions/tools.js';
+import { defaultSandboxDb } from '../../config/paths.js';
+import { resetSandboxData } from '../../config/sandbox-data.js';
 
 /** `sandbox reset`: empties what `--sandbox` keeps between runs (its database, ETags and code names). */
 export default defineCommand<typeof toolsCommands.sandboxReset, { yes: boolean }>({
@@ -14,8 +16,6 @@ export default defineCommand<typeof toolsCommands.sandboxReset, { yes: boolean }
     return { yes: flags.yes };
   },
   async run({ yes }, ctx) {
-    const { defaultSandboxDb } = await import('../../config/paths.js');
-    const { resetSandboxData } = await import('../../config/sandbox-data.js');
     const db = defaultSandboxDb(ctx.env);
     if (!yes && !(await confirm(ctx.io, `Delete every parcel, event and attempt of the --sandbox database ${db}?`))) {
       throw new CancelledError('sandbox reset cancelled; nothing was deleted');

@@ -3,6 +3,8 @@ import { writeOut } from '../../io/streams.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import type { toolsCommands } from '../definitions/tools.js';
+import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
+import { prepareDefaultSandboxDb } from '../../config/paths.js';
 
 export interface ServeOptions {
   host: string;
@@ -52,7 +54,6 @@ function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderR
 
 /** The admin token given at start (--admin-token-file, else PARCELS_SANDBOX_ADMIN_TOKEN), if any. */
 async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const { ADMIN_TOKEN_ENV, readTokenFile } = await import('../../config/admin-token.js');
   const token = options.adminTokenFile === undefined ? env[ADMIN_TOKEN_ENV] || undefined : await readTokenFile(options.adminTokenFile);
   const source = options.adminTokenFile === undefined ? ADMIN_TOKEN_ENV : '--admin-token-file';
   if (options.adminTokenFile !== undefined && token === undefined) throw new UsageError(`--admin-token-file ${options.adminTokenFile} is missing or empty`, source);
@@ -92,8 +93,6 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
   async run(options, ctx) {
     const { loadSandbox } = await import('../../sandbox-loader.js');
     const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError } = await loadSandbox();
-    const { prepareDefaultSandboxDb } = await import('../../config/paths.js');
-    const { writeAdminToken, removeAdminToken } = await import('../../config/admin-token.js');
     const adminToken = await explicitAdminToken(options, ctx.env);
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
-import { parcelIdSchema } from '../../schemas/parcel.js';
+import { parcelIdSchema } from '../../schemas/parcel-id.js';
 import type { FieldIssue } from '../../schemas/validate.js';
 import { didYouMean } from './did-you-mean.js';
 import { intFlag } from './int.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { parcelIdSchema } from '../../schemas/parcel.js';
+import { parcelIdSchema } from '../../schemas/parcel-id.js';
 import { parcelIdArg } from './flags.js';
 import { otherCommand } from './retype.js';
 

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { readConfig } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { otherCommand } from './retype.js';
 
@@ -12,7 +13,6 @@ const IMPLICIT_PROFILE = 'default';
 export async function requireKnownProfile(ctx: Context): Promise<void> {
   const named = ctx.globals.profile ?? (ctx.env.PARCELS_PROFILE || undefined);
   if (named === undefined || named === '' || named === IMPLICIT_PROFILE) return;
-  const { readConfig } = await import('../../config/store.js');
   const profiles = Object.keys((await readConfig(ctx.env)).profiles);
   if (profiles.includes(named)) return;
   const flag = ctx.globals.profile === undefined ? 'PARCELS_PROFILE' : '--profile';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
-import { parcelIdSchema } from '../../schemas/parcel.js';
+import { parcelIdSchema } from '../../schemas/parcel-id.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 
 /** The text given with --from: a file, or stdin for "-". */

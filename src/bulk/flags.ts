@@ -1,0 +1,92 @@
+import { accessSync, constants } from 'node:fs';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { InputFormat } from './input-format.js';
+import { inputFormat } from './input-format.js';
+import { DEFAULT_CONCURRENCY } from './limits.js';
+import type { BulkKind } from './types.js';
+
+/**
+ * The bulk flags of `create|events add|attempts add --from FILE|-` → the options of a bulk run,
+ * checked before anything is read or sent. Kept apart from the run itself (command.ts), which a
+ * single create never loads.
+ */
+
+/** The bulk and outbox flags, as the three command definitions share them. */
+export interface BulkFlagValues {
+  from?: string;
+  format?: InputFormat;
+  concurrency?: number;
+  rate?: string;
+  batchId?: string;
+  queue: boolean;
+  offline: boolean;
+}
+
+export interface BulkRunOptions {
+  kind: BulkKind;
+  /** A file path, or "-" for standard input. */
+  from: string;
+  format: InputFormat | undefined;
+  concurrency: number;
+  rate: number | undefined;
+  batchId: string | undefined;
+  /** Command-line values (typed) that win over each line's. */
+  overrides: Record<string, unknown>;
+  /** The observation time of a history line that gives none: now, as for a single request. */
+  defaults: Record<string, unknown>;
+}
+
+const BATCH_ID = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * Checks the bulk flags (nothing is read or sent yet). `overrides` are the command's own flags,
+ * typed; `now` (Unix seconds, the service's clock as the command knows it) fills a history line without a time.
+ */
+export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Record<string, unknown>, ctx: Context, now: number, idArg?: string): BulkRunOptions {
+  const from = flags.from as string;
+  if (idArg !== undefined) throw new UsageError('give either a parcel ID or --from, not both (with --from each line names its parcel)', '--from');
+  if (ctx.globals.dryRun) throw new UsageError('--dry-run cannot be used with --from (each line is validated and reported instead)', '--dry-run');
+  if (from !== '-') {
+    try {
+      accessSync(from, constants.R_OK);
+    } catch (error) {
+      throw new UsageError(`--from: cannot read "${from}" (${(error as NodeJS.ErrnoException).code ?? 'error'})`, '--from');
+    }
+    inputFormat(from, flags.format);
+  }
+  if (flags.batchId !== undefined && !BATCH_ID.test(flags.batchId)) {
+    throw new UsageError('--batch-id must be 1-128 printable ASCII characters without spaces', '--batch-id');
+  }
+  return {
+    kind,
+    from,
+    format: flags.format,
+    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+    rate: flags.rate === undefined ? undefined : rateFlag(flags.rate),
+    batchId: flags.batchId,
+    overrides,
+    defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
+  };
+}
+
+/** `--rate 50/s` or `--rate 50`: requests per second, more than 0. */
+function rateFlag(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/s)?\s*$/.exec(value);
+  const rate = match === null ? Number.NaN : Number(match[1]);
+  if (!(rate > 0)) throw new UsageError(`--rate must be a number of requests per second above 0, e.g. 50/s (got "${value}")`, '--rate');
+  return rate;
+}
+
+/** Flags that only mean something with --from: refused for a single request rather than ignored. */
+export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
+  const given = (
+    [
+      ['--format', flags.format],
+      ['--concurrency', flags.concurrency],
+      ['--rate', flags.rate],
+      ['--batch-id', flags.batchId],
+    ] as const
+  ).find(([, value]) => value !== undefined);
+  if (given !== undefined) throw new UsageError(`${given[0]} needs --from FILE|-`, given[0]);
+}
