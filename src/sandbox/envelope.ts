@@ -11,12 +11,12 @@ export interface SandboxResponse {
 const serialised = new WeakMap<object, string>();
 
 export function dataBody(data: unknown): string {
-  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return `{"data":${JSON.stringify(data)}}`;
-  let text = serialised.get(data);
-  if (text === undefined) {
-    text = `{"data":${JSON.stringify(data)}}`;
-    serialised.set(data, text);
-  }
+  if (typeof data !== 'object' || data === null) return `{"data":${JSON.stringify(data)}}`;
+  // Only frozen data is ever stored, so a hit needs no second look (Object.isFrozen is a runtime call).
+  const known = serialised.get(data);
+  if (known !== undefined) return known;
+  const text = `{"data":${JSON.stringify(data)}}`;
+  if (Object.isFrozen(data)) serialised.set(data, text);
   return text;
 }
 

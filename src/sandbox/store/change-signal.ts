@@ -21,9 +21,12 @@ export interface ChangeSignal {
  * is read first: unchanged means no commit at all since the last call, and the answer stands; changed
  * (a commit by anyone, this connection included, or a header read half-way through another process's
  * write) means data_version is asked, and it alone decides. If the header cannot be read (no `-shm`
- * file: a `:memory:` or non-WAL database), data_version is asked every time.
+ * file: a non-WAL database), data_version is asked every time. A `:memory:` database is private to
+ * its one connection, so its answer never changes and nothing is asked.
  */
 export function openChangeSignal(db: Database.Database, path: string): ChangeSignal {
+  // A private (`:memory:` or temporary) database has no other connection: nothing else can ever commit to it.
+  if (path === ':memory:' || path === '') return { version: () => 0, close: () => undefined };
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let version = -1;
   const fromPragma = (): number => (version = dataVersion.get() as number);
@@ -51,7 +54,6 @@ export function openChangeSignal(db: Database.Database, path: string): ChangeSig
 
 /** A read-only descriptor of the database's `-shm` file when it is a WAL file database, else undefined. */
 function walIndexFd(db: Database.Database, path: string): number | undefined {
-  if (path === ':memory:' || path === '') return undefined;
   if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return undefined;
   try {
     return openSync(`${path}-shm`, 'r');
