@@ -2,7 +2,10 @@
 //   parcels --version / --help          within 1.5x of `node -e 0`
 //   parcels get ID --json / create …    within 4x of a minimal node:http script making the same request
 // NODE_EXTRA_CA_CERTS is unset for every process measured (it adds ~40 ms to each Node start here).
-// Run: npm run build && node bench/startup.mjs [runs]
+// Run: npm run build && node bench/startup.mjs [runs] [--vs-bin OTHER/bin/parcels.js]
+// With --vs-bin, `get` and `create` of this build and of another (e.g. an older commit built in a
+// git worktree) also run in alternating pairs against the same sandbox, and the per-pair ratio is
+// printed: the figure that says whether a change made one-shot commands slower.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/sandbox/index.js';
 
-const runs = Number(process.argv[2] ?? 25);
+const args = process.argv.slice(2);
+const vsAt = args.indexOf('--vs-bin');
+const vsBin = vsAt === -1 ? undefined : args.splice(vsAt, 2)[1];
+const runs = Number(args[0] ?? 25);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'parcels.js');
 const work = mkdtempSync(join(tmpdir(), 'parcels-bench-'));
@@ -65,10 +71,10 @@ process.stdout.write(JSON.stringify((await res.json()).data) + '\\n');
 );
 
 // The sandbox answers from this process, so children are awaited, never run synchronously.
-function once(args) {
+function once(args, childEnv = env) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     child.on('error', reject);
@@ -100,10 +106,24 @@ rows.push([await measure('global fetch GET', [fetchGet, parcelUrl]), httpGet]);
 rows.push([await measure('parcels get ID --json', [bin, 'get', id, '--json']), httpGet]);
 const httpPost = await measure('minimal node:http POST', [minimalPost, `${sandbox.url}/deliveries/v1/parcels`]);
 rows.push([httpPost, null]);
-rows.push([
-  await measure('parcels create … --json', [bin, 'create', '--courier', 'B-1', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--json']),
-  httpPost,
-]);
+const createArgs = ['create', '--courier', 'B-1', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--json'];
+rows.push([await measure('parcels create … --json', [bin, ...createArgs]), httpPost]);
+
+/** This build and the other, A B A B …, each with a config folder of its own: medians and the median per-pair ratio. */
+async function paired(label, argsFor) {
+  const otherEnv = { ...env, PARCELS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'parcels-bench-vs-')) };
+  await once(argsFor(bin));
+  await once(argsFor(vsBin), otherEnv);
+  const mine = [];
+  const theirs = [];
+  for (let i = 0; i < runs; i++) {
+    mine.push(await once(argsFor(bin)));
+    theirs.push(await once(argsFor(vsBin), otherEnv));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return `| ${label} | ${median(mine).toFixed(1)} | ${median(theirs).toFixed(1)} | ${median(mine.map((m, i) => m / theirs[i])).toFixed(2)} |`;
+}
+const pairs = vsBin === undefined ? [] : [await paired('parcels get ID --json', (b) => [b, 'get', id, '--json']), await paired('parcels create … --json', (b) => [b, ...createArgs])];
 await sandbox.close();
 
 console.log(`Node ${process.version}, ${runs} runs each, NODE_EXTRA_CA_CERTS unset\n`);
@@ -112,4 +132,10 @@ console.log('|---|---:|---:|---|');
 for (const [row, base] of rows) {
   const ratio = base ? `${(row.median / base.median).toFixed(2)}× ${base.label}` : 'baseline';
   console.log(`| ${row.label} | ${row.median.toFixed(1)} | ${row.p90.toFixed(1)} | ${ratio} |`);
+}
+if (vsBin !== undefined) {
+  console.log(`\nThis build against ${vsBin}, ${runs} alternating pairs each\n`);
+  console.log('| command | this build, median ms | other build, median ms | per-pair ratio (median) |');
+  console.log('|---|---:|---:|---:|');
+  for (const line of pairs) console.log(line);
 }

@@ -148,6 +148,15 @@ describe('usage errors', () => {
     expect((await h.cli(['get'])).code).toBe(2);
   });
 
+  it('commander is given only the typed area\'s commands, and typos still get their suggestion at either level', async () => {
+    expect(await h.cli(['gett', 'x'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'gett'\n(Did you mean get?)\n(add --help for usage and examples)\n" });
+    expect(await h.cli(['events', 'ad'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'ad'\n(Did you mean add?)\n(add --help for usage)\n" });
+    // A global flag and its value before the command word: the area is still found.
+    const listed = await h.cli(['--output', 'json', 'couriers']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({ couriers: [{ code: 'A-BIKE', name: 'A bikes' }, { code: 'A-VAN', name: 'A vans' }] });
+  });
+
   it('--retries and --timeout must be numbers', async () => {
     expect((await h.cli(['couriers', '--retries', 'x'])).code).toBe(2);
     expect((await h.cli(['couriers', '--timeout', 'soon'])).code).toBe(2);
