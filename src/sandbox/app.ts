@@ -162,16 +162,19 @@ export function createApp(opts: AppOptions = {}): App {
         });
         return;
       }
+      let nowMs: number;
       try {
         testClock.refresh(version);
-        scenarios.catchUp(clock.nowMs(), version);
+        nowMs = clock.nowMs();
+        scenarios.catchUp(nowMs, version);
       } catch (err) {
         // A busy database (another process applying the same steps) leaves them for the next request.
         if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+        nowMs = clock.nowMs();
       }
       // GET routes come back synchronously and are answered in this same tick; body routes wait
       // for their body. runPipeline never throws or rejects.
-      const out = runPipeline(req, deps);
+      const out = runPipeline(req, deps, { nowMs, elapsedMs: startedMs });
       if (out instanceof Promise) void out.then((o) => responder.deliver(req, res, o, startedMs));
       else responder.deliver(req, res, out, startedMs);
     },

@@ -88,19 +88,29 @@ function takeTime(s: RequestState, d: PipelineDeps): void {
   s.now = Math.floor(s.nowMs / 1000);
 }
 
+/** The clock's two times when the request arrived (the app reads them once per request). */
+export interface Arrival {
+  /** Data time, epoch milliseconds. */
+  nowMs: number;
+  /** Elapsed time, milliseconds. */
+  elapsedMs: number;
+}
+
+/** The path parameters of a request before routing (routing sets the route's own). */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /**
  * The whole pipeline for one request. Never throws or rejects: failures become envelopes. Routes
  * without a body (GET) run synchronously and return the Outcome itself; body routes return a
  * Promise, because reading the body waits for the socket.
  */
-export function runPipeline(req: IncomingMessage, d: PipelineDeps): Outcome | Promise<Outcome> {
+export function runPipeline(req: IncomingMessage, d: PipelineDeps, arrival: Arrival): Outcome | Promise<Outcome> {
   const url = req.url ?? '/';
   const s: RequestState = {
-    req, method: req.method ?? 'GET', url, path: url, rawQuery: '', route: undefined, rawParams: {}, handler: undefined,
-    caller: undefined, drop: false, rate: undefined, params: {}, query: NO_QUERY, bytes: undefined, body: undefined,
-    idempotencyKey: undefined, nowMs: 0, now: 0,
+    req, method: req.method ?? 'GET', url, path: url, rawQuery: '', route: undefined, handler: undefined,
+    caller: undefined, drop: false, rate: undefined, params: NO_PARAMS, query: NO_QUERY, bytes: undefined, body: undefined,
+    idempotencyKey: undefined, nowMs: arrival.nowMs, now: Math.floor(arrival.nowMs / 1000), elapsedMs: arrival.elapsedMs,
   };
-  takeTime(s, d);
   try {
     runSteps(FRONT_STEPS, s, d);
     if (s.method === 'GET') {

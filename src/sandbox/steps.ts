@@ -43,7 +43,6 @@ export interface RequestState {
   path: string;
   rawQuery: string;
   route: RouteSpec | undefined;
-  rawParams: Record<string, string>;
   handler: RouteHandler | undefined;
   caller: Caller | undefined;
   drop: boolean;
@@ -56,6 +55,8 @@ export interface RequestState {
   /** Data time of the request (read once, again when the body is in): milliseconds and whole seconds. */
   nowMs: number;
   now: number;
+  /** Elapsed time when the request arrived: the rate-limit window it counts in. */
+  readonly elapsedMs: number;
 }
 
 export type Step = (s: RequestState, d: PipelineDeps) => void;
@@ -74,7 +75,8 @@ const routeStep: Step = (s, d) => {
     throw new SandboxError(404, 'route_not_found', match.pathKnown ? `${s.method} is not supported on ${s.path}` : `no route ${s.path}`);
   }
   s.route = match.route;
-  s.rawParams = match.params;
+  // Still as they appear in the path: paramsStep decodes and checks them in place.
+  s.params = match.params;
   s.handler = d.handlers[match.route.name];
 };
 
@@ -110,7 +112,7 @@ const rateLimitStep: Step = (s, d) => {
   const caller = s.caller as Caller;
   const spec = caller.org.rateLimit ?? d.rateLimit;
   if (spec === null) return;
-  const r = d.limiter.take(caller.org.id, spec, d.clock.elapsedMs());
+  const r = d.limiter.take(caller.org.id, spec, s.elapsedMs);
   s.rate = r;
   if (!r.allowed) {
     throw new SandboxError(429, 'rate_limited', `rate limit of ${r.limit} requests per ${r.windowS} s exceeded; retry after ${r.resetS} s`, undefined, undefined, {
@@ -121,8 +123,8 @@ const rateLimitStep: Step = (s, d) => {
 
 /** Decode and check path parameters; a malformed parcel id is a 400. */
 const paramsStep: Step = (s) => {
-  for (const name in s.rawParams) {
-    const value = s.rawParams[name] as string;
+  for (const name in s.params) {
+    const value = s.params[name] as string;
     let decoded = value;
     try {
       if (value.includes('%')) decoded = decodeURIComponent(value);
