@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
@@ -38,24 +39,26 @@ const undiciLazyHttp2: Plugin = {
   },
 };
 
-
 /**
  * esbuild's code splitting puts the modules reached from the same set of entry points into one chunk.
  * Each command module is an entry (its loader imports it lazily), and each uses its own subset of the
  * CLI's core (context, config, API client, output), so the core fell into ~40 chunks of a few hundred
  * bytes to a few KB; a `get` loaded 74 files and paid ~0.3 ms for each (BENCHMARKS.md). A command
- * module only ever runs after cli.ts, whose command table holds its loader, so importing cli.ts from
- * it changes nothing at run time; it makes the whole core reachable from every command alike, and
- * esbuild gives the core one chunk. Helpers under commands/shared and the definitions are left as
- * they are (cli.ts itself reaches them).
+ * module, like the CLI's other lazily loaded modules below, only ever runs after cli.ts has run, so
+ * importing cli.ts from it changes nothing at run time; it makes the whole core reachable from every
+ * such entry alike, and esbuild gives the core one chunk. None of them is reached from cli.ts by a
+ * static import (that would be a cycle); the sandbox library entry never imports cli.ts.
  */
+const CLI_ENTRY = resolve('src/cli.ts');
+const LAZY_CLI_MODULES = ['src/bulk/command.ts', 'src/bulk/outbox.ts', 'src/io/table.ts', 'src/completions/answer.ts', 'src/sandbox-loader.ts'].map((file) => resolve(file));
 const commandsShareCore: Plugin = {
   name: 'commands-share-core',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/ }, async (args) => {
-      if (/[\\/]commands[\\/](shared|definitions)[\\/]/.test(args.path)) return undefined;
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const command = /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/](shared|definitions)[\\/]/.test(args.path);
+      if (!command && !LAZY_CLI_MODULES.includes(args.path)) return undefined;
       const source = await readFile(args.path, 'utf8');
-      return { contents: `import '../../cli.js';\n${source}`, loader: 'ts' };
+      return { contents: `import ${JSON.stringify(CLI_ENTRY)};\n${source}`, loader: 'ts' };
     });
   },
 };
