@@ -31,12 +31,22 @@ export async function refuseSymlink(path: string): Promise<void> {
   }
 }
 
+export interface WriteOptions {
+  /**
+   * false for a cache whose loss costs nothing but a lookup (known ids, code names, the clock skew):
+   * no fsync of the file or of its directory. The rename still shows every reader the old file or
+   * the new one; only a power cut may lose the write (readers take a damaged cache for none). The
+   * two fsyncs are most of a one-shot `create`'s file work. Default true.
+   */
+  durable?: boolean;
+}
+
 /**
  * The one way files are written: a temp file in the same directory (mode 0600), fsync'd, then
  * renamed over `path`, so a reader sees the old file or the new one and a crash leaves no torn
  * file. Refuses when `path` is a symbolic link. The directory is created (0700) when missing.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], { durable = true }: WriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   await ensurePrivateDir(dir);
   await refuseSymlink(path);
@@ -47,7 +57,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
     try {
       // Several chunks (e.g. views of typed arrays) are written one after the other, never joined in memory first.
       for (const chunk of typeof data === 'string' || data instanceof Uint8Array ? [data] : data) await handle.writeFile(chunk);
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -56,7 +66,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await syncDir(dir);
+  if (durable) await syncDir(dir);
 }
 
 /** Makes the rename itself durable. Not every platform can open a directory (Windows cannot): best effort. */

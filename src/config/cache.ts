@@ -34,8 +34,8 @@ export async function readCached<T>(env: NodeJS.ProcessEnv, target: string, name
   }
 }
 
-/** Stores a value (atomically, mode 0600). */
+/** Stores a value (atomically, mode 0600; not fsync'd: a lost cache is only a lookup again). */
 export async function writeCached(env: NodeJS.ProcessEnv, target: string, name: string, data: unknown, nowMs: number = Date.now()): Promise<void> {
   const file: CacheFile = { written_at: nowMs, data };
-  await writeFileAtomic(cachePath(env, target, name), JSON.stringify(file));
+  await writeFileAtomic(cachePath(env, target, name), JSON.stringify(file), { durable: false });
 }

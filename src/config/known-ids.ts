@@ -43,9 +43,10 @@ export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN
       const known = await all();
       const kept = known.filter((id) => !fresh.has(id));
       const next = [...kept, ...fresh].slice(-max);
-      // Showing the same parcels again (a repeated `get`) changes nothing: no fsync'd write for it.
+      // Showing the same parcels again (a repeated `get`) changes nothing: no write for it.
       if (next.length === known.length && next.every((id, i) => id === known[i])) return;
-      await writeFileAtomic(path, JSON.stringify(next));
+      // A lost write costs only prefixes: not worth the two fsyncs on every command that shows new ids.
+      await writeFileAtomic(path, JSON.stringify(next), { durable: false });
     },
   };
 }

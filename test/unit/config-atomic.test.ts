@@ -31,6 +31,20 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(join(dir, 'new'))).toEqual(['file.json']);
   });
 
+  it('a cache write ({ durable: false }) is the same whole-file replacement: 0600, no temp file left, symlinks refused', async () => {
+    const path = join(dir, 'cache', 'names.json');
+    await writeFileAtomic(path, 'one', { durable: false });
+    await writeFileAtomic(path, 'two', { durable: false });
+    expect(readFileSync(path, 'utf8')).toBe('two');
+    expect(mode(path)).toBe(0o600);
+    expect(readdirSync(join(dir, 'cache'))).toEqual(['names.json']);
+    const target = join(dir, 'elsewhere.txt');
+    writeFileSync(target, 'precious');
+    symlinkSync(target, join(dir, 'cache', 'link.json'));
+    await expect(writeFileAtomic(join(dir, 'cache', 'link.json'), 'x', { durable: false })).rejects.toBeInstanceOf(SymlinkError);
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+  });
+
   it('refuses to write through a symbolic link; the link and its target stay as they were', async () => {
     const target = join(dir, 'elsewhere.txt');
     writeFileSync(target, 'precious');
