@@ -1,4 +1,5 @@
-import type { Journal, LineState } from '../config/journal.js';
+import type { Journal } from '../config/journal.js';
+import type { LineState } from '../config/journal-records.js';
 import { DoneLines } from '../config/journal-done.js';
 import { Journal as JournalFile } from '../config/journal.js';
 import type { Clock } from '../schemas/time.js';

@@ -1,4 +1,4 @@
-import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal.js';
+import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal-records.js';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { JournalLockedError } from '../config/journal-lock.js';
 import { Journal, journalPath } from '../config/journal.js';

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DoneLines } from './journal-done.js';
-import type { LineState } from './journal.js';
+import type { LineState } from './journal-records.js';
 import { journalsRoot } from './journal.js';
 import { readJournal } from './journal-read.js';
 

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DoneLines } from './journal-done.js';
-import type { JournalMeta, JournalRecord, LineState } from './journal.js';
+import type { JournalMeta, JournalRecord, LineState } from './journal-records.js';
 
 /** Reading a journal (src/config/journal.ts): what earlier runs left, record by record, or from a compaction's done file. */
 
