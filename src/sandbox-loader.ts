@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { SandboxUnavailableError } from './errors.js';
+import { shellQuote } from './io/shell.js';
 import type * as Sandbox from './sandbox/index.js';
 
 type SandboxModule = typeof Sandbox;
@@ -9,18 +10,14 @@ type StoreModule = { default: new (filename: string) => { close(): unknown } };
 /** This package's folder: dist/ (built) and src/ (tests) both sit one level below it. */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
 
-function shellQuoted(path: string): string {
-  return /^[\w./:@-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
-}
-
 /** The command that puts better-sqlite3 where this package resolves it, for a global install as for a project's. */
 export function installCommand(packageDir = PACKAGE_DIR): string {
-  return `npm install --prefix ${shellQuoted(packageDir)} --no-save --omit=dev better-sqlite3`;
+  return `npm install --prefix ${shellQuote(packageDir)} --no-save --omit=dev better-sqlite3`;
 }
 
 /** The command that builds (or fetches) the native addon of an installed better-sqlite3 again. */
 export function rebuildCommand(packageDir = PACKAGE_DIR): string {
-  return `npm rebuild --prefix ${shellQuoted(packageDir)} better-sqlite3`;
+  return `npm rebuild --prefix ${shellQuote(packageDir)} better-sqlite3`;
 }
 
 /**
