@@ -7,10 +7,10 @@
 // git worktree) also run in alternating pairs against the same sandbox, and the per-pair ratio is
 // printed: the figure that says whether a change made one-shot commands slower.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSandbox } from '../dist/sandbox/index.js';
 
 const args = process.argv.slice(2);
@@ -109,6 +109,19 @@ rows.push([httpPost, null]);
 const createArgs = ['create', '--courier', 'B-1', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--json'];
 rows.push([await measure('parcels create … --json', [bin, ...createArgs]), httpPost]);
 
+// How many ES modules (files) a one-shot command loads: each costs ~0.3 ms here, and esbuild's
+// code splitting can quietly multiply them (BENCHMARKS.md). Counted by a module.register() load hook.
+const hooks = join(work, 'count-hooks.mjs');
+writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { if (url.startsWith('file:')) appendFileSync(process.env.PARCELS_BENCH_MODULES, url + '\\n'); return next(url, context); }\n");
+const register = join(work, 'count-register.mjs');
+writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+async function modulesLoaded(args) {
+  const list = join(work, `modules-${args[1]}.txt`);
+  await once(['--import', register, ...args], { ...env, PARCELS_BENCH_MODULES: list });
+  return readFileSync(list, 'utf8').split('\n').filter((line) => line !== '').length;
+}
+const moduleCounts = { get: await modulesLoaded([bin, 'get', id, '--json']), create: await modulesLoaded([bin, ...createArgs]) };
+
 /** This build and the other, A B A B …, each with a config folder of its own: medians and the median per-pair ratio. */
 async function paired(label, argsFor) {
   const otherEnv = { ...env, PARCELS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'parcels-bench-vs-')) };
@@ -133,6 +146,7 @@ for (const [row, base] of rows) {
   const ratio = base ? `${(row.median / base.median).toFixed(2)}× ${base.label}` : 'baseline';
   console.log(`| ${row.label} | ${row.median.toFixed(1)} | ${row.p90.toFixed(1)} | ${ratio} |`);
 }
+console.log(`\nES module files loaded: get ${moduleCounts.get}, create ${moduleCounts.create} (bin/parcels.js and the dist files it imports)`);
 if (vsBin !== undefined) {
   console.log(`\nThis build against ${vsBin}, ${runs} alternating pairs each\n`);
   console.log('| command | this build, median ms | other build, median ms | per-pair ratio (median) |');
