@@ -8,6 +8,8 @@ import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
+import type { Arrived } from './intake.js';
+import { RequestIntake } from './intake.js';
 import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
@@ -137,6 +139,46 @@ export function createApp(opts: AppOptions = {}): App {
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0);
   let closed = false;
 
+  /** Serves one request taken in by the intake, with its batch's change check. */
+  function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
+    if (req.url?.startsWith(ADMIN_PREFIX)) {
+      void handleAdmin(req, admin).then((response) => {
+        // A log request still waiting when the sandbox closed has nobody left to answer.
+        if (closed) req.socket.destroy();
+        else responder.answerAdmin(req, res, response);
+      });
+      return;
+    }
+    let nowMs: number;
+    try {
+      testClock.refresh(version);
+      nowMs = clock.nowMs();
+      scenarios.catchUp(nowMs, version);
+    } catch (err) {
+      // A busy database (another process applying the same steps) leaves them for the next request.
+      if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+      nowMs = clock.nowMs();
+    }
+    // GET routes come back synchronously and are answered now; body routes wait for their body.
+    // runPipeline never throws or rejects.
+    const out = runPipeline(req, deps, { nowMs, elapsedMs: arrivedMs });
+    if (out instanceof Promise) void out.then((o) => responder.deliver(req, res, o, arrivedMs));
+    else responder.deliver(req, res, out, arrivedMs);
+  }
+  /**
+   * One change check (the repository's dataVersion) per batch of requests read in a turn tells the
+   * parcel cache, the test clock and the scenario runs whether another process committed since.
+   */
+  function changeCheck(): number | undefined {
+    try {
+      return repo.dataVersion();
+    } catch (err) {
+      if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+      return undefined;
+    }
+  }
+  const intake = new RequestIntake(changeCheck, serve);
+
   return {
     repo,
     clock,
@@ -144,44 +186,14 @@ export function createApp(opts: AppOptions = {}): App {
     scenarios,
     log,
     handle(req, res) {
-      if (isOpenApiRequest(req)) return serveOpenApi(req, res);
-      const startedMs = clock.elapsedMs();
-      // One change check per request (the repository's dataVersion) tells the parcel cache, the test clock and the scenario
-      // runs whether another process committed since the last request.
-      let version: number | undefined;
-      try {
-        version = repo.dataVersion();
-      } catch (err) {
-        if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
-      }
-      if (req.url?.startsWith(ADMIN_PREFIX)) {
-        void handleAdmin(req, admin).then((response) => {
-          // A log request still waiting when the sandbox closed has nobody left to answer.
-          if (closed) req.socket.destroy();
-          else responder.answerAdmin(req, res, response);
-        });
-        return;
-      }
-      let nowMs: number;
-      try {
-        testClock.refresh(version);
-        nowMs = clock.nowMs();
-        scenarios.catchUp(nowMs, version);
-      } catch (err) {
-        // A busy database (another process applying the same steps) leaves them for the next request.
-        if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
-        nowMs = clock.nowMs();
-      }
-      // GET routes come back synchronously and are answered in this same tick; body routes wait
-      // for their body. runPipeline never throws or rejects.
-      const out = runPipeline(req, deps, { nowMs, elapsedMs: startedMs });
-      if (out instanceof Promise) void out.then((o) => responder.deliver(req, res, o, startedMs));
-      else responder.deliver(req, res, out, startedMs);
+      if (isOpenApiRequest(req)) serveOpenApi(req, res);
+      else intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
     },
     close() {
       if (closed) return;
       closed = true;
       closing.abort();
+      intake.flush();
       writes.flush();
       usage.close();
       repo.close();

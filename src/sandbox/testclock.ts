@@ -25,7 +25,8 @@ const LATEST_MS = 253_402_300_799_999;
  * The run-time controllable data clock, stored in the database (a `meta` row) so that it survives
  * restarts and every process on the file sees the same time. It only moves forward. `refresh`
  * re-reads the state when another connection committed (the repository's dataVersion); the sandbox calls it
- * at the start of every request, so a change made by another process is seen by the next request.
+ * before serving each request (with the change check of its batch, intake.ts), so a change made by
+ * another process is seen by the next request.
  */
 export class TestClock implements ClockStateSource {
   private state: TestClockState | undefined;
@@ -38,7 +39,7 @@ export class TestClock implements ClockStateSource {
     private readonly offsetMs: number,
   ) {}
 
-  /** The state as last refreshed (no database read: the request path refreshes once per request). */
+  /** The state as last refreshed (no database read: the request path refreshes before each request). */
   current(): TestClockState | undefined {
     return this.state;
   }

@@ -8,8 +8,9 @@ const CACHE_LIMIT = 50_000;
  *
  * Its contract: a read reflects every commit made before the latest `dataVersion()` call on it. A
  * change of that version (a commit by another connection, e.g. another process on the file) empties
- * the cache. The request pipeline calls it once at the start of every request, so every request sees
- * every commit made before it arrived, and a GET costs one change check, not one per read. This
+ * the cache. The sandbox calls it after reading a request and before serving it (once for all the
+ * requests read in one turn, intake.ts), so every request sees every commit made before it was
+ * sent, and a GET costs at most one change check, not one per read. This
  * connection's own writes drop the entries they touch, and nothing is cached inside a transaction
  * (it may still roll back).
  */
