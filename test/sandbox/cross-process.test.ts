@@ -60,6 +60,36 @@ describe('two processes on one file', () => {
     }
   }, 60_000);
 
+  it("the parcel cache under load: with turns holding many requests, a read sent after the other process's commit sees it", async () => {
+    // Eight connections keep process one busy, so its turns hold several requests and the reads
+    // below share a turn's change check with others (intake.ts; the order of check and reads within
+    // a turn is pinned down by intake.test.ts).
+    const busyId = (await createParcel(one.url)).body.data.entry_id as string;
+    let busy = true;
+    const load = Array.from({ length: 8 }, async () => {
+      let answered = 0;
+      while (busy) {
+        expect((await call(one.url, 'GET', parcelPath(busyId))).status).toBe(200);
+        answered++;
+      }
+      return answered;
+    });
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const id = (await createParcel(two.url)).body.data.entry_id as string;
+        const cached = await call(one.url, 'GET', parcelPath(id));
+        const patched = await call(two.url, 'PATCH', parcelPath(id), { body: { parcel_weight: round + 1 }, headers: { 'if-match': cached.headers.get('etag') as string } });
+        expect(patched.status).toBe(200);
+        const seen = await call(one.url, 'GET', parcelPath(id));
+        expect(seen.headers.get('etag')).toBe(patched.headers.get('etag'));
+        expect(seen.body.data.parcel_weight).toBe(round + 1);
+      }
+    } finally {
+      busy = false;
+    }
+    for (const answered of await Promise.all(load)) expect(answered).toBeGreaterThan(0);
+  }, 60_000);
+
   it('delivering attempts: exactly one 201, the other 409 parcel_delivered; attempt numbers never repeat', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const id = (await createParcel(one.url)).body.data.entry_id as string;
