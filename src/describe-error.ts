@@ -47,7 +47,9 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
 
 /** Bad input refused before anything was sent (exit 2); needs no context, so it also serves before one exists. */
 export function describeUsageError(error: UsageError): ErrorInfo {
-  return { message: error.message, code: errorCodeFor(error), exitCode: exitCodeFor(error), field: error.field, hint: error.hint };
+  const info: ErrorInfo = { message: error.message, code: errorCodeFor(error), exitCode: exitCodeFor(error), field: error.field, hint: error.hint };
+  if (error.details !== undefined) info.details = [...error.details];
+  return info;
 }
 
 /** Failures after which the request may have reached the service (and been applied) before the answer was lost. */

@@ -37,6 +37,8 @@ export class UsageError extends Error {
     readonly field?: string,
     /** One line telling the user what to do instead. */
     readonly hint?: string,
+    /** Each problem found (e.g. in a file a flag names): where, and the rule it breaks. */
+    readonly details?: readonly { field: string; message: string }[],
   ) {
     super(message);
   }

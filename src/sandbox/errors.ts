@@ -8,6 +8,19 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * A file the sandbox was given (seed, scenarios) that cannot be used: `heading` names the file, each
+ * problem where in it (`field`) and the rule it breaks. The message lists them all, a line each.
+ */
+export class FileProblemsError extends Error {
+  constructor(
+    readonly heading: string,
+    readonly problems: readonly ErrorDetail[] = [],
+  ) {
+    super(problems.length === 0 ? heading : `${heading}:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`);
+  }
+}
+
 /** A failure that becomes an error envelope: `{"data": null, "error": {code, message, field?, details?}}`. */
 export class SandboxError extends Error {
   override readonly name = 'SandboxError';

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { validate } from '../schemas/validate.js';
+import type { ErrorDetail } from './errors.js';
+import { FileProblemsError } from './errors.js';
 
 /** The demo key of the built-in seed: all four scopes, no expiry. */
 export const DEMO_API_KEY = 'sbx_demo_9f2c4e7a1b3d5f60';
@@ -79,7 +81,7 @@ export type SeedOrganisation = SeedObject['organisations'][number];
 export type SeedKey = SeedOrganisation['keys'][number];
 
 /** A seed that cannot be read or breaks a rule; the message names the file and every offending path. */
-export class SeedError extends Error {
+export class SeedError extends FileProblemsError {
   override readonly name = 'SeedError';
 }
 
@@ -87,27 +89,26 @@ export class SeedError extends Error {
 export function validateSeed(input: unknown, source = 'seed'): SeedObject {
   const result = validate(seedSchema, input);
   if (!result.ok) {
-    const lines = result.issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`);
-    throw new SeedError(`invalid ${source}:\n${lines.join('\n')}`);
+    throw new SeedError(`invalid ${source}`, result.issues.map((i) => ({ field: i.path || '(root)', message: i.message })));
   }
   const seed = result.value;
-  const problems: string[] = [];
+  const problems: ErrorDetail[] = [];
   const orgIds = new Set<string>();
   const keys = new Set<string>();
   seed.organisations.forEach((org, i) => {
-    if (orgIds.has(org.id)) problems.push(`  organisations.${i}.id: duplicate organisation id "${org.id}"`);
+    if (orgIds.has(org.id)) problems.push({ field: `organisations.${i}.id`, message: `duplicate organisation id "${org.id}"` });
     orgIds.add(org.id);
     const codes = new Set<string>();
     org.couriers.forEach((c, j) => {
-      if (codes.has(c.code)) problems.push(`  organisations.${i}.couriers.${j}.code: duplicate courier code "${c.code}"`);
+      if (codes.has(c.code)) problems.push({ field: `organisations.${i}.couriers.${j}.code`, message: `duplicate courier code "${c.code}"` });
       codes.add(c.code);
     });
     org.keys.forEach((k, j) => {
-      if (keys.has(k.key)) problems.push(`  organisations.${i}.keys.${j}.key: the same key appears twice`);
+      if (keys.has(k.key)) problems.push({ field: `organisations.${i}.keys.${j}.key`, message: 'the same key appears twice' });
       keys.add(k.key);
     });
   });
-  if (problems.length > 0) throw new SeedError(`invalid ${source}:\n${problems.join('\n')}`);
+  if (problems.length > 0) throw new SeedError(`invalid ${source}`, problems);
   return seed;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { idempotencyKeySchema } from '../../src/schemas/headers.js';
 import { DUTCH_POSTCODE, deliveredAddressSchema, deliveryAttemptSchema, statusEventSchema } from '../../src/schemas/history.js';
 import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../src/schemas/parcel.js';
@@ -159,5 +160,28 @@ describe('parcel create and patch', () => {
   it('parcel id is a UUID', () => {
     expect(ok(parcelIdSchema, '6f1c2b9a-1d2e-4f3a-8b7c-0123456789ab')).toBe(true);
     expect(ok(parcelIdSchema, 'ORD-1')).toBe(false);
+  });
+});
+
+describe('rule messages where a schema has none of its own', () => {
+  const schema = z.strictObject({ list: z.array(z.string()), count: z.int(), mode: z.enum(['a', 'b']), own: z.string({ error: 'must be the own message' }) });
+
+  it('a missing field is required, a wrong type says the type, an unknown value lists the allowed ones', () => {
+    expect(validate(schema, { count: 'x', mode: 'c', own: 5 })).toEqual({
+      ok: false,
+      issues: [
+        { path: 'list', message: 'is required' },
+        { path: 'count', message: 'must be a number' },
+        { path: 'mode', message: 'must be one of "a", "b"' },
+        { path: 'own', message: 'must be the own message' },
+      ],
+    });
+    expect(validate(schema, { list: {}, count: 1.5, mode: 'a', own: 'x' })).toEqual({
+      ok: false,
+      issues: [
+        { path: 'list', message: 'must be an array' },
+        { path: 'count', message: 'must be an integer' },
+      ],
+    });
   });
 });

@@ -28,6 +28,11 @@ export interface ServeOptions {
   limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
 }
 
+/** A seed or scenario file that cannot be used: the flag, the file, and each problem on a line of its own. */
+function fileUsageError(err: { heading: string; problems: readonly { field: string; message: string }[] }, flag: string): UsageError {
+  return new UsageError(err.problems.length === 0 ? err.heading : `${err.heading}:`, flag, undefined, err.problems);
+}
+
 function rate(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const p = Number(value);
@@ -111,8 +116,8 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
       tracking: options.tracking,
       adminToken,
     }).catch((err: unknown) => {
-      if (err instanceof SeedError) throw new UsageError(err.message, '--seed');
-      if (err instanceof ScenarioFileError) throw new UsageError(err.message, '--scenarios');
+      if (err instanceof SeedError) throw fileUsageError(err, '--seed');
+      if (err instanceof ScenarioFileError) throw fileUsageError(err, '--scenarios');
       if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
       throw err;
     });

@@ -3,13 +3,14 @@ import { deliveredAddressSchema } from '../../schemas/history.js';
 import type { DeliveredAddress } from '../../schemas/history.js';
 import { parseDuration } from '../../schemas/duration.js';
 import { validate } from '../../schemas/validate.js';
+import { FileProblemsError } from '../errors.js';
 import { BUILTIN_SCENARIOS } from './builtin.js';
 import type { LinedJson } from './json-lines.js';
 import { JsonSyntaxError, parseJsonWithLines } from './json-lines.js';
 import type { ScenarioDefinition, ScenarioRule, ScenarioStep } from './types.js';
 
 /** A scenario file that cannot be used; the message lists every problem with its line and rule. */
-export class ScenarioFileError extends Error {
+export class ScenarioFileError extends FileProblemsError {
   override readonly name = 'ScenarioFileError';
 }
 
@@ -160,7 +161,7 @@ export function parseScenarioFile(text: string, name: string): ScenarioFile {
   try {
     json = parseJsonWithLines(text);
   } catch (err) {
-    if (err instanceof JsonSyntaxError) throw new ScenarioFileError(`invalid scenario file ${name}:\n  line ${err.line}: not valid JSON: ${err.message}`);
+    if (err instanceof JsonSyntaxError) throw new ScenarioFileError(`invalid scenario file ${name}`, [{ field: `line ${err.line}`, message: `not valid JSON: ${err.message}` }]);
     throw err;
   }
   const c = new Checker(json);
@@ -195,7 +196,7 @@ export function parseScenarioFile(text: string, name: string): ScenarioFile {
     });
   }
   if (c.problems.length > 0) {
-    throw new ScenarioFileError(`invalid scenario file ${name}:\n${c.problems.map((p) => `  line ${p.line}: ${p.path}: ${p.rule}`).join('\n')}`);
+    throw new ScenarioFileError(`invalid scenario file ${name}`, c.problems.map((p) => ({ field: `line ${p.line}: ${p.path}`, message: p.rule })));
   }
   return out;
 }
