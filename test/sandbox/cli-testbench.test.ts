@@ -132,9 +132,11 @@ describe('parcels sandbox serve --scenarios', () => {
     const r = await runCli(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--scenarios', file], { env: { PARCELS_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    // The terminal output shows the message's line breaks as spaces.
+    // One line per problem, as the details of a validation error.
     expect(r.stderr).toBe(
-      `Error: --scenarios: invalid scenario file ${file}:   line 3: scenarios.slow.steps.0.after: must be a duration like "90s", "15m", "2h" or "1d"   line 5: rules.0: needs "courier" or "postal_code" (or both)\n`,
+      `Error: --scenarios: invalid scenario file ${file}:\n` +
+        '  - line 3: scenarios.slow.steps.0.after: must be a duration like "90s", "15m", "2h" or "1d"\n' +
+        '  - line 5: rules.0: needs "courier" or "postal_code" (or both)\n',
     );
     const speed = await runCli(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--speed', 'fast'], { env: { PARCELS_CONFIG_DIR: dir } });
     expect(speed.code).toBe(2);
