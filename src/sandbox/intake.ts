@@ -17,8 +17,8 @@ export interface Arrived {
  * Correctness does not depend on how requests happen to be grouped: a request is served only after
  * a check made after it was read, so it sees every commit made before it was sent, exactly as with
  * a check of its own. (A check made when a turn *starts* would not do: a request read later in that
- * turn may have been sent after a commit the check did not see.) The check is made when
- * the batch is served, so a request waits at most for the rest of its turn's reads.
+ * turn may have been sent after a commit the check did not see.) A request waits at most for the
+ * rest of its turn's reads.
  */
 export class RequestIntake<V> {
   private queue: Arrived[] = [];
