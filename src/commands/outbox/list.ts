@@ -1,6 +1,6 @@
 import { journalTarget } from '../../bulk/target.js';
 import { renderList } from '../../io/render.js';
-import { formatAge } from '../../io/bulk-report.js';
+import { relativeTime } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { listOutbox } from '../../bulk/outbox.js';
@@ -14,10 +14,9 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
 
   async run(_options, ctx) {
     const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
-    const nowMs = ctx.now() * 1000;
     const rows = entries.map((entry) => ({
       seq: entry.seq,
-      age: formatAge(nowMs - entry.capturedAt),
+      age: relativeTime(entry.capturedAt / 1000, ctx.now()),
       captured_at: new Date(entry.capturedAt).toISOString(),
       command: entry.command,
       parcel: entry.parcel ?? '',
