@@ -21,6 +21,6 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
       uncertain: journal.counts.uncertain,
       age: relativeTime(ctx.now() - journal.ageMs / 1000, ctx.now()),
     }));
-    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), emptyMessage: 'No bulk-run journals.' });
+    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });

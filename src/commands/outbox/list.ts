@@ -26,6 +26,7 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
       format: ctx.outputFormat(),
       fields: ctx.fields(),
       now: ctx.now(),
+      view: 'outbox',
       emptyMessage: 'The outbox is empty.',
     });
   },

@@ -40,7 +40,7 @@ export class WatchPrinter {
       await this.jsonLines([...snapshots].map(([id, snapshot]) => ({ id, entries: snapshot.timeline })));
     } else if (this.several) {
       const items = [...snapshots].map(([id, snapshot]) => stateItem(id, snapshot.parcel, snapshot.timeline, { names: this.names, now }));
-      await renderList(io, items, { format: 'table', names: this.names, now });
+      await renderList(io, items, { format: 'table', names: this.names, now, view: 'states' });
     } else {
       const [snapshot] = snapshots.values();
       if (snapshot === undefined) return;
