@@ -225,7 +225,7 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
-          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text))) : undefined,
+          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text), { embedded: globals.sandbox })) : undefined,
           waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
           onSkew: (seconds: number) => skew.measured(seconds),
