@@ -3,7 +3,7 @@
  * hints and errors → stderr (STYLE.md, pattern 4). Machine formats carry the service's data
  * unchanged (only narrowed by --fields); human views go through formatCell.
  *
- * cli-table3 is loaded only for a TTY table (dynamic import of table.ts); JSON never loads it.
+ * table.ts (and string-width) is loaded only for a TTY table (dynamic import); JSON never loads it.
  */
 import { UsageError } from '../errors.js';
 import { styles } from './colour.js';

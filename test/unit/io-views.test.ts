@@ -6,7 +6,6 @@ import { knownIdsPath } from '../../src/config/paths.js';
 import { formatCell, isTimestampField } from '../../src/io/format.js';
 import { displayZone, zonedIso } from '../../src/io/time.js';
 import { renderList, renderTrace } from '../../src/io/render.js';
-import { columnWidths, fitColumns } from '../../src/io/table.js';
 import { idOf } from '../../src/io/views/ids.js';
 import { chooseLayout } from '../../src/io/views/layout.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -46,19 +45,6 @@ describe('chooseLayout', () => {
   });
 });
 
-describe('fitting a terminal', () => {
-  it('ids keep their width; the other columns shrink to fit', () => {
-    const widths = columnWidths(['id', 'text'], [['x'.repeat(36), 'y'.repeat(40)]], 50, [true, false]);
-    expect(widths).toEqual([36, 12]);
-  });
-
-  it('shrink mode drops columns from the right only when even the minimum does not fit', () => {
-    expect(fitColumns([36, 10, 10], [true, false, false], 50, 'shrink')).toEqual([0, 1, 2]);
-    expect(fitColumns([36, 10, 10], [true, false, false], 44, 'shrink')).toEqual([0, 1]);
-    expect(fitColumns([36, 10, 10], [true, false, false], 10, 'shrink')).toEqual([0]);
-    expect(fitColumns([36, 10, 10], [true, false, false], 10, 'none')).toEqual([0, 1, 2]);
-  });
-});
 
 describe('times', () => {
   it('every timestamp field, including `at`', () => {
