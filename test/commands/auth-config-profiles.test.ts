@@ -1,6 +1,6 @@
 /** Issue 9, "profiles and the sandbox": switching profiles, unsetting settings, --profile checks, --sandbox's data. */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { FULL_KEY } from '../helpers/seed.js';
@@ -136,8 +136,12 @@ describe('--sandbox data', () => {
       stderr: 'Error: --yes: no terminal to ask for confirmation\nHint: add --yes to reset without asking: `parcels sandbox reset --yes`\n',
     });
     const declined = h.record(await runAtTerminal(['sandbox', 'reset'], { env: h.env({ PARCELS_CONFIG_DIR: dir }), typed: 'n\n' }));
-    expect(declined.code).toBe(130);
+    // Saying no is an answer, not an error: no `Error:`, exit 0, nothing deleted.
+    expect(declined.code).toBe(0);
+    expect(declined.stderr).toBe(`Delete every parcel, event and attempt of the --sandbox database ${db}? [y/N] Kept the sandbox; nothing was deleted (${db})\n`);
     expect(existsSync(db)).toBe(true);
+    expect(statSync(db).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(db)).mode & 0o777).toBe(0o700);
 
     const [reset] = hintedCommands(refused.stderr);
     expect(await h.cli(reset as string[], sandboxOpts(dir))).toEqual({ code: 0, stdout: '', stderr: `✓ Emptied the sandbox (${db})\n` });

@@ -128,7 +128,7 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
     columns: [
       fieldColumn('seq', 'SEQ', { priority: 40 }),
       timeColumn('TIME', 'at', 30),
-      fieldColumn('method', 'METHOD', { priority: 50 }),
+      fieldColumn('method', 'METHOD', { priority: 58 }),
       fieldColumn('path', 'ROUTE', { priority: 60 }),
       fieldColumn('status', 'STATUS', { priority: 55 }),
       fieldColumn('code', 'CODE', { priority: 25 }),
