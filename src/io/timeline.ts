@@ -136,9 +136,16 @@ export async function renderTimeline(
   if (opts.fit === undefined) {
     fit = table.fitTable(natural, fits, io.columns);
   } else {
-    // Later rows keep the columns and widths on screen; a whole value wider than its column widens it.
+    // Later rows keep the columns and widths on screen; a whole value wider than its column widens
+    // it, and the last column (free text) may take what is left of the line.
     const { kept, widths } = opts.fit;
-    fit = { kept, widths: kept.map((c, i) => (fits[c]?.text === true ? (widths[i] ?? 0) : Math.max(widths[i] ?? 0, natural[c] ?? 0))) };
+    const next = kept.map((c, i) => (fits[c]?.text === true ? (widths[i] ?? 0) : Math.max(widths[i] ?? 0, natural[c] ?? 0)));
+    const last = kept.length - 1;
+    if (fits[kept[last] ?? -1]?.text === true) {
+      const used = next.slice(0, last).reduce((a, w) => a + w, 0) + table.GAP * last;
+      next[last] = Math.max(next[last] ?? 0, Math.min(natural[kept[last] ?? -1] ?? 0, io.columns - used));
+    }
+    fit = { kept, widths: next };
   }
   if (rows.length > 0 || opts.header) {
     const pick = <T>(row: readonly T[]): T[] => fit.kept.map((c) => row[c] as T);
