@@ -165,6 +165,19 @@ describe('track ID', () => {
     expect(t.stdout.endsWith('\nTimeline\ntime\tage\tentry\tstate\treason\tdelivered\n')).toBe(true);
     expect(t.stderr).toBe('No events or attempts yet.\n');
     expect(json(await h.cli(['track', id, '--json'])).timeline).toEqual([]);
+    // On a terminal no header stands over nothing: the note follows the heading, and the first entry brings its header.
+    const terminal = await onTerminal(['track', id], 100);
+    expect(terminal.stdout.endsWith('\nTimeline\n')).toBe(true);
+    expect(terminal.stderr.endsWith('No events or attempts yet.\n')).toBe(true);
+  });
+
+  it('--from with empty input (a quiet day\'s list -o ndjson): says there are no parcels, exit 0, nothing sent', async () => {
+    const none = { code: 0, stdout: '', stderr: 'No parcels to track: the --from input holds no parcel ids.\n' };
+    expect(await h.cli(['track', '--from', '-'], { stdin: '' })).toEqual(none);
+    expect(await h.cli(['track', '--from', '-', '--watch', '--interval', '1'], { stdin: '\n' })).toEqual(none);
+    const list = await h.cli(['list', '--status', 'not_delivered', '-o', 'ndjson']);
+    expect(list).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.cli(['track', '--from', '-', '--json'], { stdin: list.stdout })).toEqual(none);
   });
 
   it('takes a unique prefix (8+ characters) of an id this profile has seen', async () => {
