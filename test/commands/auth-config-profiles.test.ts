@@ -119,6 +119,23 @@ describe('--profile naming a profile that does not exist', () => {
 describe('--sandbox data', () => {
   const sandboxOpts = (dir: string): RunOpts => bare(dir);
 
+  it('--dry-run --sandbox: the request, and instead of a curl to a port closed when the command ends, a word on why; --json has no curl', async () => {
+    const dir = tempConfigDir();
+    const argv = ['--sandbox', 'create', '--courier', 'DEMO-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--dry-run'];
+    const r = await h.cli(argv, sandboxOpts(dir));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/deliveries\/v1\/parcels\n/);
+    expect(r.stdout).not.toContain('curl -sS');
+    expect(r.stdout.endsWith('\n# no curl command: the --sandbox this command started stops with it; `parcels sandbox serve` runs one that stays, for --base-url\n')).toBe(true);
+    const json = await h.cli([...argv, '--json'], sandboxOpts(dir));
+    expect(json.code, json.stderr).toBe(0);
+    const requests = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(requests).toHaveLength(1);
+    expect(Object.keys(requests[0] ?? {})).toEqual(['method', 'url', 'headers', 'body']);
+    // Nothing was created.
+    expect(JSON.parse((await h.cli(['--sandbox', 'list', '--json'], sandboxOpts(dir))).stdout)).toMatchObject({ parcels: [] });
+  });
+
   it('says where its data lives on first use only; reset empties it (asks on a terminal, needs --yes off one)', async () => {
     const dir = tempConfigDir();
     const db = join(dir, 'sandbox.db');
