@@ -11,7 +11,7 @@ import { csvRow } from './csv.js';
 import { isRecord } from '../schemas/record.js';
 import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
 import { formatCell, formatContext } from './format.js';
-import type { CodeNames, FormatContext } from './format.js';
+import type { CodeNames } from './format.js';
 import { jsonText } from './json.js';
 import { renderList } from './list.js';
 import type { ListOptions } from './list.js';

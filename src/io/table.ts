@@ -99,7 +99,10 @@ export function fitTable(natural: readonly number[], fits: readonly ColumnFit[],
   return { kept, widths, dropped: dropped.sort((a, b) => a - b) };
 }
 
+// eslint-disable-next-line no-control-regex -- a style's escape sequence is what is looked for
 const SGR = /\u001b\[[0-9;]*m/y;
+// eslint-disable-next-line no-control-regex -- as SGR: where the next escape sequence starts
+const NEXT_SGR = /\u001b\[[0-9;]*m/;
 const graphemes = new Intl.Segmenter();
 
 /**
@@ -121,7 +124,7 @@ export function cutToWidth(text: string, width: number): string {
       i += escape[0].length;
       continue;
     }
-    const next = text.slice(i).search(/\u001b\[[0-9;]*m/);
+    const next = text.slice(i).search(NEXT_SGR);
     const plain = next === -1 ? text.slice(i) : text.slice(i, i + next);
     for (const { segment } of graphemes.segment(plain)) {
       const w = displayWidth(segment);
