@@ -57,7 +57,7 @@ async function piped(argv: string[], dir?: string): Promise<CliResult> {
   return h.cli(argv, { now: () => NOW, ...(dir === undefined ? {} : { dir }) });
 }
 
-/** A table line as cli-table3 lays it out: cells padded to their column width, two spaces apart, no trailing blanks. */
+/** A table line as table.ts lays it out: cells padded to their column width, two spaces apart, no trailing blanks. */
 function line(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ') + '\n';
 }
