@@ -382,6 +382,25 @@ describe('track --watch', () => {
     );
   });
 
+  it('on a terminal, a parcel with no entries yet: the note, then the first entry with its header under the Timeline heading', async () => {
+    const id = await createParcel(h);
+    const w = startWatch(['track', id, '--watch', '--interval', '1'], { columns: 120 });
+    await expect.poll(() => w.stderr(), { timeout: 5000 }).toContain('No events or attempts yet.');
+    expect(w.stdout().endsWith('\nTimeline\n')).toBe(true);
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(0);
+    expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
+      [
+        '',
+        'Timeline',
+        'TIME                  AGE       ENTRY       STATE                  REASON               DELIVERED',
+        '2020-01-01T10:00:00Z  2d ago    attempt 1   0 delivered',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('--json: one NDJSON line per entry, naming the parcel', async () => {
     const id = await createParcel(h);
     const w = startWatch(['track', id, '--watch', '--interval', '1', '--json']);

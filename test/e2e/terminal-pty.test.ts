@@ -57,7 +57,7 @@ describe.skipIf(!hasScript)('hostile server text on a real terminal', () => {
     expect(code).toBe(0);
     expectNoServerSequences(screen);
     expect(screen).toContain('id-1]0;pwned');
-    expect(screen).toContain('col[2J[H');
+    expect(screen).toContain('COL[2J[H');
     expect(screen).toContain("--cursor 'cur[2J[H'");
   });
 

@@ -45,7 +45,8 @@ export class WatchPrinter {
       const [snapshot] = snapshots.values();
       if (snapshot === undefined) return;
       this.fit = await renderParcelTimeline(io, snapshot.parcel, snapshot.timeline, { names: this.names, now, room: true });
-      this.headerShown = snapshot.timeline.length > 0;
+      // Piped, the header line is printed even over no entries; on a terminal the first entry brings it.
+      this.headerShown = snapshot.timeline.length > 0 || !io.stdoutIsTTY;
     }
   }
 
