@@ -137,3 +137,46 @@ describe('nested records on a terminal', () => {
     ]);
   });
 });
+
+describe('one clock for the times the sandbox and the outbox write as ISO text', () => {
+  it('on a terminal in the display zone with its age; piped as it came', () => {
+    const iso = '2026-11-22T19:55:47.123Z';
+    expect(formatCell('captured_at', iso, { now: NOW, colour: false, tty: true, timeZone: 'Europe/Amsterdam' })).toBe('2026-11-22T20:55:47+01:00 (2m ago)');
+    expect(formatCell('captured_at', iso, { now: NOW, colour: false, tty: false })).toBe(iso);
+    expect(formatCell('note', 'not 2026-11-22T19:55:47Z', { now: NOW, colour: false, tty: true, timeZone: 'UTC' })).toBe('not 2026-11-22T19:55:47Z');
+  });
+});
+
+describe('the batches and outbox views at a terminal', () => {
+  const BATCH = `create-${'7'.repeat(64)}`;
+  const batches = [{ batch: BATCH, input: '/home/op/parcels/monday.csv', done: 12, rejected: 1, uncertain: 0, age: '3m ago' }];
+
+  it('a 71-character batch id stays whole; at 100 columns the input path goes whole, at 200 all show', async () => {
+    const wide = captureIO({ tty: true, columns: 200 });
+    await renderList(wide.io, batches, { format: 'table', now: NOW, view: 'batches' });
+    expect(wide.stdout()).toBe(
+      `BATCH${' '.repeat(BATCH.length - 5)}  INPUT                        DONE  REJECTED  UNCERTAIN  AGE\n` +
+        `${BATCH}  /home/op/parcels/monday.csv  12    1         0          3m ago\n`,
+    );
+    const narrow = captureIO({ tty: true, columns: 100 });
+    await renderList(narrow.io, batches, { format: 'table', now: NOW, view: 'batches' });
+    expect(narrow.stdout()).toBe(`BATCH${' '.repeat(BATCH.length - 5)}  DONE  REJECTED  UNCERTAIN\n${BATCH}  12    1         0\n`);
+    expect(narrow.stderr()).toBe('Not shown at 100 columns: INPUT, AGE (widen the terminal, or use -o wide or --json)\n');
+  });
+
+  it('the outbox: its capture time in the display zone, the command shortened (free text), the state whole', async () => {
+    const rows = [{ seq: 1, age: '2m ago', captured_at: '2026-11-22T19:55:47.000Z', command: 'events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit', parcel: '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21', state: 'rejected 409 parcel_delivered' }];
+    const c = captureIO({ tty: true, columns: 100 });
+    c.io.timeZone = 'Europe/Amsterdam';
+    await renderList(c.io, rows, { format: 'table', now: NOW, view: 'outbox' });
+    expect(c.stdout()).toBe(
+      'SEQ  AGE     COMMAND             PARCEL                                STATE\n' +
+        '1    2m ago  events add 0b0c6a…  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  rejected 409 parcel_delivered\n',
+    );
+    expect(c.stderr()).toBe('Not shown at 100 columns: CAPTURED (widen the terminal, or use -o wide or --json)\n');
+    const wide = captureIO({ tty: true, columns: 200 });
+    wide.io.timeZone = 'Europe/Amsterdam';
+    await renderList(wide.io, rows, { format: 'table', now: NOW, view: 'outbox' });
+    expect(wide.stdout().split('\n')[1]).toContain('  2026-11-22T20:55:47+01:00  events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit  ');
+  });
+});
