@@ -1,6 +1,6 @@
 import { journalTarget } from '../../bulk/target.js';
 import { renderList } from '../../io/render.js';
-import { relativeTime } from '../../io/time.js';
+import { durationText } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { listOutbox } from '../../bulk/outbox.js';
@@ -16,7 +16,7 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
     const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
     const rows = entries.map((entry) => ({
       seq: entry.seq,
-      age: relativeTime(entry.capturedAt / 1000, ctx.now()),
+      age: durationText(Math.max(0, ctx.now() - entry.capturedAt / 1000)),
       captured_at: new Date(entry.capturedAt).toISOString(),
       command: entry.command,
       parcel: entry.parcel ?? '',
