@@ -27,9 +27,10 @@ async function countLines(path: string): Promise<number> {
 
 /** A cli-progress bar on stderr: count, rate and (when the input is a file) its total and ETA. */
 export async function bulkProgress(io: IO, file: string | undefined): Promise<BulkProgress> {
-  const { SingleBar } = await import('cli-progress');
+  // CommonJS: read through its default export (module.exports), the one form Node and the bundle agree on.
+  const { default: cliProgress } = await import('cli-progress');
   const total = file === undefined ? 0 : await countLines(file).catch(() => 0);
-  const bar = new SingleBar({
+  const bar = new cliProgress.SingleBar({
     stream: io.stderr,
     format: total > 0 ? '{bar} {value}/{total} lines | {rate}/s | ETA {eta_formatted}' : '{value} lines | {rate}/s',
     hideCursor: true,
