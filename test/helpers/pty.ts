@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 // CommonJS without named exports Node can see: its one export is read through the default.
 import xterm from '@xterm/headless';
 import type { IBufferCell, Terminal } from '@xterm/headless';
+import { onTestFailed, onTestFinished } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 
@@ -146,6 +147,12 @@ export function startCli(args: string[], opts: PtyOptions): PtyRun {
   });
   // Unhandled until a test awaits it; a failed start still rejects every waitFor.
   exited.catch(() => undefined);
+
+  // A failed or timed-out test shows what the terminal showed; a CLI still running when its test ends is stopped.
+  onTestFailed(() => console.error(`parcels ${args.join(' ')} — the terminal showed:\n${lines().join('\n')}`));
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
 
   const screen = (): string[] => {
     const top = term.buffer.active.viewportY;
