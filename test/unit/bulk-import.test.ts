@@ -8,7 +8,7 @@ import { ApiClient } from '../../src/api/http.js';
 import { walkParcels } from '../../src/api/parcels.js';
 import { listEvents } from '../../src/api/history.js';
 import { sendThrough } from '../../src/bulk/client-send.js';
-import type { Timing } from '../../src/bulk/gate.js';
+import type { Timing } from '../../src/api/core/sleep.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';

@@ -6,7 +6,7 @@ import { ApiClient } from '../../src/api/http.js';
 import { listEvents } from '../../src/api/history.js';
 import { createParcel } from '../../src/api/parcels.js';
 import { sendThrough } from '../../src/bulk/client-send.js';
-import type { Timing } from '../../src/bulk/gate.js';
+import type { Timing } from '../../src/api/core/sleep.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';

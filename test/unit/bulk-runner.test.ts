@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Timing } from '../../src/bulk/gate.js';
-import { Gate } from '../../src/bulk/gate.js';
+import { PoolGate } from '../../src/api/core/gate.js';
+import type { Timing } from '../../src/api/core/sleep.js';
 import type { RunOptions } from '../../src/bulk/runner.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
@@ -154,7 +154,8 @@ describe('bulk runner', () => {
 
   it('the gate ramps 1 → 2 → 4 → 8 after a pause and caps the request rate', async () => {
     const timing = virtualTiming();
-    const gate = new Gate(8, undefined, timing);
+    const gate = new PoolGate(timing);
+    gate.configure(8, undefined);
     gate.pause(1000);
     expect(gate.limit).toBe(1);
     const limits: number[] = [];
@@ -164,7 +165,8 @@ describe('bulk runner', () => {
     }
     expect(limits).toEqual([2, 2, 4, 4, 4, 4, 8]);
 
-    const capped = new Gate(4, 10, timing);
+    const capped = new PoolGate(timing);
+    capped.configure(4, 10);
     const at: number[] = [];
     for (let i = 0; i < 4; i++) {
       await capped.admit();

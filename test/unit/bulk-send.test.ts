@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BulkSender } from '../../src/api/bulk-send.js';
+import { BulkSender } from '../../src/api/core/dispatch.js';
 import type { SendRequest } from '../../src/bulk/types.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 

@@ -1,0 +1,73 @@
+import type { Pool } from 'undici';
+import { NetworkError } from '../../errors.js';
+import { NETWORK_MESSAGES, networkCode } from '../failures.js';
+
+/**
+ * What both ways of sending (one request with its whole answer, Connection; many dispatched at
+ * once, BulkDispatcher) share: undici's pool, the URL guard, the response-size cap, how a header
+ * value and a transport failure read.
+ */
+
+/** Largest single response body accepted; list walks are page by page. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Where requests go: origin and base path of an http(s) base URL without credentials. */
+export interface Service {
+  origin: string;
+  /** The base URL's path, without its trailing slash, in front of every route. */
+  basePath: string;
+}
+
+/** settings.ts reports bad base URLs to the user; this only keeps the key from other schemes and from credentials in URLs. */
+export function serviceOf(baseUrl: string): Service {
+  const url = new URL(baseUrl);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+    throw new Error('the request core needs an http(s) base URL without credentials');
+  }
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}
+
+export interface PoolOptions {
+  origin: string;
+  connections: number;
+  /** Connect, headers and body, each. */
+  timeoutMs: number;
+}
+
+/**
+ * A keep-alive pool to the service, from undici's public entry (loaded on first use, so importing
+ * this module costs nothing). Before the first load V8 is switched to `--liftoff-only`: undici's
+ * HTTP parser is WebAssembly, and by default V8 re-optimises it with TurboFan in background
+ * threads that a short-lived process must wait for at exit (120-190 ms here). Measured in
+ * bench/client-oneshot.mjs; PARCELS_WASM_TIER_UP=1 opts out.
+ */
+export async function openPool(options: PoolOptions): Promise<Pool> {
+  undici ??= (async () => {
+    if (process.env.PARCELS_WASM_TIER_UP !== '1') (await import('node:v8')).setFlagsFromString('--liftoff-only');
+    return import('undici');
+  })();
+  const { Pool } = await undici;
+  const timeout = options.timeoutMs;
+  return new Pool(options.origin, { connections: options.connections, connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout });
+}
+let undici: Promise<typeof import('undici')> | undefined;
+
+/** A header value as one string: repeated headers joined with ", ". */
+export function headerText(value: string | string[]): string {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export function responseTooLarge(limit: number): NetworkError {
+  return new NetworkError(`the response is larger than ${limit} bytes; stopped reading it`, 'response_too_large', 'ask for less (e.g. a smaller --limit)');
+}
+
+export function timedOut(timeoutMs: number): NetworkError {
+  return new NetworkError(`${NETWORK_MESSAGES.timeout} (${timeoutMs} ms)`, 'timeout');
+}
+
+/** A transport failure in words, its detail passed through `redact` (it may quote what the server sent). */
+export function transportFailure(error: unknown, redact: (text: string) => string): NetworkError {
+  const code = networkCode(error);
+  const detail = error instanceof Error && error.message ? error.message : String(error);
+  return new NetworkError(`${NETWORK_MESSAGES[code] ?? 'network error'}: ${redact(detail)}`, code);
+}
