@@ -19,7 +19,7 @@ function loop(what: string): NetworkError {
   return new NetworkError(`the service ${what}; stopped following its pages (a pagination loop is the service's fault)`, 'pagination_loop', 'the pages read before it were shown; report it to the service, or narrow the list (e.g. --status, --courier)');
 }
 
-export async function* paginate(client: ApiClient, request: ApiRequest): AsyncGenerator<ApiResponse, void, undefined> {
+export async function* paginate(client: ApiClient, request: ApiRequest, maxPages = MAX_PAGES): AsyncGenerator<ApiResponse, void, undefined> {
   const seen = new Set<string>();
   let cursor = request.query?.cursor;
   let empty = 0;
@@ -31,7 +31,7 @@ export async function* paginate(client: ApiClient, request: ApiRequest): AsyncGe
     if (seen.has(next)) throw loop(`returned the cursor "${next.length > 40 ? `${next.slice(0, 40)}…` : next}" twice`);
     empty = (findItems(page.data)?.length ?? 0) === 0 ? empty + 1 : 0;
     if (empty >= MAX_EMPTY_PAGES) throw loop(`sent ${MAX_EMPTY_PAGES} empty pages in a row, each with a next cursor`);
-    if (pages >= MAX_PAGES) throw loop(`had more than ${MAX_PAGES} pages`);
+    if (pages >= maxPages) throw loop(`had more than ${maxPages} pages`);
     seen.add(next);
     cursor = next;
   }

@@ -44,13 +44,14 @@ export interface PoolOptions {
 export async function openPool(options: PoolOptions): Promise<Pool> {
   undici ??= (async () => {
     if (process.env.PARCELS_WASM_TIER_UP !== '1') (await import('node:v8')).setFlagsFromString('--liftoff-only');
-    return import('undici');
+    // undici is CommonJS: its module.exports is the default export, bundled or not.
+    return (await import('undici')).default;
   })();
   const { Pool } = await undici;
   const timeout = options.timeoutMs;
   return new Pool(options.origin, { connections: options.connections, connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout });
 }
-let undici: Promise<typeof import('undici')> | undefined;
+let undici: Promise<typeof import('undici').default> | undefined;
 
 /** A header value as one string: repeated headers joined with ", ". */
 export function headerText(value: string | string[]): string {
