@@ -3,7 +3,7 @@ import { NetworkError } from '../../errors.js';
 import { redactKey } from '../redact.js';
 import type { HttpMethod } from '../request.js';
 import { cancellation } from './sleep.js';
-import { headerText, openPool, responseTooLarge, timedOut, transportFailure } from './transport.js';
+import { headerText, loadUndici, openPool, responseTooLarge, timedOut, transportFailure } from './transport.js';
 
 /** One attempt with its whole answer (ApiClient): timeout, cancellation, a bounded body, the key redacted from what comes back. */
 
@@ -38,12 +38,13 @@ export class Connection {
   async send(method: HttpMethod, target: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<Answer> {
     if (this.closed) throw new Error('ApiClient is closed');
     const pool = await (this.pool ??= openPool(this.options));
+    const { request } = await loadUndici();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TimeoutSignal('timeout')), this.options.timeoutMs);
     const onAbort = (): void => controller.abort(cancellation(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await pool.request({ path: target, method, headers, body, signal: controller.signal });
+      const response = await request.call(pool, { path: target, method, headers, body, signal: controller.signal });
       const text = await this.readBody(response);
       return { status: response.statusCode, headers: this.joinHeaders(response.headers), text };
     } catch (error) {
