@@ -26,7 +26,6 @@ const require = createRequire(join(root, 'package.json'));
 const runs = Number(process.argv[2] ?? 15);
 const work = mkdtempSync(join(tmpdir(), 'parcels-undici-'));
 const esbuild = await import(require.resolve('esbuild'));
-const undiciLib = join(dirname(require.resolve('undici')), 'lib');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 // The public entry instead of the two internal modules the transport imports.
