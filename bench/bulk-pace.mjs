@@ -19,9 +19,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { 'latency-lines': { type: 'string', default: '4000' }, 'rate-lines': { type: 'string', default: '900' }, 'cpu-lines': { type: 'string', default: '4000' } } });
+const { values } = parseArgs({
+  options: {
+    'latency-lines': { type: 'string', default: '4000' },
+    'rate-lines': { type: 'string', default: '900' },
+    'cpu-lines': { type: 'string', default: '4000' },
+    // Another build's CLI (e.g. an older commit's bin/parcels.js) for `create --from`; the sandbox stays this one.
+    bin: { type: 'string' },
+  },
+});
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/parcels.js');
+const CLIENT = values.bin ?? BIN;
 const { DEFAULT_SEED, DEMO_API_KEY } = await import(join(root, 'dist/sandbox/index.js'));
 const dir = mkdtempSync(join(tmpdir(), 'bulk-pace-'));
 const env = { ...process.env, NO_COLOR: '1' };
@@ -57,7 +66,7 @@ function input(name, lines) {
 function create(name, url, file, lines) {
   const usage = join(dir, `${name}-usage.json`);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', join(root, 'bench/usage-hook.mjs'), BIN, 'create', '--from', file, '--concurrency', String(CONCURRENCY)], {
+  const child = spawn(process.execPath, ['--import', join(root, 'bench/usage-hook.mjs'), CLIENT, 'create', '--from', file, '--concurrency', String(CONCURRENCY)], {
     env: { ...env, PARCELS_CONFIG_DIR: join(dir, `${name}-cli`), PARCELS_BASE_URL: url, PARCELS_API_KEY: DEMO_API_KEY, BULK_BENCH_USAGE_FILE: usage },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -86,22 +95,26 @@ try {
   cpuServer.stop();
   console.log(`CPU per line: ${cpuLines} lines on loopback, ${cpu.cpuUsPerLine.toFixed(0)} µs/line, ${cpu.rate} lines/s`);
 
-  const slow = await serve('latency', unlimited, ['--latency', '50']);
-  const latency = await create('latency', slow.url, input('latency', latencyLines), latencyLines);
-  slow.stop();
-  const ideal = CONCURRENCY / 0.05;
-  console.log(`latency: ${latencyLines} lines, --latency 50, concurrency ${CONCURRENCY}: ${latency.rate} lines/s = ${(latency.rate / ideal).toFixed(3)} of ${ideal}/s (wall ${(latency.wallMs / 1000).toFixed(2)} s)`);
+  if (latencyLines > 0) {
+    const slow = await serve('latency', unlimited, ['--latency', '50']);
+    const latency = await create('latency', slow.url, input('latency', latencyLines), latencyLines);
+    slow.stop();
+    const ideal = CONCURRENCY / 0.05;
+    console.log(`latency: ${latencyLines} lines, --latency 50, concurrency ${CONCURRENCY}: ${latency.rate} lines/s = ${(latency.rate / ideal).toFixed(3)} of ${ideal}/s (wall ${(latency.wallMs / 1000).toFixed(2)} s)`);
+  }
 
-  const limited = await serve('rate', { requests: 300, window_s: 5 });
-  const sinceReady = performance.now() - limited.ready;
-  const paced = await create('rate', limited.url, input('rate', rateLines), rateLines);
-  const idealMs = (Math.ceil(rateLines / 300) - 1) * 5000 - sinceReady + (300 / cpu.rate) * 1000;
-  // The last window is spent: read the usage once the next one opens.
-  await new Promise((resolve) => setTimeout(resolve, 5_500));
-  const usage = await (await fetch(`${limited.url}/account/v1/usage`, { headers: { authorization: `Bearer ${DEMO_API_KEY}` } })).json();
-  limited.stop();
-  const today = usage.data.days.at(-1);
-  console.log(`rate limit: ${rateLines} lines at 300 per 5 s: wall ${(paced.wallMs / 1000).toFixed(2)} s, ideal ${(idealMs / 1000).toFixed(2)} s, ideal/wall ${(idealMs / paced.wallMs).toFixed(3)}; the service counted ${today.requests - 1} requests before this usage read, ${today.errors} answered >= 400`);
+  if (rateLines > 0) {
+    const limited = await serve('rate', { requests: 300, window_s: 5 });
+    const sinceReady = performance.now() - limited.ready;
+    const paced = await create('rate', limited.url, input('rate', rateLines), rateLines);
+    const idealMs = (Math.ceil(rateLines / 300) - 1) * 5000 - sinceReady + (300 / cpu.rate) * 1000;
+    // The last window is spent: read the usage once the next one opens.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    const usage = await (await fetch(`${limited.url}/account/v1/usage`, { headers: { authorization: `Bearer ${DEMO_API_KEY}` } })).json();
+    limited.stop();
+    const today = usage.data.days.at(-1);
+    console.log(`rate limit: ${rateLines} lines at 300 per 5 s: wall ${(paced.wallMs / 1000).toFixed(2)} s, ideal ${(idealMs / 1000).toFixed(2)} s, ideal/wall ${(idealMs / paced.wallMs).toFixed(3)}; the service counted ${today.requests} requests, ${today.errors} answered >= 400`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

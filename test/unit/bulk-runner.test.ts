@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PoolGate } from '../../src/api/core/gate.js';
-import type { Timing } from '../../src/api/core/sleep.js';
 import type { RunOptions } from '../../src/bulk/runner.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
+import type { Timing } from '../../src/api/core/sleep.js';
+import { virtualTiming } from '../helpers/timing.js';
 
-/** A clock the test drives: sleeping advances it at once (after a turn of the event loop). */
-function virtualTiming(): Timing & { sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-      now += ms;
-    },
-  };
-}
 
 const ticks = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));

@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BulkSender } from '../../src/api/core/dispatch.js';
 import { PoolGate } from '../../src/api/core/gate.js';
 import { MAX_WAIT_MS } from '../../src/api/core/policy.js';
-import type { Timing } from '../../src/api/core/sleep.js';
 import { ApiClient } from '../../src/api/http.js';
 import { MAX_EMPTY_PAGES, MAX_PAGES, paginate } from '../../src/api/paginate.js';
 import { runBulk } from '../../src/bulk/runner.js';
@@ -20,6 +19,7 @@ import { readSnapshots } from '../../src/commands/track/read.js';
 import { CancelledError, NetworkError, exitCodeFor } from '../../src/errors.js';
 import { watch } from '../../src/track/watch.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { virtualTiming } from '../helpers/timing.js';
 
 const KEY = 'attack_test_key_0123456789abcdef';
 const servers: Server[] = [];
@@ -44,24 +44,6 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 const unavailable = (retryAfter: string) => (_req: IncomingMessage, res: ServerResponse) =>
   json(res, 503, { error: { code: 'unavailable', message: 'come back later' } }, { 'retry-after': retryAfter });
 
-/** A scripted clock: a sleep moves it on at once (after a turn of the event loop) and is recorded; `stopAfter` sleeps abort. */
-function scriptedTiming(stopAfter: number, stop: AbortController): Timing & { sleeps: number[] } {
-  let now = 1_000_000;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-      now += ms;
-      if (sleeps.length >= stopAfter) {
-        stop.abort(new CancelledError());
-        throw new CancelledError();
-      }
-    },
-  };
-}
 
 afterEach(async () => {
   for (const server of servers.splice(0)) {
@@ -74,7 +56,7 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
   it('API client: Retry-After 1000000000 waits the cap before each retry, never a hot loop', async () => {
     const { url, count } = await hostile(unavailable('1000000000'));
     const stop = new AbortController();
-    const timing = scriptedTiming(100, stop);
+    const timing = virtualTiming({ after: 100, controller: stop });
     const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 3, userAgent: 't', sleep: timing.sleep, now: timing.now });
     const error = await client.request({ method: 'GET', path: '/account/v1/overview' }).catch((e: unknown) => e);
     await client.close();
@@ -86,7 +68,7 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
 
   it('API client: an HTTP-date Retry-After years ahead is the same cap', async () => {
     const { url, count } = await hostile(unavailable('Fri, 01 Jan 2100 00:00:00 GMT'));
-    const timing = scriptedTiming(100, new AbortController());
+    const timing = virtualTiming();
     const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 1, userAgent: 't', sleep: timing.sleep, now: timing.now });
     await client.request({ method: 'GET', path: '/account/v1/overview' }).catch(() => undefined);
     await client.close();
@@ -97,7 +79,7 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
   it('bulk run: a 503 with Retry-After 3000000 pauses the pool for the cap, one request per pause', async () => {
     const { url, count } = await hostile(unavailable('3000000'));
     const stop = new AbortController();
-    const timing = scriptedTiming(5, stop);
+    const timing = virtualTiming({ after: 5, controller: stop });
     const gate = new PoolGate(timing);
     const sender = new BulkSender({ baseUrl: url, apiKey: KEY, userAgent: 't', timeoutMs: 5_000, connections: 1, gate });
     const item: WorkItem = { kind: 'send', line: 1, request: { method: 'POST', path: '/deliveries/v1/parcels', body: new TextEncoder().encode('{}'), idempotencyKey: 'attack-key-0001' }, parcel: undefined, ignored: 0, journaled: false };
@@ -113,7 +95,7 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
   it('track --watch: a 503 with Retry-After 1000000000 makes it poll once per cap, one pause line per failed poll', async () => {
     const { url, count } = await hostile(unavailable('1000000000'));
     const stop = new AbortController();
-    const timing = scriptedTiming(3, stop);
+    const timing = virtualTiming({ after: 3, controller: stop });
     const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 3, userAgent: 't', sleep: timing.sleep, now: timing.now }).withRetries(0);
     const lines: string[] = [];
     const id = '3f0c6d2e-8a4b-4c1d-9e7f-0a1b2c3d4e5f';
@@ -142,7 +124,7 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
 describe('a hostile rate-limit reset is bounded like Retry-After', () => {
   it('RateLimit-Remaining 0 with RateLimit-Reset 1000000000: each next request waits the cap, not forever, not in a spin', async () => {
     const { url, count } = await hostile((_req, res) => json(res, 200, { data: {} }, { 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '1000000000' }));
-    const timing = scriptedTiming(100, new AbortController());
+    const timing = virtualTiming();
     const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 0, userAgent: 't', sleep: timing.sleep, now: timing.now });
     for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/account/v1/overview' });
     await client.close();

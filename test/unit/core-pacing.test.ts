@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { BulkSender } from '../../src/api/core/dispatch.js';
 import { PoolGate } from '../../src/api/core/gate.js';
 import { readPace } from '../../src/api/core/pacing.js';
-import type { Timing } from '../../src/api/core/sleep.js';
 import { realTiming } from '../../src/api/core/sleep.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { Send, WorkItem } from '../../src/bulk/types.js';
 import { ApiError } from '../../src/errors.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+import { virtualTiming } from '../helpers/timing.js';
 
 describe('readPace', () => {
   it('reads RateLimit-Limit / -Remaining / -Reset (delta seconds), as the sandbox sends them', () => {
@@ -33,21 +33,6 @@ describe('readPace', () => {
   });
 });
 
-/** A clock that moves only when something sleeps: to the end of the sleep (sleepers at once share the time). */
-function virtualTiming(): Timing & { sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      const until = now + ms;
-      await new Promise((resolve) => setImmediate(resolve));
-      now = Math.max(now, until);
-    },
-  };
-}
 
 async function* lines(count: number): AsyncGenerator<WorkItem> {
   for (let line = 1; line <= count; line++) {

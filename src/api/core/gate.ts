@@ -28,6 +28,11 @@ export class PoolGate {
   /** The fewest remaining requests stated in this window: the service's freshest count. */
   private freshest = Number.POSITIVE_INFINITY;
   private windowLimit: number | undefined;
+  /**
+   * Counts higher than the freshest, stated before this window ended by our reckoning: the next
+   * window has begun at the service (our end is an upper bound) and these are its freshest count.
+   */
+  private next: { remaining: number; end: number } | undefined;
 
   constructor(readonly timing: Timing = realTiming) {}
 
@@ -65,9 +70,15 @@ export class PoolGate {
     if (this.budget !== undefined && this.budget <= 0) {
       if (now < this.windowEnd) {
         at = Math.max(at, this.windowEnd);
+      } else if (this.next !== undefined) {
+        // The next window, as its answers counted it, less what is in flight (it may count there too).
+        this.budget = this.next.remaining - this.inFlight;
+        this.freshest = this.next.remaining;
+        this.windowEnd = this.next.end;
+        this.next = undefined;
       } else {
         // A new window: its full limit when the service said it, else go and learn the pace again.
-        this.budget = this.windowLimit;
+        this.budget = this.windowLimit === undefined ? undefined : this.windowLimit - this.inFlight;
         this.freshest = Number.POSITIVE_INFINITY;
       }
     }
@@ -89,7 +100,8 @@ export class PoolGate {
    * The headers of an answer to an admitted request (still in flight). The freshest count of the
    * window sets the budget, less the other requests in flight, which the service may not have
    * counted yet. The window's end is the earliest the answers put it at: `Reset` is whole seconds
-   * rounded up, so each answer bounds the true end from above.
+   * rounded up, so each answer bounds the true end from above. A higher count before that end is
+   * the next window's, already begun at the service: kept for when this one ends.
    */
   observe(headers: Readonly<Record<string, string | string[] | undefined>>): void {
     const pace = readPace(headers);
@@ -103,10 +115,13 @@ export class PoolGate {
     if (this.budget === undefined || now >= this.windowEnd) {
       this.windowEnd = end;
       this.freshest = Number.POSITIVE_INFINITY;
-    } else {
-      this.windowEnd = Math.min(this.windowEnd, end);
+      this.next = undefined;
     }
-    if (pace.remaining > this.freshest) return;
+    if (pace.remaining > this.freshest) {
+      this.next = { remaining: Math.min(this.next?.remaining ?? Number.POSITIVE_INFINITY, pace.remaining), end: Math.min(this.next?.end ?? Number.POSITIVE_INFINITY, end) };
+      return;
+    }
+    this.windowEnd = Math.min(this.windowEnd, end);
     this.freshest = pace.remaining;
     this.budget = pace.remaining - (this.inFlight - 1);
   }

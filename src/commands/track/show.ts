@@ -81,7 +81,7 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
       read,
       first: (snapshots) => printer.first(snapshots),
       fresh: (batch) => printer.fresh(batch),
-      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.round(delayMs / 1000)} s`, 'warn'),
+      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.ceil(delayMs / 1000)} s`, 'warn'),
       sleep,
       signal: ctx.signal,
     });
@@ -89,7 +89,10 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
       const what = entrySummary(end.attempt, { names: printer.names, now: ctx.now(), colour: false });
       throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
     }
-    await renderMessage(ctx.io, options.ids.length === 1 ? 'delivered; stopped watching' : `all ${options.ids.length} parcels delivered; stopped watching`, 'info');
+    // How it ended, for people (scripts read the NDJSON lines and the exit code).
+    if (!ctx.globals.quiet && format !== 'json' && format !== 'ndjson') {
+      await renderMessage(ctx.io, options.ids.length === 1 ? 'delivered; stopped watching' : `all ${options.ids.length} parcels delivered; stopped watching`);
+    }
   },
 });
 
