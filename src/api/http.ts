@@ -6,7 +6,7 @@ import { Connection } from './core/connection.js';
 import { PoolGate, sharedGate } from './core/gate.js';
 import { backoffDelay, isRepeatable, isRetryableStatus, pauseFor } from './core/policy.js';
 import type { Sleep } from './core/sleep.js';
-import { cancellation, sleep as abortableSleep } from './core/sleep.js';
+import { cancellation, sleep } from './core/sleep.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, serviceOf } from './core/transport.js';
 import { interpretAnswer } from './answer.js';
 import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
@@ -95,7 +95,7 @@ export class ApiClient {
     this.options = options;
     this.origin = service.origin;
     this.basePath = service.basePath;
-    this.sleep = options.sleep ?? abortableSleep;
+    this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     const scripted = options.sleep !== undefined || options.now !== undefined;

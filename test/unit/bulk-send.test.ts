@@ -1,5 +1,5 @@
 /**
- * The bulk sender (src/api/bulk-send.ts) against a local HTTP server of the test's own: what it
+ * The bulk sender (src/api/core/dispatch.ts) against a local HTTP server of the test's own: what it
  * sends, what it keeps from each kind of answer, the key redacted from all of it, timeouts on an
  * injected clock, cancellation, and one pool however many sends start at once.
  */
