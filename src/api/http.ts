@@ -221,9 +221,6 @@ export class ApiClient {
       } finally {
         if (!req.admitted) this.gate.settle();
       }
-      // The service asked for a pause: every request to it waits it out (the gate), not just this one.
-      const pause = pauseFor(failure);
-      if (pause !== undefined) this.gate.pause(pause);
 
       const retryStatus = failure instanceof ApiError ? isRetryableStatus(failure.status) : failure.code !== 'response_too_large';
       if (!canRetry || !retryStatus || attempt >= maxAttempts) {
@@ -241,6 +238,7 @@ export class ApiClient {
         final.request = { method: req.method, path: req.path, ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }) };
         throw final;
       }
+      const pause = pauseFor(failure);
       const delay = pause ?? backoffDelay(attempt, this.random);
       const reason = failure instanceof ApiError ? String(failure.status) : failure.code;
       this.trace(`retrying in ${delay} ms after ${reason} (attempt ${attempt + 1}/${maxAttempts})`);
@@ -251,8 +249,10 @@ export class ApiClient {
             : `${failure.status} ${statusPhrase(failure.status)} from the service`
           : (NETWORK_MESSAGES[failure.code] ?? failure.code);
       this.notice(`${what}; retrying in ${Math.ceil(delay / 1000)} s (${attempt}/${maxAttempts - 1})`);
-      // A pause is waited out at the gate; a backoff is this request's own.
-      if (pause === undefined) await this.sleep(delay, signal);
+      // The service asked for a pause: every request to it waits it out at the gate, not just this
+      // retry. A backoff is this request's own.
+      if (pause !== undefined) this.gate.pause(pause);
+      else await this.sleep(delay, signal);
     }
   }
 
