@@ -49,8 +49,8 @@ export interface Undici {
  * "undici's internal modules" in test/unit/core-transport.test.ts fails when a release moves them.
  */
 export async function loadInternals(): Promise<Undici> {
-  const [pool, request] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
-  return { Pool: pool.default, request: request.default, source: 'internals' };
+  const [{ default: Pool }, { default: request }] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
+  return { Pool, request, source: 'internals' };
 }
 
 /** undici's public entry (CommonJS: its module.exports is the default export, bundled or not). */
