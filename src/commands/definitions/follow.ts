@@ -20,9 +20,9 @@ export const followCommands = {
       failOnAttempt: { type: 'bool', flags: '--fail-on-attempt', description: 'with --watch: end at an attempt that did not deliver (exit 11)' },
     },
     examples: [
-      'parcels track 3f1c…',
-      'parcels track 3f1c… --json',
-      'parcels track 3f1c… --watch --fail-on-attempt',
+      'parcels track <id>',
+      'parcels track <id> --json',
+      'parcels track <id> --watch --fail-on-attempt',
       'parcels list --status in_transit --output ndjson | parcels track --from - --watch',
     ],
     load: (): Loaded => import('../track/show.js'),

@@ -65,7 +65,7 @@ export const toolsCommands = {
     args: '<id> [scenario]',
     summary: 'Give a parcel a scenario that moves it by itself as the clock runs',
     flags: {},
-    examples: ['parcels sandbox simulate 0b0c…e1 happy', 'parcels sandbox simulate 0b0c…e1', 'parcels --sandbox sandbox simulate 0b0c…e1 three-failures-returned'],
+    examples: ['parcels sandbox simulate <id> happy', 'parcels sandbox simulate <id>', 'parcels --sandbox sandbox simulate <id> three-failures-returned'],
     load: (): Loaded => import('../sandbox/simulate.js'),
   }),
   sandboxLogs: command({
