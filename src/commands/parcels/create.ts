@@ -13,6 +13,7 @@ import type { parcelsCommands } from '../definitions/parcels.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
+import { withCourierCodes } from '../shared/couriers.js';
 import type { BulkRunOptions, BulkFlagValues } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
@@ -64,7 +65,10 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'create', body: options.body, idempotencyKey: options.idempotencyKey }, (bytes) =>
       createParcel(client, bytes, options.idempotencyKey, ctx.signal),
-    );
+    ).catch(async (error: unknown) => {
+      // An unknown courier: the refusal lists the organisation's couriers, with the closest one.
+      throw await withCourierCodes(error, ctx, options.body.courier);
+    });
     const id = entryId(response.data);
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
     if (ctx.globals.quiet) {
