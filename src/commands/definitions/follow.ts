@@ -29,10 +29,20 @@ export const followCommands = {
   }),
   outbox: command({
     path: ['outbox'],
-    summary: 'List the requests --queue kept for later (age, command, parcel)',
+    summary: 'List the requests --queue and --offline kept for later (age, command, parcel, what, state)',
     flags: {},
-    examples: ['parcels outbox', 'parcels outbox --json'],
+    examples: ['parcels outbox', 'parcels outbox --json', 'parcels outbox -q'],
     load: (): Loaded => import('../outbox/list.js'),
+  }),
+  outboxDrop: command({
+    path: ['outbox', 'drop'],
+    args: '[seq...]',
+    summary: 'Remove entries from the outbox for good: by number (the seq column), or every rejected one',
+    flags: {
+      rejected: { type: 'bool', flags: '--rejected', description: 'remove every entry the service rejected' },
+    },
+    examples: ['parcels outbox drop 3', 'parcels outbox drop --rejected'],
+    load: (): Loaded => import('../outbox/drop.js'),
   }),
   outboxFlush: command({
     path: ['outbox', 'flush'],

@@ -1,5 +1,6 @@
 import { journalTarget } from '../../bulk/target.js';
-import { renderList } from '../../io/render.js';
+import { renderLine, renderList } from '../../io/render.js';
+import { entryWhat } from './describe.js';
 import { formatAge } from '../../io/bulk-report.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
@@ -14,6 +15,11 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
 
   async run(_options, ctx) {
     const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
+    if (ctx.globals.quiet) {
+      // -q: the entry numbers alone, e.g. for `parcels outbox drop $(parcels outbox -q)`.
+      for (const entry of entries) await renderLine(ctx.io, String(entry.seq));
+      return;
+    }
     const nowMs = ctx.now() * 1000;
     const rows = entries.map((entry) => ({
       seq: entry.seq,
@@ -21,6 +27,7 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
       captured_at: new Date(entry.capturedAt).toISOString(),
       command: entry.command,
       parcel: entry.parcel ?? '',
+      what: entryWhat(entry),
       state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
     }));
     await renderList(ctx.io, rows, {
