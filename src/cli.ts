@@ -20,7 +20,8 @@ import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
-import { helpFor, topLevelHelp } from './help.js';
+import { argValuesHelp, helpFor, topLevelHelp } from './help.js';
+import { groupDescription } from './commands/groups.js';
 
 export { COMMANDS };
 
@@ -127,8 +128,10 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
       ...(jsonErrors ? { outputError: parserError } : {}),
     })
     .exitOverride()
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
     .showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
-  program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION);
+  program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, io.stdoutIsTTY ? io.columns : undefined);
   // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify, `color` for --no-color).
   const addFlags = (command: CommanderCommand, specs: FlagSpecs): Map<string, string> => {
     const attributes = new Map<string, string>();
@@ -153,7 +156,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     for (const group of def.path.slice(0, -1)) {
       let groupCommand = groups.get(group);
       if (!groupCommand) {
-        groupCommand = parent.command(group).description(`${group} commands`);
+        groupCommand = parent.command(group).description(groupDescription(group));
         groupCommand.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage)'));
         groups.set(group, groupCommand);
       }
@@ -169,7 +172,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
     if (def.path.length === 1 && !def.args) groups.set(name, command);
     const attributes = addFlags(command, def.flags);
-    command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
+    command.addHelpText('after', `${argValuesHelp(def, io.stdoutIsTTY ? io.columns : undefined)}\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as CommanderCommand;
       // A variadic last argument (`[id...]`) takes every remaining word.

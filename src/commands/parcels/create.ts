@@ -14,6 +14,7 @@ import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { withCourierCodes } from '../shared/couriers.js';
+import { rememberParcelIds } from '../shared/parcel-id.js';
 import type { BulkRunOptions, BulkFlagValues } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
@@ -73,6 +74,7 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
     if (ctx.globals.quiet) {
       if (id === undefined) throw new Error('the service answered without data.entry_id');
+      await rememberParcelIds(ctx, [id]);
       await renderLine(ctx.io, id);
       return;
     }
