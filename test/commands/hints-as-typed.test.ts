@@ -258,7 +258,8 @@ describe('flag values: names, codes and --set', () => {
     expect(r).toEqual({
       code: 6,
       stdout: '',
-      stderr: "Error: --courier is not a registered courier code of your organisation\nHint: your organisation's couriers: A-BIKE, A-VAN\n",
+      stderr:
+        "Error: --courier is not a registered courier code of your organisation\nHint: did you mean A-BIKE: `parcels list --courier A-BIKE`; your organisation's couriers: A-BIKE, A-VAN\n",
     });
   });
 

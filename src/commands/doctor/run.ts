@@ -7,6 +7,7 @@ import { printReport } from './print.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';
+import { didYouMean } from '../../io/did-you-mean.js';
 import type { OutboxHere } from './local.js';
 import { journalTarget } from '../../bulk/target.js';
 import { otherCommand } from '../shared/retype.js';
@@ -24,7 +25,7 @@ export default defineCommand<typeof profilesCommands.doctor, DoctorOptions>({
     if (ctx.globals.dryRun) throw new UsageError('--dry-run does not apply: doctor sends only checks that change nothing', '--dry-run');
     const required = flags.requireScope.map((value) => {
       if (!(SCOPES as readonly string[]).includes(value)) {
-        throw new UsageError(`--require-scope must be one of ${SCOPES.join(', ')} (got "${value}")`, '--require-scope');
+        throw new UsageError(`--require-scope must be one of ${SCOPES.join(', ')} (got "${value}")${didYouMean(value, SCOPES)}`, '--require-scope');
       }
       return value as Scope;
     });

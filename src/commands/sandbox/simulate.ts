@@ -4,7 +4,7 @@ import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { didYouMean } from '../shared/did-you-mean.js';
+import { didYouMean } from '../../io/did-you-mean.js';
 
 export interface SimulateOptions {
   id: string;

@@ -3,7 +3,7 @@ import { findItems } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { isRecord } from '../../schemas/record.js';
-import { closest } from './did-you-mean.js';
+import { closest } from '../../io/did-you-mean.js';
 import { sameCommand, typedFlag } from './retype.js';
 import { COURIERS_CACHE_NAME, readCachedCouriers } from '../../config/completion-values.js';
 import { writeCached } from '../../config/cache.js';
