@@ -81,7 +81,7 @@ describe('help', () => {
     expect(simulate.stdout).toContain('\n  out-of-order  ');
     expect(simulate.stdout).toContain('  parcels sandbox simulate <id> happy\n');
     const clock = await h.cli(['sandbox', 'clock', '--help']);
-    expect(clock.stdout).toContain('\nActions (without one: show the clock):\n  advance   move the clock forward by a duration, e.g. 36h\n');
+    expect(clock.stdout).toContain('\nActions (without one: show the clock):\n  advance  move the clock forward by a duration, e.g. 36h\n');
   });
 
   it('the top level: commands in sections, groups with real descriptions, every line within 60 columns but the examples', () => {
