@@ -98,8 +98,12 @@ function twoColumns(pairs: readonly [string, string][], left: number, width: num
   return pairs
     .map(([name, description]) => {
       if (room < MIN_DESCRIPTION) return [`  ${name}`, ...wrap(description, width - 6).map((l) => `      ${l}`)].join('\n');
-      const [first = '', ...rest] = wrap(description, room);
-      return [`  ${name.padEnd(left)}${first}`, ...rest.map((l) => `${' '.repeat(left + 2)}${l}`)].join('\n');
+      const indent = ' '.repeat(left + 2);
+      const wrapped = wrap(description, room);
+      // A name wider than its column: the description starts on the next line, in its column.
+      if (name.length + 2 > left) return [`  ${name}`, ...wrapped.map((l) => `${indent}${l}`)].join('\n');
+      const [first = '', ...rest] = wrapped;
+      return [`  ${name.padEnd(left)}${first}`, ...rest.map((l) => `${indent}${l}`)].join('\n');
     })
     .join('\n');
 }
