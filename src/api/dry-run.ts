@@ -10,7 +10,7 @@ export interface RequestDescription {
   headers: Record<string, string>;
   /** The exact text of the body. */
   body?: string;
-  /** A runnable curl command that reads the key from $PARCELS_API_KEY without putting it on any argv. */
+  /** A runnable curl command that reads the key (from $PARCELS_API_KEY, or the CredentialSource given) without putting it on any argv. */
   curl: string;
 }
 
@@ -21,14 +21,28 @@ export interface DryRunRecorder {
   readonly requests: readonly RequestDescription[];
 }
 
+/**
+ * Where a dry run's curl line reads the credential from, never printing it: a shell expression and
+ * the comment printed above the line. Default: the customer key, `$PARCELS_API_KEY`.
+ */
+export interface CredentialSource {
+  shell: string;
+  note: string;
+}
+
+export const API_KEY_SOURCE: CredentialSource = {
+  shell: '"$PARCELS_API_KEY"',
+  note: "# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command",
+};
+
 /** A recorder that also writes each request, as `formatDescription` prints it, to `write` (when given). */
-export function dryRunRecorder(write?: (text: string) => void): DryRunRecorder {
+export function dryRunRecorder(write?: (text: string) => void, credential: CredentialSource = API_KEY_SOURCE): DryRunRecorder {
   const requests: RequestDescription[] = [];
   return {
     requests,
     record(description) {
       requests.push(description);
-      write?.(formatDescription(description));
+      write?.(formatDescription(description, credential));
     },
   };
 }
@@ -37,7 +51,13 @@ export function dryRunRecorder(write?: (text: string) => void): DryRunRecorder {
  * The curl command for a request. The Authorization header goes to curl on stdin (`-H @-`) from
  * printf, a shell builtin, so the key is on no process's command line (argv is world-readable).
  */
-export function curlCommand(method: HttpMethod, url: string, headers: Record<string, string>, body: string | undefined): string {
+export function curlCommand(
+  method: HttpMethod,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  credential: CredentialSource = API_KEY_SOURCE,
+): string {
   const parts = ['curl', '-sS'];
   if (method === 'HEAD') parts.push('-I');
   else if (method !== 'GET') parts.push('-X', method);
@@ -52,15 +72,15 @@ export function curlCommand(method: HttpMethod, url: string, headers: Record<str
   }
   if (body !== undefined) parts.push('--data-binary', shellQuote(body));
   const curl = parts.join(' ');
-  return keyFromStdin ? `printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | ${curl}` : curl;
+  return keyFromStdin ? `printf 'Authorization: Bearer %s\\n' ${credential.shell} | ${curl}` : curl;
 }
 
 /** Human-readable form of a description, as printed by --dry-run. */
-export function formatDescription(d: RequestDescription): string {
+export function formatDescription(d: RequestDescription, credential: CredentialSource = API_KEY_SOURCE): string {
   const lines = [`${d.method} ${d.url}`, ...Object.entries(d.headers).map(([n, v]) => `${n}: ${v}`)];
   if (d.body !== undefined) lines.push('', d.body);
   lines.push('');
-  if (d.headers.Authorization !== undefined) lines.push("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command");
+  if (d.headers.Authorization !== undefined) lines.push(credential.note);
   lines.push(d.curl, '');
   return lines.join('\n');
 }

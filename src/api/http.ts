@@ -1,5 +1,5 @@
 import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
-import type { DryRunRecorder, RequestDescription } from './dry-run.js';
+import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
 import type { Answer } from './connection.js';
 import { Connection } from './connection.js';
@@ -43,6 +43,8 @@ export interface ApiClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** Recording mode (--dry-run): requests are recorded here and nothing is sent. */
   dryRun?: DryRunRecorder | undefined;
+  /** Where recorded curl lines read the credential from (default: $PARCELS_API_KEY). */
+  credential?: CredentialSource | undefined;
   waiting?: WaitingIndicator | undefined;
   /** Cancels every request of this client (e.g. aborted on SIGINT with a CancelledError reason). */
   signal?: AbortSignal | undefined;
@@ -116,7 +118,7 @@ export class ApiClient {
     const url = `${this.origin}${requestTarget(this.basePath, req)}`;
     const headers = requestHeaders(req, bytes !== undefined, { apiKey: this.options.apiKey, redact: true, userAgent: this.options.userAgent });
     const body = bytes?.toString('utf8');
-    const description: RequestDescription = { method: req.method, url, headers, curl: curlCommand(req.method, url, headers, body) };
+    const description: RequestDescription = { method: req.method, url, headers, curl: curlCommand(req.method, url, headers, body, this.options.credential) };
     if (body !== undefined) description.body = body;
     return description;
   }

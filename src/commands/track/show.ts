@@ -3,6 +3,7 @@ import { NotDeliveredError, UsageError } from '../../errors.js';
 import type { CodeNames } from '../../io/format.js';
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
+import { isLoopbackUrl } from '../../schemas/host.js';
 import { renderJq, renderJqStream } from '../../io/jq.js';
 import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
@@ -27,12 +28,6 @@ export const DEFAULT_INTERVAL_S = 30;
 /** The shortest interval against a service on another machine; 1 s is allowed against this one. */
 export const MIN_REMOTE_INTERVAL_S = 5;
 
-/** localhost, 127.x.x.x or ::1: a sandbox on this machine, where polling every second costs nobody. */
-export function isLoopbackUrl(baseUrl: string | undefined): boolean {
-  if (baseUrl === undefined || !URL.canParse(baseUrl)) return false;
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 export default defineCommand<typeof followCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
