@@ -29,7 +29,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: str
   for (;;) {
     const out = captured.stdout();
     if (out.includes('\n')) return { url: out.trim(), stderr: captured.stderr, stop: () => (cancel.abort('SIGTERM'), code) };
-    const ended = await Promise.race([code, new Promise<undefined>((r) => setTimeout(r, 20))]);
+    const ended = await Promise.race([code, new Promise<undefined>((r) => setTimeout(() => r(undefined), 20))]);
     if (ended !== undefined) throw new Error(`serve ended with ${ended}: ${captured.stderr()}`);
   }
 }
