@@ -293,7 +293,7 @@ export function createContext(init: {
     jq() {
       jqPromise ??= (async () => {
         if (globals.jq === undefined) return undefined;
-        return compileJq(globals.jq);
+        return compileJq(globals.jq, { signal });
       })();
       return jqPromise;
     },
