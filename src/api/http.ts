@@ -9,6 +9,8 @@ import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget } from './request.js';
 import type { Sleep } from './retry.js';
+import type { SkewObservation } from '../clock-skew/policy.js';
+import { TEST_CLOCK_HEADER } from '../schemas/headers.js';
 import { RETRY_AFTER_CAP_MS, RetryGate, abortableSleep, backoffDelay, cancellation, isRepeatable, isRetryableStatus } from './retry.js';
 
 /**
@@ -51,8 +53,8 @@ export interface ApiClientOptions {
   sleep?: Sleep;
   /** Epoch milliseconds; drives the Retry-After gate and the clock-skew measurement. */
   now?: () => number;
-  /** Told the skew (service clock minus ours, seconds) measured from every response's Date header. */
-  onSkew?: ((seconds: number) => void) | undefined;
+  /** Told the skew (service clock minus ours, seconds) measured from every answer's Date header, and whether that answer is fresh and from a test clock. */
+  onSkew?: ((observation: SkewObservation) => void) | undefined;
   /** In [0, 1); used for the backoff jitter. */
   random?: () => number;
   /** Maximum parallel connections to the service (default 16). */
@@ -185,7 +187,7 @@ export class ApiClient {
       try {
         const answer = await this.connection.send(req.method, target, headers, bytes, signal);
         const ms = Math.round(performance.now() - started);
-        this.measureSkew(answer.headers.date);
+        this.measureSkew(answer);
         if (this.options.trace) {
           this.trace(`< ${answer.status} ${statusPhrase(answer.status)} (${ms} ms)`);
           for (const [name, value] of Object.entries(answer.headers)) this.trace(`< ${name}: ${value}`);
@@ -238,7 +240,8 @@ export class ApiClient {
     }
   }
 
-  private measureSkew(date: string | undefined): void {
+  private measureSkew(answer: Answer): void {
+    const date = answer.headers.date;
     if (date === undefined) return;
     const serverMs = Date.parse(date);
     if (Number.isNaN(serverMs)) return;
@@ -246,7 +249,12 @@ export class ApiClient {
     // says: rounding up lands on the true skew (a whole-second offset is measured exactly). `+ 0`
     // turns a -0 into 0.
     this.lastSkewSeconds = Math.ceil((serverMs - this.now()) / 1000) + 0;
-    this.options.onSkew?.(this.lastSkewSeconds);
+    this.options.onSkew?.({
+      seconds: this.lastSkewSeconds,
+      // Only the service's own answer, just made, tells its clock: not an error page, not a cached copy.
+      fresh: answer.status >= 200 && answer.status < 300 && answer.headers.age === undefined,
+      testClock: answer.headers[TEST_CLOCK_HEADER.toLowerCase()] !== undefined,
+    });
   }
 
   /** Turns an answer into a response (2xx) or an ApiError. */

@@ -148,7 +148,7 @@ export function createApp(opts: AppOptions = {}): App {
   };
   const closing = new AbortController();
   const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal };
-  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0);
+  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
 
   /** Serves one request taken in by the intake, with its batch's change check. */

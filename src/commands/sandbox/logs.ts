@@ -39,7 +39,7 @@ export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
       await renderList(ctx.io, entries(admin, bodies, follow, ctx.signal), {
         format: shown,
         fields,
-        now: ctx.now(),
+        now: await ctx.serviceNow(),
         stream: true,
         flushAfterMs: 50,
         emptyMessage: 'No requests yet.',

@@ -30,7 +30,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
       const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario))) as RunView;
       const format = ctx.outputFormat();
       if (format === 'json') {
-        await renderRecord(ctx.io, view, { format, now: ctx.now() });
+        await renderRecord(ctx.io, view, { format, now: await ctx.serviceNow() });
         return;
       }
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;
@@ -46,7 +46,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
         applied: s.applied,
         refused: view.refused.find((r) => r.step === n)?.code ?? null,
       }));
-      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: ctx.now() });
+      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: await ctx.serviceNow() });
     } finally {
       await admin.close();
     }

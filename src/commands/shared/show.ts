@@ -71,7 +71,7 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
     format: ctx.outputFormat(),
     fields,
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     timeZone: timeZoneFor(ctx),
     view: opts.view,
   });
@@ -127,14 +127,14 @@ export async function showPage(
     return;
   }
   if (format === 'json') {
-    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: ctx.now() });
+    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: await ctx.serviceNow() });
     return;
   }
   await renderList(ctx.io, items, {
     format,
     fields,
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     timeZone: timeZoneFor(ctx),
     view: opts.view,
     parentId: opts.parentId,
@@ -166,7 +166,7 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     format: ctx.outputFormat(),
     fields: ctx.fields(),
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     timeZone: timeZoneFor(ctx),
     view: opts.view,
     stream: true,
@@ -263,13 +263,13 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
       format: ctx.outputFormat(),
       fields: ctx.fields(),
       names,
-      now: ctx.now(),
+      now: await ctx.serviceNow(),
       timeZone: timeZoneFor(ctx),
       emptyMessage: `No ${path}.`,
     });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(), timeZone: timeZoneFor(ctx) });
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: await ctx.serviceNow(), timeZone: timeZoneFor(ctx) });
   }
 }

@@ -79,7 +79,7 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
       signal: ctx.signal,
     });
     if (!end.delivered) {
-      const what = entrySummary(end.attempt, { names: printer.names, now: ctx.now(), colour: false });
+      const what = entrySummary(end.attempt, { names: printer.names, now: await ctx.serviceNow(), colour: false });
       throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
     }
   },
@@ -87,7 +87,7 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
 
 async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
-  const now = ctx.now();
+  const now = await ctx.serviceNow();
   const data = { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) };
   const jq = await ctx.jq();
   if (jq !== undefined) {
@@ -104,7 +104,7 @@ async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | unde
 /** Where each parcel stands: a table for people, one JSON line per parcel for scripts. */
 async function showSeveral(ctx: Context, ids: readonly string[], snapshots: readonly Snapshot[], names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
-  const now = ctx.now();
+  const now = await ctx.serviceNow();
   const jq = await ctx.jq();
   if (jq !== undefined || format === 'json' || format === 'ndjson') {
     const states = ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? []));
