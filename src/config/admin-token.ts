@@ -2,6 +2,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { dataDir } from './paths.js';
+import { processAlive } from './process-alive.js';
 import { isLoopbackHost } from '../schemas/host.js';
 
 /** Environment variable that gives the sandbox admin token (wins over the token file). */
@@ -45,23 +46,13 @@ export async function readTokenFile(file: string): Promise<string | undefined> {
   return token === '' ? undefined : token;
 }
 
-/** Whether process `pid` runs (one of another user counts: it exists). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The token of a file `sandbox serve` wrote, if the process that wrote it still runs. */
 async function readServeToken(file: string): Promise<{ token: string | undefined; stale: boolean }> {
   const lines = await readLines(file);
   if (lines === undefined) return { token: undefined, stale: false };
   const pid = Number(/^pid (\d+)$/.exec(lines[1]?.trim() ?? '')?.[1]);
   const token = lines[0]?.trim();
-  if (!Number.isSafeInteger(pid) || pid <= 0 || !alive(pid)) return { token: undefined, stale: true };
+  if (!Number.isSafeInteger(pid) || pid <= 0 || !processAlive(pid)) return { token: undefined, stale: true };
   return { token: token === '' ? undefined : token, stale: false };
 }
 
