@@ -21,14 +21,13 @@ import { KEY_A, KEY_B, TEST_SEED, call } from '../sandbox/helpers.js';
 
 const ADMIN = 'my-own-admin-token-0001';
 
-/** `parcels sandbox serve …` in-process until it prints its URL; stop() sends it SIGTERM. */
+/** `parcels sandbox serve …` in-process until it is ready (`Press Ctrl-C`); stop() sends it SIGTERM. */
 async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; stderr(): string; stop(): Promise<number> }> {
   const captured = captureIO({ env });
   const cancel = new AbortController();
   const code = run(['sandbox', 'serve', '--port', '0', '--db', ':memory:', ...args], { io: captured.io, env, signal: cancel.signal });
   for (;;) {
-    const out = captured.stdout();
-    if (out.includes('\n')) return { url: out.trim(), stderr: captured.stderr, stop: () => (cancel.abort('SIGTERM'), code) };
+    if (captured.stderr().includes('Press Ctrl-C')) return { url: captured.stdout().trim(), stderr: captured.stderr, stop: () => (cancel.abort('SIGTERM'), code) };
     const ended = await Promise.race([code, new Promise<undefined>((r) => setTimeout(() => r(undefined), 20))]);
     if (ended !== undefined) throw new Error(`serve ended with ${ended}: ${captured.stderr()}`);
   }
