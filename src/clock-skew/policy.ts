@@ -11,6 +11,11 @@
  *   trusted at once and without the bound, and is not warned about: its clock was moved on purpose.
  */
 
+/**
+ * The Date header has whole seconds and an answer takes time to arrive, so a measured skew of one
+ * second either way is within the error of the measurement: it counts as none.
+ */
+export const SKEW_NOISE_S = 1;
 /** A skew this large is worth a warning (the service accepts observation times up to five minutes ahead). */
 export const SKEW_WARN_S = 60;
 /** Doctor fails its clock check above this: event and attempt times more than five minutes ahead are rejected. */
@@ -53,6 +58,11 @@ export const NO_SKEW: SkewState = { applied: 0 };
 /** Why a warning is shown, with the skew it is about. */
 export type SkewNotice = { seconds: number; applied: boolean };
 
+/** A measured skew, with one within the measurement's error (SKEW_NOISE_S) counted as none. */
+export function beyondNoise(seconds: number): number {
+  return Math.abs(seconds) <= SKEW_NOISE_S ? 0 : seconds;
+}
+
 function agree(a: number, b: number): boolean {
   return Math.abs(a - b) <= SKEW_AGREE_S;
 }
@@ -60,10 +70,10 @@ function agree(a: number, b: number): boolean {
 /** The state after one answer, and the warning it calls for, if any. */
 export function observe(state: SkewState, o: SkewObservation, trustBeyondBound: boolean): { state: SkewState; notice?: SkewNotice } {
   if (!o.fresh) return { state };
-  if (o.testClock) return { state: { applied: o.seconds, testClock: true } };
+  if (o.testClock) return { state: { applied: beyondNoise(o.seconds), testClock: true } };
   // A test clock that is back to normal (a fresh sandbox database) is learned afresh.
   if (state.testClock === true) state = NO_SKEW;
-  const s = o.seconds;
+  const s = beyondNoise(o.seconds);
   if (Math.abs(s) <= SKEW_WARN_S) return { state: { applied: s } };
   const agreed = [state.candidate, state.accepted].some((earlier) => earlier !== undefined && agree(earlier, s));
   if (!agreed) return { state: { ...state, testClock: false, candidate: s } };

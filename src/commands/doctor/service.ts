@@ -1,6 +1,6 @@
 import type { Probe } from '../../api/probe.js';
 import { SCOPES, probe, scopeRequests } from '../../api/probe.js';
-import { SKEW_FAIL_S, SKEW_WARN_S } from '../../clock-skew/policy.js';
+import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise } from '../../clock-skew/policy.js';
 import type { Settings } from '../../config/settings.js';
 import { ApiError, EXIT } from '../../errors.js';
 import type { Scope } from '../../schemas/routes.js';
@@ -101,18 +101,9 @@ export async function checkService(input: {
     checks.push(ok('host', `${url} answered in ${first.ms} ms`), ok('key', `accepted (from ${keySource(settings)})`), ...scopeChecks());
   }
 
-  const skewS = measured === undefined ? null : skew(measured);
+  const skewS = measured === undefined ? null : beyondNoise(measured);
   checks.push(clockCheck(skewS));
   return { checks, latencyMs: first.ms, skewS, scopes };
-}
-
-/**
- * Service clock minus local clock, in whole seconds. Both readings are truncated to the second (the
- * Date header has no finer resolution), so a difference of one second is within the error and
- * counts as none.
- */
-function skew(difference: number): number {
-  return Math.abs(difference) <= 1 ? 0 : difference;
 }
 
 function keySource(settings: Settings): string {
