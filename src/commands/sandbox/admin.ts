@@ -93,7 +93,7 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     retries: settings.retries,
     userAgent: USER_AGENT,
     trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
-    dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text), credential) : undefined,
+    dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text), { credential }) : undefined,
     credential,
     signal: ctx.signal,
   });
