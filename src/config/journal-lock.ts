@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { processAlive } from './process-alive.js';
 
 /** Another live process holds the lock of this journal. */
 export class JournalLockedError extends Error {
@@ -13,16 +14,6 @@ export class JournalLockedError extends Error {
 
 export interface JournalLock {
   release(): void;
-}
-
-/** True when a process with this id exists (EPERM: it exists but belongs to someone else). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

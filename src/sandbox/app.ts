@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminDeps } from './admin.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
-import { KeyRing } from './auth.js';
+import { KeyRing, recognises } from './auth.js';
 import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
@@ -14,6 +14,7 @@ import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
+import { LogRedactor } from './redact.js';
 import { RequestLog } from './requestlog.js';
 import type { SandboxResponse } from './envelope.js';
 import { Responder } from './respond.js';
@@ -35,6 +36,11 @@ import { WriteBatcher } from './write-batch.js';
 export interface TrackingOptions extends TrackingFaultOptions {
   /** The Date header runs ahead by this many seconds per hour of elapsed time (negative: behind). */
   dateDriftSPerHour?: number;
+}
+
+/** An admin token that cannot be used: one the seed (or the database) knows as a customer key. */
+export class AdminTokenError extends Error {
+  override readonly name = 'AdminTokenError';
 }
 
 export interface AppOptions {
@@ -116,8 +122,14 @@ export function createApp(opts: AppOptions = {}): App {
     throw err;
   }
   const usage = new UsageRecorder(repo);
-  const keys = withAuthCache(new KeyRing(repo.loadOrganisations(), repo.loadKeys()));
-  const log = new RequestLog(opts.logSize);
+  const stored = repo.loadKeys();
+  const keys = withAuthCache(new KeyRing(repo.loadOrganisations(), stored));
+  if (opts.adminToken !== undefined && recognises(keys, `Bearer ${opts.adminToken}`)) {
+    repo.close();
+    throw new AdminTokenError('the admin token is a customer API key of this sandbox; an admin token must be a secret of its own');
+  }
+  const secrets = [...seed.organisations.flatMap((o) => o.keys.map((k) => k.key)), ...(opts.adminToken === undefined ? [] : [opts.adminToken])];
+  const log = new RequestLog(new LogRedactor(secrets, new Set(stored.map((k) => k.hash.toString('hex')))), opts.logSize);
   const writes = new WriteBatcher<SandboxResponse>(repo);
   const deps: PipelineDeps = {
     repo,
@@ -136,7 +148,7 @@ export function createApp(opts: AppOptions = {}): App {
   };
   const closing = new AbortController();
   const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal };
-  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0);
+  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
 
   /** Serves one request taken in by the intake, with its batch's change check. */
