@@ -155,8 +155,10 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
     const wait = Math.min(Number(query.get('wait') ?? '0'), MAX_LOG_WAIT_MS);
     if (!Number.isSafeInteger(after) || after < 0) throw badRequest('invalid_parameter', 'query parameter after must be a whole number ≥ 0', 'after');
     if (!Number.isSafeInteger(wait) || wait < 0) throw badRequest('invalid_parameter', 'query parameter wait must be whole milliseconds ≥ 0', 'wait');
+    const limit = query.has('limit') ? Number(query.get('limit')) : undefined;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
     await d.log.waitFor(after, wait, d.closing);
-    const entries = d.log.entries(after, query.get('bodies') === 'true');
+    const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
     return { status: 200, data: { entries, latest: d.log.latest() } };
   }
   if (first === 'ui' && second === 'login' && parts.length === 2 && method === 'POST') return { status: 201, data: d.inspectorLogin() };

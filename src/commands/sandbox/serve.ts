@@ -136,6 +136,10 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
       tokenFile = await writeAdminToken(ctx.env, Number(new URL(sandbox.url).port), sandbox.adminToken);
       await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
     }
+    const inspector = sandbox.inspectorLink();
+    if (inspector !== undefined) {
+      await renderMessage(ctx.io, `Inspector: ${inspector} (the link works once; a new one: parcels sandbox ui --base-url ${sandbox.url})`, 'info');
+    }
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');
     // Ctrl-C or SIGTERM is how this command is meant to end: a clean stop, exit 0.
     await new Promise<void>((resolve) => {
