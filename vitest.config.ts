@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Real-Chromium tests have their own run: npm run test:browser (vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, 'test/browser/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -91,4 +91,8 @@ async function start(): Promise<void> {
   }
 }
 
+// A login link opened in a tab already on the page changes only the fragment, which loads nothing: load it.
+window.addEventListener('hashchange', () => {
+  if (new URLSearchParams(location.hash.slice(1)).has('code')) location.reload();
+});
 void start();
