@@ -18,7 +18,7 @@ const CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ance
 async function send(path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
   const response = await fetch(s.url + path, { redirect: 'manual', ...init });
   const text = await response.text();
-  let body: { data?: Record<string, unknown>; error?: { code: string; message: string } } | undefined;
+  let body: { data?: Record<string, unknown>; error?: { code: string; message: string; field?: string } } | undefined;
   try {
     body = JSON.parse(text) as typeof body;
   } catch {

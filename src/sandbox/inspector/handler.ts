@@ -6,7 +6,6 @@
  * own origin. The clock, scenario and log routes are the admin route's own, reached through the session.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AdminDeps } from '../admin.js';
 import { ADMIN_PREFIX, adminDisabled, adminFailure, customerKeyRefused, readBody, routeAdmin } from '../admin.js';
 import { recognises } from '../auth.js';
 import { dataBody } from '../envelope.js';
