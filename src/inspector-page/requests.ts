@@ -12,6 +12,8 @@ const KEPT = 1000;
 const SHOWN = 200;
 /** How long one poll waits for news (the server caps it at 60 s). */
 const WAIT_MS = 25_000;
+/** The shortest time between two polls that brought news. */
+const POLL_GAP_MS = 250;
 
 const STATUS_CLASSES: ReadonlyArray<readonly [string, string]> = [
   ['', 'any status'],
@@ -60,11 +62,15 @@ export function requestsView(d: RequestsDeps): HTMLElement {
       h('td', { 'data-label': 'Latency' }, `${e.latency_ms} ms`),
     );
 
+  /** The rows on screen by sequence number: a paint builds only the rows of new entries. */
+  let drawn = new Map<number, HTMLTableRowElement>();
   function paint(): void {
     pending = false;
     const shown: LogEntry[] = [];
     for (let i = kept.length - 1; i >= 0 && shown.length < SHOWN; i--) if (matches(kept[i] as LogEntry)) shown.push(kept[i] as LogEntry);
-    fill(rows, ...shown.map(row));
+    const next = new Map(shown.map((e) => [e.seq, drawn.get(e.seq) ?? row(e)]));
+    drawn = next;
+    fill(rows, ...next.values());
     summary.textContent = `${latest} requests so far; the newest ${kept.length} kept, ${shown.length} shown.`;
   }
   const schedule = () => {
@@ -103,6 +109,8 @@ export function requestsView(d: RequestsDeps): HTMLElement {
         if (kept.length > KEPT) kept.splice(0, kept.length - KEPT);
         latest = Math.max(latest, page.latest);
         schedule();
+        // Under a steady stream every poll would come back at once: ask a few times a second instead.
+        if (page.entries.length > 0) await new Promise((resolve) => setTimeout(resolve, POLL_GAP_MS));
       } catch (err) {
         d.report(`request log: ${(err as Error).message}`, true);
         await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -143,6 +143,20 @@ describe('the sandbox inspector in Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('keeps up with a burst of requests: every one counted, at most 200 rows drawn, the newest on top', async () => {
+    const { page } = await loggedIn();
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByText(/requests so far/).waitFor();
+    // 1 500 requests, 50 at a time, as fast as this process sends them (bench/inspector-log.mjs holds 1 000 a second).
+    for (let batch = 0; batch < 30; batch++) {
+      await Promise.all(Array.from({ length: 50 }, () => fetch(`${sandbox.url}/account/v1/couriers`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } }).then((r) => r.arrayBuffer())));
+    }
+    const latest = (sandbox.logs().at(-1) as { seq: number }).seq;
+    await page.getByText(`${latest} requests so far; the newest 1000 kept, 200 shown.`).waitFor();
+    expect(await page.locator('tr[data-seq]').count()).toBe(200);
+    expect(await page.locator('tr[data-seq]').first().getAttribute('data-seq')).toBe(String(latest));
+  });
+
   it('works at 390 px: no horizontal scroll on the parcels, an open parcel or the request log', async () => {
     const id = await createParcel({ postal_code: '9999TF', number: '390' });
     const { page } = await loggedIn(390);
