@@ -21,6 +21,8 @@ const REFRESH_MS = 1000;
 
 export function parcelsView(d: ParcelsDeps): HTMLElement {
   const filters = { org: '', courier: '', status: '', q: '' };
+  /** '' for the newest page, else the `before` of an older one. */
+  let before = '';
   let open: string | undefined;
   const rows = h('tbody');
   const summary = h('p', { class: 'muted', 'aria-live': 'polite' });
@@ -35,6 +37,7 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
   };
   const change = (key: keyof typeof filters, value: string) => {
     filters[key] = value;
+    before = '';
     if (key === 'org') {
       filters.courier = '';
       paintCouriers();
@@ -72,10 +75,13 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
     if (reading) return;
     reading = true;
     try {
-      const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
+      const query = new URLSearchParams(Object.entries({ ...filters, before }).filter(([, v]) => v !== ''));
       const page = await get<{ parcels: Parcel[]; next_before: number | null }>(`parcels?${query}`);
       fill(rows, ...page.parcels.map(row));
-      summary.textContent = page.parcels.length === 0 ? 'No parcels match.' : `${page.parcels.length}${page.next_before === null ? '' : '+'} parcels, newest first.`;
+      summary.textContent = page.parcels.length === 0 ? 'No parcels match.' : `${page.parcels.length} parcels${before === '' ? ', newest first' : ' (an older page)'}${page.next_before === null ? '.' : '; older ones on the next page.'}`;
+      newer.hidden = before === '';
+      older.hidden = page.next_before === null;
+      older.value = String(page.next_before ?? '');
       if (open !== undefined) await showDetail(open, force);
     } catch (err) {
       d.report((err as Error).message, true);
@@ -110,6 +116,13 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
     }
   }
 
+  const turn = (to: string) => {
+    before = to;
+    void refresh();
+  };
+  const newer = h('button', { type: 'button', hidden: true, onclick: () => turn('') }, 'Newest parcels');
+  const older = h('button', { type: 'button', hidden: true, onclick: () => turn(older.value) }, 'Older parcels');
+
   setInterval(() => {
     if (d.visible()) void refresh();
   }, REFRESH_MS);
@@ -122,6 +135,11 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
     { class: 'parcels' },
     form,
     summary,
-    h('div', { class: 'split' }, h('table', { class: 'list' }, h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))), rows), detail),
+    h(
+      'div',
+      { class: 'split' },
+      h('div', {}, h('table', { class: 'list' }, h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))), rows), h('p', { class: 'pages' }, newer, ' ', older)),
+      detail,
+    ),
   );
 }

@@ -46,8 +46,8 @@ async function createParcel(fields: Record<string, unknown> = {}): Promise<strin
 }
 
 /** A fresh browser (no cookies) at `width` px, with every dialog recorded. */
-async function newPage(width = 1440): Promise<{ page: Page; dialogs: string[] }> {
-  context = await browser.newContext({ viewport: { width, height: 900 } });
+async function newPage(width = 1440, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; dialogs: string[] }> {
+  context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
   const page = await context.newPage();
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
@@ -157,6 +157,18 @@ describe('the sandbox inspector in Chromium', () => {
     expect(await page.locator('tr[data-seq]').first().getAttribute('data-seq')).toBe(String(latest));
   });
 
+  it('pages through more parcels than one page holds, newest first', async () => {
+    const first = await createParcel({ number: '1001' });
+    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 10 }, (_, n) => createParcel({ number: String(2000 + batch * 10 + n) })));
+    const { page } = await loggedIn();
+    await page.getByText('100 parcels, newest first; older ones on the next page.').waitFor();
+    expect(await parcelRow(page, first).count()).toBe(0);
+    await page.getByRole('button', { name: 'Older parcels' }).click();
+    await parcelRow(page, first).waitFor();
+    await page.getByRole('button', { name: 'Newest parcels' }).click();
+    await page.locator('tr[data-entry-id]', { hasText: 'NL 1234AB 2099' }).waitFor();
+  });
+
   it('works at 390 px: no horizontal scroll on the parcels, an open parcel or the request log', async () => {
     const id = await createParcel({ postal_code: '9999TF', number: '390' });
     const { page } = await loggedIn(390);
@@ -170,6 +182,20 @@ describe('the sandbox inspector in Chromium', () => {
     await page.getByRole('tab', { name: 'Requests' }).click();
     await page.locator('tr[data-seq]').first().waitFor();
     expect(await overflow()).toBe(0);
+  });
+
+  it('follows the system: light and dark colours', async () => {
+    const background = async (scheme: 'light' | 'dark') => {
+      const { page } = await newPage(1440, scheme);
+      await page.goto(`${sandbox.url}/_sandbox/ui/`);
+      await page.getByRole('alert').waitFor();
+      const colour = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+      await context?.close();
+      context = undefined;
+      return colour;
+    };
+    expect(await background('light')).toBe('rgb(255, 255, 255)');
+    expect(await background('dark')).toBe('rgb(13, 17, 23)');
   });
 
   it('is usable by keyboard: arrow keys move between tabs, Enter opens a parcel', async () => {
