@@ -184,6 +184,22 @@ describe('the sandbox inspector in Chromium', () => {
     expect(await overflow()).toBe(0);
   });
 
+  it('assigns a scenario to a parcel; its coming steps show when they will happen on the test clock', async () => {
+    const id = await createParcel({ number: '5' });
+    const { page } = await loggedIn();
+    await parcelRow(page, id).getByRole('button').click();
+    await page.getByText('No scenario.').waitFor();
+    await page.locator('select[name="scenario"]').selectOption('refused');
+    await page.getByRole('button', { name: 'Assign' }).click();
+    await page.getByRole('status').getByText(`Scenario refused assigned to ${id}.`).waitFor();
+    const steps = page.getByRole('list', { name: 'Scenario steps' }).locator('li');
+    await steps.first().waitFor();
+    expect(await steps.count()).toBe(4);
+    expect(await steps.first().textContent()).toMatch(/^○ coming .+ \(in 15 m\) event: picked_up$/);
+    expect(await steps.last().textContent()).toMatch(/^○ coming .+ \(in 5 h 15 m\) attempt: refused \(refused\)$/);
+    expect(await parcelRow(page, id).locator('td').nth(5).textContent()).toBe('refused');
+  });
+
   it('follows the system: light and dark colours', async () => {
     const background = async (scheme: 'light' | 'dark') => {
       const { page } = await newPage(1440, scheme);
