@@ -78,7 +78,7 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
       const query = new URLSearchParams(Object.entries({ ...filters, before }).filter(([, v]) => v !== ''));
       const page = await get<{ parcels: Parcel[]; next_before: number | null }>(`parcels?${query}`);
       fill(rows, ...page.parcels.map(row));
-      summary.textContent = page.parcels.length === 0 ? 'No parcels match.' : `${page.parcels.length} parcels${before === '' ? ', newest first' : ' (an older page)'}${page.next_before === null ? '.' : '; older ones on the next page.'}`;
+      summary.textContent = page.parcels.length === 0 ? 'No parcels match.' : `${page.parcels.length} parcel${page.parcels.length === 1 ? '' : 's'}${before === '' ? ', newest first' : ' (an older page)'}${page.next_before === null ? '.' : '; older ones on the next page.'}`;
       newer.hidden = before === '';
       older.hidden = page.next_before === null;
       older.value = String(page.next_before ?? '');
