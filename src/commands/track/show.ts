@@ -58,6 +58,10 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
   },
 
   async run(options, ctx) {
+    if (options.ids.length === 0) {
+      await renderMessage(ctx.io, 'No parcels to track: the --from input holds no parcel ids.', 'info');
+      return;
+    }
     const client = await ctx.api();
     const format = ctx.outputFormat();
     const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, ctx.signal, options.several);
@@ -118,5 +122,5 @@ async function showSeveral(ctx: Context, ids: readonly string[], snapshots: read
     return;
   }
   const items = ids.map((id, i) => stateItem(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [], { names, now }));
-  await renderList(ctx.io, items, { format, names, now });
+  await renderList(ctx.io, items, { format, names, now, view: 'states' });
 }
