@@ -8,6 +8,9 @@ import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
+import { InspectorAccess } from './inspector/access.js';
+import type { InspectorDeps } from './inspector/handler.js';
+import { handleInspector, inspectorLoginPath, isInspectorRequest } from './inspector/handler.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
 import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
@@ -80,6 +83,8 @@ export interface App {
   readonly testClock: TestClock;
   readonly scenarios: ScenarioEngine;
   readonly log: RequestLog;
+  /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
+  inspectorLogin(): string | undefined;
   /** Flushes usage and closes the database. */
   close(): void;
 }
@@ -147,7 +152,13 @@ export function createApp(opts: AppOptions = {}): App {
     writes,
   };
   const closing = new AbortController();
-  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal };
+  const access = new InspectorAccess(() => clock.elapsedMs());
+  const loginLink = () => {
+    const { code, expiresInS } = access.issueCode();
+    return { path: inspectorLoginPath(code), expires_in_s: expiresInS };
+  };
+  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
+  const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
 
@@ -170,6 +181,10 @@ export function createApp(opts: AppOptions = {}): App {
       // A busy database (another process applying the same steps) leaves them for the next request.
       if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
       nowMs = clock.nowMs();
+    }
+    if (isInspectorRequest(req.url)) {
+      void handleInspector(req, res, inspector);
+      return;
     }
     // GET routes come back synchronously and are answered now; body routes wait for their body.
     // runPipeline never throws or rejects.
@@ -197,6 +212,7 @@ export function createApp(opts: AppOptions = {}): App {
     testClock,
     scenarios,
     log,
+    inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res) {
       if (isOpenApiRequest(req)) serveOpenApi(req, res);
       else intake.accept({ req, res, arrivedMs: clock.elapsedMs() });

@@ -30,6 +30,7 @@ export type { ClockStatus } from './testclock.js';
 export { ClockError } from './testclock.js';
 export { ADMIN_PREFIX } from './admin.js';
 export { AdminTokenError } from './app.js';
+export { INSPECTOR_PATH } from './inspector/handler.js';
 export { DEFAULT_LIMITS, PortInUseError } from './server.js';
 
 export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
@@ -89,6 +90,11 @@ export interface RunningSandbox {
     /** The parcel's run, if it has one. */
     get(entryId: string): ScenarioRunView | undefined;
   };
+  /**
+   * A fresh login link of the web inspector (`url` + `/_sandbox/ui/#code=…`): the code works once,
+   * within an hour. Undefined when the admin route is off.
+   */
+  inspectorLink(): string | undefined;
   /** The request log: entries after `after` (oldest first), bodies only when asked. */
   logs(opts?: { after?: number; bodies?: boolean }): LogEntry[];
 }
@@ -159,6 +165,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         return scenarios.view(p) as ScenarioRunView;
       },
       get: (entryId) => scenarios.view(parcel(entryId)),
+    },
+    inspectorLink() {
+      const path = app.inspectorLogin();
+      return path === undefined ? undefined : listening.url + path;
     },
     logs: (o = {}) => app.log.entries(o.after ?? 0, o.bodies ?? false),
   };

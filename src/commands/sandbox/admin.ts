@@ -23,6 +23,8 @@ export interface SandboxAdmin {
   scenario(id: string): Promise<unknown>;
   simulate(id: string, scenario: string): Promise<unknown>;
   logs(after: number, waitMs: number, bodies: boolean): Promise<LogPage>;
+  /** A fresh one-time login link of the web inspector. */
+  inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
   /** The longest a log request may wait for news without the request timing out, in ms. */
   readonly longestWaitMs: number;
   close(): Promise<void>;
@@ -67,6 +69,9 @@ async function embedded(ctx: Context): Promise<SandboxAdmin> {
     logs: () => {
       throw new UsageError('the embedded sandbox (--sandbox) keeps no request log between commands; read the log of a running `parcels sandbox serve` with --base-url URL', '--sandbox');
     },
+    inspectorLink: () => {
+      throw new UsageError('the embedded sandbox (--sandbox) serves no inspector page; start `parcels sandbox serve` and run `parcels sandbox ui` without --sandbox', '--sandbox');
+    },
     longestWaitMs: 0,
     close: () => sandbox.close(),
   };
@@ -105,6 +110,10 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     scenario: (id) => data(api.getParcelScenario(client, id, ctx.signal)),
     simulate: (id, scenario) => data(api.assignParcelScenario(client, id, scenario, ctx.signal)),
     logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
+    inspectorLink: async () => {
+      const { path, expires_in_s } = (await data(api.createInspectorLogin(client, ctx.signal))) as { path: string; expires_in_s: number };
+      return { url: new URL(path, settings.baseUrl).href, expires_in_s };
+    },
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

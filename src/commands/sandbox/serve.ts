@@ -151,6 +151,12 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
       await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
     }
     await renderMessage(ctx.io, clockLine(sandbox.clock.status(), ctx.io.timeZone), 'info');
+    const inspector = sandbox.inspectorLink();
+    if (inspector !== undefined) {
+      // The hint finds the token in the file just written; a token given at start is the user's to pass on.
+      const again = tokenFile === undefined ? `parcels sandbox ui --base-url ${sandbox.url} with the admin token in ${ADMIN_TOKEN_ENV}` : `parcels sandbox ui --base-url ${sandbox.url}`;
+      await renderMessage(ctx.io, `Inspector: ${inspector} (the link works once; a new one: ${again})`, 'info');
+    }
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');
     // Ctrl-C or SIGTERM is how this command is meant to end: a clean stop, exit 0.
     await new Promise<void>((resolve) => {
