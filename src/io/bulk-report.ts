@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { ResultLine } from '../bulk/types.js';
 import type { RunSummary } from '../bulk/runner.js';
 import { styles } from './colour.js';
@@ -13,8 +14,9 @@ export interface BulkProgress {
   stop(): void;
 }
 
-/** Lines of a file (for the bar's total and ETA), read as a stream. */
+/** Lines of a file (for the bar's total and ETA), read as a stream; 0 for what is not a regular file (a pipe, /dev/zero: read once, or never ending). */
 async function countLines(path: string): Promise<number> {
+  if (!(await stat(path)).isFile()) return 0;
   let lines = 0;
   let last = 0x0a;
   for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
