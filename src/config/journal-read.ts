@@ -1,6 +1,6 @@
 import { closeSync, createReadStream, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openOwnFile } from './atomic.js';
+import { openOwnFile, SymlinkError } from './atomic.js';
 import { DoneLines } from './journal-done.js';
 import type { JournalMeta, JournalRecord, LineState } from './journal-records.js';
 
@@ -75,6 +75,7 @@ function apply(result: ReadResult, record: JournalRecord, path: string): void {
     try {
       result.done = DoneLines.read(join(dirname(path), basename(record.file)));
     } catch (error) {
+      if (error instanceof SymlinkError) throw error;
       throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
     }
     result.lines = new Map();
