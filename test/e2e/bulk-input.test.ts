@@ -120,6 +120,25 @@ describe('bad input is one line, never the file', () => {
     );
     expect(await allParcels(env)).toHaveLength(1000);
   });
+  it('a --from path that is a pipe (/dev/stdin, `<(cmd)`) is read once, spooled like standard input: every line is created', async () => {
+    const { env, dir } = await serve();
+    const input = writeLines(dir, 'p.ndjson', [parcelLine(1), parcelLine(2)]);
+    // A shell pipe: the stdin of a spawned child is a socket, which /dev/stdin cannot open.
+    const r = await new Promise<Spawned>((resolve) => {
+      const child = spawn('sh', ['-c', 'cat "$0" | "$1" "$2" create --from /dev/stdin', input, process.execPath, BIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(results(r).map((l) => [l.line, l.ok])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    expect(await allParcels(env)).toHaveLength(2);
+  });
 });
 
 describe('no symbolic links', () => {
