@@ -87,17 +87,18 @@ function ndjsonLine({ line, bytes }: RawLine, bareIds: boolean): InputLine | und
   if (read === undefined) return badLine(line, bytes, NOT_UTF8);
   const text = read.text.trim();
   if (text === '') return undefined;
-  return new LazyLine(line, read.bytes, () => parseNdjson(text, bareIds));
+  return new NdjsonLine(line, read.bytes, text, bareIds);
 }
 
 /** Parsed only when asked: a line an earlier run confirmed is replayed from its bytes alone. */
-class LazyLine implements InputLine {
+class NdjsonLine implements InputLine {
   private parsed: Parsed | undefined;
 
   constructor(
     readonly line: number,
     readonly bytes: Buffer,
-    private readonly parser: () => Parsed,
+    private readonly text: string,
+    private readonly bareIds: boolean,
   ) {}
 
   get record(): Record<string, unknown> | undefined {
@@ -113,7 +114,7 @@ class LazyLine implements InputLine {
   }
 
   private parse(): Parsed {
-    this.parsed ??= this.parser();
+    this.parsed ??= parseNdjson(this.text, this.bareIds);
     return this.parsed;
   }
 }
@@ -132,11 +133,39 @@ function parseNdjson(text: string, bareIds: boolean): Parsed {
   return { record: value as Record<string, unknown>, json: true };
 }
 
-/** One CSV record's fields: one record per call, so a bad record is bad alone. */
+const CSV_OPTIONS = { record_delimiter: '\n', relax_column_count: true } as const;
+
+/** One CSV record's fields. */
 function csvFields(text: string): string[] {
-  const records = parseCsv(text, { record_delimiter: '\n', relax_column_count: true }) as string[][];
+  const records = parseCsv(text, CSV_OPTIONS) as string[][];
   if (records.length !== 1) throw new CsvRecordError(`holds ${records.length} records`);
   return records[0] as string[];
+}
+
+/**
+ * The fields of each record (already split by input-lines.ts), or why it is not CSV: the records
+ * of a read are parsed with one call; when that fails, each alone, so a bad record is bad alone.
+ */
+function csvRecords(texts: readonly string[]): Array<string[] | CsvProblem> {
+  if (texts.length > 1) {
+    try {
+      const records = parseCsv(texts.join('\n'), CSV_OPTIONS) as string[][];
+      if (records.length === texts.length) return records;
+    } catch {
+      // One of them is bad: found below.
+    }
+  }
+  return texts.map((text) => {
+    try {
+      return csvFields(text);
+    } catch (error) {
+      return { problem: csvProblem(error) };
+    }
+  });
+}
+
+interface CsvProblem {
+  problem: string;
 }
 
 class CsvRecordError extends Error {}
@@ -158,15 +187,22 @@ function csvProblem(error: unknown): string {
 async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string): AsyncGenerator<InputLine[]> {
   let header: readonly string[] | undefined;
   for await (const raws of lines) {
-    const batch: InputLine[] = [];
+    const entries: Array<InputLine | { line: number; bytes: Buffer; text: string }> = [];
     for (const raw of raws) {
       if (header === undefined) header = csvHeader(raw, name);
+      else if (raw.bytes === undefined) entries.push(badLine(raw.line, Buffer.alloc(0), TOO_LONG));
       else {
-        const item = csvLine(raw, header);
-        if (item !== undefined) batch.push(item);
+        const read = lineText(raw.bytes);
+        if (read === undefined) entries.push(badLine(raw.line, raw.bytes, NOT_UTF8));
+        else if (read.text !== '') entries.push({ line: raw.line, ...read });
       }
     }
-    if (batch.length > 0) yield batch;
+    if (entries.length === 0 || header === undefined) continue;
+    const columns = header;
+    const readable = entries.filter((entry): entry is { line: number; bytes: Buffer; text: string } => 'text' in entry);
+    const fields = csvRecords(readable.map((entry) => entry.text));
+    let next = 0;
+    yield entries.map((entry) => ('text' in entry ? csvLine(entry.line, entry.bytes, fields[next++] as string[] | CsvProblem, columns) : entry));
   }
 }
 
@@ -190,24 +226,12 @@ function csvHeader({ line, bytes }: RawLine, name: string): readonly string[] | 
   return names;
 }
 
-function csvLine({ line, bytes }: RawLine, header: readonly string[]): InputLine | undefined {
-  if (bytes === undefined) return badLine(line, Buffer.alloc(0), TOO_LONG);
-  const read = lineText(bytes);
-  if (read === undefined) return badLine(line, bytes, NOT_UTF8);
-  if (read.text === '') return undefined;
-  const text = read.text;
-  return new LazyLine(line, read.bytes, () => {
-    let fields: string[];
-    try {
-      fields = csvFields(text);
-    } catch (error) {
-      return { record: undefined, json: false, problem: csvProblem(error) };
-    }
-    if (fields.length !== header.length) return { record: undefined, json: false, problem: `has ${fields.length} fields where the header has ${header.length}` };
-    const cells: Record<string, string> = {};
-    header.forEach((column, at) => (cells[column] = fields[at] as string));
-    return { record: csvRecord(cells), json: false };
-  });
+function csvLine(line: number, bytes: Buffer, fields: string[] | CsvProblem, header: readonly string[]): InputLine {
+  if (!Array.isArray(fields)) return badLine(line, bytes, fields.problem);
+  if (fields.length !== header.length) return badLine(line, bytes, `has ${fields.length} fields where the header has ${header.length}`);
+  const cells: Record<string, string> = {};
+  header.forEach((column, at) => (cells[column] = fields[at] as string));
+  return { line, bytes, record: csvRecord(cells), json: false };
 }
 
 /** Empty cells are absent fields; integer fields with only digits become numbers. */
