@@ -69,7 +69,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     } else source = piped;
   } else {
     await refuseNonText(opts.input);
-    batch ??= await hashFile(opts.input);
+    batch ??= await hashFile(opts.input, opts.signal);
   }
 
   const journal =
