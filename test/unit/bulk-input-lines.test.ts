@@ -8,6 +8,7 @@ import { SymlinkError } from '../../src/config/atomic.js';
 import type { RawLine } from '../../src/bulk/input-lines.js';
 import { MAX_LINE_BYTES, NotTextError, splitLines } from '../../src/bulk/input-lines.js';
 import { readInput } from '../../src/bulk/input.js';
+import { hashFile } from '../../src/bulk/keys.js';
 import { spoolInput } from '../../src/bulk/spool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bulk-lines-'));
@@ -145,6 +146,14 @@ describe('splitting input into lines', () => {
     controller.abort();
     expect(await next).toEqual({ done: true, value: undefined });
     expect(pipe.destroyed).toBe(true);
+  });
+});
+
+describe('hashing a file for its batch identity', () => {
+  it('stops at an abort (Ctrl-C, SIGTERM) instead of reading on', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(hashFile('/dev/zero', controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 
