@@ -56,6 +56,8 @@ export class Journal {
   /** A background fdatasync is under way: the next batch's waits for the one after it. */
   private syncing = false;
   private closed = false;
+  /** A line was recorded: a journal this open created and nothing was recorded in is removed on close. */
+  private recorded = false;
 
   private constructor(
     readonly path: string,
@@ -68,6 +70,8 @@ export class Journal {
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
     compact: boolean,
+    /** This open created the file (it had no meta). */
+    private readonly created: boolean,
   ) {
     this.changed = !compact;
     this.unconfirmed = new Set(previous.keys());
@@ -92,6 +96,7 @@ export class Journal {
         lock,
         opts.syncEvery ?? 256,
         read.compact,
+        read.meta === undefined,
       );
       if (read.meta === undefined) journal.writeNow(journal.meta);
       return journal;
@@ -103,16 +108,19 @@ export class Journal {
 
   /** Buffered: call `flush` (or `sync`) after it and before the request's first send. */
   recordSent(record: Omit<SentRecord, 't'>): void {
+    this.recorded = true;
     this.unconfirmed.add(record.line);
     this.buffer({ t: 'sent', ...record });
   }
 
   recordDone(line: number, status: number, id?: string): void {
+    this.recorded = true;
     this.unconfirmed.delete(line);
     this.buffer(id === undefined ? { t: 'done', line, status } : { t: 'done', line, status, id });
   }
 
   recordRejected(line: number, status: number, code: string): void {
+    this.recorded = true;
     this.unconfirmed.add(line);
     this.buffer({ t: 'rejected', line, status, code });
   }
@@ -158,6 +166,7 @@ export class Journal {
    * temporary file, fsync'd, renamed over it. Later records go to the new file. The lock stays held.
    */
   compact(records: readonly JournalRecord[]): void {
+    if (records.length > 0) this.recorded = true;
     this.flush();
     const temporary = `${this.path}.compact`;
     const fd = openOwnFile(temporary, 'truncate');
@@ -173,12 +182,17 @@ export class Journal {
     this.unsynced = 0;
   }
 
+  /**
+   * A run that ended before recording a line (a crash or refusal before sending, an empty input)
+   * leaves no journal it created: `parcels batches` would list a batch that never ran.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     try {
       this.sync();
       closeSync(this.fd);
+      if (this.created && !this.recorded) rmSync(this.path, { force: true });
     } finally {
       this.lock.release();
     }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 
 /**
@@ -11,6 +10,8 @@ export type Target = { baseUrl: string } | { sandboxDb: string };
 /** A short, file-name-safe id of a target: `api-<hash>` or `sandbox-<hash>`. */
 export function targetId(target: Target): string {
   const [kind, identity] = 'sandboxDb' in target ? ['sandbox', resolve(target.sandboxDb)] : ['api', canonicalUrl(target.baseUrl)];
+  // Loaded here, not at the top: shell completion needs a target id only for a few value lists.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return `${kind}-${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`;
 }
 
