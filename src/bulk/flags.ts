@@ -19,6 +19,8 @@ export interface BulkFlagValues {
   concurrency?: number;
   rate?: string;
   batchId?: string;
+  continue?: boolean;
+  newBatch?: boolean;
   queue: boolean;
   offline: boolean;
 }
@@ -31,6 +33,10 @@ export interface BulkRunOptions {
   concurrency: number;
   rate: number | undefined;
   batchId: string | undefined;
+  /** The input changed since its batch ran: send its changed and new lines (--continue). */
+  continueBatch: boolean;
+  /** Import the file as a new batch of its own content (--new-batch). */
+  newBatch: boolean;
   /** Command-line values (typed) that win over each line's. */
   overrides: Record<string, unknown>;
   /** The observation time of a history line that gives none: now, as for a single request. */
@@ -55,6 +61,7 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     }
     inputFormat(from, flags.format);
   }
+  if (flags.newBatch && from === '-') throw new UsageError('--new-batch needs a file: standard input is a batch of its content (or of --batch-id)', '--new-batch');
   if (flags.batchId !== undefined && !BATCH_ID.test(flags.batchId)) {
     throw new UsageError('--batch-id must be 1-128 printable ASCII characters without spaces', '--batch-id');
   }
@@ -65,6 +72,8 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     rate: flags.rate === undefined ? undefined : rateFlag(flags.rate),
     batchId: flags.batchId,
+    continueBatch: flags.continue === true,
+    newBatch: flags.newBatch === true,
     overrides,
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
   };
@@ -86,6 +95,8 @@ export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
       ['--concurrency', flags.concurrency],
       ['--rate', flags.rate],
       ['--batch-id', flags.batchId],
+      ['--continue', flags.continue || undefined],
+      ['--new-batch', flags.newBatch || undefined],
     ] as const
   ).find(([, value]) => value !== undefined);
   if (given !== undefined) throw new UsageError(`${given[0]} needs --from FILE|-`, given[0]);

@@ -70,8 +70,10 @@ export class LineWorker {
         const response = await this.opts.send(item.request, abandon);
         this.gate.succeeded();
         const entryId = response.entryId ?? item.parcel;
-        this.opts.recorder?.done(line, response.status, entryId);
-        return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
+        this.opts.recorder?.done(item, response.status, entryId);
+        const result: ResultLine = entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
+        if (item.earlier !== undefined) result.earlier_entry_id = item.earlier;
+        return result;
       } catch (error) {
         if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
         if (error instanceof ApiError && (error.status === 429 || (error.status === 503 && error.retryAfter !== undefined))) {
@@ -80,7 +82,7 @@ export class LineWorker {
         }
         const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
         if (error instanceof ApiError && !transient) {
-          this.opts.recorder?.rejected(line, error.status, error.code);
+          this.opts.recorder?.rejected(item, error.status, error.code);
           return { line, ok: false, error: { status: error.status, code: error.code, message: error.message } };
         }
         if (!transient) return { line, ok: false, error: { code: UNEXPECTED, message: String(error) } };

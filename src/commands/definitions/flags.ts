@@ -26,7 +26,14 @@ export const bulk = {
   format: { type: 'choice', flags: '--format <format>', description: 'input format with --from (default: from the extension)', choices: ['ndjson', 'csv'] },
   concurrency: { type: 'int', flags: '--concurrency <n>', description: 'requests in flight with --from (default 8)', min: 1, max: 64 },
   rate: { type: 'string', flags: '--rate <n/s>', description: 'at most this many requests per second with --from, e.g. 50/s' },
-  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch identity with --from (default: a hash of the whole input)' },
+  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch id with --from (default: from the file\'s path, or from stdin\'s content)' },
+  continue: { type: 'bool', flags: '--continue', description: 'with --from: the file changed since its batch ran; send its changed and new lines, replay the rest' },
+  newBatch: {
+    type: 'bool',
+    flags: '--new-batch',
+    description: 'with --from: import the file as a new batch of its own content (e.g. today\'s export written over yesterday\'s)',
+    conflicts: ['batchId', 'continue'],
+  },
   queue: {
     type: 'bool',
     flags: '--queue',

@@ -1,0 +1,58 @@
+import { realpathSync } from 'node:fs';
+import { sha256Hex } from '../config/sha256.js';
+import { hashFile } from './keys.js';
+import { spoolInput } from './spool.js';
+import type { BulkKind } from './types.js';
+
+/**
+ * Which batch a run belongs to. A batch is its input — a file's resolved real path; standard
+ * input's content, or --batch-id — with the kind of request; the target keeps journals apart (one
+ * journal per batch and target). Another file, even with the same lines, is another batch.
+ */
+
+export interface BatchChoice {
+  kind: BulkKind;
+  /** A file path, or "-" for standard input. */
+  input: string;
+  stdin?: NodeJS.ReadableStream;
+  /** The data directory (standard input is spooled there). */
+  dataDir: string;
+  batchId?: string;
+  /** Import the file as a batch of its own content rather than the batch of its path. */
+  newBatch?: boolean;
+}
+
+export interface BatchPlan {
+  /** The batch id, as the summary, `parcels batches` and `--batch-id` show it. */
+  name: string;
+  /** The journal's batch: kind and name. */
+  journalBatch: string;
+  /** What to read: the file, or standard input's spool file. */
+  source: string;
+  /** SHA-256 of the input's bytes. */
+  sha256: string;
+  /** The input's resolved path (a file), for the journal and the legacy search. */
+  path: string | undefined;
+  /** The name was given by --batch-id. */
+  given: boolean;
+}
+
+/** The part of a batch id made from a hash. */
+const NAME_HEX = 16;
+
+export async function planBatch(choice: BatchChoice): Promise<BatchPlan> {
+  if (choice.input === '-') {
+    const spooled = await spoolInput(choice.stdin ?? process.stdin, choice.dataDir);
+    const name = choice.batchId ?? `stdin-${spooled.hash.slice(0, NAME_HEX)}`;
+    return { name, journalBatch: journalBatchOf(choice.kind, name), source: spooled.path, sha256: spooled.hash, path: undefined, given: choice.batchId !== undefined };
+  }
+  const path = realpathSync(choice.input);
+  const sha256 = await hashFile(path);
+  const name = choice.batchId ?? sha256Hex(choice.newBatch ? `file\0${path}\0${sha256}` : `file\0${path}`).slice(0, NAME_HEX);
+  return { name, journalBatch: journalBatchOf(choice.kind, name), source: path, sha256, path, given: choice.batchId !== undefined };
+}
+
+/** `create~<name>`: the "~" keeps these apart from the journals of version 1, named `create-<hash or id>`. */
+export function journalBatchOf(kind: BulkKind, name: string): string {
+  return `${kind}~${name}`;
+}
