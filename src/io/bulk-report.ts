@@ -149,8 +149,8 @@ export async function renderBulkSummary(io: IO, summary: BulkSummaryText): Promi
   if (edited.length > 0) {
     const named = edited.slice(0, EDITED_SHOWN).map(([line, id]) => `line ${line} (was ${sanitize(id)})`);
     const more = edited.length > EDITED_SHOWN ? ` and ${edited.length - EDITED_SHOWN} more` : '';
-    const lines = edited.length === 1 ? 'line was' : 'lines were';
-    text += s.yellow(`! ${edited.length} edited ${lines} sent as new requests; what the earlier versions created is unchanged: ${named.join(', ')}${more}\n`);
+    const what = edited.length === 1 ? 'line was sent as a new request; what its earlier version' : 'lines were sent as new requests; what their earlier versions';
+    text += s.yellow(`! ${edited.length} edited ${what} created is unchanged: ${named.join(', ')}${more}\n`);
   }
   if (summary.hint !== undefined) text += s.dim(`Hint: ${sanitize(summary.hint)}`) + '\n';
   await writeOut(io.stderr, text);

@@ -332,7 +332,7 @@ describe('bulk runner failures of its surroundings', () => {
         items: broken(),
         timing: virtualTiming(),
         emit: () => undefined,
-        recorder: { sent: () => undefined, flush: () => undefined, done: (line) => void recorded.push(line), rejected: () => undefined },
+        recorder: { sent: () => undefined, flush: () => undefined, done: (item) => void recorded.push(item.line), rejected: () => undefined },
         send: async (req) => {
           await ticks(5);
           return ok(lineOf(req));
