@@ -20,6 +20,8 @@ export interface BuildContext {
   overrides: Readonly<Record<string, unknown>>;
   /** Values a line may leave out (e.g. the observation time: now), already typed; a line's own win over them. Not part of the key. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Overrides not part of the key (a time typed relative to now). */
+  unkeyed?: readonly string[];
   now: Clock;
 }
 
@@ -63,7 +65,15 @@ export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | 
   const { body, ignored } = historyBody(ctx.kind, input.record);
   const path = routePath(ctx.kind === 'events' ? 'events.create' : 'attempts.create', { id: id as string });
   const fields = { ...body, ...ctx.overrides };
-  return { ok: true, line, path, fields, digest: requestDigest('POST', path, fields), parcel: id as string, ignored };
+  return { ok: true, line, path, fields, digest: requestDigest('POST', path, keyed(body, fields, ctx.unkeyed)), parcel: id as string, ignored };
+}
+
+/** The fields a key derives from: an unkeyed override counts as the line's own value (or its absence). */
+function keyed(line: Record<string, unknown>, fields: Record<string, unknown>, unkeyed: readonly string[] = []): Record<string, unknown> {
+  if (unkeyed.length === 0) return fields;
+  const copy = { ...fields };
+  for (const name of unkeyed) copy[name] = line[name];
+  return copy;
 }
 
 /** The request to send: defaults filled in, checked against the spec's rules, as canonical JSON bytes. */

@@ -84,6 +84,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       continueBatch: opts.continueBatch,
       newBatch: opts.newBatch,
       overrides: opts.overrides,
+      unkeyed: opts.unkeyed,
       defaults: opts.defaults,
       dataDir: dataDir(ctx.env),
       target,

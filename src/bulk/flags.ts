@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
+import { timeFlag } from '../commands/shared/time.js';
 import type { BulkKind } from './types.js';
 
 /**
@@ -21,6 +22,8 @@ export interface BulkFlagValues {
   batchId?: string;
   continue?: boolean;
   newBatch?: boolean;
+  /** The observation time of events and attempts, as typed. */
+  at?: string;
   queue: boolean;
   offline: boolean;
 }
@@ -39,6 +42,8 @@ export interface BulkRunOptions {
   newBatch: boolean;
   /** Command-line values (typed) that win over each line's. */
   overrides: Record<string, unknown>;
+  /** Overrides left out of the keys: a time typed relative to now (`--at now`, `--at -1h`) is another value on every run. */
+  unkeyed: string[];
   /** The observation time of a history line that gives none: now, as for a single request. */
   defaults: Record<string, unknown>;
 }
@@ -75,8 +80,15 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     continueBatch: flags.continue === true,
     newBatch: flags.newBatch === true,
     overrides,
+    unkeyed: kind !== 'create' && flags.at !== undefined && dependsOnNow(flags.at, now) ? [kind === 'events' ? 'occurred_at' : 'time_attempt'] : [],
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
   };
+}
+
+/** A time flag whose value moves with the clock (`now`, `-1h`, `14:30`), unlike `2026-11-26T10:00Z` or Unix seconds. */
+function dependsOnNow(value: string, now: number): boolean {
+  const aYearLater = now + 400 * 86_400;
+  return timeFlag(value, '--at', now) !== timeFlag(value, '--at', aYearLater);
 }
 
 /** `--rate 50/s` or `--rate 50`: requests per second, more than 0. */

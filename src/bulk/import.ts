@@ -30,6 +30,8 @@ export interface ImportOptions {
   newBatch?: boolean;
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
+  /** Overrides left out of the keys (a time typed relative to now). */
+  unkeyed?: readonly string[];
   /** Values a line may leave out, already typed; the line's own and `overrides` win over them. */
   defaults?: Readonly<Record<string, unknown>>;
   /** The data directory: journals and the standard-input spool live here. */
@@ -84,6 +86,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       kind: opts.kind,
       batch: plan.name,
       overrides: opts.overrides ?? {},
+      unkeyed: opts.unkeyed ?? [],
       defaults: opts.defaults ?? {},
       now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
       journal,

@@ -79,6 +79,8 @@ export interface CommandDefinition<Specs extends FlagSpecs = FlagSpecs> {
   summary: string;
   flags: Specs;
   examples: readonly string[];
+  /** Paragraphs shown after the examples in --help (rules a flag's line has no room for). */
+  notes?: readonly string[];
   /** The implementation, imported only when the command runs (one bundle chunk per command). */
   load: () => Promise<{ default: unknown }>;
 }

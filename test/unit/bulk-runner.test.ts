@@ -266,7 +266,7 @@ describe('bulk runner', () => {
       [1, 'cancelled'],
       [2, 'cancelled'],
     ]);
-    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 2 });
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, cancelledLines: 2 });
   });
 
   it('refuses a concurrency outside 1..64', async () => {
@@ -315,7 +315,7 @@ describe('bulk runner cancellation while waiting', () => {
     // restarts at one request in flight after a 429, which line 1 held while it waited, so line 2
     // was not even taken from the input (the next run sends it).
     expect(calls).toEqual([1]);
-    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 1, created: 0 });
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, cancelledLines: 1, created: 0 });
   });
 });
 
@@ -358,7 +358,7 @@ describe('bulk runner journaling', () => {
       recorder: {
         sent: (item) => void log.push(`sent ${item.line}`),
         flush: () => void log.push('flush'),
-        done: (line) => void log.push(`done ${line}`),
+        done: (item) => void log.push(`done ${item.line}`),
         rejected: () => undefined,
       },
       send: async (req) => {

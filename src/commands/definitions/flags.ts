@@ -42,3 +42,16 @@ export const bulk = {
   },
   offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
 } as const satisfies Record<string, FlagSpec>;
+
+/** The batch rules of `--from`, in the --help of create, events add and attempts add (README: "Bulk runs"). */
+export const BULK_NOTES = [
+  `Batches (--from):
+  A batch is the file's real path (stdin: its content, or --batch-id), the target and the kind.
+  Each line's Idempotency-Key comes from the request it builds (flags included), not from its
+  position: run the same command again and what was done is replayed, nothing is sent twice.
+  A file changed since its batch ran is refused (exit 2, nothing sent): --continue sends its
+  changed and new lines and replays the rest; --new-batch imports it as a batch of its own.
+  After failed lines the summary prints the command to run once they are fixed.
+  One path written over with each day's export: give each day its own batch (--new-batch,
+  or --batch-id with the date). Stdin without --batch-id: each different input is a batch.`,
+];
