@@ -118,6 +118,14 @@ export class DoneKeys {
 
   /** The compact form, as chunks to write one after the other. */
   toChunks(): Uint8Array[] {
+    const view = (array: Uint32Array | Uint8Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    if (this.count === this.used) {
+      // Nothing removed: the sections are the arrays themselves, no copy of a million entries.
+      const n = this.used;
+      const other = [...this.otherIds].map(([entry, id]): [number, string | null] => [entry, id ?? null]).sort(([a], [b]) => a - b);
+      const header: DoneFileHeader = { v: DONE_FILE_VERSION, count: n, other };
+      return [Buffer.from(`${JSON.stringify(header)}\n`), view(this.tags.subarray(0, 2 * n)), view(this.lines.subarray(0, n)), view(this.states.subarray(0, n)), this.ids.subarray(0, 16 * n)];
+    }
     const live: number[] = [];
     for (let entry = 0; entry < this.used; entry++) if (this.states[entry] !== REMOVED) live.push(entry);
     const n = live.length;
@@ -135,7 +143,6 @@ export class DoneKeys {
       if (this.states[entry] === OTHER_ID) other.push([at, this.otherIds.get(entry) ?? null]);
     });
     const header: DoneFileHeader = { v: DONE_FILE_VERSION, count: n, other };
-    const view = (array: Uint32Array | Uint8Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     return [Buffer.from(`${JSON.stringify(header)}\n`), view(tags), view(lines), view(states), ids];
   }
 
