@@ -57,8 +57,14 @@ export class LineWorker {
     return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
   }
 
-  /** Sends a line (already journaled) until it has an outcome. */
+  /** Sends a line (already journaled) until it has an outcome; an edited line's result names what its earlier version created. */
   async send(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
+    const result = await this.outcome(item);
+    if (item.earlier !== undefined) result.earlier_entry_id = item.earlier;
+    return result;
+  }
+
+  private async outcome(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
     const line = item.line;
     const abandon = this.opts.abandon;
     const stopWaiting = this.stopWaiting;
@@ -71,9 +77,7 @@ export class LineWorker {
         this.gate.succeeded();
         const entryId = response.entryId ?? item.parcel;
         this.opts.recorder?.done(item, response.status, entryId);
-        const result: ResultLine = entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
-        if (item.earlier !== undefined) result.earlier_entry_id = item.earlier;
-        return result;
+        return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
       } catch (error) {
         if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
         if (error instanceof ApiError && (error.status === 429 || (error.status === 503 && error.retryAfter !== undefined))) {
