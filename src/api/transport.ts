@@ -15,13 +15,14 @@ export type TransportLoader = () => Promise<Transport>;
 
 /** undici's Pool and request modules alone: about a third of its index's load cost. */
 export const loadInternals: TransportLoader = async () => {
-  const [pool, request] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
-  return { Pool: pool.default, request: request.default, source: 'internals' };
+  const [{ default: Pool }, { default: request }] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
+  return { Pool, request, source: 'internals' };
 };
 
 /** undici's public entry, for when a release moves its internal files. */
 export const loadIndex: TransportLoader = async () => {
-  const undici = await import('undici');
+  // CommonJS: read through its default export (module.exports); the bundle gives a CommonJS chunk no named exports.
+  const { default: undici } = await import('undici');
   return {
     Pool: undici.Pool,
     request(this: Dispatcher, options: Dispatcher.RequestOptions) {

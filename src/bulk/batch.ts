@@ -1,5 +1,5 @@
+import { hash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { sha256Hex } from '../config/sha256.js';
 import { hashFile } from './keys.js';
 import { spoolInput } from './spool.js';
 import type { BulkKind } from './types.js';
@@ -48,7 +48,7 @@ export async function planBatch(choice: BatchChoice): Promise<BatchPlan> {
   }
   const path = realpathSync(choice.input);
   const sha256 = await hashFile(path);
-  const name = choice.batchId ?? sha256Hex(choice.newBatch ? `file\0${path}\0${sha256}` : `file\0${path}`).slice(0, NAME_HEX);
+  const name = choice.batchId ?? hash('sha256', choice.newBatch ? `file\0${path}\0${sha256}` : `file\0${path}`, 'hex').slice(0, NAME_HEX);
   return { name, journalBatch: journalBatchOf(choice.kind, name), source: path, sha256, path, given: choice.batchId !== undefined };
 }
 

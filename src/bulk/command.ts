@@ -10,11 +10,13 @@ import type { Context } from '../context.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
 import type { CommandLine } from '../commands/shared/retype.js';
 import { sameCommand } from '../commands/shared/retype.js';
-import { bulkProgress, renderBulkSummary, resultWriter } from '../io/bulk-report.js';
+import { renderBulkSummary, resultWriter } from '../io/bulk-report.js';
+import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
 import type { ImportSummary } from './import.js';
 import { BatchChangedError, runImport } from './import.js';
+import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import { journalTarget, journalWhere } from './target.js';
 import type { Send } from './types.js';
@@ -72,8 +74,10 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const abandon = ctx.claimSecondSignal();
   // Every line in flight listens to both signals (its waits, its request): up to 64 at once, not a leak.
   setMaxListeners(4 * MAX_CONCURRENCY, ctx.signal, abandon);
-  const results = resultWriter(ctx.io);
-  const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, opts.from === '-' ? undefined : opts.from) : undefined;
+  const input = opts.from === '-' ? undefined : { file: opts.from, csv: inputFormat(opts.from, opts.format) === 'csv' };
+  const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, input) : undefined;
+  // Results on the bar's terminal are written above it.
+  const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
   try {
     const summary = await runImport({
       kind: opts.kind,
@@ -93,7 +97,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sender.send,
       emit: (result) => {
-        progress?.tick(result);
+        progress?.tick();
         return results.write(result);
       },
       concurrency: opts.concurrency,

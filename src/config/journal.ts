@@ -62,6 +62,8 @@ export class Journal {
   /** The input and run records a compaction keeps. */
   private latestInput: InputRecord | undefined;
   private latestRun: RunRecord | undefined;
+  /** A line was recorded: a journal this open created and nothing was recorded in is removed on close. */
+  private recorded = false;
 
   private constructor(
     readonly path: string,
@@ -77,6 +79,8 @@ export class Journal {
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
     compact: boolean,
+    /** This open created the file (it had no meta). */
+    private readonly created: boolean,
   ) {
     this.changed = !compact;
     this.unconfirmed = new Set(previous.keys());
@@ -105,6 +109,7 @@ export class Journal {
         lock,
         opts.syncEvery ?? 256,
         read.compact,
+        read.meta === undefined,
       );
       if (read.meta === undefined) journal.writeNow(journal.meta);
       return journal;
@@ -116,6 +121,7 @@ export class Journal {
 
   /** Buffered: call `flush` (or `sync`) after it and before the request's first send. */
   recordSent(record: Omit<SentRecord, 't'>): void {
+    this.recorded = true;
     const sent: SentRecord = { t: 'sent', ...record };
     this.unconfirmed.add(identityOf(sent));
     this.buffer(sent);
@@ -123,11 +129,13 @@ export class Journal {
 
   /** `identity`: the request's (its key, unless its sent record says otherwise); `line`: the line it has now. */
   recordDone(identity: string, line: number, status: number, id?: string): void {
+    this.recorded = true;
     this.unconfirmed.delete(identity);
     this.buffer(id === undefined ? { t: 'done', line, k: identity, status } : { t: 'done', line, k: identity, status, id });
   }
 
   recordRejected(identity: string, line: number, status: number, code: string): void {
+    this.recorded = true;
     this.unconfirmed.add(identity);
     this.buffer({ t: 'rejected', line, k: identity, status, code });
   }
@@ -183,6 +191,7 @@ export class Journal {
    * temporary file, fsync'd, renamed over it. Later records go to the new file. The lock stays held.
    */
   compact(records: readonly JournalRecord[]): void {
+    if (records.length > 0) this.recorded = true;
     this.flush();
     const temporary = `${this.path}.compact`;
     const fd = openSync(temporary, 'w', 0o600);
@@ -198,12 +207,17 @@ export class Journal {
     this.unsynced = 0;
   }
 
+  /**
+   * A run that ended before recording a line (a crash or refusal before sending, an empty input)
+   * leaves no journal it created: `parcels batches` would list a batch that never ran.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     try {
       this.sync();
       closeSync(this.fd);
+      if (this.created && !this.recorded) rmSync(this.path, { force: true });
     } finally {
       this.lock.release();
     }

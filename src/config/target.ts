@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { sha256Hex } from './sha256.js';
 
 /**
  * What a per-target cache (ETags, reference names) is keyed by: the service a command talks to.
@@ -11,7 +10,9 @@ export type Target = { baseUrl: string } | { sandboxDb: string };
 /** A short, file-name-safe id of a target: `api-<hash>` or `sandbox-<hash>`. */
 export function targetId(target: Target): string {
   const [kind, identity] = 'sandboxDb' in target ? ['sandbox', resolve(target.sandboxDb)] : ['api', canonicalUrl(target.baseUrl)];
-  return `${kind}-${sha256Hex(identity).slice(0, 16)}`;
+  // Loaded here, not at the top: shell completion needs a target id only for a few value lists.
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  return `${kind}-${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`;
 }
 
 /** `HTTPS://Api.Example.com:443/v1/` and `https://api.example.com/v1` are one target. */

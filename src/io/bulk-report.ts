@@ -1,60 +1,12 @@
-import { createReadStream } from 'node:fs';
 import type { ResultLine } from '../bulk/types.js';
 import type { RunSummary } from '../bulk/runner.js';
 import { styles } from './colour.js';
+import type { ProgressLine } from './progress.js';
 import { sanitize } from './sanitize.js';
 import type { IO } from './streams.js';
 import { writeOut } from './streams.js';
 
-/** What a bulk run or an outbox flush shows on stderr: a progress bar on a terminal, and its summary. */
-
-export interface BulkProgress {
-  tick(result: ResultLine): void;
-  stop(): void;
-}
-
-/** Lines of a file (for the bar's total and ETA), read as a stream. */
-async function countLines(path: string): Promise<number> {
-  let lines = 0;
-  let last = 0x0a;
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
-    const buffer = chunk as Buffer;
-    for (let at = buffer.indexOf(0x0a); at !== -1; at = buffer.indexOf(0x0a, at + 1)) lines++;
-    if (buffer.length > 0) last = buffer[buffer.length - 1] as number;
-  }
-  return last === 0x0a ? lines : lines + 1;
-}
-
-/** A cli-progress bar on stderr: count, rate and (when the input is a file) its total and ETA. */
-export async function bulkProgress(io: IO, file: string | undefined): Promise<BulkProgress> {
-  const { SingleBar } = await import('cli-progress');
-  const total = file === undefined ? 0 : await countLines(file).catch(() => 0);
-  const bar = new SingleBar({
-    stream: io.stderr,
-    format: total > 0 ? '{bar} {value}/{total} lines | {rate}/s | ETA {eta_formatted}' : '{value} lines | {rate}/s',
-    hideCursor: true,
-    clearOnComplete: true,
-    fps: 5,
-    // Shown only when the IO says stderr is a terminal (the caller checks); trust that over stream.isTTY.
-    noTTYOutput: true,
-  });
-  const started = performance.now();
-  let done = 0;
-  bar.start(total, 0, { rate: '0' });
-  let stopped = false;
-  return {
-    tick() {
-      done++;
-      const seconds = (performance.now() - started) / 1000;
-      bar.update(done, { rate: seconds > 0 ? Math.round(done / seconds).toString() : '0' });
-    },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      bar.stop();
-    },
-  };
-}
+/** What a bulk run or an outbox flush shows: its result lines on stdout and its summary on stderr (the bar: progress.ts). */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -77,7 +29,8 @@ export interface ResultWriter {
 
 const RESULT_CHUNK = 16 * 1024;
 
-export function resultWriter(io: IO): ResultWriter {
+/** `screen`: the progress bar on the same terminal as stdout, taken off while results are written. */
+export function resultWriter(io: IO, screen?: Pick<ProgressLine, 'above'>): ResultWriter {
   let text = '';
   let scheduled = false;
   /** The last write, while the stream has not taken it (backpressure) or it failed. */
@@ -87,7 +40,7 @@ export function resultWriter(io: IO): ResultWriter {
     if (text === '') return writing;
     const chunk = text;
     text = '';
-    const written = (writing ?? Promise.resolve()).then(() => writeOut(io.stdout, chunk));
+    const written = (writing ?? Promise.resolve()).then(() => (screen ? screen.above(() => writeOut(io.stdout, chunk)) : writeOut(io.stdout, chunk)));
     writing = written;
     // Settled: no longer holding anyone back. A failure stays in `writing` for the next caller.
     written.then(

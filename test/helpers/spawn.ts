@@ -34,6 +34,8 @@ export function parcels(args: string[], opts: { env: NodeJS.ProcessEnv; input?: 
 
 export interface ServedSandbox {
   url: string;
+  /** Its config directory: where it writes its admin token file (`sandbox clock` run with it finds the token). */
+  dir: string;
   stderr(): string;
   stop(): Promise<number>;
 }
@@ -58,6 +60,7 @@ export function serveSandbox(seed: unknown, extraArgs: string[] = []): Promise<S
       if (stdout.includes('\n') && line) {
         resolve({
           url: line.trim(),
+          dir,
           stderr: () => stderr,
           stop: () => {
             child.kill('SIGTERM');

@@ -188,6 +188,7 @@ describe('journal', () => {
     const newPath = journalPath(dir, 'prof|http://h', 'new');
     utimesSync(newPath, tenDaysAgo, tenDaysAgo);
     expect(pruneJournals(dir, 7 * 86_400_000)).toEqual([oldPath]);
+    b.recordSent(sent(1));
     b.close();
     expect((await listJournals(dir)).map((j) => j.batch)).toEqual(['new']);
   });
@@ -319,6 +320,19 @@ describe('journal', () => {
     rerun.close();
     expect(readFileSync(path, 'utf8')).toContain('"t":"compact"');
     expect((await readJournal(path)).done.has('key-1-0123')).toBe(true);
+  });
+
+  it('a journal closed before any line was recorded (a run that crashed or was refused before sending) is removed; an earlier one stays', async () => {
+    const empty = await Journal.open(id('never-sent'));
+    empty.close();
+    expect(await listJournals(dir)).toEqual([]);
+
+    const first = await Journal.open(id());
+    first.recordSent(sent(1));
+    first.close();
+    const again = await Journal.open(id());
+    again.close();
+    expect((await listJournals(dir)).map((j) => [j.batch, j.counts])).toEqual([['b1', { done: 0, rejected: 0, uncertain: 1 }]]);
   });
 
   it('no journals yet: an empty list', async () => {
