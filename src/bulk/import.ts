@@ -9,6 +9,7 @@ import { inputFormat } from './input-format.js';
 import { readInput } from './input.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { LegacyJournals } from './legacy.js';
+import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import type { Timing } from './gate.js';
@@ -90,6 +91,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       defaults: opts.defaults ?? {},
       now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
       journal,
+      occurrences: new Occurrences(),
     };
     const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create' });
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));

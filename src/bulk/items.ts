@@ -7,7 +7,7 @@ import { buildLine, lineRequest } from './build.js';
 import type { InputLine } from './input.js';
 import { canonicalJson, requestKey } from './keys.js';
 import type { LegacyJournals } from './legacy.js';
-import { Occurrences } from './occurrences.js';
+import type { Occurrences } from './occurrences.js';
 import type { WorkItem } from './types.js';
 
 /**
@@ -23,6 +23,8 @@ export interface ItemContext extends BuildContext {
   legacy: LegacyJournals | undefined;
   /** Confirmed requests no line of this input asks for any more, by the line they had: what an edited line created. */
   earlier: ReadonlyMap<number, string | undefined>;
+  /** How many times each request was met so far: one table for the survey and the run (reset between). */
+  occurrences: Occurrences;
 }
 
 /**
@@ -45,9 +47,9 @@ export class ContentDigest {
  * Reads the whole input once without sending: its content digest, and marks the confirmed
  * requests its lines still ask for (the others are what edited lines created).
  */
-export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<ItemContext, 'kind' | 'batch' | 'journal' | 'overrides' | 'now'>): Promise<string> {
+export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<ItemContext, 'kind' | 'batch' | 'journal' | 'overrides' | 'unkeyed' | 'now' | 'occurrences'>): Promise<string> {
   const content = new ContentDigest();
-  const occurrences = new Occurrences();
+  const occurrences = ctx.occurrences;
   for await (const chunk of lines) {
     for (const input of chunk) {
       content.add(input);
@@ -55,6 +57,7 @@ export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<I
       if (request.ok) ctx.journal?.done.see(requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest)));
     }
   }
+  occurrences.reset();
   return content.digest();
 }
 
@@ -65,7 +68,7 @@ export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<I
 const BUILD_SLICE = 32;
 
 export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemContext, content: ContentDigest): AsyncGenerator<WorkItem[]> {
-  const occurrences = new Occurrences();
+  const occurrences = ctx.occurrences;
   for await (const chunk of lines) {
     for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
       yield chunk.slice(at, at + BUILD_SLICE).map((input) => {

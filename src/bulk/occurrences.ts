@@ -29,6 +29,12 @@ export class Occurrences {
     return seen;
   }
 
+  /** Forgets every count, keeping the table's size (a second pass over the same input fills it again). */
+  reset(): void {
+    this.slots.fill(0);
+    this.used = 0;
+  }
+
   private get capacity(): number {
     return this.slots.length / 3;
   }

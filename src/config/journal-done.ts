@@ -56,10 +56,11 @@ interface PackedAt {
 }
 
 export class DoneKeys {
-  private tags = new Uint32Array(0);
-  private lines = new Uint32Array(0);
-  private states = new Uint8Array(0);
-  private ids = Buffer.alloc(0);
+  // ArrayBufferLike: a done file's sections are adopted as they were read.
+  private tags: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private lines: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private states: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private ids: Buffer = Buffer.alloc(0);
   private seenFlags = new Uint8Array(0);
   private readonly otherIds = new Map<number, string | undefined>();
   /** Entries written (removed ones included). */
@@ -155,6 +156,7 @@ export class DoneKeys {
     try {
       const { header, offset } = readHeader(fd, path);
       const size = fstatSync(fd).size;
+      // Buffer.alloc is never taken from the shared pool: its own memory, from offset 0, so its words can be viewed in place.
       const data = Buffer.alloc(size - offset);
       if (readSync(fd, data, 0, data.length, offset) !== data.length) throw new DoneFileError(`${path}: shorter than its size`);
       return header.v === 1 ? fromV1(header, data, path) : fromV2(header, data, path);
@@ -255,6 +257,29 @@ export class DoneKeys {
     }
   }
 
+  /** The sections of a done file of version 2 as this table's entries, without a copy (they are copied when it grows). */
+  static adopt(sections: { tags: Uint32Array; lines: Uint32Array; states: Uint8Array; ids: Buffer }, n: number, other: ReadonlyMap<number, string | undefined>): DoneKeys {
+    const done = new DoneKeys();
+    done.tags = sections.tags;
+    done.lines = sections.lines;
+    done.states = sections.states;
+    done.ids = sections.ids;
+    done.seenFlags = new Uint8Array(n);
+    done.used = n;
+    let size = 16;
+    while (4 * n > 3 * size) size *= 2;
+    done.rehash(size);
+    for (let entry = 0; entry < n; entry++) {
+      const state = done.states[entry];
+      if (state === REMOVED) continue;
+      done.count++;
+      if (state === OTHER_ID) done.otherIds.set(entry, other.get(entry));
+      const line = done.lines[entry] as number;
+      if (line > done.maxLine) done.maxLine = line;
+    }
+    return done;
+  }
+
   /** Built from the sections of a done file. */
   static fromSections(n: number, at: PackedAt, other: ReadonlyMap<number, string | undefined>): DoneKeys {
     const done = new DoneKeys();
@@ -270,19 +295,17 @@ function otherMap(header: DoneFileHeader): Map<number, string | undefined> {
 function fromV2(header: DoneFileHeader, data: Buffer, path: string): DoneKeys {
   const n = header.count;
   if (!Number.isInteger(n) || n < 0 || data.length !== n * (8 + 4 + 1 + 16)) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} entries`);
-  // A copy of its own starts at offset 0: the words can be viewed in place.
-  const copy = new Uint8Array(data);
-  const tags = new Uint32Array(copy.buffer, 0, 2 * n);
-  const lines = new Uint32Array(copy.buffer, 8 * n, n);
-  const states = copy.subarray(12 * n, 13 * n);
-  const ids = Buffer.from(copy.buffer, 13 * n);
-  const at: PackedAt = {
-    tag: (i) => [tags[2 * i] as number, tags[2 * i + 1] as number],
-    line: (i) => lines[i] as number,
-    state: (i) => states[i] as number,
-    id: (i) => ids.subarray(16 * i, 16 * i + 16),
-  };
-  return DoneKeys.fromSections(n, at, otherMap(header));
+  // `data` has a buffer of its own from offset 0 (read()): its sections become the entries as they are.
+  return DoneKeys.adopt(
+    {
+      tags: new Uint32Array(data.buffer, data.byteOffset, 2 * n),
+      lines: new Uint32Array(data.buffer, data.byteOffset + 8 * n, n),
+      states: data.subarray(12 * n, 13 * n),
+      ids: data.subarray(13 * n),
+    },
+    n,
+    otherMap(header),
+  );
 }
 
 function fromV1(header: DoneFileHeader, data: Buffer, path: string): DoneKeys {

@@ -87,7 +87,8 @@ function apply(result: ReadResult, record: JournalRecord, path: string, byLine: 
       return;
     case 'sent': {
       const identity = identityOf(record);
-      byLine.set(record.line, identity);
+      // Only a journal of version 1 names lines in its outcomes: a map of a million lines otherwise for nothing.
+      if (result.meta?.v === 1) byLine.set(record.line, identity);
       // Sent anew (a journal of version 1 under a reused batch id: its bytes changed): it starts over.
       result.done.delete(identity);
       result.lines.set(identity, { sent: record });
