@@ -69,13 +69,18 @@ const BUILD_SLICE = 32;
 
 export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemContext, content: ContentDigest): AsyncGenerator<WorkItem[]> {
   const occurrences = ctx.occurrences;
-  for await (const chunk of lines) {
-    for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
-      yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
-        content.add(input);
-        return workItem(input, ctx, occurrences);
-      });
+  try {
+    for await (const chunk of lines) {
+      for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
+        yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
+          content.add(input);
+          return workItem(input, ctx, occurrences);
+        });
+      }
     }
+  } finally {
+    // A million lines' counts are not kept through the journal's compaction.
+    occurrences.reset(true);
   }
 }
 

@@ -29,9 +29,10 @@ export class Occurrences {
     return seen;
   }
 
-  /** Forgets every count, keeping the table's size (a second pass over the same input fills it again). */
-  reset(): void {
-    this.slots.fill(0);
+  /** Forgets every count; `shrink`: lets go of the table's memory too (the run is over), else keeps its size for a second pass. */
+  reset(shrink = false): void {
+    if (shrink) this.slots = new Uint32Array(3 * 1024);
+    else this.slots.fill(0);
     this.used = 0;
   }
 
