@@ -3,6 +3,7 @@ import { routePath } from '../api/routes.js';
 import { deliveryAttemptSchema, statusEventSchema } from '../schemas/history.js';
 import { parcelCreateSchema } from '../schemas/parcel.js';
 import { parcelIdSchema } from '../schemas/parcel-id.js';
+import { STATE_FIELDS, stateDefaultNote } from '../schemas/required-state.js';
 import type { Clock } from '../schemas/time.js';
 import { validate } from '../schemas/validate.js';
 import type { InputLine } from './input.js';
@@ -82,6 +83,12 @@ export function buildLine(request: LineRequest, ctx: BuildContext): BuiltLine {
   const schema: ZodMiniType = ctx.kind === 'create' ? parcelCreateSchema : ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);
   const checked = validate(schema, body);
   if (!checked.ok) return invalid(request.line, checked.issues);
+  if (ctx.kind !== 'create') {
+    const state = STATE_FIELDS[ctx.kind];
+    if (body[state.field] === undefined) {
+      return { ok: false, line: request.line, field: state.field, message: `is required: give a ${state.field} on the line or ${state.flag} (${stateDefaultNote(ctx.kind)})` };
+    }
+  }
   const bytes = encoder.encode(canonicalJson(body));
   return { ok: true, line: request.line, parcel: request.parcel, ignored: request.ignored, request: { method: 'POST', path: request.path, body: bytes } };
 }

@@ -78,6 +78,11 @@ export interface CommandDefinition<Specs extends FlagSpecs = FlagSpecs> {
   args?: string;
   summary: string;
   flags: Specs;
+  /**
+   * The values a positional argument takes, by its position in `args` (0 = the first): help lists
+   * them under the argument's name, completion offers them.
+   */
+  argValues?: Readonly<Record<number, { name: string; values: Readonly<Record<string, string>> }>>;
   examples: readonly string[];
   /** Paragraphs shown after the examples in --help (rules a flag's line has no room for). */
   notes?: readonly string[];
@@ -116,3 +121,4 @@ export function helpDescription(spec: FlagSpec | GlobalFlagSpec): string {
   const notes = [...(spec.env === undefined ? [] : [`env ${spec.env}`]), ...(settingDefault === undefined ? [] : [`default ${settingDefault}`])];
   return notes.length === 0 ? spec.description : `${spec.description} (${notes.join(', ')})`;
 }
+

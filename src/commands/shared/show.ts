@@ -1,7 +1,6 @@
 import { findItems, nextCursor } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
-import { displayZone } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
 import { assertKnownFields } from '../../io/list.js';
 import { isHumanFormat } from '../../io/output-format.js';
@@ -11,15 +10,16 @@ import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage
 import { renderJq, renderJqStream } from '../../io/jq.js';
 import { isRecord } from '../../schemas/record.js';
 import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
+import { rememberParcelIds } from './parcel-id.js';
 
 /**
  * Parcel ids shown are remembered for this target, so a unique prefix of one can be typed next
  * (`parcels get 3f1c9a2b`). Other resources' ids are not parcel ids.
  */
 async function rememberParcels(ctx: Context, items: readonly unknown[], opts: ShowOptions): Promise<void> {
-  if (opts.view !== 'parcels') return;
-  const ids = items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined);
-  if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
+  // A child record (an event, an attempt) names the parcel written to or read.
+  if (opts.view !== 'parcels') return rememberParcelIds(ctx, opts.parentId === undefined ? [] : [opts.parentId]);
+  await rememberParcelIds(ctx, items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined));
 }
 
 export interface ShowOptions {
@@ -33,11 +33,6 @@ import { sameCommand } from './retype.js';
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
   return isHumanFormat(ctx.outputFormat()) ? ctx.codeNames() : undefined;
-}
-
-/** Times on a terminal are shown in the local zone (or UTC with --utc); piped they stay UTC ISO 8601. */
-function timeZoneFor(ctx: Context): string | undefined {
-  return ctx.io.stdoutIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined;
 }
 
 /**
@@ -72,7 +67,6 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
     fields,
     names: await namesFor(ctx),
     now: ctx.now(),
-    timeZone: timeZoneFor(ctx),
     view: opts.view,
   });
 }
@@ -135,7 +129,6 @@ export async function showPage(
     fields,
     names: await namesFor(ctx),
     now: ctx.now(),
-    timeZone: timeZoneFor(ctx),
     view: opts.view,
     parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
@@ -167,7 +160,6 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     fields: ctx.fields(),
     names: await namesFor(ctx),
     now: ctx.now(),
-    timeZone: timeZoneFor(ctx),
     view: opts.view,
     stream: true,
     emptyMessage,
@@ -264,12 +256,11 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
       fields: ctx.fields(),
       names,
       now: ctx.now(),
-      timeZone: timeZoneFor(ctx),
       emptyMessage: `No ${path}.`,
     });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(), timeZone: timeZoneFor(ctx) });
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(),});
   }
 }
