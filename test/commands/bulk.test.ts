@@ -121,6 +121,6 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
       { line: 1, ok: false, error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
       { line: 2, ok: false, error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
     ]);
-    expect(r.stderr).toMatch(/^Interrupted: 0 created, 0 already done, 2 failed in /);
+    expect(r.stderr).toMatch(/^Interrupted: 0 created, 0 already done, 0 failed, 2 cancelled in /);
   });
 });

@@ -384,7 +384,7 @@ describe('parcels doctor', () => {
     const journal = await Journal.open({ dir, target: 'default http://down.example', batch: 'create-7f3a', input: 'parcels.csv', kind: 'create' });
     journal.recordSent({ line: 1, key: 'bulk-key-0001', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
     journal.recordSent({ line: 2, key: 'bulk-key-0002', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
-    journal.recordDone(1, 201, PARCEL);
+    journal.recordDone('bulk-key-0001', 1, 201, PARCEL);
     journal.close();
 
     const r = await h.cli(['doctor', '--json'], { dir });

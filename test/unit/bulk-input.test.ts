@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLine } from '../../src/bulk/build.js';
 import type { InputLine } from '../../src/bulk/input.js';
 import { inputFormat } from '../../src/bulk/input-format.js';
 import { readInput } from '../../src/bulk/input.js';
-import { hashFile, lineKey } from '../../src/bulk/keys.js';
+import { hashFile } from '../../src/bulk/keys.js';
 import { spoolInput } from '../../src/bulk/spool.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -28,7 +27,6 @@ async function collect(batches: AsyncIterable<InputLine[]>): Promise<InputLine[]
 }
 
 const ID = '0b0c4e1a-2f3d-4c5b-8a9e-1f2e3d4c5b6a';
-const NOW = 1_763_884_800;
 
 describe('input format', () => {
   it('comes from --format, else the extension; an unknown extension asks for the flag', () => {
@@ -140,80 +138,7 @@ describe('CSV reading', () => {
   });
 });
 
-describe('line → request', () => {
-  const line = (record: Record<string, unknown> | undefined, text = JSON.stringify(record), n = 1): InputLine => ({
-    line: n,
-    bytes: Buffer.from(text),
-    record,
-    json: text.startsWith('{'),
-  });
-  const ctx = { batch: 'B', overrides: {}, now: () => NOW };
-
-  it('create: a JSON line is sent as its exact bytes, unknown fields kept; the key derives from batch, line number and bytes', () => {
-    const text = '{ "courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"10","colour":"red" }';
-    const built = buildLine(line(JSON.parse(text) as Record<string, unknown>, text, 7), { ...ctx, kind: 'create' });
-    expect(built.ok && Buffer.from(built.request.body).toString()).toBe(text);
-    expect(built).toMatchObject({ ok: true, line: 7, parcel: undefined, request: { method: 'POST', path: '/deliveries/v1/parcels', idempotencyKey: lineKey('B', 7, Buffer.from(text)) } });
-  });
-
-  it('create: an invalid line names the field and the rule', () => {
-    const built = buildLine(line({ courier: 'X', country: 'NL', postal_code: '1', number: 10 }), { ...ctx, kind: 'create' });
-    expect(built).toEqual({ ok: false, line: 1, field: 'number', message: 'must be a string (house number as text)' });
-  });
-
-  it('events: only entry_id and the body fields are taken (others counted), command-line values win', () => {
-    const record = { entry_id: ID, status: 5, courier: 'DEMO-BIKE', occurred_at: NOW - 10, name: 'x' };
-    const built = buildLine(line(record), { ...ctx, kind: 'events', overrides: { status: 2 } });
-    expect(built.ok && Buffer.from(built.request.body).toString()).toBe(`{"status":2,"occurred_at":${NOW - 10}}`);
-    expect(built).toMatchObject({ ok: true, parcel: ID, ignored: 2, request: { path: `/deliveries/v1/parcels/${ID}/events` } });
-  });
-
-  it('events: a missing id, a bad id, a time too far ahead, each reported with its field', () => {
-    expect(buildLine(line({ status: 1 }), { ...ctx, kind: 'events' })).toEqual({ ok: false, line: 1, field: 'entry_id', message: "is required (the parcel's id)" });
-    expect(buildLine(line({ entry_id: 'nope' }), { ...ctx, kind: 'events' })).toEqual({
-      ok: false,
-      line: 1,
-      field: 'entry_id',
-      message: "must be a UUID (the parcel's entry_id)",
-    });
-    expect(buildLine(line({ entry_id: ID, status: 1, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
-      ok: false,
-      line: 1,
-      field: 'occurred_at',
-      message: 'must not be more than five minutes in the future',
-    });
-  });
-
-  it('attempts: CSV delivered_* columns go into the delivered group', () => {
-    const record = { entry_id: ID, time_attempt: NOW, outcome: 2, delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' };
-    const built = buildLine({ ...line(record), json: false }, { ...ctx, kind: 'attempts' });
-    expect(built.ok && JSON.parse(Buffer.from(built.request.body).toString())).toEqual({
-      time_attempt: NOW,
-      outcome: 2,
-      delivered: { delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' },
-    });
-  });
-
-  it('a line that did not parse is reported with its problem', () => {
-    expect(buildLine({ line: 3, bytes: Buffer.from('x'), record: undefined, json: false, problem: 'is not valid JSON' }, { ...ctx, kind: 'create' })).toEqual({
-      ok: false,
-      line: 3,
-      field: '',
-      message: 'is not valid JSON',
-    });
-  });
-});
-
-describe('keys and batch identity', () => {
-  it('keys are deterministic, valid Idempotency-Keys, and differ by batch, line and bytes', () => {
-    const k = lineKey('batch', 1, Buffer.from('{}'));
-    expect(k).toMatch(/^bulk-[A-Za-z0-9_-]{41}$/);
-    // Pinned: journals of earlier versions hold keys of this derivation, and a re-run must find them.
-    expect(k).toBe('bulk-BEGaWlZowIwyR7Dsc75C8NjndqsZPVufwPF4rPkOS');
-    expect(lineKey('batch', 1, Buffer.from('{}'))).toBe(k);
-    expect(new Set([k, lineKey('batch2', 1, Buffer.from('{}')), lineKey('batch', 2, Buffer.from('{}')), lineKey('batch', 1, Buffer.from('{ }'))]).size).toBe(4);
-  });
-
+describe('standard input', () => {
   it('standard input is spooled to the data directory under its hash, which is the file\'s hash', async () => {
     const spooled = await spoolInput(Readable.from([Buffer.from('{"a":1}\n'), Buffer.from('{"b":2}\n')]), dir);
     expect(spooled.path).toBe(join(dir, 'spool', `${spooled.hash}.input`));

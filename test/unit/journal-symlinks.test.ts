@@ -62,7 +62,7 @@ describe('no journal file is opened through a symbolic link', () => {
   it('a linked done file named by a compacted journal is refused', async () => {
     const journal = await Journal.open(id());
     journal.recordSent({ line: 1, key: 'k-1', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: 1 });
-    journal.recordDone(1, 201, '0b0c4e1a-2f3d-4c5b-8a9e-1f2e3d4c5b6a');
+    journal.recordDone('k-1', 1, 201, '0b0c4e1a-2f3d-4c5b-8a9e-1f2e3d4c5b6a');
     await journal.compactDone();
     journal.close();
     const path = journalPath(dir, TARGET, 'b1');
