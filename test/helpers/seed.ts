@@ -15,7 +15,7 @@ export const KEY_USAGE_ONLY = 'key_a_usage_only_0123';
 // Organisation B (another tenant), U (unverified) and R (its own tight rate limit).
 export const OTHER_ORG_KEY = 'test_other_key_2b4d6f8a1c3e5a7c9e0b';
 export const KEY_B = 'key_b_all_0123456789';
-export const KEY_U = 'key_u_unverified_0123';
+export const KEY_U = 'test_unverified_key_3d5f7a9c1e2b4d6f';
 export const KEY_R = 'key_r_ratelimited_012';
 export const ALL_KEYS = [FULL_KEY, READ_ONLY_KEY, EXPIRED_KEY, KEY_A, KEY_A_READ, KEY_A_EXPIRED, KEY_USAGE_ONLY, OTHER_ORG_KEY, KEY_B, KEY_U, KEY_R];
 
