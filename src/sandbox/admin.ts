@@ -164,7 +164,8 @@ export async function handleAdmin(req: IncomingMessage, d: AdminDeps): Promise<S
   } catch (err) {
     if (err instanceof SandboxError) return errorResponse(err);
     if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));
-    if (err instanceof ClockError || err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
+    if (err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'unknown_scenario', err.message));
+    if (err instanceof ClockError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
     if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
     return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
   }

@@ -180,7 +180,7 @@ describe('get', () => {
 
   it('a bad UUID → exit 2', async () => {
     const r = await h.cli(['get', 'abc']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a UUID, the parcel\'s entry_id (got "abc")\n' });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a whole id, or a unique prefix of 8 or more characters (got "abc", 3)\n' });
   });
 
   it('an unknown UUID → exit 4', async () => {

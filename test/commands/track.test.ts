@@ -348,7 +348,7 @@ describe('track --watch', () => {
     expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T + 120)])).code).toBe(0);
     const r = await finished(w);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('delivered; stopped watching\n');
     expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
       '\nTimeline\n' +
         'time\tage\tentry\tstate\treason\tdelivered\n' +

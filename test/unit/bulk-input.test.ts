@@ -137,7 +137,7 @@ describe('line → request', () => {
       field: 'entry_id',
       message: "must be a UUID (the parcel's entry_id)",
     });
-    expect(buildLine(line({ entry_id: ID, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
+    expect(buildLine(line({ entry_id: ID, status: 1, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
       ok: false,
       line: 1,
       field: 'occurred_at',

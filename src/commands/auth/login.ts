@@ -8,6 +8,7 @@ import { confirm } from '../shared/confirm.js';
 import { showSuccess } from '../shared/show.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
+import { sameCommand } from '../shared/retype.js';
 import { verifyKey } from '../../api/verify.js';
 import { updateConfig } from '../../config/store.js';
 import { maskKey } from '../../api/redact.js';
@@ -25,8 +26,8 @@ export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
     if (keyFrom === 'prompt' && !ctx.io.stdinIsTTY) {
       throw new UsageError(
         'no terminal to prompt for the key',
-        '--with-key-stdin',
-        'pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | parcels auth login --with-key-stdin',
+        undefined,
+        `pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | ${sameCommand(ctx.commandLine, { drop: ['--with-key-stdin'], add: ['--with-key-stdin'] })}`,
       );
     }
     return { keyFrom, verify: flags.verify, insecure: flags.insecure };

@@ -28,7 +28,8 @@ export interface SandboxAdmin {
 
 /** The library throws plain errors; the commands report them as the admin route would answer. */
 function asApiError(err: unknown): never {
-  if (err instanceof Error && (err.name === 'ClockError' || err.name === 'UnknownScenarioError')) throw new ApiError(422, 'validation_failed', err.message, undefined);
+  if (err instanceof Error && err.name === 'UnknownScenarioError') throw new ApiError(422, 'unknown_scenario', err.message, undefined);
+  if (err instanceof Error && err.name === 'ClockError') throw new ApiError(422, 'validation_failed', err.message, undefined);
   if (err instanceof RangeError && err.message.startsWith('no parcel')) throw new ApiError(404, 'parcel_not_found', err.message, undefined);
   throw err;
 }

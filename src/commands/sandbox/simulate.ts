@@ -1,8 +1,10 @@
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
-import { parcelIdArg } from '../shared/flags.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { didYouMean } from '../../io/did-you-mean.js';
 
 export interface SimulateOptions {
   id: string;
@@ -19,15 +21,27 @@ interface RunView {
   done: boolean;
 }
 
+/** The message names the scenarios the sandbox knows (its built-in ones and a --scenarios file's): `…; known: a, b`. */
+const KNOWN = /; known: (.*)$/;
+
+/** A scenario name the sandbox does not know is bad input (exit 2), with the closest name it knows. */
+function unknownScenario(typed: string): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof ApiError) || error.code !== 'unknown_scenario') throw error;
+    const known = (KNOWN.exec(error.message)?.[1] ?? '').split(', ').filter((name) => name !== '');
+    throw new UsageError(`${error.message}${didYouMean(typed, known)}`, 'SCENARIO');
+  };
+}
+
 export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptions>({
-  parse({ args }) {
-    return { id: parcelIdArg(args[0] ?? ''), scenario: args[1] };
+  async parse({ args }, ctx) {
+    return { id: await resolveParcelId(args[0] ?? '', ctx), scenario: args[1] };
   },
 
   async run({ id, scenario }, ctx) {
     const admin = await sandboxAdmin(ctx);
     try {
-      const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario))) as RunView;
+      const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as RunView;
       const format = ctx.outputFormat();
       if (format === 'json') {
         await renderRecord(ctx.io, view, { format, now: ctx.now() });

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
 import { parcelIdSchema } from '../../schemas/parcel-id.js';
 import type { FieldIssue } from '../../schemas/validate.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../../io/did-you-mean.js';
 import { intFlag } from './int.js';
 
 /**

@@ -10,15 +10,16 @@ import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage
 import { renderJq, renderJqStream } from '../../io/jq.js';
 import { isRecord } from '../../schemas/record.js';
 import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
+import { rememberParcelIds } from './parcel-id.js';
 
 /**
  * Parcel ids shown are remembered for this target, so a unique prefix of one can be typed next
  * (`parcels get 3f1c9a2b`). Other resources' ids are not parcel ids.
  */
 async function rememberParcels(ctx: Context, items: readonly unknown[], opts: ShowOptions): Promise<void> {
-  if (opts.view !== 'parcels') return;
-  const ids = items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined);
-  if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
+  // A child record (an event, an attempt) names the parcel written to or read.
+  if (opts.view !== 'parcels') return rememberParcelIds(ctx, opts.parentId === undefined ? [] : [opts.parentId]);
+  await rememberParcelIds(ctx, items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined));
 }
 
 export interface ShowOptions {
