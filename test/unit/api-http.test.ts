@@ -221,8 +221,8 @@ describe('retries', () => {
 
   it('maps a refused connection to connection_refused', async () => {
     const { url } = await serve(() => undefined);
-    servers[0]?.close();
-    await new Promise((r) => setTimeout(r, 20));
+    // Closed and no longer listening (no connection was ever opened to it).
+    await new Promise((closed) => servers[0]?.close(closed));
     const { client: c } = client(url, { retries: 1 });
     await expect(c.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ name: 'NetworkError', code: 'connection_refused' });
   });
