@@ -89,7 +89,7 @@ describe('create', () => {
     const r = await h.cli(['create', '--data', '{nope']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: --data is not valid JSON: .+\n$/);
+    expect(r.stderr).toMatch(/^Error: --data is not valid JSON \(.+\)\n$/);
   });
 
   it('--data that is not an object → exit 2', async () => {
