@@ -194,7 +194,7 @@ describe('get', () => {
   });
 
   it("another organisation's parcel → exit 4", async () => {
-    const r0 = await h.cli(['create', '--courier', 'B-CAR', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], {
+    const r0 = await h.cli(['create', '--courier', 'B-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], {
       env: { PARCELS_API_KEY: OTHER_ORG_KEY },
     });
     expect(r0.code).toBe(0);

@@ -106,14 +106,13 @@ describe('bulk create --from', () => {
   it('a 429-limited sandbox slows the run but fails no line', async () => {
     const { env, dir } = await serve({ ...TEST_SEED, rate_limit: { requests: 20, window_s: 2 } });
     const input = writeLines(dir, 'limited.ndjson', Array.from({ length: 50 }, (_, i) => parcelLine(i + 1)));
-    const started = Date.now();
     const r = await parcels(['create', '--from', input, '--concurrency', '16'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(results(r).every((l) => l.ok === true)).toBe(true);
     // The whole pool waits out each pause, and says nothing more than its summary.
     expect(r.stderr).toMatch(/^✓ 50 created, 0 already done, 0 failed in /);
-    // 50 requests at 20 per 2-second window need at least two pauses.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    // 50 requests at 20 per 2-second window: the sandbox refuses any over its limit, so every line
+    // created means the run waited out the windows (no wall-clock bound needed).
     expect(await allParcels(env)).toHaveLength(50);
   });
 });
