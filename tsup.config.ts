@@ -22,24 +22,6 @@ const commandModulesExternal: Plugin = {
 };
 
 /**
- * undici's HTTP/1.1 client requires its HTTP/2 half at load (and with it node:http2, ~9 ms of every
- * request command's start here), though it calls it only when a server negotiates h2, which the CLI
- * never offers (allowH2 is off). The require moves into the call: the same function, loaded on first
- * use. The build fails if undici's line changes, so an upgrade cannot silently undo this.
- */
-const UNDICI_H2_REQUIRE = "const connectH2 = require('./client-h2.js')";
-const undiciLazyHttp2: Plugin = {
-  name: 'undici-lazy-http2',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(UNDICI_H2_REQUIRE)) throw new Error(`undici-lazy-http2: "${UNDICI_H2_REQUIRE}" not found in ${args.path}`);
-      return { contents: source.replace(UNDICI_H2_REQUIRE, "const connectH2 = (...args) => require('./client-h2.js')(...args)"), loader: 'js' };
-    });
-  },
-};
-
-/**
  * esbuild's code splitting puts the modules reached from the same set of entry points into one chunk.
  * Each command module is an entry (its loader imports it lazily), and each uses its own subset of the
  * CLI's core (context, config, API client, output), so the core fell into ~40 chunks of a few hundred
@@ -85,7 +67,7 @@ export default defineConfig([
     banner: {
       js: "import { createRequire as __parcelsCreateRequire } from 'node:module'; const require = __parcelsCreateRequire(import.meta.url);",
     },
-    esbuildPlugins: [undiciLazyHttp2, commandsShareCore],
+    esbuildPlugins: [commandsShareCore],
   },
   {
     // `--version` and `--help` as a small CommonJS file: Node starts CommonJS without its ESM loader,

@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: the one lazy factory every command receives; each member is small and they share its state.
 import { randomUUID } from 'node:crypto';
 import { dryRunRecorder } from './api/dry-run.js';
+import { stdoutZone } from './io/time.js';
 import { ApiClient } from './api/http.js';
 import { loadCodeNames } from './api/reference.js';
 import { readCached, writeCached } from './config/cache.js';
@@ -96,6 +97,8 @@ export function createContext(init: {
   claimSecondSignal?: () => AbortSignal;
 }): Context {
   const { io, env, globals } = init;
+  // Every time a person reads on stdout is shown in this zone (io/time.ts); the IO carries it like its colour.
+  io.timeZone = stdoutZone(io.stdoutIsTTY, env, globals.utc === true);
   const signal = init.signal ?? new AbortController().signal;
   const now = init.now ?? (() => Math.floor(Date.now() / 1000));
   let settingsPromise: Promise<Settings> | undefined;
@@ -222,7 +225,7 @@ export function createContext(init: {
           retries: resolved.retries,
           userAgent: USER_AGENT,
           trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
-          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text))) : undefined,
+          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text), { embedded: globals.sandbox })) : undefined,
           waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
           onSkew: (seconds: number) => skew.measured(seconds),

@@ -10,8 +10,11 @@ export interface RequestDescription {
   headers: Record<string, string>;
   /** The exact text of the body. */
   body?: string;
-  /** A runnable curl command that reads the key from $PARCELS_API_KEY without putting it on any argv. */
-  curl: string;
+  /**
+   * A runnable curl command that reads the key from $PARCELS_API_KEY without putting it on any argv.
+   * Absent for the embedded `--sandbox`, whose port closes when the command ends.
+   */
+  curl?: string;
 }
 
 /** Collects every request a client in recording mode would have sent. */
@@ -21,17 +24,26 @@ export interface DryRunRecorder {
   readonly requests: readonly RequestDescription[];
 }
 
-/** A recorder that also writes each request, as `formatDescription` prints it, to `write` (when given). */
-export function dryRunRecorder(write?: (text: string) => void): DryRunRecorder {
+/**
+ * A recorder that also writes each request, as `formatDescription` prints it, to `write` (when
+ * given). `embedded`: the requests go to the `--sandbox` started for this command alone, so they
+ * are recorded without a curl command (nothing answers on that port once the command ends).
+ */
+export function dryRunRecorder(write?: (text: string) => void, opts: { embedded?: boolean } = {}): DryRunRecorder {
   const requests: RequestDescription[] = [];
   return {
     requests,
     record(description) {
-      requests.push(description);
-      write?.(formatDescription(description));
+      const recorded: RequestDescription = opts.embedded === true ? { method: description.method, url: description.url, headers: description.headers, ...(description.body === undefined ? {} : { body: description.body }) } : description;
+      requests.push(recorded);
+      write?.(formatDescription(recorded));
     },
   };
 }
+
+/** Said instead of a curl command for the embedded `--sandbox`. */
+export const EMBEDDED_NOTE =
+  '# no curl command: the --sandbox this command started stops with it; `parcels sandbox serve` runs one that stays, for --base-url';
 
 /**
  * The curl command for a request. The Authorization header goes to curl on stdin (`-H @-`) from
@@ -60,6 +72,10 @@ export function formatDescription(d: RequestDescription): string {
   const lines = [`${d.method} ${d.url}`, ...Object.entries(d.headers).map(([n, v]) => `${n}: ${v}`)];
   if (d.body !== undefined) lines.push('', d.body);
   lines.push('');
+  if (d.curl === undefined) {
+    lines.push(EMBEDDED_NOTE, '');
+    return lines.join('\n');
+  }
   if (d.headers.Authorization !== undefined) lines.push("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command");
   lines.push(d.curl, '');
   return lines.join('\n');

@@ -1,20 +1,24 @@
 import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
 import type { DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
-import type { Answer } from './connection.js';
-import { Connection } from './connection.js';
+import type { Answer } from './core/connection.js';
+import { Connection } from './core/connection.js';
+import { PoolGate, sharedGate } from './core/gate.js';
+import { backoffDelay, isRepeatable, isRetryableStatus, pauseFor } from './core/policy.js';
+import type { Sleep } from './core/sleep.js';
+import { cancellation, sleep } from './core/sleep.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, serviceOf } from './core/transport.js';
 import { interpretAnswer } from './answer.js';
 import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget } from './request.js';
-import type { Sleep } from './retry.js';
-import { RETRY_AFTER_CAP_MS, RetryGate, abortableSleep, backoffDelay, cancellation, isRepeatable, isRetryableStatus } from './retry.js';
 
 /**
- * The client: the one place that sends HTTP (retries, the Retry-After gate, recording mode,
- * errors). Everything the service sends back has gone through `redactKey` in the Connection before
- * this code, or any other, sees it.
+ * The client of one-shot commands, pagination and `track --watch`, over the request core
+ * (src/api/core/): retries by its policy, admission through the process's pool gate, recording
+ * mode, errors. Everything the service sends back has gone through `redactKey` in the Connection
+ * before this code, or any other, sees it.
  */
 
 export type { ApiRequest, ApiResponse, HttpMethod, QueryValue } from './request.js';
@@ -26,7 +30,6 @@ export interface WaitingIndicator {
   notice(line: string): void;
 }
 
-const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Bodies in --verbose traces are cut after this many characters. */
 const TRACE_BODY_CHARS = 2048;
 
@@ -47,7 +50,7 @@ export interface ApiClientOptions {
   /** Cancels every request of this client (e.g. aborted on SIGINT with a CancelledError reason). */
   signal?: AbortSignal | undefined;
   sleep?: Sleep;
-  /** Epoch milliseconds; drives the Retry-After gate and the clock-skew measurement. */
+  /** Epoch milliseconds; drives the clock-skew measurement (and the gate, with `sleep`, when either is given). */
   now?: () => number;
   /** Told the skew (service clock minus ours, seconds) measured from every response's Date header. */
   onSkew?: ((seconds: number) => void) | undefined;
@@ -57,8 +60,14 @@ export interface ApiClientOptions {
   connections?: number;
   /** Largest single response body accepted (default 32 MiB); list walks are page by page. */
   maxResponseBytes?: number;
-  /** The Retry-After pause shared by every request (default: one per client). */
-  gate?: RetryGate;
+  /** Admission (pauses, pace) shared by every request (default: the process's gate for the service; one of its own when `sleep` or `now` is given). */
+  gate?: PoolGate;
+}
+
+/** What a client created by `withRetries` shares with its parent. */
+interface Shared {
+  connection: Connection;
+  gate: PoolGate;
 }
 
 function truncated(text: string): string {
@@ -72,32 +81,43 @@ export class ApiClient {
   private readonly sleep: Sleep;
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly gate: RetryGate;
+  /** Admission of every request of this client (shared with the process's other senders to the service). */
+  readonly gate: PoolGate;
   private readonly connection: Connection;
   private closed = false;
+  /** False for a client from `withRetries`: its parent closes the connection. */
+  private readonly ownsConnection: boolean;
   /** Service clock minus ours, in seconds, from the latest response's Date header. */
   lastSkewSeconds: number | undefined;
 
-  constructor(options: ApiClientOptions) {
-    const url = new URL(options.baseUrl);
-    // settings.ts reports bad base URLs to the user; this only keeps the key from other schemes.
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
-      throw new Error('ApiClient needs an http(s) base URL without credentials');
-    }
+  constructor(options: ApiClientOptions, shared?: Shared) {
+    const service = serviceOf(options.baseUrl);
     this.options = options;
-    this.origin = url.origin;
-    this.basePath = url.pathname.replace(/\/+$/, '');
-    this.sleep = options.sleep ?? abortableSleep;
+    this.origin = service.origin;
+    this.basePath = service.basePath;
+    this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.gate = options.gate ?? new RetryGate(this.now);
-    this.connection = new Connection({
-      origin: this.origin,
-      apiKey: options.apiKey,
-      timeoutMs: options.timeoutMs,
-      connections: options.connections ?? 16,
-      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    });
+    const scripted = options.sleep !== undefined || options.now !== undefined;
+    this.gate = shared?.gate ?? options.gate ?? (scripted ? new PoolGate({ now: this.now, sleep: this.sleep }) : sharedGate(this.origin));
+    this.ownsConnection = shared === undefined;
+    this.connection =
+      shared?.connection ??
+      new Connection({
+        origin: this.origin,
+        apiKey: options.apiKey,
+        timeoutMs: options.timeoutMs,
+        connections: options.connections ?? 16,
+        maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      });
+  }
+
+  /**
+   * The same client (connections, gate, recording) with `retries` extra attempts: for a caller that
+   * owns its own back-off (`track --watch`), so retries never stack. Closing it closes nothing.
+   */
+  withRetries(retries: number): ApiClient {
+    return new ApiClient({ ...this.options, retries }, { connection: this.connection, gate: this.gate });
   }
 
   /** True in recording mode (--dry-run): requests are recorded, never sent. */
@@ -171,8 +191,8 @@ export class ApiClient {
     const url = `${this.origin}${target}`;
 
     for (let attempt = 1; ; attempt++) {
-      await this.gate.pass(this.sleep, signal);
       if (signal?.aborted) throw cancellation(signal);
+      if (!req.admitted) await this.gate.admit(signal);
       if (this.options.trace) {
         this.trace(`> ${req.method} ${url}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ''}`);
         for (const [name, value] of Object.entries(requestHeaders(req, bytes !== undefined, { ...auth, redact: true }))) this.trace(`> ${name}: ${value}`);
@@ -182,6 +202,7 @@ export class ApiClient {
       let failure: ApiError | NetworkError;
       try {
         const answer = await this.connection.send(req.method, target, headers, bytes, signal);
+        this.gate.observe(answer.headers);
         const ms = Math.round(performance.now() - started);
         this.measureSkew(answer.headers.date);
         if (this.options.trace) {
@@ -197,6 +218,8 @@ export class ApiClient {
         const ms = Math.round(performance.now() - started);
         failure = error instanceof NetworkError ? error : new NetworkError(String(error), 'network_error');
         this.trace(`< ${failure.code}: ${failure.message} (${ms} ms)`);
+      } finally {
+        if (!req.admitted) this.gate.settle();
       }
 
       const retryStatus = failure instanceof ApiError ? isRetryableStatus(failure.status) : failure.code !== 'response_too_large';
@@ -215,8 +238,8 @@ export class ApiClient {
         final.request = { method: req.method, path: req.path, ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }) };
         throw final;
       }
-      const retryAfter = failure instanceof ApiError ? failure.retryAfter : undefined;
-      const delay = retryAfter !== undefined ? Math.min(retryAfter * 1000, RETRY_AFTER_CAP_MS) : backoffDelay(attempt, this.random);
+      const pause = pauseFor(failure);
+      const delay = pause ?? backoffDelay(attempt, this.random);
       const reason = failure instanceof ApiError ? String(failure.status) : failure.code;
       this.trace(`retrying in ${delay} ms after ${reason} (attempt ${attempt + 1}/${maxAttempts})`);
       const what =
@@ -226,13 +249,10 @@ export class ApiClient {
             : `${failure.status} ${statusPhrase(failure.status)} from the service`
           : (NETWORK_MESSAGES[failure.code] ?? failure.code);
       this.notice(`${what}; retrying in ${Math.ceil(delay / 1000)} s (${attempt}/${maxAttempts - 1})`);
-      if (failure instanceof ApiError && (failure.status === 429 || failure.status === 503) && retryAfter !== undefined) {
-        // The service asked for a pause: every request of this client waits it out (the gate at the
-        // top of the loop), not just this one.
-        this.gate.closeFor(delay);
-      } else {
-        await this.sleep(delay, signal);
-      }
+      // The service asked for a pause: every request to it waits it out at the gate, not just this
+      // retry. A backoff is this request's own.
+      if (pause !== undefined) this.gate.pause(pause);
+      else await this.sleep(delay, signal);
     }
   }
 
@@ -263,6 +283,6 @@ export class ApiClient {
   /** Closes the keep-alive connections. Further requests fail. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.connection.close();
+    if (this.ownsConnection) await this.connection.close();
   }
 }

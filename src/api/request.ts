@@ -18,6 +18,8 @@ export interface ApiRequest {
   /** More headers (e.g. from a raw `api` command); they cannot replace Authorization or Host. */
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
+  /** Already admitted by the caller's pool gate (a bulk line through `sendThrough`): not admitted twice. */
+  admitted?: boolean;
 }
 
 export interface ApiResponse {
@@ -33,8 +35,12 @@ export interface ApiResponse {
   attempts: number;
 }
 
-/** Headers a request may not set itself: the key goes only where the client sends it. */
-const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection']);
+/**
+ * Headers a request may not set itself: the key goes only where the client sends it, and the
+ * connection is the transport's (undici refuses Expect, Upgrade and Keep-Alive on a request: sent
+ * anyway they fail as a network error, retried).
+ */
+const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'keep-alive']);
 
 /** True for a header (lower-case name) a request may not set itself. */
 export function isReservedHeader(name: string): boolean {

@@ -1,6 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
-import { BulkSender } from '../api/bulk-send.js';
+import { BulkSender } from '../api/core/dispatch.js';
+import type { PoolGate } from '../api/core/gate.js';
+import { sharedGate } from '../api/core/gate.js';
+import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
 import { JournalLockedError } from '../config/journal-lock.js';
 import { dataDir } from '../config/paths.js';
@@ -41,17 +44,20 @@ export async function engineClient(ctx: Context, connections: number): Promise<A
 
 /**
  * The sender of a bulk run: BulkSender (lean, one pool) or, with --verbose, the engine client,
- * whose traces show every request and answer.
+ * whose traces show every request and answer. Either tells the process's gate for the service
+ * the pace of every answer; the engine admits through that gate.
  */
-export async function engineSender(ctx: Context, connections: number): Promise<{ send: Send; close(): Promise<void> }> {
+export async function engineSender(ctx: Context, connections: number): Promise<{ send: Send; gate: PoolGate; close(): Promise<void> }> {
   if (ctx.globals.verbose) {
     const client = await engineClient(ctx, connections);
-    return { send: sendThrough(client), close: () => client.close() };
+    return { send: sendThrough(client), gate: client.gate, close: () => client.close() };
   }
   const settings = await ctx.target();
   if (settings.baseUrl === undefined) await ctx.api();
-  const sender = new BulkSender({ baseUrl: settings.baseUrl as string, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, userAgent: USER_AGENT, connections });
-  return { send: sender.send, close: () => sender.close() };
+  const baseUrl = settings.baseUrl as string;
+  const gate = sharedGate(serviceOf(baseUrl).origin);
+  const sender = new BulkSender({ baseUrl, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, userAgent: USER_AGENT, connections, gate });
+  return { send: sender.send, gate, close: () => sender.close() };
 }
 
 /** Extra attempts per line: `--retries`/PARCELS_RETRIES/the profile when set, else 10 for bulk runs. */
@@ -93,6 +99,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       // Benchmarks only (bench/bulk-import.mjs measures the journal's cost): a run without it is not safe to repeat.
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sender.send,
+      gate: sender.gate,
       emit: (result) => {
         progress?.tick();
         return results.write(result);

@@ -12,7 +12,8 @@ import { hashFile, lineKey } from './keys.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import { spoolInput } from './spool.js';
-import type { Timing } from './gate.js';
+import type { PoolGate } from '../api/core/gate.js';
+import type { Timing } from '../api/core/sleep.js';
 import type { BulkKind, ResultLine, RunRecorder, Send, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: input → lines → journal-aware work items → runner. */
@@ -44,6 +45,8 @@ export interface ImportOptions {
   abandon?: AbortSignal;
   /** The observation-time rule's clock (Unix seconds). */
   now?: Clock;
+  /** The sender's pool gate (see RunOptions.gate). */
+  gate?: PoolGate;
   timing?: Timing;
   random?: () => number;
   window?: number;
@@ -89,6 +92,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       rate: opts.rate,
       signal: opts.signal,
       abandon: opts.abandon,
+      gate: opts.gate,
       timing: opts.timing,
       random: opts.random,
       window: opts.window,

@@ -1,15 +1,14 @@
 import { setMaxListeners } from 'node:events';
+import type { PoolGate } from '../api/core/gate.js';
+import { backoffDelay, pauseFor } from '../api/core/policy.js';
 import { ApiError, CancelledError, NetworkError } from '../errors.js';
-import type { Gate, Timing } from './gate.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
-import type { ResultLine, RunRecorder, Send, WorkItem } from './types.js';
+import type { ResultLine, RunRecorder, Send, SendResponse, WorkItem } from './types.js';
 
-/** One line of a bulk run (or an outbox flush) sent until it has an outcome: retries, backoff, pool-wide pauses, cancellation. */
-
-/** Pause when a 429 carries no Retry-After. */
-export const DEFAULT_PAUSE_MS = 1_000;
-const BACKOFF_BASE_MS = 100;
-const BACKOFF_CAP_MS = 5_000;
+/**
+ * One line of a bulk run (or an outbox flush) sent until it has an outcome, by the request core's
+ * policy (src/api/core/): its retries and backoff, the pool gate's pauses and pace, cancellation.
+ */
 
 /** What the worker takes from the run's options. */
 export interface LineWorkerOptions {
@@ -39,8 +38,7 @@ export class LineWorker {
 
   constructor(
     private readonly opts: LineWorkerOptions,
-    private readonly gate: Gate,
-    private readonly timing: Timing,
+    private readonly gate: PoolGate,
   ) {
     this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
     this.random = opts.random ?? Math.random;
@@ -63,19 +61,21 @@ export class LineWorker {
     const abandon = this.opts.abandon;
     const stopWaiting = this.stopWaiting;
     for (let failures = 0; ; ) {
-      const wait = this.gate.admit(stopWaiting);
-      if (wait !== undefined) await wait;
-      if (stopWaiting?.aborted) return cancelled(line);
+      const admission = this.gate.admit(stopWaiting);
+      if (admission !== undefined && !(await this.waited(admission))) return cancelled(line);
+      if (stopWaiting?.aborted) {
+        this.gate.settle();
+        return cancelled(line);
+      }
+      let response: SendResponse;
       try {
-        const response = await this.opts.send(item.request, abandon);
-        this.gate.succeeded();
-        const entryId = response.entryId ?? item.parcel;
-        this.opts.recorder?.done(line, response.status, entryId);
-        return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
+        response = await this.opts.send(item.request, abandon);
       } catch (error) {
+        this.gate.settle();
         if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
-        if (error instanceof ApiError && (error.status === 429 || (error.status === 503 && error.retryAfter !== undefined))) {
-          this.gate.pause(error.retryAfter === undefined ? DEFAULT_PAUSE_MS : error.retryAfter * 1000);
+        const pause = pauseFor(error);
+        if (pause !== undefined) {
+          this.gate.pause(pause);
           continue;
         }
         const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
@@ -88,8 +88,25 @@ export class LineWorker {
           // Left uncertain in the journal: the next run resends it with the same key and bytes.
           return { line, ok: false, error: describeTransient(error) };
         }
-        await this.timing.sleep(backoff(failures, this.random), stopWaiting);
+        if (!(await this.waited(this.gate.timing.sleep(backoffDelay(failures, this.random), stopWaiting))) || stopWaiting?.aborted) return cancelled(line);
+        continue;
       }
+      this.gate.settle();
+      this.gate.succeeded();
+      const entryId = response.entryId ?? item.parcel;
+      this.opts.recorder?.done(line, response.status, entryId);
+      return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
+    }
+  }
+
+  /** False when the wait was cut short because the run was stopped. */
+  private async waited(wait: Promise<void>): Promise<boolean> {
+    try {
+      await wait;
+      return true;
+    } catch (error) {
+      if (error instanceof CancelledError) return false;
+      throw error;
     }
   }
 }
@@ -102,11 +119,6 @@ function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | un
 function describeTransient(error: ApiError | NetworkError): NonNullable<ResultLine['error']> {
   if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
   return { code: error.code, message: error.message };
-}
-
-function backoff(failures: number, random: () => number): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
-  return ceiling / 2 + random() * (ceiling / 2);
 }
 
 function cancelled(line: number): ResultLine {

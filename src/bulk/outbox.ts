@@ -3,7 +3,8 @@ import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { JournalLockedError } from '../config/journal-lock.js';
 import { Journal, journalPath } from '../config/journal.js';
 import { readJournal } from '../config/journal-read.js';
-import type { Timing } from './gate.js';
+import type { PoolGate } from '../api/core/gate.js';
+import type { Timing } from '../api/core/sleep.js';
 import { journalRecorder } from './import.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
@@ -103,6 +104,8 @@ export interface FlushOptions {
   retries?: number;
   signal?: AbortSignal;
   abandon?: AbortSignal;
+  /** The sender's pool gate (see RunOptions.gate). */
+  gate?: PoolGate;
   timing?: Timing;
   random?: () => number;
   /** How long to wait for another command holding the outbox (default OUTBOX_LOCK_WAIT_MS). */
@@ -170,6 +173,7 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
       retries: opts.retries,
       signal: opts.signal,
       abandon: opts.abandon,
+      gate: opts.gate,
       timing: opts.timing,
       random: opts.random,
     });

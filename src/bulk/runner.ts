@@ -1,7 +1,8 @@
 import { ApiError, EXIT, exitCodeFor } from '../errors.js';
 import type { ExitCode } from '../errors.js';
-import type { Timing } from './gate.js';
-import { Gate, realTiming } from './gate.js';
+import { PoolGate } from '../api/core/gate.js';
+import type { Timing } from '../api/core/sleep.js';
+import { realTiming } from '../api/core/sleep.js';
 import type { LineWorkerOptions } from './line-worker.js';
 import { CANCELLED, INVALID_LINE, LineWorker, UNEXPECTED } from './line-worker.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
@@ -22,6 +23,8 @@ export interface RunOptions extends LineWorkerOptions {
   concurrency?: number;
   /** Requests per second. */
   rate?: number;
+  /** The sender's pool gate (the process's, for its service); else one of the run's own on `timing`. */
+  gate?: PoolGate;
   timing?: Timing;
   /** Most items started but not yet emitted (default 4 × concurrency). */
   window?: number;
@@ -51,12 +54,13 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new RangeError(`concurrency must be an integer from 1 to ${MAX_CONCURRENCY}`);
   }
-  const timing = opts.timing ?? realTiming;
-  const gate = new Gate(concurrency, opts.rate, timing);
+  const gate = opts.gate ?? new PoolGate(opts.timing ?? realTiming);
+  gate.configure(concurrency, opts.rate);
+  const timing = gate.timing;
   const window = opts.window ?? concurrency * 4;
   const started = timing.now();
   const summary: RunSummary = { created: 0, alreadyDone: 0, failed: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
-  const worker = new LineWorker(opts, gate, timing);
+  const worker = new LineWorker(opts, gate);
 
   const finished = new Map<number, ResultLine>();
   let nextSeq = 0;

@@ -36,13 +36,28 @@ export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
   return join(dataDir(env, platform), 'sandbox.db');
 }
 
-/** The default sandbox database path, with its directory created (0700) so SQLite can open it. */
+/**
+ * The default sandbox database path, with its directory created (0700) and the file itself made
+ * 0600 (created empty when missing, tightened when looser), like every other data file. SQLite
+ * gives its -wal and -shm files the database file's mode.
+ */
 export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = dataDir(env);
   // Loaded here, not at the top: shell completion reads these paths and must not load fs/promises.
-  const { ensurePrivateDir } = await import('./atomic.js');
+  const { ensurePrivateDir, refuseSymlink } = await import('./atomic.js');
+  const { open } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
   await ensurePrivateDir(dir);
-  return join(dir, 'sandbox.db');
+  const db = join(dir, 'sandbox.db');
+  await refuseSymlink(db);
+  // O_NOFOLLOW: a link put there after the check is refused too; no O_TRUNC, so the data stays.
+  const handle = await open(db, constants.O_CREAT | constants.O_RDWR | constants.O_NOFOLLOW, 0o600);
+  try {
+    if (((await handle.stat()).mode & 0o077) !== 0) await handle.chmod(0o600);
+  } finally {
+    await handle.close();
+  }
+  return db;
 }
 
 /** A profile name as a safe single file-name component. */

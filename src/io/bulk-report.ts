@@ -87,12 +87,3 @@ export async function renderBulkSummary(io: IO, summary: BulkSummaryText): Promi
   const batch = summary.batch === undefined ? '' : ` (batch ${summary.batch.slice(0, 16)})`;
   await writeOut(io.stderr, `${head}${parts.join(', ')} in ${timing}${batch}\n`);
 }
-
-/** `45s`, `12m`, `3h`, `9d`: how long ago, in its largest whole unit. */
-export function formatAge(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86_400)}d`;
-}

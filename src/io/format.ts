@@ -7,6 +7,8 @@ import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { styles } from './colour.js';
 import type { Styles } from './colour.js';
 import { sanitize } from './sanitize.js';
+import type { IO } from './streams.js';
+import { isoUtcSeconds, relativeTime, timeText } from './time.js';
 
 export type { CodeNames };
 
@@ -22,10 +24,15 @@ export interface FormatContext {
    */
   tty?: boolean;
   /**
-   * IANA zone timestamps are shown in on a terminal (`Europe/Amsterdam`, `UTC`): see `displayZone`.
-   * Absent: ISO 8601 in UTC, the stable form for scripts.
+   * IANA zone timestamps are shown in on a terminal (`Europe/Amsterdam`, `UTC`): `IO.timeZone`, see
+   * time.ts. Absent: ISO 8601 in UTC, the stable form for scripts.
    */
   timeZone?: string;
+}
+
+/** How values look on stdout: its colour, whether it is a terminal, the zone its times are shown in. */
+export function formatContext(io: IO, opts: { names?: CodeNames; now: number }): FormatContext {
+  return { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: io.timeZone };
 }
 
 type CodeKind = keyof CodeNames;
@@ -76,59 +83,6 @@ export function isTimestampValue(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_SECONDS;
 }
 
-/**
- * The zone a person's terminal shows times in: UTC with `--utc`, else `TZ` when it names an IANA
- * zone, else the system's own zone.
- */
-export function displayZone(env: NodeJS.ProcessEnv, utc: boolean): string {
-  if (utc) return 'UTC';
-  const tz = env.TZ;
-  if (tz !== undefined && tz !== '' && zonedFormatter(tz) !== undefined) return tz;
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat | undefined>();
-
-/** One formatter per zone (a long --all list formats thousands of times); undefined for a zone Intl does not know. */
-function zonedFormatter(timeZone: string): Intl.DateTimeFormat | undefined {
-  if (!formatters.has(timeZone)) {
-    let formatter: Intl.DateTimeFormat | undefined;
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        timeZoneName: 'longOffset',
-      });
-    } catch {
-      formatter = undefined;
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatters.get(timeZone);
-}
-
-/** `2026-11-22T20:57:47+01:00` in `timeZone` (`Z` where the offset is zero). */
-export function zonedIso(seconds: number, timeZone: string): string {
-  const formatter = zonedFormatter(timeZone);
-  if (formatter === undefined) return isoSeconds(seconds);
-  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const { type, value } of formatter.formatToParts(new Date(seconds * 1000))) part[type] = value;
-  const offset = (part.timeZoneName ?? 'GMT').replace(/^GMT/, '');
-  const zone = offset === '' || offset === '+00:00' ? 'Z' : offset;
-  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${zone}`;
-}
-
-/** A timestamp for a person: in `timeZone` when given, else UTC. */
-export function timeText(seconds: number, timeZone: string | undefined): string {
-  return timeZone === undefined ? isoSeconds(seconds) : zonedIso(seconds, timeZone);
-}
-
 /** Statuses worth a colour at a glance: delivered green, not delivered red; in progress plain. */
 export function statusStyle(name: string, s: Styles): (text: string) => string {
   if (name === 'delivered') return s.green;
@@ -136,24 +90,17 @@ export function statusStyle(name: string, s: Styles): (text: string) => string {
   return (text) => text;
 }
 
-/** `2026-11-22T19:57:47Z` */
-function isoSeconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** A time in the display zone, with its age on a terminal: `2026-11-22T20:57:47+01:00 (3m ago)`. */
+function humanTime(seconds: number, ctx: FormatContext): string {
+  const text = timeText(seconds, ctx.timeZone);
+  return ctx.tty === true ? `${text} ${styles(ctx.colour).dim(`(${relativeTime(seconds, ctx.now)})`)}` : text;
 }
 
-/** `3m ago`, `in 2h`, `just now`. */
-export function relativeTime(seconds: number, now: number): string {
-  const diff = now - seconds;
-  const abs = Math.abs(diff);
-  if (abs < 1) return 'just now';
-  let amount: string;
-  if (abs < 60) amount = `${Math.floor(abs)}s`;
-  else if (abs < 3600) amount = `${Math.floor(abs / 60)}m`;
-  else if (abs < 86_400) amount = `${Math.floor(abs / 3600)}h`;
-  else if (abs < 86_400 * 60) amount = `${Math.floor(abs / 86_400)}d`;
-  else if (abs < 86_400 * 365) amount = `${Math.floor(abs / (86_400 * 30))}mo`;
-  else amount = `${Math.floor(abs / (86_400 * 365))}y`;
-  return diff > 0 ? `${amount} ago` : `in ${amount}`;
+/** Attempt outcomes at a glance (spec 2.4): delivered (0) and delivered elsewhere (2) green, failed (1) and refused (3) red. */
+export function outcomeStyle(outcome: number, s: Styles): (text: string) => string {
+  if (outcome === 0 || outcome === 2) return s.green;
+  if (outcome === 1 || outcome === 3) return s.red;
+  return (text) => text;
 }
 
 export function formatCell(field: string, value: unknown, ctx: FormatContext): string {
@@ -169,13 +116,17 @@ export function formatCell(field: string, value: unknown, ctx: FormatContext): s
         return leaf(field) === 'status' ? statusStyle(name, s)(text) : text;
       }
       if (isTimestampField(field) && isTimestampValue(value)) {
-        const iso = timeText(value, ctx.timeZone);
-        return tty ? `${iso} ${s.dim(`(${relativeTime(value, ctx.now)})`)}` : iso;
+        return humanTime(value, ctx);
       }
     }
     return String(value);
   }
-  if (typeof value === 'string') return sanitize(value);
+  if (typeof value === 'string') {
+    // An ISO time the sandbox or the outbox writes (`2026-11-22T19:57:47.123Z`) reads like any other
+    // time on a terminal; piped it stays as it came.
+    const seconds = ctx.timeZone === undefined ? undefined : isoUtcSeconds(value);
+    return seconds === undefined ? sanitize(value) : humanTime(seconds, ctx);
+  }
   if (typeof value === 'bigint') return value.toString();
   // A list of plain values reads as a list (`NL, BE`), not as a JSON blob.
   if (Array.isArray(value) && value.length > 0 && value.every((v) => v === null || typeof v !== 'object')) {

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { styles } from './colour.js';
 import { csvRow } from './csv.js';
 import { cellValue, columnsFor, fieldPaths, pickFields, unknownFields } from './fields.js';
-import { formatCell } from './format.js';
+import { formatCell, formatContext } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
 import { jsonText } from './json.js';
 import type { OutputFormat } from './output-format.js';
@@ -29,8 +29,6 @@ export interface ListOptions {
   fields?: string[];
   names?: CodeNames;
   now: number;
-  /** Zone for times on a terminal (see `displayZone`); absent: UTC. */
-  timeZone?: string;
   /** The resource, for its default view on a terminal. */
   view?: ViewName;
   /** A child list's parent id: not repeated in every row. */
@@ -108,13 +106,14 @@ async function renderJsonItems(io: IO, items: Source, opts: ListOptions): Promis
 
 interface TtyTable {
   columns: Column[];
-  widths?: number[];
+  widths: number[];
+  text: boolean[];
   module: typeof TableModule;
 }
 
 async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<number> {
   const { fields } = opts;
-  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: opts.timeZone };
+  const ctx = formatContext(io, opts);
   const size = opts.stream ? (opts.batchSize ?? 50) : Number.POSITIVE_INFINITY;
   const idleMs = opts.stream ? (opts.flushAfterMs ?? 100) : Number.POSITIVE_INFINITY;
   const tty = io.stdoutIsTTY && opts.format !== 'csv';
@@ -134,19 +133,19 @@ async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<num
     const first = count === 0;
     let chunk: string;
     if (tty) {
+      // The first batch decides the columns and their widths; a stream's later batches line up under it.
       if (table === undefined) {
         const layout = chooseLayout(batch, { fields, view: opts.view, wide: opts.format === 'wide', parentId: opts.parentId });
         table = await fitToTerminal(io, layout.columns, batch, ctx, layout.fit);
         hidden = layout.columns.filter((c) => !table?.columns.includes(c)).map((c) => c.header);
       }
-      const { columns, module } = table;
+      const { columns, module, widths, text } = table;
       const rows = batch.map((item) => columns.map((c) => c.cell(item, ctx)));
-      const headers = columns.map((c) => c.header);
-      const ids = columns.map((c) => c.id);
-      // A stream keeps the first batch's widths so later batches stay aligned.
-      const widths = table.widths ?? module.columnWidths(headers, rows, opts.format === 'wide' ? undefined : io.columns, ids);
-      if (opts.stream) table.widths = widths;
-      chunk = module.renderTable(headers, rows, { tty: true, colour: io.colour, widths, header: first });
+      chunk = module.renderTable(
+        columns.map((c) => c.header),
+        rows,
+        { tty: true, colour: io.colour, widths, text, header: first },
+      );
     } else {
       plainColumns ??= columnsFor(batch, fields);
       const cols = plainColumns;
@@ -170,25 +169,23 @@ async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<num
   }
   if (hidden.length > 0) {
     const s = styles(io.stderrColour);
-    const names = sanitize(hidden.join(','));
-    await writeOut(io.stderr, s.dim(`Not shown for width: ${names} (pick columns with --fields, or use --output json)`) + '\n');
+    const names = sanitize(hidden.join(', '));
+    await writeOut(io.stderr, s.dim(`Not shown at ${io.columns} columns: ${names} (widen the terminal, or use -o wide or --json)`) + '\n');
   }
   return count;
 }
 
-/** The columns that fit the terminal (by the first rows' natural widths); ids always stay whole. */
+/** The columns that fit the terminal (by the first rows' natural widths) and their widths: table.ts `fitTable`. */
 async function fitToTerminal(io: IO, columns: Column[], sample: unknown[], ctx: FormatContext, fit: FitMode): Promise<TtyTable> {
   const module = await import('./table.js');
   const rows = sample.map((item) => columns.map((c) => c.cell(item, ctx)));
-  const natural = module.columnWidths(
+  const natural = module.naturalWidths(
     columns.map((c) => c.header),
     rows,
   );
-  const kept = module.fitColumns(
-    natural,
-    columns.map((c) => c.id),
-    io.columns,
-    fit,
-  );
-  return { columns: kept.map((i) => columns[i] as Column), module };
+  const text = columns.map((c) => c.text === true);
+  if (fit === 'none') return { columns, widths: natural, text: text.map(() => false), module };
+  const fits = columns.map((c, i) => ({ priority: c.priority ?? (c.id ? Number.POSITIVE_INFINITY : -i), text: c.text === true }));
+  const { kept, widths } = module.fitTable(natural, fits, io.columns);
+  return { columns: kept.map((i) => columns[i] as Column), widths, text: kept.map((i) => text[i] as boolean), module };
 }

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { formatAge } from './bulk-report.js';
+import { durationText } from './time.js';
 import type { IO } from './streams.js';
 
 /**
@@ -36,7 +36,7 @@ export function progressText(done: number, total: number, elapsedMs: number, wid
   let text: string;
   if (total > 0) {
     const filled = Math.round((Math.min(done, total) / total) * BAR_WIDTH);
-    if (rate > 0) parts.push(`ETA ${formatAge((Math.max(0, total - done) / rate) * 1000)}`);
+    if (rate > 0) parts.push(`ETA ${durationText(Math.max(0, total - done) / rate)}`);
     text = `[${'='.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${parts.join(' | ')}`;
   } else text = parts.join(' | ');
   // One column short of the width: a line that fills it would wrap on some terminals, and `\r` then erases only its last row.

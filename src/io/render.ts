@@ -3,15 +3,15 @@
  * hints and errors → stderr (STYLE.md, pattern 4). Machine formats carry the service's data
  * unchanged (only narrowed by --fields); human views go through formatCell.
  *
- * cli-table3 is loaded only for a TTY table (dynamic import of table.ts); JSON never loads it.
+ * table.ts (and string-width) is loaded only for a TTY table (dynamic import); JSON never loads it.
  */
 import { UsageError } from '../errors.js';
 import { styles } from './colour.js';
 import { csvRow } from './csv.js';
 import { isRecord } from '../schemas/record.js';
 import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
-import { formatCell } from './format.js';
-import type { CodeNames, FormatContext } from './format.js';
+import { formatCell, formatContext } from './format.js';
+import type { CodeNames } from './format.js';
 import { jsonText } from './json.js';
 import { renderList } from './list.js';
 import type { ListOptions } from './list.js';
@@ -31,8 +31,6 @@ export interface RecordOptions {
   names?: CodeNames;
   /** Current time, Unix seconds (for "3m ago"). */
   now: number;
-  /** Zone for times on a terminal (see `displayZone`); absent: UTC. */
-  timeZone?: string;
   /** A heading printed above the key/value view, on a TTY only. */
   title?: string;
   /**
@@ -58,9 +56,6 @@ export interface ErrorInfo {
   details?: { field: string; message: string }[];
 }
 
-function formatContext(io: IO, opts: { names?: CodeNames; now: number; timeZone?: string }): FormatContext {
-  return { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: opts.timeZone };
-}
 
 /** A record holding lists (an overview): one CSV row or NDJSON line would drop or blur them. */
 export function holdsLists(data: unknown): boolean {
@@ -94,7 +89,6 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
       fields,
       names: opts.names,
       now: opts.now,
-      timeZone: opts.timeZone,
       view: opts.view,
       nextCursor: typeof next === 'string' ? next : null,
       nextCommand: opts.nextCommand,
@@ -117,7 +111,7 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
     case 'table':
     case 'wide':
       if (Array.isArray(data)) {
-        await renderList(io, data, { format: opts.format, fields, names: opts.names, now: opts.now, timeZone: opts.timeZone, view: opts.view, emptyMessage: opts.emptyMessage });
+        await renderList(io, data, { format: opts.format, fields, names: opts.names, now: opts.now, view: opts.view, emptyMessage: opts.emptyMessage });
         return;
       }
       await writeOut(io.stdout, keyValueView(io, data, opts));

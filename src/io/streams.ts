@@ -18,6 +18,11 @@ export interface IO {
   stderrColour: boolean;
   /** Terminal width of stdout (80 when unknown). */
   columns: number;
+  /**
+   * The zone times on stdout are shown in (time.ts `stdoutZone`): the local zone, or UTC with
+   * --utc, on a terminal; absent when piped, where times stay UTC ISO 8601. Set with the globals.
+   */
+  timeZone?: string;
   env: NodeJS.ProcessEnv;
 }
 

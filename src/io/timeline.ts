@@ -8,7 +8,9 @@ import { isRecord } from '../schemas/record.js';
 import { isDelivery, latestEntry } from '../track/timeline.js';
 import { styles } from './colour.js';
 import type { CodeNames, FormatContext } from './format.js';
-import { formatCell, relativeTime } from './format.js';
+import { formatCell, formatContext, outcomeStyle } from './format.js';
+import type { ColumnFit } from './table.js';
+import { relativeTime, timeText } from './time.js';
 import { renderHeading, renderRecord } from './render.js';
 import { sanitize } from './sanitize.js';
 import { writeOut } from './streams.js';
@@ -55,7 +57,7 @@ function entryLabel(entry: TimelineEntry): string {
   return number === undefined ? 'attempt' : `attempt ${number}`;
 }
 
-/** The cells of one entry, in TIMELINE_COLUMNS order. */
+/** The cells of one entry, in TIMELINE_COLUMNS order; on a colour terminal an attempt reads green when it delivered, red when it failed or was refused. */
 export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[] {
   const s = styles(ctx.colour);
   const record = entry.record;
@@ -64,17 +66,19 @@ export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[
     return ['', '', entry.kind, sanitize(JSON.stringify(record) ?? ''), '', ''];
   }
   const age = relativeTime(entry.at, ctx.now);
-  // Off a terminal a time field is bare ISO 8601; the age has a column of its own.
+  // The age has a column of its own, so the time is shown without it.
   const time = formatCell('occurred_at', entry.at, { ...ctx, tty: false });
   if (entry.kind === 'event') {
     return [time, ctx.tty ? s.dim(age) : age, entryLabel(entry), formatCell('status', record.status, ctx), '', ''];
   }
   const reason = integer(record, 'reason');
+  const outcome = integer(record, 'outcome');
+  const style = outcome === undefined ? (text: string) => text : outcomeStyle(outcome, s);
   return [
     time,
     ctx.tty ? s.dim(age) : age,
-    entryLabel(entry),
-    formatCell('outcome', record.outcome, ctx),
+    style(entryLabel(entry)),
+    style(formatCell('outcome', record.outcome, ctx)),
     // Reason 0 means "no reason": an empty cell says the same.
     reason === undefined || reason === 0 ? '' : formatCell('reason', reason, ctx),
     deliveredAddress(record.delivered),
@@ -88,16 +92,36 @@ export function entrySummary(entry: TimelineEntry, ctx: FormatContext): string {
 }
 
 /**
+ * How the timeline's columns meet a narrow terminal (table.ts `fitTable`): what happened and when
+ * stay, the age goes first, the delivered address (free text) is shortened.
+ */
+const TIMELINE_FITS: readonly ColumnFit[] = [
+  { priority: 60, text: false },
+  { priority: 20, text: false },
+  { priority: 70, text: false },
+  { priority: 80, text: false },
+  { priority: 50, text: false },
+  { priority: 10, text: true },
+];
+const ID_FIT: ColumnFit = { priority: Number.POSITIVE_INFINITY, text: false };
+
+/** The columns a timeline on a terminal shows and their widths, kept for the rows that follow (`--watch`). */
+export interface TimelineFit {
+  kept: number[];
+  widths: number[];
+}
+
+/**
  * Timeline lines as a table (header and all) or, with `header` false, as more rows of a table
- * already printed. Returns the column widths used on a terminal, to pass back for the next rows so
- * they line up.
+ * already printed. Returns the columns and widths used on a terminal, to pass back for the next
+ * rows so they line up.
  */
 export async function renderTimeline(
   io: IO,
   lines: readonly TimelineLine[],
-  opts: TimelineViewOptions & { header: boolean; withId: boolean; widths?: number[]; room?: boolean },
-): Promise<number[] | undefined> {
-  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY };
+  opts: TimelineViewOptions & { header: boolean; withId: boolean; fit?: TimelineFit; room?: boolean },
+): Promise<TimelineFit | undefined> {
+  const ctx = formatContext(io, opts);
   const headers = opts.withId ? ['entry_id', ...TIMELINE_COLUMNS] : TIMELINE_COLUMNS;
   const rows = lines.map(({ id, entry }) => [...(opts.withId ? [sanitize(id ?? '')] : []), ...timelineCells(entry, ctx)]);
   if (!io.stdoutIsTTY) {
@@ -105,53 +129,41 @@ export async function renderTimeline(
     return undefined;
   }
   const table = await import('./table.js');
-  let natural = table.columnWidths(headers, rows);
-  if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [ID_WIDTH, ...ROOM] : ROOM)[i] ?? 0));
-  const widths = opts.widths ? continueWidths(opts.widths, natural, io.columns) : fitTimeline(natural, io.columns, TABLE_GAP);
-  if (rows.length > 0 || opts.header) {
-    await writeOut(io.stdout, table.renderTable(headers, rows, { tty: true, colour: io.colour, columns: io.columns, widths, header: opts.header }));
+  const fits = opts.withId ? [ID_FIT, ...TIMELINE_FITS] : TIMELINE_FITS;
+  let natural = table.naturalWidths(headers, rows);
+  if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [ID_WIDTH, ...room(io)] : room(io))[i] ?? 0));
+  let fit: TimelineFit;
+  if (opts.fit === undefined) {
+    fit = table.fitTable(natural, fits, io.columns);
+  } else {
+    // Later rows keep the columns and widths on screen; a whole value wider than its column widens
+    // it, and the last column (free text) may take what is left of the line.
+    const { kept, widths } = opts.fit;
+    const next = kept.map((c, i) => (fits[c]?.text === true ? (widths[i] ?? 0) : Math.max(widths[i] ?? 0, natural[c] ?? 0)));
+    const last = kept.length - 1;
+    if (fits[kept[last] ?? -1]?.text === true) {
+      const used = next.slice(0, last).reduce((a, w) => a + w, 0) + table.GAP * last;
+      next[last] = Math.max(next[last] ?? 0, Math.min(natural[kept[last] ?? -1] ?? 0, io.columns - used));
+    }
+    fit = { kept, widths: next };
   }
-  return widths;
+  if (rows.length > 0 || opts.header) {
+    const pick = <T>(row: readonly T[]): T[] => fit.kept.map((c) => row[c] as T);
+    const text = pick(fits).map((f) => f.text);
+    await writeOut(io.stdout, table.renderTable(pick(headers), rows.map(pick), { tty: true, colour: io.colour, widths: fit.widths, text, header: opts.header }));
+  }
+  return fit;
 }
 
 /**
- * Widths the rows to come will most likely need (`--watch`): an ISO time, "just now", "attempt 10",
- * the longest outcome and reason names of the spec, so later rows line up with the first ones.
+ * Widths the rows to come will most likely need (`--watch`): a time in the display zone, "just
+ * now", "attempt 10", the longest outcome and reason names of the spec, so later rows line up.
  */
-const ROOM = [20, 8, 10, 21, 19, 0];
+function room(io: IO): number[] {
+  return [timeText(0, io.timeZone).length, 8, 10, 21, 19, 0];
+}
 /** A parcel id (UUID). */
 const ID_WIDTH = 36;
-/** Spaces between the columns of a terminal table (as table.ts draws them). */
-const TABLE_GAP = 2;
-/** Narrowest a reason or address column is cut to. */
-const MIN_FLEXIBLE_WIDTH = 8;
-
-/**
- * Widths for a terminal `columns` wide: times, ages, entries and states keep their natural width
- * (a cut time is no time); the reason and delivered-address columns (the last two) share what is
- * left, the wider one cut first. Too narrow a terminal still gets whole times, and wraps.
- */
-export function fitTimeline(natural: readonly number[], columns: number, gap: number): number[] {
-  const flexible = natural.slice(-2);
-  const fixed = natural.slice(0, -2).reduce((a, b) => a + b, 0) + gap * Math.max(0, natural.length - 1);
-  const available = columns - fixed;
-  if (flexible.reduce((a, b) => a + b, 0) <= available) return [...natural];
-  let cap = MIN_FLEXIBLE_WIDTH;
-  while (flexible.reduce((a, w) => a + Math.min(w, cap + 1), 0) <= available) cap++;
-  return [...natural.slice(0, -2), ...flexible.map((w) => Math.min(w, cap))];
-}
-
-/**
- * Widths for more rows of a table already on screen: every column but the last keeps its width
- * (widening only for a value that needs it), so the rows line up; the last takes what is left.
- */
-export function continueWidths(previous: readonly number[], natural: readonly number[], columns: number): number[] {
-  const widths = previous.map((w, i) => Math.max(w, natural[i] ?? 0));
-  const last = widths.length - 1;
-  const used = widths.slice(0, last).reduce((a, b) => a + b, 0) + TABLE_GAP * last;
-  widths[last] = Math.max(MIN_FLEXIBLE_WIDTH, Math.min(natural[last] ?? 0, columns - used));
-  return widths;
-}
 
 /** One parcel: its fields as key/value, then its timeline under a heading (with `room` for rows to come). */
 export async function renderParcelTimeline(
@@ -159,10 +171,14 @@ export async function renderParcelTimeline(
   parcel: unknown,
   entries: readonly TimelineEntry[],
   opts: TimelineViewOptions & { room?: boolean },
-): Promise<number[] | undefined> {
+): Promise<TimelineFit | undefined> {
   await renderRecord(io, parcel, { format: 'table', names: opts.names, now: opts.now });
   await renderHeading(io, 'Timeline', false);
-  if (entries.length === 0) await writeOut(io.stderr, 'No events or attempts yet.\n');
+  if (entries.length === 0) {
+    await writeOut(io.stderr, 'No events or attempts yet.\n');
+    // On a terminal no header stands over nothing (the first entry to come brings its own); piped, scripts get the header line.
+    if (io.stdoutIsTTY) return undefined;
+  }
   return renderTimeline(io, entries.map((entry) => ({ entry })), { ...opts, header: true, withId: false });
 }
 

@@ -1,6 +1,6 @@
 /**
  * The piped form of a table: tab-separated, one header line, no colour, no alignment (gh's
- * pattern). Kept apart from table.ts so that piped output never loads cli-table3.
+ * pattern). Kept apart from table.ts so that piped output never loads string-width.
  */
 
 import { sanitize } from './sanitize.js';

@@ -3,7 +3,8 @@
  * when asked, at a failed attempt). The reads, the output and the clock are passed in, so tests
  * drive every step without a server or a wall-clock wait.
  */
-import { ApiError, CancelledError, NetworkError } from '../errors.js';
+import { backoffDelay, boundedWait } from '../api/core/policy.js';
+import { ApiError, NetworkError } from '../errors.js';
 import type { TimelineEntry } from './timeline.js';
 import { isDelivery, isFailedAttempt, takeNew } from './timeline.js';
 
@@ -27,6 +28,8 @@ export interface WatchOptions {
   pausing(error: ApiError | NetworkError, delayMs: number): Promise<void>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   signal: AbortSignal;
+  /** In [0, 1), for the jitter of the pause after a failed read. */
+  random?: () => number;
 }
 
 export type WatchEnd = { delivered: true } | { delivered: false; id: string; attempt: TimelineEntry };
@@ -40,30 +43,15 @@ export function isPassing(error: unknown): error is ApiError | NetworkError {
   return error instanceof ApiError && (error.status === 429 || error.status >= 500);
 }
 
-/** The pause after the `failures`-th failed read in a row: doubling, capped, never under Retry-After. */
-export function pauseAfter(failures: number, intervalMs: number, error: ApiError | NetworkError): number {
-  const doubled = Math.min(intervalMs * 2 ** failures, Math.max(intervalMs, MAX_PAUSE_MS));
-  const retryAfterMs = error instanceof ApiError && error.retryAfter !== undefined ? error.retryAfter * 1000 : 0;
-  return Math.max(doubled, retryAfterMs);
-}
-
-/** setTimeout that ends early with CancelledError when the signal fires (Ctrl-C). */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new CancelledError());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/**
+ * The pause after the `failures`-th failed read in a row, by the request core's backoff: doubling
+ * from twice the interval, capped at MAX_PAUSE_MS (or the interval, if longer), never under the
+ * service's Retry-After, which the core bounds (a hostile one makes it poll once per minute).
+ */
+export function pauseAfter(failures: number, intervalMs: number, error: ApiError | NetworkError, random: () => number): number {
+  const backoff = backoffDelay(failures, random, { baseMs: intervalMs * 2, capMs: Math.max(intervalMs, MAX_PAUSE_MS) });
+  const retryAfterMs = error instanceof ApiError && error.retryAfter !== undefined ? boundedWait(error.retryAfter * 1000) : 0;
+  return Math.max(backoff, retryAfterMs);
 }
 
 export async function watch(options: WatchOptions): Promise<WatchEnd> {
@@ -78,7 +66,7 @@ export async function watch(options: WatchOptions): Promise<WatchEnd> {
     } catch (error) {
       if (!isPassing(error) || options.signal.aborted) throw error;
       failures++;
-      const delay = pauseAfter(failures, options.intervalMs, error);
+      const delay = pauseAfter(failures, options.intervalMs, error, options.random ?? Math.random);
       await options.pausing(error, delay);
       await options.sleep(delay, options.signal);
       continue;

@@ -1,6 +1,6 @@
 /** Issue 9, "profiles and the sandbox": switching profiles, unsetting settings, --profile checks, --sandbox's data. */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { FULL_KEY } from '../helpers/seed.js';
@@ -119,6 +119,23 @@ describe('--profile naming a profile that does not exist', () => {
 describe('--sandbox data', () => {
   const sandboxOpts = (dir: string): RunOpts => bare(dir);
 
+  it('--dry-run --sandbox: the request, and instead of a curl to a port closed when the command ends, a word on why; --json has no curl', async () => {
+    const dir = tempConfigDir();
+    const argv = ['--sandbox', 'create', '--courier', 'DEMO-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--dry-run'];
+    const r = await h.cli(argv, sandboxOpts(dir));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/deliveries\/v1\/parcels\n/);
+    expect(r.stdout).not.toContain('curl -sS');
+    expect(r.stdout.endsWith('\n# no curl command: the --sandbox this command started stops with it; `parcels sandbox serve` runs one that stays, for --base-url\n')).toBe(true);
+    const json = await h.cli([...argv, '--json'], sandboxOpts(dir));
+    expect(json.code, json.stderr).toBe(0);
+    const requests = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(requests).toHaveLength(1);
+    expect(Object.keys(requests[0] ?? {})).toEqual(['method', 'url', 'headers', 'body']);
+    // Nothing was created.
+    expect(JSON.parse((await h.cli(['--sandbox', 'list', '--json'], sandboxOpts(dir))).stdout)).toMatchObject({ parcels: [] });
+  });
+
   it('says where its data lives on first use only; reset empties it (asks on a terminal, needs --yes off one)', async () => {
     const dir = tempConfigDir();
     const db = join(dir, 'sandbox.db');
@@ -136,8 +153,12 @@ describe('--sandbox data', () => {
       stderr: 'Error: --yes: no terminal to ask for confirmation\nHint: add --yes to reset without asking: `parcels sandbox reset --yes`\n',
     });
     const declined = h.record(await runAtTerminal(['sandbox', 'reset'], { env: h.env({ PARCELS_CONFIG_DIR: dir }), typed: 'n\n' }));
-    expect(declined.code).toBe(130);
+    // Saying no is an answer, not an error: no `Error:`, exit 0, nothing deleted.
+    expect(declined.code).toBe(0);
+    expect(declined.stderr).toBe(`Delete every parcel, event and attempt of the --sandbox database ${db}? [y/N] Kept the sandbox; nothing was deleted (${db})\n`);
     expect(existsSync(db)).toBe(true);
+    expect(statSync(db).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(db)).mode & 0o777).toBe(0o700);
 
     const [reset] = hintedCommands(refused.stderr);
     expect(await h.cli(reset as string[], sandboxOpts(dir))).toEqual({ code: 0, stdout: '', stderr: `✓ Emptied the sandbox (${db})\n` });

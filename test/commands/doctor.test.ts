@@ -64,55 +64,74 @@ function report(r: CliResult): any {
   return JSON.parse(r.stdout);
 }
 
+const MARK: Record<string, string> = { ok: '✓', warning: '!', failure: '✗', skipped: '-' };
+
 /**
- * The checks table, from rows written as `check\tresult\tdetail\tfix\texit_code`, ending with the
- * absent config file, an empty outbox and no bulk batches. With nothing to fix, the fix and exit_code columns are not there at all.
+ * The checklist, from rows written as `check\tresult\tdetail\tfix\texit_code`, ending with the
+ * absent config file, an empty outbox and no bulk batches: one line per check, the fix beneath.
  */
-const checkRows = (dir: string, rows: string[], allOk = false): string => {
+const checkRows = (dir: string, rows: string[]): string => {
   const all = [
     ...rows,
     `config file\tok\tnone at ${join(dir, 'config.json')} (settings come from flags and the environment)\t\t`,
     'outbox\tok\tempty\t\t',
     'bulk batches\tok\tnone unfinished\t\t',
-  ];
-  const header = allOk ? 'check\tresult\tdetail' : 'check\tresult\tdetail\tfix\texit_code';
-  return ['checks', header, ...all.map((row) => (allOk ? row.replace(/\t\t$/, '') : row))].join('\n');
+  ].map((row) => row.split('\t'));
+  const width = Math.max(...all.map(([name = '']) => name.length));
+  return all
+    .map(([name = '', result = '', detail = '', fix = '']) => `${MARK[result]} ${name.padEnd(width)}  ${detail}\n${fix === '' ? '' : `${' '.repeat(width + 4)}→ ${fix}\n`}`)
+    .join('');
 };
 
 describe('parcels doctor', () => {
-  it('full key: every check ok, exit 0, the whole report as a table', async () => {
+  it('full key: every check ok, exit 0, a checklist with one line per check', async () => {
     const dir = tempConfigDir();
     const r = await h.cli(['doctor'], { dir });
     const url = h.sandbox.url;
+    const line = (name: string, detail: string): string => `✓ ${name.padEnd(22)}  ${detail}\n`;
     expect({ ...r, stdout: steady(r.stdout) }).toEqual({
       code: 0,
-      stdout: `${checkRows(dir, [
-        `settings\tok\tprofile "default" (default), base URL ${url} (PARCELS_BASE_URL), key from PARCELS_API_KEY\t\t`,
-        `host\tok\t${url} answered in N ms\t\t`,
-        'key\tok\taccepted (from PARCELS_API_KEY)\t\t',
-        'scope deliveries:read\tok\theld\t\t',
-        'scope deliveries:write\tok\theld\t\t',
-        'scope usage:read\tok\theld\t\t',
-        'scope oracle:read\tok\theld\t\t',
-        'clock\tok\tin step with the service\t\t',
-      ], true)}
-\nsummary
-ok\tyes
-exit_code\t0
-profile\tdefault
-profile_from\tdefault
-base_url\t${url}
-base_url_from\tenv
-api_key_from\tenv
-latency_ms\tN
-clock_skew_s\t0
-scopes.deliveries:read\theld
-scopes.deliveries:write\theld
-scopes.usage:read\theld
-scopes.oracle:read\theld
-`,
+      stdout:
+        line('settings', `profile "default" (default), base URL ${url} (PARCELS_BASE_URL), key from PARCELS_API_KEY`) +
+        line('host', `${url} answered in N ms`) +
+        line('key', 'accepted (from PARCELS_API_KEY)') +
+        line('scope deliveries:read', 'held') +
+        line('scope deliveries:write', 'held') +
+        line('scope usage:read', 'held') +
+        line('scope oracle:read', 'held') +
+        line('clock', 'in step with the service') +
+        line('config file', `none at ${join(dir, 'config.json')} (settings come from flags and the environment)`) +
+        line('outbox', 'empty') +
+        line('bulk batches', 'none unfinished'),
       stderr: '✓ All checks passed\n',
     });
+  });
+
+  it('on a terminal: ✓ ! ✗ in colour, the fix indented beneath each warning or failure, lines wrapped to the width', async () => {
+    const { checklistText } = await import('../../src/io/checklist.js');
+    const items = [
+      { name: 'host', state: 'ok' as const, detail: 'answered in 3 ms' },
+      { name: 'scope usage:read', state: 'warning' as const, detail: 'missing: the key was refused for usage:read', fix: 'create a key with the usage:read scope in the API console' },
+      { name: 'clock', state: 'failure' as const, detail: "this machine's clock is 600 s ahead", fix: 'synchronise the clock (NTP)' },
+      { name: 'key', state: 'skipped' as const, detail: 'needs a base URL' },
+    ];
+    expect(checklistText(items, { colour: false, width: 60 })).toBe(
+      '✓ host              answered in 3 ms\n' +
+        '! scope usage:read  missing: the key was refused for\n' +
+        '                    usage:read\n' +
+        '                    → create a key with the usage:read scope\n' +
+        '                    in the API console\n' +
+        "✗ clock             this machine's clock is 600 s ahead\n" +
+        '                    → synchronise the clock (NTP)\n' +
+        '- key               needs a base URL\n',
+    );
+    const wide = checklistText(items, { colour: false, width: 200 });
+    expect(wide.split('\n')[1]).toBe('! scope usage:read  missing: the key was refused for usage:read');
+    const coloured = checklistText(items, { colour: true, width: 100 });
+    expect(coloured).toContain('\u001b[32m✓\u001b[39m host');
+    expect(coloured).toContain('\u001b[33m!\u001b[39m scope usage:read');
+    expect(coloured).toContain('\u001b[31m✗\u001b[39m clock');
+    expect(coloured).toContain('\u001b[2mneeds a base URL\u001b[22m');
   });
 
   it('--json: one report object', async () => {
@@ -165,7 +184,7 @@ scopes.oracle:read\theld
     });
     const table = await h.cli(['doctor'], { env: { PARCELS_API_KEY: READ_ONLY_KEY } });
     expect(table.code).toBe(0);
-    expect(table.stderr).toBe('! No failures; 3 warnings (see the fix column)\n');
+    expect(table.stderr).toBe('! No failures; 3 warnings (each with its fix above)\n');
   });
 
   it('--require-scope makes a missing scope a failure: exit 3, the report still printed', async () => {
@@ -202,7 +221,7 @@ scopes.oracle:read\theld
     const r = await h.cli(['doctor'], { dir, env: { PARCELS_API_KEY: EXPIRED_KEY } });
     const url = h.sandbox.url;
     expect(r.code).toBe(3);
-    expect(steady(r.stdout).split('\n\nsummary\n')[0]).toBe(
+    expect(steady(r.stdout)).toBe(
       checkRows(dir, [
         `settings\tok\tprofile "default" (default), base URL ${url} (PARCELS_BASE_URL), key from PARCELS_API_KEY\t\t`,
         `host\tok\t${url} answered in N ms\t\t`,
@@ -312,7 +331,7 @@ scopes.oracle:read\theld
     const ahead = await sandboxWith({ clockOffset: -600 });
     const fail = await h.cli(['doctor'], { env: { PARCELS_BASE_URL: ahead } });
     expect(fail.code).toBe(6);
-    expect(fail.stdout).toMatch(/^clock\tfailure\tthis machine's clock is (599|600|601) s ahead of the service\tsynchronise this machine's clock \(NTP\): event and attempt times more than 5 minutes ahead are rejected\t6$/m);
+    expect(fail.stdout).toMatch(/^✗ clock {19}this machine's clock is (599|600|601) s ahead of the service\n {26}→ synchronise this machine's clock \(NTP\): event and attempt times more than 5 minutes ahead are rejected$/m);
     expect(fail.stderr).toBe(
       "Error: 1 check failed: clock\nHint: synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected\n",
     );
@@ -332,7 +351,7 @@ scopes.oracle:read\theld
     // the hint as printed: while the oracle is still down it runs, and passes with the warning
     const again = await h.cli((/`parcels ([^`]+)`/.exec(required.stderr)?.[1] ?? '').split(' '), { env: { PARCELS_BASE_URL: url } });
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe('! No failures; 1 warning (see the fix column)\n');
+    expect(again.stderr).toBe('! No failures; 1 warning (each with its fix above)\n');
   });
 
   it('a config file others may read is a warning whose fix works as printed', async () => {
@@ -376,7 +395,7 @@ scopes.oracle:read\theld
       {
         check: 'bulk batches',
         result: 'warning',
-        detail: 'unfinished: create-7f3a (create from parcels.csv, 1 line without a known outcome, 0 min ago)',
+        detail: 'unfinished: create-7f3a (create from parcels.csv, 1 line without a known outcome, just now)',
         fix: 'run the same import again with the same input: lines without a known outcome are resent with their keys, so nothing applies twice',
       },
     ]);

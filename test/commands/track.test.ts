@@ -44,9 +44,10 @@ const TIMELINE_TSV =
   '2020-01-02T10:00:00Z\t1d ago\tattempt 2\t2 delivered_elsewhere\t\tDorpsstraat 12, 1234AB, NL\n';
 
 /** A run on a terminal `columns` wide (stderr is one too: it may show a spinner while requests wait). */
-async function onTerminal(argv: string[], columns: number) {
-  const env = h.env();
-  const captured = captureIO({ env, tty: true, columns });
+async function onTerminal(argv: string[], columns: number, colour = false) {
+  // The operator of issue 20: a depot in Amsterdam (+01:00 in January).
+  const env = h.env({ TZ: 'Europe/Amsterdam' });
+  const captured = captureIO({ env, tty: true, columns, colour });
   const code = await run(argv, { io: captured.io, env, now });
   return h.record({ code, stdout: captured.stdout(), stderr: captured.stderr() });
 }
@@ -62,35 +63,60 @@ describe('track ID', () => {
     expect(r.stdout).toBe(parcelTsv({ id, status: '4 delivered', at, updated }) + '\nTimeline\n' + TIMELINE_TSV);
   });
 
-  it('on a terminal: an aligned timeline under a heading; a narrow terminal cuts the reason and address, never the time', async () => {
+  it('on a terminal: local times, an aligned timeline under a heading; narrower, the age goes whole and only the address is cut', async () => {
     const id = await storyParcel();
-    const wide = await onTerminal(['track', id], 120);
+    const timeline = (r: { stdout: string }): string => r.stdout.slice(r.stdout.indexOf('\nTimeline\n'));
+    const wide = await onTerminal(['track', id], 200);
     expect(wide.code).toBe(0);
-    expect(wide.stdout.slice(wide.stdout.indexOf('\nTimeline\n'))).toBe(
+    expect(wide.stdout).toContain('created_at              ');
+    expect(timeline(wide)).toBe(
       [
         '',
         'Timeline',
-        'time                  age     entry      state                  reason         delivered',
-        '2020-01-01T10:00:00Z  2d ago  event      1 picked_up',
-        '2020-01-01T10:30:00Z  1d ago  attempt 1  1 failed               1 not_at_home',
-        '2020-01-01T11:00:00Z  1d ago  event      2 in_transit',
-        '2020-01-02T10:00:00Z  1d ago  attempt 2  2 delivered_elsewhere                 Dorpsstraat 12, 1234AB, NL',
+        'TIME                       AGE     ENTRY      STATE                  REASON         DELIVERED',
+        '2020-01-01T11:00:00+01:00  2d ago  event      1 picked_up',
+        '2020-01-01T11:30:00+01:00  1d ago  attempt 1  1 failed               1 not_at_home',
+        '2020-01-01T12:00:00+01:00  1d ago  event      2 in_transit',
+        '2020-01-02T11:00:00+01:00  1d ago  attempt 2  2 delivered_elsewhere                 Dorpsstraat 12, 1234AB, NL',
         '',
       ].join('\n'),
     );
-    const narrow = await onTerminal(['track', id], 80);
-    expect(narrow.stdout.slice(narrow.stdout.indexOf('\nTimeline\n'))).toBe(
+    const hundred = await onTerminal(['track', id], 100);
+    expect(timeline(hundred)).toBe(
       [
         '',
         'Timeline',
-        'time                  age     entry      state                  reason    deliver…',
-        '2020-01-01T10:00:00Z  2d ago  event      1 picked_up',
-        '2020-01-01T10:30:00Z  1d ago  attempt 1  1 failed               1 not_a…',
-        '2020-01-01T11:00:00Z  1d ago  event      2 in_transit',
-        '2020-01-02T10:00:00Z  1d ago  attempt 2  2 delivered_elsewhere            Dorpsst…',
+        'TIME                       AGE     ENTRY      STATE                  REASON         DELIVERED',
+        '2020-01-01T11:00:00+01:00  2d ago  event      1 picked_up',
+        '2020-01-01T11:30:00+01:00  1d ago  attempt 1  1 failed               1 not_at_home',
+        '2020-01-01T12:00:00+01:00  1d ago  event      2 in_transit',
+        '2020-01-02T11:00:00+01:00  1d ago  attempt 2  2 delivered_elsewhere                 Dorpsstraat 12,…',
         '',
       ].join('\n'),
     );
+    const narrow = await onTerminal(['track', id], 60);
+    expect(timeline(narrow)).toBe(
+      [
+        '',
+        'Timeline',
+        'TIME                       ENTRY      STATE',
+        '2020-01-01T11:00:00+01:00  event      1 picked_up',
+        '2020-01-01T11:30:00+01:00  attempt 1  1 failed',
+        '2020-01-01T12:00:00+01:00  event      2 in_transit',
+        '2020-01-02T11:00:00+01:00  attempt 2  2 delivered_elsewhere',
+        '',
+      ].join('\n'),
+    );
+    const utc = await onTerminal(['track', id, '--utc'], 200);
+    expect(timeline(utc).split('\n')[3]).toBe('2020-01-01T10:00:00Z  2d ago  event      1 picked_up');
+  });
+
+  it('on a colour terminal a delivered attempt reads green, a failed or refused one red', async () => {
+    const id = await storyParcel();
+    const r = await onTerminal(['track', id], 200, true);
+    expect(r.stdout).toContain('\u001b[31mattempt 1\u001b[39m  \u001b[31m1 failed\u001b[39m');
+    expect(r.stdout).toContain('\u001b[32mattempt 2\u001b[39m  \u001b[32m2 delivered_elsewhere\u001b[39m');
+    expect(r.stdout).toContain('  event      1 picked_up');
   });
 
   it('--json: { parcel, timeline: [{ kind, at, …record }] } with the records as the service sent them', async () => {
@@ -139,6 +165,19 @@ describe('track ID', () => {
     expect(t.stdout.endsWith('\nTimeline\ntime\tage\tentry\tstate\treason\tdelivered\n')).toBe(true);
     expect(t.stderr).toBe('No events or attempts yet.\n');
     expect(json(await h.cli(['track', id, '--json'])).timeline).toEqual([]);
+    // On a terminal no header stands over nothing: the note follows the heading, and the first entry brings its header.
+    const terminal = await onTerminal(['track', id], 100);
+    expect(terminal.stdout.endsWith('\nTimeline\n')).toBe(true);
+    expect(terminal.stderr.endsWith('No events or attempts yet.\n')).toBe(true);
+  });
+
+  it('--from with empty input (a quiet day\'s list -o ndjson): says there are no parcels, exit 0, nothing sent', async () => {
+    const none = { code: 0, stdout: '', stderr: 'No parcels to track: the --from input holds no parcel ids.\n' };
+    expect(await h.cli(['track', '--from', '-'], { stdin: '' })).toEqual(none);
+    expect(await h.cli(['track', '--from', '-', '--watch', '--interval', '1'], { stdin: '\n' })).toEqual(none);
+    const list = await h.cli(['list', '--status', 'not_delivered', '-o', 'ndjson']);
+    expect(list).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await h.cli(['track', '--from', '-', '--json'], { stdin: list.stdout })).toEqual(none);
   });
 
   it('takes a unique prefix (8+ characters) of an id this profile has seen', async () => {
@@ -198,10 +237,17 @@ describe('track ID ID … / --from', () => {
     const r = await onTerminal(['track', b, c], 160);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      'entry_id                              status         latest_at                      latest                delivered\n' +
-        `${b}  3 in_delivery  2020-01-01T10:00:00Z (2d ago)  event: 3 in_delivery  no\n` +
-        `${c}  0 registered   -                              -                     no\n`,
+      'ID                                    STATUS       LATEST                AGE     DELIVERED\n' +
+        `${b}  in_delivery  event: 3 in_delivery  2d ago  no\n` +
+        `${c}  registered   -                             no\n`,
     );
+    // At 60 columns the view keeps what it is for: the latest entry and whether it was delivered.
+    const narrow = await onTerminal(['track', b, c], 60);
+    expect(narrow.code).toBe(0);
+    expect(narrow.stdout).toBe('ID                                    LATEST       DELIVERED\n' + `${b}  event: 3 i…  no\n` + `${c}  -            no\n`);
+    // stderr is a terminal too (a spinner may have shown while the requests waited): the note ends it, once.
+    expect(narrow.stderr.endsWith('Not shown at 60 columns: STATUS, AGE (widen the terminal, or use -o wide or --json)\n')).toBe(true);
+    expect(narrow.stderr.split('Not shown').length).toBe(2);
   });
 
   it('--json: one NDJSON line per parcel { entry_id, parcel, latest, delivered }', async () => {
@@ -302,7 +348,7 @@ describe('track --watch', () => {
     expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T + 120)])).code).toBe(0);
     const r = await finished(w);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('delivered; stopped watching\n');
     expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
       '\nTimeline\n' +
         'time\tage\tentry\tstate\treason\tdelivered\n' +
@@ -327,10 +373,29 @@ describe('track --watch', () => {
       [
         '',
         'Timeline',
-        'time                  age       entry       state                  reason               delivered',
+        'TIME                  AGE       ENTRY       STATE                  REASON               DELIVERED',
         '2020-01-01T10:00:00Z  2d ago    event       1 picked_up',
         '2020-01-01T10:01:00Z  1d ago    attempt 1   1 failed               2 address_not_found',
         '2020-01-01T10:02:00Z  1d ago    attempt 2   2 delivered_elsewhere                       5, 1011AB Amsterdam, NL',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('on a terminal, a parcel with no entries yet: the note, then the first entry with its header under the Timeline heading', async () => {
+    const id = await createParcel(h);
+    const w = startWatch(['track', id, '--watch', '--interval', '1'], { columns: 120 });
+    await expect.poll(() => w.stderr(), { timeout: 5000 }).toContain('No events or attempts yet.');
+    expect(w.stdout().endsWith('\nTimeline\n')).toBe(true);
+    expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered', '--at', String(T)])).code).toBe(0);
+    const r = await finished(w);
+    expect(r.code).toBe(0);
+    expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
+      [
+        '',
+        'Timeline',
+        'TIME                  AGE       ENTRY       STATE                  REASON               DELIVERED',
+        '2020-01-01T10:00:00Z  2d ago    attempt 1   0 delivered',
         '',
       ].join('\n'),
     );

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relativeTime } from '../../src/io/format.js';
+import { relativeTime } from '../../src/io/time.js';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
 import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
@@ -117,7 +117,7 @@ describe('track --watch', () => {
     await ok(['attempts', 'add', id, '--outcome', 'delivered_elsewhere', '--delivered-country', 'NL', '--delivered-postal-code', '1011AB', '--delivered-number', '5', '--at', String(T)]);
     const r = await watching.exited;
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('No events or attempts yet.\n');
+    expect(r.stderr).toBe('No events or attempts yet.\ndelivered; stopped watching\n');
     const age = relativeTime(T, Math.floor(Date.now() / 1000));
     expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(`\nTimeline\n${HEADER}2020-01-01T10:00:00Z\t${age}\tattempt 1\t2 delivered_elsewhere\t\t5, 1011AB, NL\n`);
   });

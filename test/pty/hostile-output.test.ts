@@ -44,7 +44,7 @@ describe.skipIf(!hasPty)('hostile server text on a real terminal', () => {
     expectNoServerSequences(raw);
     const screen = lines.join('\n');
     expect(screen).toContain('id-1]0;pwned');
-    expect(screen).toContain('col[2J[H');
+    expect(screen).toContain('COL[2J[H');
     expect(screen).toContain("--cursor 'cur[2J[H'");
   });
 

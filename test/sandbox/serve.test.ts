@@ -1,12 +1,39 @@
 /** `parcels sandbox serve` refuses a bad seed file and a busy port as usage errors (exit 2). */
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { captureIO } from '../helpers/io.js';
 
 describe('sandbox serve', () => {
+  it('at a terminal: the banner names the clock (frozen, speed); Ctrl-C stops it with a word, exit 0; sandbox.db is 0600 in a 0700 directory', async () => {
+    for (const [flags, clock] of [
+      [['--frozen'], /^Clock: frozen at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$/m],
+      [['--speed', '600'], /^Clock: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00, running 600× real time$/m],
+      [[], /^Clock: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00, real time$/m],
+    ] as const) {
+      // A data directory that does not exist yet: serve makes it.
+      const dir = join(tempConfigDir(), 'data');
+      const env = { PARCELS_CONFIG_DIR: dir, TZ: 'Etc/GMT-1' };
+      const captured = captureIO({ env, tty: true });
+      const controller = new AbortController();
+      const code = run(['sandbox', 'serve', '--port', '0', ...flags], { io: captured.io, env, signal: controller.signal });
+      await expect.poll(() => captured.stderr(), { timeout: 10_000 }).toContain('Press Ctrl-C to stop.');
+      expect(captured.stderr()).toMatch(clock);
+      const db = join(dir, 'sandbox.db');
+      expect(statSync(db).mode & 0o777).toBe(0o600);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      controller.abort('SIGINT');
+      expect(await code).toBe(0);
+      const url = captured.stdout().trim();
+      expect(captured.stderr().endsWith(`Press Ctrl-C to stop.\nStopping the sandbox on ${url}…\n✓ Stopped; the data stays in ${db}\n`)).toBe(true);
+      expect(statSync(db).mode & 0o777).toBe(0o600);
+    }
+  });
+
   it('a seed file breaking a rule: exit 2 naming the file, the path and the rule; nothing on stdout', async () => {
     const dir = tempConfigDir();
     const seed = join(dir, 'seed.json');

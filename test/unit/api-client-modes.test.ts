@@ -7,7 +7,6 @@ import { ApiClient } from '../../src/api/http.js';
 import type { ApiClientOptions } from '../../src/api/http.js';
 import { paginate } from '../../src/api/paginate.js';
 import { REDACTED, redactKey } from '../../src/api/redact.js';
-import { loadIndex, loadWithFallback } from '../../src/api/transport.js';
 import { ApiError, CancelledError, DryRunComplete, InvalidHeaderError, NetworkError, UsageError, exitCodeFor } from '../../src/errors.js';
 import { waitingIndicator } from '../../src/io/spinner.js';
 import { captureIO } from '../helpers/io.js';
@@ -55,22 +54,6 @@ afterEach(async () => {
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
-});
-
-describe('transport', () => {
-  it("falls back to undici's public entry when the internals fail to load, and it sends requests", async () => {
-    const transport = await loadWithFallback(() => Promise.reject(new Error('Cannot find module')), loadIndex);
-    expect(transport.source).toBe('index');
-    const { url } = await serve((_req, res) => json(res, 200, { data: 'via index' }));
-    const pool = new transport.Pool(url);
-    try {
-      const response = await transport.request.call(pool, { path: '/x', method: 'GET' });
-      expect(response.statusCode).toBe(200);
-      expect(await response.body.json()).toEqual({ data: 'via index' });
-    } finally {
-      await pool.close();
-    }
-  });
 });
 
 describe('recording mode (--dry-run)', () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dryRunRecorder } from '../../src/api/dry-run.js';
 import { shellQuote } from '../../src/io/shell.js';
 import { ApiClient } from '../../src/api/http.js';
-import { backoffDelay, parseRetryAfter } from '../../src/api/retry.js';
+import { backoffDelay, parseRetryAfter } from '../../src/api/core/policy.js';
 import type { ApiClientOptions } from '../../src/api/http.js';
 import { ApiError, CancelledError, DryRunComplete, NetworkError } from '../../src/errors.js';
 
@@ -131,17 +131,17 @@ describe('ApiClient basics', () => {
 });
 
 describe('retries', () => {
-  it('retries 503 then succeeds, with full-jitter backoff delays', async () => {
+  it('retries 503 then succeeds, with jittered backoff delays', async () => {
     const { url, seen } = await serve((_req, res, _b, n) => (n <= 2 ? json(res, 503, { error: { code: 'unavailable' } }) : json(res, 200, { data: { n } })));
     const { client: c, sleeps, trace } = client(url);
     const response = await c.request({ method: 'GET', path: '/account/v1/overview' });
     expect(response.data).toEqual({ n: 3 });
     expect(response.attempts).toBe(3);
     expect(seen).toHaveLength(3);
-    // random() = 0.5: half of 200 ms, then half of 400 ms.
-    expect(sleeps).toEqual([100, 200]);
-    expect(trace).toContain('retrying in 100 ms after 503 (attempt 2/4)');
-    expect(trace).toContain('retrying in 200 ms after 503 (attempt 3/4)');
+    // random() = 0.5: three quarters of 200 ms, then of 400 ms (equal jitter).
+    expect(sleeps).toEqual([150, 300]);
+    expect(trace).toContain('retrying in 150 ms after 503 (attempt 2/4)');
+    expect(trace).toContain('retrying in 300 ms after 503 (attempt 3/4)');
     expect(trace.filter((l) => l.startsWith('< 503 Service Unavailable ('))).toHaveLength(2);
   });
 
@@ -210,7 +210,7 @@ describe('retries', () => {
     expect((error as NetworkError).code).toBe('connection_reset');
     expect((error as NetworkError).message).toMatch(/gave up after 3 attempts/);
     expect(seen).toHaveLength(3);
-    expect(sleeps).toEqual([100, 200]);
+    expect(sleeps).toEqual([150, 300]);
   });
 
   it('recovers from a dropped connection on retry', async () => {
@@ -401,9 +401,9 @@ describe('helpers', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 
-  it('backoffDelay grows exponentially to the cap, scaled by random()', () => {
+  it('backoffDelay doubles to the cap, jittered between half its ceiling and the ceiling', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, () => 0.999999))).toEqual([199, 399, 799, 1599, 3199, 4999, 4999]);
-    expect(backoffDelay(3, () => 0)).toBe(0);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, () => 0))).toEqual([100, 200, 400, 800, 1600, 2500, 2500]);
   });
 
   it('shellQuote', () => {

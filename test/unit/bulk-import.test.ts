@@ -8,25 +8,14 @@ import { ApiClient } from '../../src/api/http.js';
 import { walkParcels } from '../../src/api/parcels.js';
 import { listEvents } from '../../src/api/history.js';
 import { sendThrough } from '../../src/bulk/client-send.js';
-import type { Timing } from '../../src/bulk/gate.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
 import { JournalLockedError } from '../../src/config/journal-lock.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+import { virtualTiming } from '../helpers/timing.js';
 
-/** Pauses and backoff advance this clock at once, so fault-heavy runs take no wall-clock waiting. */
-function virtualTiming(): Timing {
-  let now = 0;
-  return {
-    now: () => now,
-    sleep: async (ms) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      now += ms;
-    },
-  };
-}
 
 const root = mkdtempSync(join(tmpdir(), 'bulk-import-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -6,7 +6,6 @@ import { ApiClient } from '../../src/api/http.js';
 import { listEvents } from '../../src/api/history.js';
 import { createParcel } from '../../src/api/parcels.js';
 import { sendThrough } from '../../src/bulk/client-send.js';
-import type { Timing } from '../../src/bulk/gate.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
@@ -14,17 +13,8 @@ import { journalPath } from '../../src/config/journal.js';
 import { ConflictError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+import { virtualTiming } from '../helpers/timing.js';
 
-function virtualTiming(): Timing {
-  let now = 0;
-  return {
-    now: () => now,
-    sleep: async (ms) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      now += ms;
-    },
-  };
-}
 
 let dir: string;
 let place: OutboxPlace;

@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Timing } from '../../src/bulk/gate.js';
-import { Gate } from '../../src/bulk/gate.js';
+import { PoolGate } from '../../src/api/core/gate.js';
 import type { RunOptions } from '../../src/bulk/runner.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
+import type { Timing } from '../../src/api/core/sleep.js';
+import { virtualTiming } from '../helpers/timing.js';
 
-/** A clock the test drives: sleeping advances it at once (after a turn of the event loop). */
-function virtualTiming(): Timing & { sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-      now += ms;
-    },
-  };
-}
 
 const ticks = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -154,7 +141,8 @@ describe('bulk runner', () => {
 
   it('the gate ramps 1 → 2 → 4 → 8 after a pause and caps the request rate', async () => {
     const timing = virtualTiming();
-    const gate = new Gate(8, undefined, timing);
+    const gate = new PoolGate(timing);
+    gate.configure(8, undefined);
     gate.pause(1000);
     expect(gate.limit).toBe(1);
     const limits: number[] = [];
@@ -164,7 +152,8 @@ describe('bulk runner', () => {
     }
     expect(limits).toEqual([2, 2, 4, 4, 4, 4, 8]);
 
-    const capped = new Gate(4, 10, timing);
+    const capped = new PoolGate(timing);
+    capped.configure(4, 10);
     const at: number[] = [];
     for (let i = 0; i < 4; i++) {
       await capped.admit();

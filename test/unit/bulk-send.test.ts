@@ -1,5 +1,5 @@
 /**
- * The bulk sender (src/api/bulk-send.ts) against a local HTTP server of the test's own: what it
+ * The bulk sender (src/api/core/dispatch.ts) against a local HTTP server of the test's own: what it
  * sends, what it keeps from each kind of answer, the key redacted from all of it, timeouts on an
  * injected clock, cancellation, and one pool however many sends start at once.
  */
@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BulkSender } from '../../src/api/bulk-send.js';
+import { BulkSender } from '../../src/api/core/dispatch.js';
 import type { SendRequest } from '../../src/bulk/types.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 

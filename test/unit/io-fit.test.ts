@@ -3,35 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import { promptHidden } from '../../src/io/prompt.js';
 import { renderList } from '../../src/io/render.js';
-import { columnWidths, fitColumns } from '../../src/io/table.js';
-import { chooseLayout } from '../../src/io/views/layout.js';
 import { captureIO } from '../helpers/io.js';
-
-describe('fitColumns', () => {
-  it('drops columns empty in every row and keeps what fits, at least one', () => {
-    // Emptiness is judged on the raw values (chooseLayout), widths on the cells (fitColumns).
-    const items = [
-      { id: 'a1', empty: '', status: 'ok', long: 'x'.repeat(50) },
-      { id: 'a2', empty: null, status: 'ok', long: 'y' },
-    ];
-    const layout = chooseLayout(items, {});
-    expect(layout.columns.map((c) => c.header)).toEqual(['id', 'status', 'long']);
-    expect(layout.fit).toBe('drop');
-    const natural = columnWidths(['id', 'status', 'long'], [['a1', 'ok', 'x'.repeat(50)]]);
-    const ids = layout.columns.map((c) => c.id);
-    expect(fitColumns(natural, ids, 80, 'drop')).toEqual([0, 1, 2]);
-    expect(fitColumns(natural, ids, 20, 'drop')).toEqual([0, 1]);
-    expect(fitColumns(natural, ids, 1, 'drop')).toEqual([0]);
-  });
-});
 
 describe('TTY list tables', () => {
   it('show the columns that fit and name the left-out ones on stderr', async () => {
     const c = captureIO({ tty: true, columns: 30 });
     const items = [{ entry_id: 'p-1', note: null, status: 1, description: 'a fairly long description here' }];
     await renderList(c.io, items, { format: 'table', now: 0 });
-    expect(c.stdout()).toBe('entry_id  status\np-1       1 picked_up\n');
-    expect(c.stderr()).toBe('Not shown for width: description (pick columns with --fields, or use --output json)\n');
+    expect(c.stdout()).toBe('ENTRY_ID  STATUS\np-1       1 picked_up\n');
+    expect(c.stderr()).toBe('Not shown at 30 columns: description (widen the terminal, or use -o wide or --json)\n');
   });
 
   it('keep every column when piped, so scripts see a stable shape', async () => {

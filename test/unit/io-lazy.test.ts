@@ -1,13 +1,13 @@
 /**
- * Start-up cost: printing JSON (or piped TSV) must never load cli-table3 or ora; a TTY table
- * loads cli-table3 only, and only then.
+ * Start-up cost: printing JSON (or piped TSV) must never load string-width or ora; a TTY table
+ * loads string-width only, and only then.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { captureIO } from '../helpers/io.js';
 
 const loaded = vi.hoisted(() => ({ table: 0, ora: 0 }));
 
-vi.mock('cli-table3', async (importOriginal) => {
+vi.mock('string-width', async (importOriginal) => {
   loaded.table++;
   return importOriginal();
 });
@@ -17,7 +17,7 @@ vi.mock('ora', async (importOriginal) => {
 });
 
 describe('lazy loading', () => {
-  it('json, ndjson, csv and TSV output load neither cli-table3 nor ora', async () => {
+  it('json, ndjson, csv and TSV output load neither string-width nor ora', async () => {
     const { renderList, renderRecord, renderError } = await import('../../src/io/render.js');
     const { startSpinner } = await import('../../src/io/spinner.js');
     const c = captureIO();

@@ -94,7 +94,7 @@ describe('renderRecord', () => {
     const c = captureIO({ tty: true });
     const page = { parcels: [{ entry_id: 'u-1', status: 0 }], next_cursor: 'abc' };
     await renderRecord(c.io, page, { format: 'table', now: NOW, itemsKey: 'parcels', nextCommand: 'parcels list' });
-    expect(c.stdout()).toBe('entry_id  status\nu-1       0 registered\n');
+    expect(c.stdout()).toBe('ENTRY_ID  STATUS\nu-1       0 registered\n');
     expect(c.stderr()).toBe('More results: parcels list --cursor abc  (or --all)\n');
   });
 });
@@ -110,7 +110,7 @@ describe('renderList: one page', () => {
     const { count } = await renderList(c.io, items, { format: 'table', now: NOW, nextCursor: 'c2', nextCommand: 'parcels list' });
     expect(count).toBe(2);
     expect(c.stdout()).toBe(
-      'entry_id  status        courier  created_at\n' +
+      'ENTRY_ID  STATUS        COURIER  CREATED_AT\n' +
         'u-1       2 in_transit  DHL      2026-11-22T19:54:47Z (3m ago)\n' +
         'u-2       4             PostNL   2026-11-22T17:57:47Z (2h ago)\n',
     );
@@ -119,7 +119,7 @@ describe('renderList: one page', () => {
   it('TTY table with learned names and --fields', async () => {
     const c = captureIO({ tty: true });
     await renderList(c.io, items, { format: 'table', now: NOW, fields: ['status', 'courier'], names: { status: { 4: 'delivered' } } });
-    expect(c.stdout()).toBe('status        courier\n2 in_transit  DHL\n4 delivered   PostNL\n');
+    expect(c.stdout()).toBe('STATUS        COURIER\n2 in_transit  DHL\n4 delivered   PostNL\n');
   });
   it('non-TTY: TSV with header, ISO times, no hint', async () => {
     const c = captureIO();
@@ -208,7 +208,7 @@ describe('renderList: stream (--all)', () => {
         if (format === 'csv') expect(c.stdout()).toBe('entry_id,status\nu-1,1\nu-2,1\nu-3,1\n');
         if (format === 'table' && !tty) expect(c.stdout()).toBe('entry_id\tstatus\nu-1\t1 picked_up\nu-2\t1 picked_up\nu-3\t1 picked_up\n');
         if (format === 'table' && tty) {
-          expect(c.stdout()).toBe('entry_id  status\nu-1       1 picked_up\nu-2       1 picked_up\nu-3       1 picked_up\n');
+          expect(c.stdout()).toBe('ENTRY_ID  STATUS\nu-1       1 picked_up\nu-2       1 picked_up\nu-3       1 picked_up\n');
         }
       });
     }
@@ -218,7 +218,7 @@ describe('renderList: stream (--all)', () => {
     const c = captureIO({ tty: true });
     const source = [{ id: 'a', name: 'short' }, { id: 'b', name: 'much longer name' }];
     await renderList(c.io, source, { format: 'table', now: NOW, stream: true, batchSize: 1 });
-    expect(c.stdout()).toBe('id  name\na   short\nb   much…\n');
+    expect(c.stdout()).toBe('ID  NAME\na   short\nb   much…\n');
   });
 
   it('stops pulling from the source once the pipe is closed', async () => {

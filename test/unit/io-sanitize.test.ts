@@ -38,9 +38,9 @@ describe('server text never reaches a terminal with its escape sequences', () =>
     await renderList(c.io, hostileItems, { format: 'table', now: NOW, nextCursor: `cur${TITLE}`, nextCommand: 'parcels list' });
     expectInert(c.stdout());
     expectInert(c.stderr());
-    expect(c.stdout().split('\n')[0]).toBe('entry_id      status');
+    expect(c.stdout().split('\n')[0]).toBe('ENTRY_ID      STATUS');
     expect(c.stderr()).toBe(
-      'Not shown for width: col[2J[H,note (pick columns with --fields, or use --output json)\n' +
+      'Not shown at 30 columns: col[2J[H, note (widen the terminal, or use -o wide or --json)\n' +
         "More results: parcels list --cursor 'cur]0;pwned'  (or --all)\n",
     );
   });
@@ -53,7 +53,7 @@ describe('server text never reaches a terminal with its escape sequences', () =>
     expect(out).not.toContain('\u001b[2J');
     expect(out).not.toContain('\u0007');
     expect(out).not.toContain('\u009b');
-    expect(out).toContain('\u001b[1mcol[2J[H\u001b[22m');
+    expect(out).toContain('\u001b[1mCOL[2J[H\u001b[22m');
   });
 
   it('piped table (TSV): keys and values', async () => {

@@ -3,9 +3,9 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openKnownIds } from '../../src/config/known-ids.js';
 import { knownIdsPath } from '../../src/config/paths.js';
-import { displayZone, formatCell, isTimestampField, zonedIso } from '../../src/io/format.js';
+import { formatCell, isTimestampField } from '../../src/io/format.js';
+import { displayZone, zonedIso } from '../../src/io/time.js';
 import { renderList, renderTrace } from '../../src/io/render.js';
-import { columnWidths, fitColumns } from '../../src/io/table.js';
 import { idOf } from '../../src/io/views/ids.js';
 import { chooseLayout } from '../../src/io/views/layout.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -45,19 +45,6 @@ describe('chooseLayout', () => {
   });
 });
 
-describe('fitting a terminal', () => {
-  it('ids keep their width; the other columns shrink to fit', () => {
-    const widths = columnWidths(['id', 'text'], [['x'.repeat(36), 'y'.repeat(40)]], 50, [true, false]);
-    expect(widths).toEqual([36, 12]);
-  });
-
-  it('shrink mode drops columns from the right only when even the minimum does not fit', () => {
-    expect(fitColumns([36, 10, 10], [true, false, false], 50, 'shrink')).toEqual([0, 1, 2]);
-    expect(fitColumns([36, 10, 10], [true, false, false], 44, 'shrink')).toEqual([0, 1]);
-    expect(fitColumns([36, 10, 10], [true, false, false], 10, 'shrink')).toEqual([0]);
-    expect(fitColumns([36, 10, 10], [true, false, false], 10, 'none')).toEqual([0, 1, 2]);
-  });
-});
 
 describe('times', () => {
   it('every timestamp field, including `at`', () => {
@@ -148,5 +135,48 @@ describe('nested records on a terminal', () => {
       'delivered.delivered_country',
       'delivered.delivered_number',
     ]);
+  });
+});
+
+describe('one clock for the times the sandbox and the outbox write as ISO text', () => {
+  it('on a terminal in the display zone with its age; piped as it came', () => {
+    const iso = '2026-11-22T19:55:47.123Z';
+    expect(formatCell('captured_at', iso, { now: NOW, colour: false, tty: true, timeZone: 'Europe/Amsterdam' })).toBe('2026-11-22T20:55:47+01:00 (2m ago)');
+    expect(formatCell('captured_at', iso, { now: NOW, colour: false, tty: false })).toBe(iso);
+    expect(formatCell('note', 'not 2026-11-22T19:55:47Z', { now: NOW, colour: false, tty: true, timeZone: 'UTC' })).toBe('not 2026-11-22T19:55:47Z');
+  });
+});
+
+describe('the batches and outbox views at a terminal', () => {
+  const BATCH = `create-${'7'.repeat(64)}`;
+  const batches = [{ batch: BATCH, input: '/home/op/parcels/monday.csv', done: 12, rejected: 1, uncertain: 0, age: '3m' }];
+
+  it('a 71-character batch id stays whole; at 100 columns the input path goes whole, at 200 all show', async () => {
+    const wide = captureIO({ tty: true, columns: 200 });
+    await renderList(wide.io, batches, { format: 'table', now: NOW, view: 'batches' });
+    expect(wide.stdout()).toBe(
+      `BATCH${' '.repeat(BATCH.length - 5)}  INPUT                        DONE  REJECTED  UNCERTAIN  AGE\n` +
+        `${BATCH}  /home/op/parcels/monday.csv  12    1         0          3m\n`,
+    );
+    const narrow = captureIO({ tty: true, columns: 100 });
+    await renderList(narrow.io, batches, { format: 'table', now: NOW, view: 'batches' });
+    expect(narrow.stdout()).toBe(`BATCH${' '.repeat(BATCH.length - 5)}  DONE  REJECTED  UNCERTAIN\n${BATCH}  12    1         0\n`);
+    expect(narrow.stderr()).toBe('Not shown at 100 columns: INPUT, AGE (widen the terminal, or use -o wide or --json)\n');
+  });
+
+  it('the outbox: its capture time in the display zone, the command shortened (free text), the state whole', async () => {
+    const rows = [{ seq: 1, age: '2m', captured_at: '2026-11-22T19:55:47.000Z', command: 'events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit', parcel: '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21', state: 'rejected 409 parcel_delivered' }];
+    const c = captureIO({ tty: true, columns: 100 });
+    c.io.timeZone = 'Europe/Amsterdam';
+    await renderList(c.io, rows, { format: 'table', now: NOW, view: 'outbox' });
+    expect(c.stdout()).toBe(
+      'SEQ  AGE  COMMAND                PARCEL                                STATE\n' +
+        '1    2m   events add 0b0c6a52-…  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  rejected 409 parcel_delivered\n',
+    );
+    expect(c.stderr()).toBe('Not shown at 100 columns: CAPTURED (widen the terminal, or use -o wide or --json)\n');
+    const wide = captureIO({ tty: true, columns: 200 });
+    wide.io.timeZone = 'Europe/Amsterdam';
+    await renderList(wide.io, rows, { format: 'table', now: NOW, view: 'outbox' });
+    expect(wide.stdout().split('\n')[1]).toContain('  2026-11-22T20:55:47+01:00  events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit  ');
   });
 });

@@ -1,10 +1,11 @@
 /** The watch loop alone: reads, output and sleep are fakes, so every poll is driven without waiting. */
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../../src/api/core/sleep.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 import type { TimelineEntry } from '../../src/track/timeline.js';
 import { buildTimeline } from '../../src/track/timeline.js';
 import type { Snapshot, WatchOptions } from '../../src/track/watch.js';
-import { MAX_PAUSE_MS, abortableSleep, isPassing, pauseAfter, watch } from '../../src/track/watch.js';
+import { MAX_PAUSE_MS, isPassing, pauseAfter, watch } from '../../src/track/watch.js';
 
 const T = 1_700_000_000;
 const ev = (status: number, at: number) => ({ status, occurred_at: at });
@@ -102,26 +103,26 @@ describe('watch', () => {
     expect(await watch(options)).toMatchObject({ delivered: false, id: 'b' });
   });
 
-  it('429, 5xx and network failures pause with growing waits (never under Retry-After) and polling goes on', async () => {
+  it('429, 5xx and network failures pause with growing waits (never under Retry-After, bounded to a minute) and polling goes on', async () => {
     const none: History = { events: [], attempts: [] };
     const limited = new ApiError(429, 'rate_limited', 'slow down', undefined, 120);
     const down = new ApiError(503, 'unavailable', 'down', undefined);
     const cut = new NetworkError('connection refused', 'connection_refused');
-    const { options, log, sleeps } = scripted([cut, { a: none }, limited, down, { a: { events: [], attempts: [att(0, T)] } }], { intervalMs: 10_000 });
+    const { options, log, sleeps } = scripted([cut, { a: none }, limited, down, { a: { events: [], attempts: [att(0, T)] } }], { intervalMs: 10_000, random: () => 0.5 });
     expect(await watch(options)).toEqual({ delivered: true });
     expect(log).toEqual([
       'read a',
-      'pause connection refused 20000',
+      'pause connection refused 15000',
       'read a',
       'first a:0',
       'read a',
-      'pause slow down 120000',
+      'pause slow down 60000',
       'read a',
-      'pause down 40000',
+      'pause down 30000',
       'read a',
       'fresh a:a0',
     ]);
-    expect(sleeps).toEqual([20_000, 10_000, 120_000, 40_000]);
+    expect(sleeps).toEqual([15_000, 10_000, 60_000, 30_000]);
   });
 
   it('any other error ends the watch', async () => {
@@ -132,7 +133,7 @@ describe('watch', () => {
 
   it('a cancelled sleep ends the watch with CancelledError', async () => {
     const controller = new AbortController();
-    const { options } = scripted([{ a: { events: [], attempts: [] } }], { signal: controller.signal, sleep: abortableSleep });
+    const { options } = scripted([{ a: { events: [], attempts: [] } }], { signal: controller.signal, sleep });
     const watching = watch(options);
     setImmediate(() => controller.abort('SIGINT'));
     await expect(watching).rejects.toBeInstanceOf(CancelledError);
@@ -140,11 +141,22 @@ describe('watch', () => {
 });
 
 describe('pauses', () => {
-  it('double from the interval, capped at five minutes (or the interval when longer)', () => {
+  it('double from twice the interval, capped at five minutes (or the interval when longer), with the core backoff jitter', () => {
     const cut = new NetworkError('x', 'timeout');
-    expect([1, 2, 3, 4, 5, 6].map((n) => pauseAfter(n, 30_000, cut))).toEqual([60_000, 120_000, 240_000, 300_000, 300_000, 300_000]);
-    expect(pauseAfter(3, 600_000, cut)).toBe(600_000);
+    const most = (): number => 1 - 1e-9;
+    const least = (): number => 0;
+    expect([1, 2, 3, 4, 5, 6].map((n) => pauseAfter(n, 30_000, cut, most))).toEqual([59_999, 119_999, 239_999, 299_999, 299_999, 299_999]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => pauseAfter(n, 30_000, cut, least))).toEqual([30_000, 60_000, 120_000, 150_000, 150_000, 150_000]);
+    expect(pauseAfter(3, 600_000, cut, least)).toBe(300_000);
+    expect(pauseAfter(3, 600_000, cut, most)).toBe(599_999);
     expect(MAX_PAUSE_MS).toBe(300_000);
+  });
+
+  it('never under Retry-After, which is bounded: a hostile one polls once a minute, never in a hot loop', () => {
+    const least = (): number => 0;
+    expect(pauseAfter(1, 1_000, new ApiError(503, 'unavailable', 'x', undefined, 20), least)).toBe(20_000);
+    expect(pauseAfter(1, 1_000, new ApiError(503, 'unavailable', 'x', undefined, 1_000_000_000), least)).toBe(60_000);
+    expect(pauseAfter(1, 1_000, new ApiError(429, 'rate_limited', 'x', undefined, Number.MAX_SAFE_INTEGER), least)).toBe(60_000);
   });
 
   it('only 429, 5xx and network failures are passing', () => {
@@ -152,8 +164,8 @@ describe('pauses', () => {
     expect([new ApiError(404, 'x', 'x', undefined), new ApiError(401, 'x', 'x', undefined), new Error('x'), new CancelledError()].map(isPassing)).toEqual([false, false, false, false]);
   });
 
-  it('abortableSleep resolves after its time, and rejects at once on an aborted signal', async () => {
-    await expect(abortableSleep(1, new AbortController().signal)).resolves.toBeUndefined();
-    await expect(abortableSleep(60_000, AbortSignal.abort())).rejects.toBeInstanceOf(CancelledError);
+  it("the core's sleep resolves after its time, and rejects at once on an aborted signal", async () => {
+    await expect(sleep(1, new AbortController().signal)).resolves.toBeUndefined();
+    await expect(sleep(60_000, AbortSignal.abort())).rejects.toBeInstanceOf(CancelledError);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { idsFromLines } from '../../src/commands/track/ids.js';
 import { isLoopbackUrl } from '../../src/commands/track/show.js';
 import type { FormatContext } from '../../src/io/format.js';
-import { continueWidths, deliveredAddress, entrySummary, fitTimeline, stateItem, timelineCells } from '../../src/io/timeline.js';
+import { deliveredAddress, entrySummary, stateItem, timelineCells } from '../../src/io/timeline.js';
 import type { TimelineEntry } from '../../src/track/timeline.js';
 import { buildTimeline, entryJson, isDelivery, isFailedAttempt, latestEntry, parcelState, takeNew } from '../../src/track/timeline.js';
 
@@ -173,18 +173,3 @@ describe('track ids and hosts', () => {
   });
 });
 
-describe('timeline widths on a terminal', () => {
-  it('times, ages, entries and states keep their width; reason and address share the rest', () => {
-    expect(fitTimeline([20, 6, 9, 21, 13, 26], 120, 2)).toEqual([20, 6, 9, 21, 13, 26]);
-    expect(fitTimeline([20, 6, 9, 21, 13, 26], 80, 2)).toEqual([20, 6, 9, 21, 8, 8]);
-    expect(fitTimeline([20, 6, 9, 21, 13, 26], 90, 2)).toEqual([20, 6, 9, 21, 12, 12]);
-    expect(fitTimeline([20, 6, 9, 21, 9, 26], 90, 2)).toEqual([20, 6, 9, 21, 9, 15]);
-    // Too narrow for even the fixed columns: they stay whole (the terminal wraps).
-    expect(fitTimeline([20, 6, 9, 21, 13, 26], 40, 2)).toEqual([20, 6, 9, 21, 8, 8]);
-  });
-
-  it('later rows keep the columns of the rows above; the last column takes what is left', () => {
-    expect(continueWidths([20, 8, 10, 21, 19, 9], [20, 6, 9, 21, 19, 40], 120)).toEqual([20, 8, 10, 21, 19, 32]);
-    expect(continueWidths([20, 8, 10, 21, 19, 9], [20, 6, 9, 24, 0, 5], 200)).toEqual([20, 8, 10, 24, 19, 8]);
-  });
-});

@@ -1,5 +1,5 @@
 import { renderList } from '../../io/render.js';
-import { formatAge } from '../../io/bulk-report.js';
+import { durationText } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { listJournals } from '../../config/journal-list.js';
@@ -19,8 +19,8 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
       done: journal.counts.done,
       rejected: journal.counts.rejected,
       uncertain: journal.counts.uncertain,
-      age: formatAge(journal.ageMs),
+      age: durationText(Math.max(0, journal.ageMs / 1000)),
     }));
-    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), emptyMessage: 'No bulk-run journals.' });
+    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });

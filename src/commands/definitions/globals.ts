@@ -25,7 +25,7 @@ export const GLOBAL_FLAGS = {
   fields: { type: 'string', flags: '--fields <list>', description: 'comma-separated fields to show, e.g. entry_id,status' },
   jq: { type: 'string', flags: '--jq <expression>', description: 'filter the JSON output with a jq expression (implies --json; strings print raw)' },
   quiet: { type: 'bool', flags: '-q, --quiet', description: 'print only ids, one per line; no success messages' },
-  utc: { type: 'bool', flags: '--utc', description: 'show times in UTC instead of the local time zone' },
+  utc: { type: 'bool', flags: '--utc', description: 'show times on a terminal in UTC instead of the local time zone (piped and JSON output is always UTC)' },
   color: { type: 'bool', flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
   verbose: { type: 'bool', flags: '-v, --verbose', description: 'trace requests and retries to stderr (key redacted)' },
   dryRun: { type: 'bool', flags: '--dry-run', description: 'print the request and a curl equivalent; send nothing' },

@@ -40,7 +40,7 @@ export const profilesCommands = {
   }),
   doctor: command({
     path: ['doctor'],
-    summary: 'Check the set-up: settings, host, key, scopes, clock, config file, unfinished work',
+    summary: 'Check the set-up as a checklist: settings, host, key, scopes, clock, config file, unfinished work',
     flags: {
       requireScope: {
         type: 'list',

@@ -74,8 +74,9 @@ export const toolsCommands = {
     flags: {
       follow: { type: 'bool', flags: '-f, --follow', description: 'keep printing requests as they arrive' },
       bodies: { type: 'bool', flags: '--bodies', description: 'include request and response bodies (never keys)' },
+      limit: { type: 'int', flags: '--limit <n>', description: 'only the latest n requests (then, with --follow, the new ones)', min: 1 },
     },
-    examples: ['parcels sandbox logs', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
+    examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
     load: (): Loaded => import('../sandbox/logs.js'),
   }),
   completion: command({

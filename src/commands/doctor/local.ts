@@ -4,6 +4,7 @@ import { listJournals } from '../../config/journal-list.js';
 import { dataDir } from '../../config/paths.js';
 import { configFileState } from '../../config/permissions.js';
 import { shellQuote } from '../../io/shell.js';
+import { relativeTime } from '../../io/time.js';
 import type { CheckResult } from './report.js';
 import { ok, warning } from './report.js';
 
@@ -54,17 +55,10 @@ async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number): Promise<Che
   }
   if (unfinished.length === 0) checks.push(ok('bulk batches', 'none unfinished'));
   else {
-    const list = unfinished.map((j) => `${j.batch} (${j.kind} from ${j.input}, ${j.counts.uncertain} line${j.counts.uncertain === 1 ? '' : 's'} without a known outcome, ${ago(j.ageMs)})`);
+    const list = unfinished.map((j) => `${j.batch} (${j.kind} from ${j.input}, ${j.counts.uncertain} line${j.counts.uncertain === 1 ? '' : 's'} without a known outcome, ${relativeTime(nowMs / 1000 - j.ageMs / 1000, nowMs / 1000)})`);
     checks.push(
       warning('bulk batches', `unfinished: ${list.join('; ')}`, 'run the same import again with the same input: lines without a known outcome are resent with their keys, so nothing applies twice'),
     );
   }
   return checks;
-}
-
-function ago(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
 }

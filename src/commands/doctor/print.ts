@@ -1,10 +1,12 @@
 import type { Context } from '../../context.js';
-import { renderHeading, renderList, renderRecord } from '../../io/render.js';
+import { renderChecklist } from '../../io/checklist.js';
+import { renderList, renderRecord } from '../../io/render.js';
 import type { DoctorReport } from './report.js';
 
 /**
- * The report: one object for json/ndjson; for people, the checks as a table, then the summary.
- * It holds no service codes, so no names are looked up (the report costs no extra request).
+ * The report: one object for json/ndjson; rows for csv or --fields; for people, a checklist (one
+ * line per check, the fix beneath each warning or failure). It holds no service codes, so no names
+ * are looked up (the report costs no extra request).
  */
 export async function printReport(ctx: Context, report: DoctorReport): Promise<void> {
   const format = ctx.outputFormat();
@@ -13,9 +15,12 @@ export async function printReport(ctx: Context, report: DoctorReport): Promise<v
     await renderRecord(ctx.io, report, { format, fields: ctx.fields(), now });
     return;
   }
-  const { checks, ...summary } = report;
-  await renderHeading(ctx.io, 'checks', true);
-  await renderList(ctx.io, checks, { format, fields: ctx.fields(), now });
-  await renderHeading(ctx.io, 'summary', false);
-  await renderRecord(ctx.io, summary, { format, now });
+  if (format === 'csv' || ctx.fields() !== undefined) {
+    await renderList(ctx.io, report.checks, { format, fields: ctx.fields(), now });
+    return;
+  }
+  await renderChecklist(
+    ctx.io,
+    report.checks.map((c) => ({ name: c.check, state: c.result, detail: c.detail, fix: c.fix })),
+  );
 }

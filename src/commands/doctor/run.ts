@@ -38,7 +38,7 @@ export default defineCommand<typeof profilesCommands.doctor, DoctorOptions>({
     }
     if (ctx.outputFormat() === 'table' && !ctx.globals.quiet) {
       const warnings = report.checks.filter((c) => c.result === 'warning').length;
-      if (warnings > 0) await renderMessage(ctx.io, `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (see the fix column)`, 'warn');
+      if (warnings > 0) await renderMessage(ctx.io, `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (each with its fix above)`, 'warn');
       else await renderMessage(ctx.io, 'All checks passed', 'success');
     }
   },

@@ -28,6 +28,7 @@ export default defineCommand<typeof followCommands.outboxFlush, Record<string, n
         { dir: dataDir(ctx.env), target },
         {
           send: sendThrough(client),
+          gate: client.gate,
           emit: (result) => renderLine(ctx.io, JSON.stringify(result)),
           retries,
           signal: ctx.signal,

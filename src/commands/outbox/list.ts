@@ -1,6 +1,6 @@
 import { journalTarget } from '../../bulk/target.js';
 import { renderList } from '../../io/render.js';
-import { formatAge } from '../../io/bulk-report.js';
+import { durationText } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { listOutbox } from '../../bulk/outbox.js';
@@ -14,10 +14,9 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
 
   async run(_options, ctx) {
     const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
-    const nowMs = ctx.now() * 1000;
     const rows = entries.map((entry) => ({
       seq: entry.seq,
-      age: formatAge(nowMs - entry.capturedAt),
+      age: durationText(Math.max(0, ctx.now() - entry.capturedAt / 1000)),
       captured_at: new Date(entry.capturedAt).toISOString(),
       command: entry.command,
       parcel: entry.parcel ?? '',
@@ -27,6 +26,7 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
       format: ctx.outputFormat(),
       fields: ctx.fields(),
       now: ctx.now(),
+      view: 'outbox',
       emptyMessage: 'The outbox is empty.',
     });
   },

@@ -7,38 +7,42 @@ import { sandboxAdmin } from './admin.js';
 export interface LogsOptions {
   follow: boolean;
   bodies: boolean;
+  /** Only the latest this many of the entries already there; undefined: all the log holds. */
+  limit: number | undefined;
 }
 
-/** The columns of the table view; --json shows every field. */
+/** The columns of piped and csv output; a terminal shows the request view, --json every field. */
 const TABLE_FIELDS = ['seq', 'at', 'method', 'path', 'status', 'code', 'replay', 'latency_ms'];
 
-/** Every entry after `after`; with `follow`, waits for new ones (long polls) until the command is stopped. */
-async function* entries(admin: SandboxAdmin, bodies: boolean, follow: boolean, signal: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+/** Every entry after `after` (the latest `limit` of them); with `follow`, waits for new ones (long polls) until the command is stopped. */
+async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSignal): AsyncGenerator<Record<string, unknown>> {
   let after = 0;
   // The first page is answered at once; from then on each request waits for news.
   for (let first = true; ; first = false) {
-    const page = await admin.logs(after, first ? 0 : admin.longestWaitMs, bodies);
-    for (const entry of page.entries) yield entry;
+    const page = await admin.logs(after, first ? 0 : admin.longestWaitMs, opts.bodies);
+    // The log holds a bounded number of entries, so the first page is small enough to cut here.
+    for (const entry of first && opts.limit !== undefined ? page.entries.slice(-opts.limit) : page.entries) yield entry;
     after = Math.max(after, page.latest);
-    if (!follow || signal.aborted) return;
+    if (!opts.follow || signal.aborted) return;
   }
 }
 
 export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
   parse({ flags }) {
-    return { follow: flags.follow, bodies: flags.bodies };
+    return { follow: flags.follow, bodies: flags.bodies, limit: flags.limit };
   },
 
-  async run({ follow, bodies }, ctx) {
+  async run(options, ctx) {
     const admin = await sandboxAdmin(ctx);
     try {
       const format = ctx.outputFormat();
       // A followed log never ends: JSON goes out one entry per line instead of one unfinished array.
-      const shown = follow && format === 'json' ? 'ndjson' : format;
-      const fields = ctx.fields() ?? (shown === 'table' || shown === 'csv' ? TABLE_FIELDS : undefined);
-      await renderList(ctx.io, entries(admin, bodies, follow, ctx.signal), {
+      const shown = options.follow && format === 'json' ? 'ndjson' : format;
+      const rows = shown === 'csv' || (shown === 'table' && !ctx.io.stdoutIsTTY);
+      await renderList(ctx.io, entries(admin, options, ctx.signal), {
         format: shown,
-        fields,
+        fields: ctx.fields() ?? (rows ? TABLE_FIELDS : undefined),
+        view: 'requests',
         now: ctx.now(),
         stream: true,
         flushAfterMs: 50,

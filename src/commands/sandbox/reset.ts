@@ -1,4 +1,4 @@
-import { CancelledError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { confirm } from '../shared/confirm.js';
 import { sameCommand } from '../shared/retype.js';
@@ -17,8 +17,10 @@ export default defineCommand<typeof toolsCommands.sandboxReset, { yes: boolean }
   },
   async run({ yes }, ctx) {
     const db = defaultSandboxDb(ctx.env);
+    // Saying no is an answer, not an error: nothing is deleted and the command ends with 0.
     if (!yes && !(await confirm(ctx.io, `Delete every parcel, event and attempt of the --sandbox database ${db}?`))) {
-      throw new CancelledError('sandbox reset cancelled; nothing was deleted');
+      await renderMessage(ctx.io, `Kept the sandbox; nothing was deleted (${db})`, 'info');
+      return;
     }
     const existed = await resetSandboxData(ctx.env);
     await renderMessage(ctx.io, existed ? `Emptied the sandbox (${db})` : `The sandbox was already empty (${db})`, existed ? 'success' : 'info');

@@ -1,5 +1,6 @@
 import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
+import { timeText } from '../../io/time.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import type { toolsCommands } from '../definitions/tools.js';
@@ -26,6 +27,14 @@ export interface ServeOptions {
   tracking?: { duplicateRate?: number; lateRate?: number; reorderRate?: number; dateDriftSPerHour?: number };
   adminTokenFile?: string;
   limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
+}
+
+/** The banner's line about the test clock: its time, and whether it is frozen or sped up. */
+export function clockLine(clock: { now_ms: number; frozen: boolean; speed: number }, timeZone: string | undefined): string {
+  const at = timeText(Math.floor(clock.now_ms / 1000), timeZone);
+  if (clock.frozen) return `Clock: frozen at ${at}`;
+  if (clock.speed !== 1) return `Clock: ${at}, running ${clock.speed}× real time`;
+  return `Clock: ${at}, real time`;
 }
 
 /** A seed or scenario file that cannot be used: the flag, the file, and each problem on a line of its own. */
@@ -136,13 +145,16 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
       tokenFile = await writeAdminToken(ctx.env, Number(new URL(sandbox.url).port), sandbox.adminToken);
       await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
     }
+    await renderMessage(ctx.io, clockLine(sandbox.clock.status(), ctx.io.timeZone), 'info');
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');
     // Ctrl-C or SIGTERM is how this command is meant to end: a clean stop, exit 0.
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    await renderMessage(ctx.io, `Stopping the sandbox on ${sandbox.url}…`, 'info');
     await sandbox.close();
     if (tokenFile !== undefined) await removeAdminToken(tokenFile);
+    await renderMessage(ctx.io, `Stopped; the data stays in ${db}`, 'success');
   },
 });

@@ -46,7 +46,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
         applied: s.applied,
         refused: view.refused.find((r) => r.step === n)?.code ?? null,
       }));
-      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: ctx.now() });
+      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: ctx.now(), view: 'steps' });
     } finally {
       await admin.close();
     }

@@ -1,7 +1,6 @@
 import { findItems, nextCursor } from '../../api/envelope.js';
 import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
-import { displayZone } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
 import { assertKnownFields } from '../../io/list.js';
 import { isHumanFormat } from '../../io/output-format.js';
@@ -33,11 +32,6 @@ import { sameCommand } from './retype.js';
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
   return isHumanFormat(ctx.outputFormat()) ? ctx.codeNames() : undefined;
-}
-
-/** Times on a terminal are shown in the local zone (or UTC with --utc); piped they stay UTC ISO 8601. */
-function timeZoneFor(ctx: Context): string | undefined {
-  return ctx.io.stdoutIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined;
 }
 
 /**
@@ -72,7 +66,6 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
     fields,
     names: await namesFor(ctx),
     now: ctx.now(),
-    timeZone: timeZoneFor(ctx),
     view: opts.view,
   });
 }
@@ -135,7 +128,6 @@ export async function showPage(
     fields,
     names: await namesFor(ctx),
     now: ctx.now(),
-    timeZone: timeZoneFor(ctx),
     view: opts.view,
     parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
@@ -167,7 +159,6 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     fields: ctx.fields(),
     names: await namesFor(ctx),
     now: ctx.now(),
-    timeZone: timeZoneFor(ctx),
     view: opts.view,
     stream: true,
     emptyMessage,
@@ -264,12 +255,11 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
       fields: ctx.fields(),
       names,
       now: ctx.now(),
-      timeZone: timeZoneFor(ctx),
       emptyMessage: `No ${path}.`,
     });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(), timeZone: timeZoneFor(ctx) });
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(),});
   }
 }

@@ -50,13 +50,15 @@ export function idsFromLines(text: string): string[] {
 
 /**
  * The ids given as arguments (whole, or a unique prefix of 8+ characters of a known id) and with
- * --from (whole ids: scripts pass what they were given), each once, in the order given.
+ * --from (whole ids: scripts pass what they were given), each once, in the order given. None
+ * only when --from held none.
  */
 export async function parcelIds(args: readonly string[], from: string | undefined, ctx: Context): Promise<string[]> {
   const ids: string[] = [];
   for (const arg of args) ids.push(await resolveParcelId(arg, ctx));
   if (from !== undefined) ids.push(...idsFromLines(await fromText(from, ctx)));
-  if (ids.length === 0) {
+  // An empty --from (a quiet day's `list … -o ndjson`) is no mistake: track has nothing to show.
+  if (ids.length === 0 && from === undefined) {
     throw new UsageError('give at least one parcel ID, or --from FILE (- for stdin)', 'ID');
   }
   return [...new Set(ids)];

@@ -7,7 +7,8 @@ import { renderJq, renderJqStream } from '../../io/jq.js';
 import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
-import { abortableSleep, watch } from '../../track/watch.js';
+import { sleep } from '../../api/core/sleep.js';
+import { watch } from '../../track/watch.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
@@ -58,7 +59,12 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
   },
 
   async run(options, ctx) {
-    const client = await ctx.api();
+    if (options.ids.length === 0) {
+      await renderMessage(ctx.io, 'No parcels to track: the --from input holds no parcel ids.', 'info');
+      return;
+    }
+    // --watch owns its pause after a failed poll: its reads are not retried on top of it.
+    const client = options.intervalS === undefined ? await ctx.api() : (await ctx.api()).withRetries(0);
     const format = ctx.outputFormat();
     const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, ctx.signal, options.several);
     // Names matter only to people reading tables; they are looked up while the parcels are read.
@@ -79,13 +85,17 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
       read,
       first: (snapshots) => printer.first(snapshots),
       fresh: (batch) => printer.fresh(batch),
-      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.round(delayMs / 1000)} s`, 'warn'),
-      sleep: abortableSleep,
+      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.ceil(delayMs / 1000)} s`, 'warn'),
+      sleep,
       signal: ctx.signal,
     });
     if (!end.delivered) {
       const what = entrySummary(end.attempt, { names: printer.names, now: ctx.now(), colour: false });
       throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
+    }
+    // How it ended, for people (scripts read the NDJSON lines and the exit code).
+    if (!ctx.globals.quiet && format !== 'json' && format !== 'ndjson') {
+      await renderMessage(ctx.io, options.ids.length === 1 ? 'delivered; stopped watching' : `all ${options.ids.length} parcels delivered; stopped watching`);
     }
   },
 });
@@ -118,5 +128,5 @@ async function showSeveral(ctx: Context, ids: readonly string[], snapshots: read
     return;
   }
   const items = ids.map((id, i) => stateItem(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [], { names, now }));
-  await renderList(ctx.io, items, { format, names, now });
+  await renderList(ctx.io, items, { format, names, now, view: 'states' });
 }

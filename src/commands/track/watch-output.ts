@@ -3,7 +3,7 @@ import type { CodeNames } from '../../io/format.js';
 import { renderJqStream } from '../../io/jq.js';
 import { renderHeading, renderList } from '../../io/render.js';
 import { renderParcelTimeline, renderTimeline, stateItem } from '../../io/timeline.js';
-import type { TimelineLine } from '../../io/timeline.js';
+import type { TimelineFit, TimelineLine } from '../../io/timeline.js';
 import type { TimelineEntry } from '../../track/timeline.js';
 import { entryJson } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
@@ -17,8 +17,8 @@ import type { Snapshot } from '../../track/watch.js';
 export class WatchPrinter {
   readonly names: CodeNames | undefined;
   private readonly several: boolean;
-  /** Terminal column widths so far, so later rows line up with earlier ones. */
-  private widths: number[] | undefined;
+  /** Terminal columns and widths so far, so later rows line up with earlier ones. */
+  private fit: TimelineFit | undefined;
   private headerShown = false;
 
   constructor(
@@ -40,12 +40,13 @@ export class WatchPrinter {
       await this.jsonLines([...snapshots].map(([id, snapshot]) => ({ id, entries: snapshot.timeline })));
     } else if (this.several) {
       const items = [...snapshots].map(([id, snapshot]) => stateItem(id, snapshot.parcel, snapshot.timeline, { names: this.names, now }));
-      await renderList(io, items, { format: 'table', names: this.names, now });
+      await renderList(io, items, { format: 'table', names: this.names, now, view: 'states' });
     } else {
       const [snapshot] = snapshots.values();
       if (snapshot === undefined) return;
-      this.widths = await renderParcelTimeline(io, snapshot.parcel, snapshot.timeline, { names: this.names, now, room: true });
-      this.headerShown = true;
+      this.fit = await renderParcelTimeline(io, snapshot.parcel, snapshot.timeline, { names: this.names, now, room: true });
+      // Piped, the header line is printed even over no entries; on a terminal the first entry brings it.
+      this.headerShown = snapshot.timeline.length > 0 || !io.stdoutIsTTY;
     }
   }
 
@@ -55,14 +56,15 @@ export class WatchPrinter {
       return;
     }
     const { io } = this.ctx;
-    if (!this.headerShown) await renderHeading(io, 'New entries', false);
+    // One parcel's new rows go under its Timeline heading; several parcels' under a heading of their own.
+    if (!this.headerShown && this.several) await renderHeading(io, 'New entries', false);
     const lines: TimelineLine[] = batch.flatMap(({ id, entries }) => entries.map((entry) => ({ id, entry })));
-    this.widths = await renderTimeline(io, lines, {
+    this.fit = await renderTimeline(io, lines, {
       names: this.names,
       now: this.ctx.now(),
       header: !this.headerShown,
       withId: this.several,
-      widths: this.widths,
+      fit: this.fit,
       room: true,
     });
     this.headerShown = true;

@@ -19,11 +19,11 @@ export interface LayoutOptions {
 }
 
 /**
- * How a table meets the terminal's width: `shrink` cuts the widest non-id columns down (a view, or
- * --fields), `drop` first leaves out the columns that do not fit from the right (the generic view,
- * naming them on stderr), `none` lets lines run past the edge (`-o wide`).
+ * How a table meets the terminal's width: `fit` leaves out whole columns of the lowest priority and
+ * shortens only free text (table.ts `fitTable`), naming what it left out on stderr; `none` lets
+ * lines run past the edge (`-o wide`).
  */
-export type FitMode = 'shrink' | 'drop' | 'none';
+export type FitMode = 'fit' | 'none';
 
 export interface Layout {
   columns: Column[];
@@ -35,7 +35,8 @@ const VIEW_MIN_COLUMNS = 2;
 
 export function chooseLayout(items: unknown[], opts: LayoutOptions): Layout {
   if (opts.fields && opts.fields.length > 0) {
-    return { columns: columnsFor(items, opts.fields).map((f) => fieldColumn(f)), fit: 'shrink' };
+    // Columns asked for by name are never left out; only their free text is shortened.
+    return { columns: columnsFor(items, opts.fields).map((f) => fieldColumn(f, f, { priority: Number.POSITIVE_INFINITY })), fit: 'fit' };
   }
   const parent = opts.parentId;
   const fields = expandRecords(items, columnsFor(items)).filter((f) => parent === undefined || !items.every((item) => read(item, f) === parent));
@@ -45,10 +46,10 @@ export function chooseLayout(items: unknown[], opts: LayoutOptions): Layout {
     const view = VIEWS[opts.view];
     if (items.some((item) => read(item, view.key) !== undefined)) {
       const columns = view.columns.filter((c) => items.some((item) => c.has(item)));
-      if (columns.length >= VIEW_MIN_COLUMNS) return { columns, fit: 'shrink' };
+      if (columns.length >= VIEW_MIN_COLUMNS) return { columns, fit: 'fit' };
     }
   }
-  return { columns: generic.filter((c) => items.some((item) => c.has(item))), fit: 'drop' };
+  return { columns: generic.filter((c) => items.some((item) => c.has(item))), fit: 'fit' };
 }
 
 /** A field holding records (an attempt's `delivered`) becomes a column per nested field, never a JSON blob in a cell. */

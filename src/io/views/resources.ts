@@ -4,14 +4,15 @@
  * beyond `entry_id`, so a view is only used when the items have its key field; any other shape gets
  * the generic view (layout.ts). `-o wide` and `--fields` show the fields themselves.
  */
-import { codeName, isTimestampValue, relativeTime, statusStyle, timeText } from '../format.js';
+import { codeName, isTimestampValue, statusStyle } from '../format.js';
+import { isoUtcSeconds, relativeTime, timeText } from '../time.js';
 import type { FormatContext } from '../format.js';
 import { styles } from '../colour.js';
 import { sanitize } from '../sanitize.js';
 import type { Column } from './column.js';
 import { fieldColumn, present, read } from './column.js';
 
-export const VIEW_NAMES = ['parcels', 'events', 'attempts', 'requests'] as const;
+export const VIEW_NAMES = ['parcels', 'events', 'attempts', 'requests', 'steps', 'states', 'batches', 'outbox'] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 export interface View {
@@ -22,88 +23,172 @@ export interface View {
   columns: Column[];
 }
 
-/** A code shown by its name (`in_transit`), coloured for statuses; the number when no name is known. */
-function nameColumn(header: string, field: string): Column {
+/**
+ * A code shown by its name (`in_transit`), coloured for statuses; the number when no name is known.
+ * `kind`: the code field whose names apply (a simulated step's `event` is a status).
+ */
+function nameColumn(header: string, field: string, priority: number, kind = field): Column {
   return {
     header,
     id: false,
+    priority,
     has: (item) => present(read(item, field)),
     cell(item, ctx) {
       const value = read(item, field);
       if (typeof value !== 'number' || !Number.isInteger(value)) return fieldColumn(field).cell(item, ctx);
-      const name = codeName(field, value, ctx.names);
+      const name = codeName(kind, value, ctx.names);
       if (name === undefined) return String(value);
       const text = sanitize(name);
-      return field === 'status' ? statusStyle(name, styles(ctx.colour))(text) : text;
+      return kind === 'status' ? statusStyle(name, styles(ctx.colour))(text) : text;
     },
   };
 }
 
+/** Unix seconds, or a UTC ISO 8601 time as the sandbox writes them; undefined for anything else. */
+function seconds(value: unknown): number | undefined {
+  if (isTimestampValue(value)) return value;
+  return typeof value === 'string' ? isoUtcSeconds(value) : undefined;
+}
+
 /** A timestamp as a date in the display zone, without the age (which has its own column). */
-function timeColumn(header: string, field: string): Column {
+function timeColumn(header: string, field: string, priority: number): Column {
   return {
     header,
     id: false,
-    has: (item) => isTimestampValue(read(item, field)),
+    priority,
+    has: (item) => seconds(read(item, field)) !== undefined,
     cell: (item, ctx) => {
-      const value = read(item, field);
-      return isTimestampValue(value) ? timeText(value, ctx.timeZone) : fieldColumn(field).cell(item, ctx);
+      const at = seconds(read(item, field));
+      return at !== undefined ? timeText(at, ctx.timeZone) : fieldColumn(field).cell(item, ctx);
     },
   };
 }
 
 /** How long ago a timestamp was: `3m ago`. */
-function ageColumn(header: string, field: string): Column {
+function ageColumn(header: string, field: string, priority: number): Column {
   return {
     header,
     id: false,
-    has: (item) => isTimestampValue(read(item, field)),
+    priority,
+    has: (item) => seconds(read(item, field)) !== undefined,
     cell: (item, ctx: FormatContext) => {
-      const value = read(item, field);
-      return isTimestampValue(value) ? relativeTime(value, ctx.now) : '';
+      const at = seconds(read(item, field));
+      return at !== undefined ? relativeTime(at, ctx.now) : '';
     },
   };
 }
 
-/** Several text fields in one cell, joined by spaces (an address). */
-function joinedColumn(header: string, fields: readonly string[]): Column {
+/** Several text fields in one cell, joined by spaces (an address): free text, shortened to fit. */
+function joinedColumn(header: string, fields: readonly string[], priority: number): Column {
   const parts = (item: unknown): string[] =>
     fields.map((f) => read(item, f)).filter(present).map((v) => sanitize(typeof v === 'string' ? v : JSON.stringify(v)));
-  return { header, id: false, has: (item) => parts(item).length > 0, cell: (item) => parts(item).join(' ') };
+  return { header, id: false, priority, text: true, has: (item) => parts(item).length > 0, cell: (item) => parts(item).join(' ') };
 }
+
+/** An id that is the point of its view: never left out, never cut. */
+const ID = Number.POSITIVE_INFINITY;
 
 const DELIVERED = ['postal_code', 'number', 'addition', 'city', 'country'].map((f) => `delivered.delivered_${f}`);
 
+/**
+ * Each view's columns, with the priority that decides which go first on a narrow terminal (higher
+ * stays longer): what the view is for stays, ages and extras go.
+ */
 export const VIEWS: Readonly<Record<ViewName, View>> = {
   parcels: {
     key: 'entry_id',
     idField: 'entry_id',
     columns: [
-      fieldColumn('entry_id', 'ID'),
-      nameColumn('STATUS', 'status'),
-      fieldColumn('courier', 'COURIER'),
-      joinedColumn('ADDRESS', ['postal_code', 'number', 'addition']),
-      ageColumn('AGE', 'created_at'),
+      fieldColumn('entry_id', 'ID', { priority: ID }),
+      nameColumn('STATUS', 'status', 50),
+      fieldColumn('courier', 'COURIER', { priority: 30 }),
+      joinedColumn('ADDRESS', ['postal_code', 'number', 'addition'], 10),
+      ageColumn('AGE', 'created_at', 20),
     ],
   },
   events: {
     key: 'status',
     idField: 'event_id',
-    columns: [timeColumn('TIME', 'occurred_at'), ageColumn('AGE', 'occurred_at'), nameColumn('STATUS', 'status')],
+    columns: [timeColumn('TIME', 'occurred_at', 40), ageColumn('AGE', 'occurred_at', 20), nameColumn('STATUS', 'status', 50)],
   },
   attempts: {
     key: 'outcome',
     idField: 'attempt_no',
     columns: [
-      fieldColumn('attempt_no', 'NO.'),
-      timeColumn('TIME', 'time_attempt'),
-      nameColumn('OUTCOME', 'outcome'),
-      nameColumn('REASON', 'reason'),
-      joinedColumn('DELIVERED TO', DELIVERED),
+      fieldColumn('attempt_no', 'NO.', { priority: ID }),
+      timeColumn('TIME', 'time_attempt', 40),
+      nameColumn('OUTCOME', 'outcome', 50),
+      nameColumn('REASON', 'reason', 30),
+      joinedColumn('DELIVERED TO', DELIVERED, 10),
     ],
   },
+  /** The sandbox's request log (`sandbox logs`). */
   requests: {
     key: 'path',
-    columns: [timeColumn('TIME', 'at'), fieldColumn('method', 'METHOD'), fieldColumn('path', 'ROUTE'), fieldColumn('status', 'STATUS')],
+    columns: [
+      fieldColumn('seq', 'SEQ', { priority: 40 }),
+      timeColumn('TIME', 'at', 30),
+      fieldColumn('method', 'METHOD', { priority: 58 }),
+      fieldColumn('path', 'ROUTE', { priority: 60 }),
+      fieldColumn('status', 'STATUS', { priority: 55 }),
+      fieldColumn('code', 'CODE', { priority: 25 }),
+      fieldColumn('replay', 'REPLAY', { priority: 10 }),
+      fieldColumn('latency_ms', 'MS', { priority: 15 }),
+    ],
+  },
+  /** A parcel's simulated run (`sandbox simulate`): whether each step was applied is the point. */
+  steps: {
+    key: 'arrives_at',
+    columns: [
+      fieldColumn('step', 'STEP', { priority: ID }),
+      timeColumn('ARRIVES', 'arrives_at', 40),
+      ageColumn('IN', 'arrives_at', 10),
+      timeColumn('OCCURRED', 'occurred_at', 20),
+      nameColumn('EVENT', 'event', 60, 'status'),
+      nameColumn('OUTCOME', 'outcome', 60),
+      nameColumn('REASON', 'reason', 50),
+      fieldColumn('copies', 'COPIES', { priority: 15 }),
+      fieldColumn('applied', 'APPLIED', { priority: 70 }),
+      fieldColumn('refused', 'REFUSED', { priority: 65 }),
+    ],
+  },
+  /** Several parcels followed at once (`track A B C`): where each stands and whether it was delivered. */
+  states: {
+    key: 'latest',
+    idField: 'entry_id',
+    columns: [
+      fieldColumn('entry_id', 'ID', { priority: ID }),
+      nameColumn('STATUS', 'status', 30),
+      fieldColumn('latest', 'LATEST', { priority: 60, text: true }),
+      ageColumn('AGE', 'latest_at', 20),
+      fieldColumn('delivered', 'DELIVERED', { priority: 70 }),
+      fieldColumn('delivered_to', 'DELIVERED TO', { priority: 10, text: true }),
+    ],
+  },
+  /** Bulk-run journals (`batches`). */
+  batches: {
+    key: 'batch',
+    idField: 'batch',
+    columns: [
+      fieldColumn('batch', 'BATCH', { priority: ID }),
+      fieldColumn('input', 'INPUT', { priority: 20 }),
+      fieldColumn('done', 'DONE', { priority: 50 }),
+      fieldColumn('rejected', 'REJECTED', { priority: 45 }),
+      fieldColumn('uncertain', 'UNCERTAIN', { priority: 40 }),
+      fieldColumn('age', 'AGE', { priority: 30 }),
+    ],
+  },
+  /** Requests the outbox holds (`outbox`). */
+  outbox: {
+    key: 'command',
+    idField: 'seq',
+    columns: [
+      fieldColumn('seq', 'SEQ', { priority: ID }),
+      fieldColumn('age', 'AGE', { priority: 20 }),
+      timeColumn('CAPTURED', 'captured_at', 10),
+      fieldColumn('command', 'COMMAND', { priority: 60, text: true }),
+      fieldColumn('parcel', 'PARCEL', { priority: 40 }),
+      fieldColumn('state', 'STATE', { priority: 70 }),
+    ],
   },
 };

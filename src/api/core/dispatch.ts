@@ -1,12 +1,13 @@
 import type { Dispatcher, Pool } from 'undici';
-import type { Send, SendRequest, SendResponse } from '../bulk/types.js';
-import { ApiError, NetworkError } from '../errors.js';
-import { entryIdOf, interpretAnswer } from './answer.js';
-import { NETWORK_MESSAGES, networkCode } from './failures.js';
-import { redactKey } from './redact.js';
-import { requestHeaders } from './request.js';
-import { cancellation } from './retry.js';
-import { loadTransport } from './transport.js';
+import { ApiError } from '../../errors.js';
+import { entryIdOf, interpretAnswer } from '../answer.js';
+import { redactKey } from '../redact.js';
+import { requestHeaders } from '../request.js';
+import type { PoolGate } from './gate.js';
+import type { Send, SendRequest, SendResponse } from './send.js';
+import { cancellation } from './sleep.js';
+import type { Service } from './transport.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, headerText, openPool, responseTooLarge, serviceOf, timedOut, transportFailure } from './transport.js';
 
 /**
  * The bulk engine's sender: one attempt per call (the engine retries) straight over undici's Pool
@@ -14,7 +15,8 @@ import { loadTransport } from './transport.js';
  * ApiClient does per request is done here once per run instead: the headers are built once (each
  * request adds its Idempotency-Key), one timer sweeps every request's deadline, one listener per
  * abort signal cancels what is in flight. The key is redacted from every text kept from the answer.
- * No trace: `--verbose` runs go through ApiClient (src/bulk/client-send.ts).
+ * No trace: `--verbose` runs go through ApiClient (src/bulk/client-send.ts). Admission (the pool
+ * gate) is the engine's; the sender tells the gate the pace each answer states.
  */
 
 export interface BulkSenderOptions {
@@ -27,16 +29,16 @@ export interface BulkSenderOptions {
   connections: number;
   maxResponseBytes?: number;
   now?: () => number;
+  /** Told the rate-limit fields of every answer. */
+  gate?: PoolGate;
 }
 
-const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 // Idempotency keys come from our own derivation or the journal; still never a control character in a header.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 export class BulkSender {
-  private readonly origin: string;
-  private readonly basePath: string;
+  private readonly service: Service;
   private readonly baseHeaders: string[];
   private readonly inFlight = new Set<Exchange>();
   private readonly watched = new WeakSet<AbortSignal>();
@@ -48,12 +50,7 @@ export class BulkSender {
   readonly maxResponseBytes: number;
 
   constructor(private readonly options: BulkSenderOptions) {
-    const url = new URL(options.baseUrl);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
-      throw new Error('BulkSender needs an http(s) base URL without credentials');
-    }
-    this.origin = url.origin;
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.service = serviceOf(options.baseUrl);
     this.baseHeaders = Object.entries(requestHeaders({ method: 'POST', path: '/' }, true, { apiKey: options.apiKey, redact: false, userAgent: options.userAgent })).flat();
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.now = options.now ?? Date.now;
@@ -66,7 +63,7 @@ export class BulkSender {
     if (CONTROL_CHARACTERS.test(request.idempotencyKey) || !request.path.startsWith('/') || request.path.startsWith('//')) {
       throw new Error(`refusing to send a malformed bulk request (${request.path})`);
     }
-    const pool = await (this.pool ??= this.createPool());
+    const pool = await (this.pool ??= openPool({ origin: this.service.origin, connections: this.options.connections, timeoutMs: this.options.timeoutMs }));
     if (signal !== undefined && !this.watched.has(signal)) {
       this.watched.add(signal);
       signal.addEventListener('abort', () => this.abortAll(signal, cancellation(signal)), { once: true });
@@ -76,7 +73,7 @@ export class BulkSender {
       const exchange = new Exchange(this, request, signal, this.now() + this.options.timeoutMs, resolve, reject);
       this.inFlight.add(exchange);
       pool.dispatch(
-        { path: `${this.basePath}${request.path}`, method: request.method, headers: [...this.baseHeaders, 'Idempotency-Key', request.idempotencyKey], body: Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) },
+        { path: `${this.service.basePath}${request.path}`, method: request.method, headers: [...this.baseHeaders, 'Idempotency-Key', request.idempotencyKey], body: Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) },
         exchange,
       );
     });
@@ -104,16 +101,14 @@ export class BulkSender {
     return { status, entryId: entryId === undefined ? undefined : this.redact(entryId) };
   }
 
-  private async createPool(): Promise<Pool> {
-    const { Pool } = await loadTransport();
-    const timeout = this.options.timeoutMs;
-    return new Pool(this.origin, { connections: this.options.connections, connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout });
+  observe(headers: Record<string, string | string[] | undefined>): void {
+    this.options.gate?.observe(headers);
   }
 
   private sweep(): void {
     const now = this.now();
     for (const exchange of this.inFlight) {
-      if (exchange.deadline <= now) exchange.fail(new NetworkError(`${NETWORK_MESSAGES.timeout} (${this.options.timeoutMs} ms)`, 'timeout'));
+      if (exchange.deadline <= now) exchange.fail(timedOut(this.options.timeoutMs));
     }
   }
 
@@ -156,11 +151,12 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
+    this.sender.observe(headers);
     // Only what interpreting a failure reads, redacted like every text from the service.
     if (statusCode < 200 || statusCode >= 300) {
       for (const name of ['date', 'retry-after', 'location']) {
         const value = headers[name];
-        if (value !== undefined) this.headers[name] = this.sender.redact(Array.isArray(value) ? value.join(', ') : value);
+        if (value !== undefined) this.headers[name] = this.sender.redact(headerText(value));
       }
     }
     const declared = Number(headers['content-length']);
@@ -191,9 +187,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.done) return;
-    const code = networkCode(error);
-    const detail = error.message || String(error);
-    this.fail(new NetworkError(`${NETWORK_MESSAGES[code] ?? 'network error'}: ${this.sender.redact(detail)}`, code));
+    this.fail(transportFailure(error, (text) => this.sender.redact(text)));
   }
 
   /** Ends the exchange with `error` (and stops the request when it is still going). */
@@ -210,7 +204,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.sender.settled(this);
   }
 
-  private tooLarge(): NetworkError {
-    return new NetworkError(`the response is larger than ${this.sender.maxResponseBytes} bytes; stopped reading it`, 'response_too_large', 'ask for less (e.g. a smaller --limit)');
+  private tooLarge(): Error {
+    return responseTooLarge(this.sender.maxResponseBytes);
   }
 }

@@ -1,12 +1,11 @@
 import type { Dispatcher, Pool } from 'undici';
-import { NetworkError } from '../errors.js';
-import { NETWORK_MESSAGES, networkCode } from './failures.js';
-import { redactKey } from './redact.js';
-import type { HttpMethod } from './request.js';
-import { cancellation } from './retry.js';
-import { loadTransport } from './transport.js';
+import { NetworkError } from '../../errors.js';
+import { redactKey } from '../redact.js';
+import type { HttpMethod } from '../request.js';
+import { cancellation } from './sleep.js';
+import { headerText, loadUndici, openPool, responseTooLarge, timedOut, transportFailure } from './transport.js';
 
-/** One attempt over a keep-alive pool: timeout, cancellation, a bounded body, the key redacted from what comes back. */
+/** One attempt with its whole answer (ApiClient): timeout, cancellation, a bounded body, the key redacted from what comes back. */
 
 export interface Answer {
   status: number;
@@ -27,7 +26,7 @@ export interface ConnectionOptions {
 class TimeoutSignal extends Error {}
 
 export class Connection {
-  private pool: Pool | undefined;
+  private pool: Promise<Pool> | undefined;
   private closed = false;
 
   constructor(private readonly options: ConnectionOptions) {}
@@ -36,20 +35,10 @@ export class Connection {
     return redactKey(text, this.options.apiKey);
   }
 
-  private async getPool(): Promise<{ pool: Pool; request: (this: Dispatcher, o: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> }> {
-    const { Pool, request } = await loadTransport();
-    if (this.closed) throw new Error('ApiClient is closed');
-    this.pool ??= new Pool(this.options.origin, {
-      connections: this.options.connections,
-      connect: { timeout: this.options.timeoutMs },
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-    });
-    return { pool: this.pool, request };
-  }
-
   async send(method: HttpMethod, target: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<Answer> {
-    const { pool, request } = await this.getPool();
+    if (this.closed) throw new Error('ApiClient is closed');
+    const pool = await (this.pool ??= openPool(this.options));
+    const { request } = await loadUndici();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TimeoutSignal('timeout')), this.options.timeoutMs);
     const onAbort = (): void => controller.abort(cancellation(signal));
@@ -61,12 +50,8 @@ export class Connection {
     } catch (error) {
       if (signal?.aborted) throw cancellation(signal);
       if (error instanceof NetworkError) throw error;
-      if (controller.signal.aborted || error instanceof TimeoutSignal) {
-        throw new NetworkError(`${NETWORK_MESSAGES.timeout} (${this.options.timeoutMs} ms)`, 'timeout');
-      }
-      const code = networkCode(error);
-      const detail = error instanceof Error && error.message ? error.message : String(error);
-      throw new NetworkError(`${NETWORK_MESSAGES[code] ?? 'network error'}: ${this.redact(detail)}`, code);
+      if (controller.signal.aborted || error instanceof TimeoutSignal) throw timedOut(this.options.timeoutMs);
+      throw transportFailure(error, (text) => this.redact(text));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -76,8 +61,7 @@ export class Connection {
   private joinHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(raw)) {
-      if (value === undefined) continue;
-      out[this.redact(name.toLowerCase())] = this.redact(Array.isArray(value) ? value.join(', ') : value);
+      if (value !== undefined) out[this.redact(name.toLowerCase())] = this.redact(headerText(value));
     }
     return out;
   }
@@ -87,7 +71,7 @@ export class Connection {
     const limit = this.options.maxResponseBytes;
     const tooLarge = (): NetworkError => {
       response.body.destroy();
-      return new NetworkError(`the response is larger than ${limit} bytes; stopped reading it`, 'response_too_large', 'ask for less (e.g. a smaller --limit)');
+      return responseTooLarge(limit);
     };
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge();
@@ -105,6 +89,6 @@ export class Connection {
     this.closed = true;
     const pool = this.pool;
     this.pool = undefined;
-    if (pool) await pool.close();
+    if (pool) await (await pool).close();
   }
 }

@@ -1,0 +1,153 @@
+import type { Pace } from './pacing.js';
+import { readPace } from './pacing.js';
+import { boundedWait } from './policy.js';
+import type { Timing } from './sleep.js';
+import { cancellation, realTiming } from './sleep.js';
+
+/**
+ * Admission of requests to one service, shared by every sender of the process (one-shot commands,
+ * pagination, `track --watch`, bulk runs, the outbox flush): a pause every request honours (429,
+ * 503 with Retry-After), a ramp back up after it, an optional requests-per-second cap, and the
+ * service's own pace from its rate-limit fields, so a run spends its window without drawing a 429.
+ * Every wait is bounded by MAX_WAIT_MS.
+ */
+export class PoolGate {
+  /** Most requests in flight (bulk runs; unlimited for other senders). */
+  max = Number.POSITIVE_INFINITY;
+  /** How many may be in flight now: `max`, or less while ramping up after a pause. */
+  limit = Number.POSITIVE_INFINITY;
+  /** Admitted and not yet settled. */
+  inFlight = 0;
+  private pausedUntil = 0;
+  private nextSlot = 0;
+  private interval = 0;
+  private successesAtLimit = 0;
+  /** Requests this process may still send before `windowEnd`; undefined while the service states no pace. */
+  private budget: number | undefined;
+  private windowEnd = 0;
+  /** The fewest remaining requests stated in this window: the service's freshest count. */
+  private freshest = Number.POSITIVE_INFINITY;
+  private windowLimit: number | undefined;
+  /**
+   * Counts higher than the freshest, stated before this window ended by our reckoning: the next
+   * window has begun at the service (our end is an upper bound) and these are its freshest count.
+   */
+  private next: { remaining: number; end: number } | undefined;
+
+  constructor(readonly timing: Timing = realTiming) {}
+
+  /** A bulk run's `--concurrency` and `--rate` (requests per second, undefined for no cap). */
+  configure(max: number, rate: number | undefined): void {
+    this.max = max;
+    this.limit = max;
+    this.interval = rate === undefined ? 0 : 1000 / rate;
+  }
+
+  /**
+   * Waits until a request may go, and counts it in flight (`settle` ends it). Returns a promise only
+   * when there is something to wait for (most requests need none). Rejects when `signal` aborts.
+   */
+  admit(signal?: AbortSignal): Promise<void> | undefined {
+    if (this.readyAt(this.timing.now()) > this.timing.now()) return this.admitLater(signal);
+    this.take(this.timing.now());
+    return undefined;
+  }
+
+  private async admitLater(signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      const now = this.timing.now();
+      const at = this.readyAt(now);
+      if (at <= now) break;
+      await this.timing.sleep(at - now, signal);
+      if (signal?.aborted) throw cancellation(signal);
+    }
+    this.take(this.timing.now());
+  }
+
+  /** When the next request may go; a rate-limit window that has ended refills the budget. */
+  private readyAt(now: number): number {
+    let at = Math.max(this.pausedUntil, this.nextSlot);
+    if (this.budget !== undefined && this.budget <= 0) {
+      if (now < this.windowEnd) {
+        at = Math.max(at, this.windowEnd);
+      } else if (this.next !== undefined) {
+        // The next window, as its answers counted it, less what is in flight (it may count there too).
+        this.budget = this.next.remaining - this.inFlight;
+        this.freshest = this.next.remaining;
+        this.windowEnd = this.next.end;
+        this.next = undefined;
+      } else {
+        // A new window: its full limit when the service said it, else go and learn the pace again.
+        this.budget = this.windowLimit === undefined ? undefined : this.windowLimit - this.inFlight;
+        this.freshest = Number.POSITIVE_INFINITY;
+      }
+    }
+    return at;
+  }
+
+  private take(now: number): void {
+    this.inFlight++;
+    if (this.budget !== undefined) this.budget--;
+    if (this.interval > 0) this.nextSlot = Math.max(this.nextSlot, now) + this.interval;
+  }
+
+  /** An admitted request is over (answered or not). */
+  settle(): void {
+    this.inFlight--;
+  }
+
+  /**
+   * The headers of an answer to an admitted request (still in flight). The freshest count of the
+   * window sets the budget, less the other requests in flight, which the service may not have
+   * counted yet. The window's end is the earliest the answers put it at: `Reset` is whole seconds
+   * rounded up, so each answer bounds the true end from above. A higher count before that end is
+   * the next window's, already begun at the service: kept for when this one ends.
+   */
+  observe(headers: Readonly<Record<string, string | string[] | undefined>>): void {
+    const pace = readPace(headers);
+    if (pace !== undefined) this.learn(pace);
+  }
+
+  private learn(pace: Pace): void {
+    const now = this.timing.now();
+    const end = now + boundedWait(pace.resetMs);
+    this.windowLimit = pace.limit;
+    if (this.budget === undefined || now >= this.windowEnd) {
+      this.windowEnd = end;
+      this.freshest = Number.POSITIVE_INFINITY;
+      this.next = undefined;
+    }
+    if (pace.remaining > this.freshest) {
+      this.next = { remaining: Math.min(this.next?.remaining ?? Number.POSITIVE_INFINITY, pace.remaining), end: Math.min(this.next?.end ?? Number.POSITIVE_INFINITY, end) };
+      return;
+    }
+    this.windowEnd = Math.min(this.windowEnd, end);
+    this.freshest = pace.remaining;
+    this.budget = pace.remaining - (this.inFlight - 1);
+  }
+
+  /** Stops every request for `ms` (bounded) and restarts the pool at one request in flight. */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.timing.now() + boundedWait(ms));
+    if (this.max !== Number.POSITIVE_INFINITY) this.limit = 1;
+    this.successesAtLimit = 0;
+  }
+
+  /** Slow start: each full round of successes at the current limit doubles it, up to `max`. */
+  succeeded(): void {
+    if (this.limit >= this.max) return;
+    if (++this.successesAtLimit >= this.limit) {
+      this.limit = Math.min(this.max, this.limit * 2);
+      this.successesAtLimit = 0;
+    }
+  }
+}
+
+const shared = new Map<string, PoolGate>();
+
+/** The process's one gate for a service (by origin): every sender to it shares its pauses and pace. */
+export function sharedGate(origin: string): PoolGate {
+  let gate = shared.get(origin);
+  if (gate === undefined) shared.set(origin, (gate = new PoolGate()));
+  return gate;
+}

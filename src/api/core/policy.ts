@@ -1,0 +1,71 @@
+import { ApiError } from '../../errors.js';
+import type { HttpMethod } from '../request.js';
+
+/**
+ * The retry policy of every sender: which failures are retried, the backoff between attempts, and
+ * the one cap on every wait a server asks for (Retry-After, rate-limit resets).
+ */
+
+/**
+ * The longest a server can make a sender wait in one go. A longer Retry-After or rate-limit reset
+ * waits this long: a hostile or broken value never stalls a command, and never overflows Node's
+ * timer (which fires after 1 ms past 2^31-1 ms, a hot loop).
+ */
+export const MAX_WAIT_MS = 60_000;
+/** How long a 429 without Retry-After pauses the pool. */
+export const DEFAULT_PAUSE_MS = 1_000;
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Methods that are safe to send twice; POST only with an Idempotency-Key (same key, same bytes). */
+const REPEATABLE_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH']);
+
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status);
+}
+
+export function isRepeatable(method: HttpMethod, idempotencyKey: string | undefined): boolean {
+  return REPEATABLE_METHODS.has(method) || idempotencyKey !== undefined;
+}
+
+/** A wait a server asked for, in ms, bounded to [0, MAX_WAIT_MS]; anything unreadable waits the cap. */
+export function boundedWait(ms: number): number {
+  if (Number.isNaN(ms)) return MAX_WAIT_MS;
+  return Math.min(MAX_WAIT_MS, Math.max(0, Math.ceil(ms)));
+}
+
+/** Seconds from a Retry-After value (delta-seconds or an HTTP-date); undefined when unusable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - nowMs) / 1000));
+}
+
+/**
+ * How long the whole pool pauses for this failure, or undefined when it is not a pause: a 429
+ * (its Retry-After, else DEFAULT_PAUSE_MS) or a 503 with Retry-After. Always bounded.
+ */
+export function pauseFor(error: unknown): number | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.retryAfter !== undefined && (error.status === 429 || error.status === 503)) return boundedWait(error.retryAfter * 1000);
+  return error.status === 429 ? DEFAULT_PAUSE_MS : undefined;
+}
+
+export interface Backoff {
+  /** The ceiling of the first retry's delay; it doubles with each retry. */
+  baseMs: number;
+  capMs: number;
+}
+
+/** Between the attempts of one request (client and bulk lines alike). */
+export const RETRY_BACKOFF: Backoff = { baseMs: 200, capMs: 5_000 };
+
+/**
+ * The delay before retry number `retry` (1 = first): equal jitter, so a delay is at least half its
+ * doubling ceiling (never a burst of immediate retries) and requests that failed together spread out.
+ */
+export function backoffDelay(retry: number, random: () => number, backoff: Backoff = RETRY_BACKOFF): number {
+  const ceiling = Math.min(backoff.capMs, backoff.baseMs * 2 ** (retry - 1));
+  return Math.floor(ceiling / 2 + random() * (ceiling / 2));
+}

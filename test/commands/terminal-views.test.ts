@@ -1,0 +1,142 @@
+/**
+ * Issue 20 at a terminal, in-process against a real sandbox: the sandbox's own views (logs,
+ * simulate, clock) at 60, 100 and 200 columns in Amsterdam's time zone, colour on and off.
+ */
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
+import { manualTime, startSandbox } from '../../src/sandbox/index.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { captureIO } from '../helpers/io.js';
+import { KEY_A, TEST_SEED, createParcel } from '../sandbox/helpers.js';
+
+/** 2026-11-02T12:00:00Z, 13:00 in Amsterdam. */
+const START = Date.UTC(2026, 10, 2, 12, 0, 0);
+const NOW = START / 1000;
+const s = await startSandbox({ seed: TEST_SEED, time: manualTime(START), frozen: true });
+afterAll(() => s.close());
+
+const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  PARCELS_CONFIG_DIR: tempConfigDir(),
+  PARCELS_BASE_URL: s.url,
+  PARCELS_SANDBOX_ADMIN_TOKEN: s.adminToken,
+  TZ: 'Europe/Amsterdam',
+  ...extra,
+});
+
+/** `parcels …` with stdout on a terminal `columns` wide (stderr piped, so it holds no spinner). */
+async function onTerminal(argv: string[], columns: number, colour = false): Promise<CliResult> {
+  const e = env();
+  const captured = captureIO({ env: e, tty: true, colour, columns });
+  captured.io.stderrIsTTY = false;
+  captured.io.stderrColour = false;
+  const code = await run(argv, { io: captured.io, env: e, now: () => NOW });
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+const NOTE = (columns: number, names: string): string => `Not shown at ${columns} columns: ${names} (widen the terminal, or use -o wide or --json)\n`;
+
+const id = (await createParcel(s.url)).body.data.entry_id as string;
+await runCli(['events', 'add', id, '--status', 'in_transit'], { env: env({ PARCELS_API_KEY: KEY_A }) });
+const EVENTS = `/deliveries/v1/parcels/${id}/events`;
+
+describe('sandbox logs at a terminal', () => {
+  it('200 columns: every column, times in the local zone, one header style', async () => {
+    const row = (seq: string, path: string, status: string, code: string): string =>
+      `${seq}    2026-11-02T13:00:00+01:00  POST    ${path.padEnd(EVENTS.length)}  ${status}     ${code.padEnd(17)}  no      0\n`;
+    expect(await onTerminal(['sandbox', 'logs'], 200)).toEqual({
+      code: 0,
+      stdout:
+        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS  CODE               REPLAY  MS\n` +
+        row('1', '/deliveries/v1/parcels', '201', '-') +
+        row('2', EVENTS, '422', 'validation_failed'),
+      stderr: '',
+    });
+  });
+
+  it('100 and 60 columns: paths stay whole (events and attempts never look alike); whole low-priority columns go, named once', async () => {
+    expect(await onTerminal(['sandbox', 'logs'], 100)).toEqual({
+      code: 0,
+      stdout:
+        `SEQ  METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n` +
+        `1    POST    ${'/deliveries/v1/parcels'.padEnd(EVENTS.length)}  201\n` +
+        `2    POST    ${EVENTS}  422\n`,
+      stderr: NOTE(100, 'TIME, CODE, REPLAY, MS'),
+    });
+    expect(await onTerminal(['sandbox', 'logs'], 60)).toEqual({
+      code: 0,
+      stdout: `ROUTE\n/deliveries/v1/parcels\n${EVENTS}\n`,
+      stderr: NOTE(60, 'SEQ, TIME, METHOD, STATUS, CODE, REPLAY, MS'),
+    });
+  });
+
+  it('--limit N: only the latest N; piped and --json too; 0 is refused with the rule', async () => {
+    const latest = await onTerminal(['sandbox', 'logs', '--limit', '1'], 100);
+    expect(latest.stdout).toBe(`SEQ  METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n2    POST    ${EVENTS}  422\n`);
+    const piped = await runCli(['sandbox', 'logs', '--limit', '1'], { env: env() });
+    expect(piped.stdout.split('\n').slice(1, -1).map((l) => l.split('\t')[0])).toEqual(['2']);
+    const json = await runCli(['sandbox', 'logs', '--limit', '2', '--json'], { env: env() });
+    expect((JSON.parse(json.stdout) as Array<{ seq: number }>).map((e) => e.seq)).toEqual([1, 2]);
+    const zero = await runCli(['sandbox', 'logs', '--limit', '0'], { env: env() });
+    expect(zero.code).toBe(2);
+    expect(zero.stdout).toBe('');
+    expect(zero.stderr).toMatch(/^Error: --limit must be .*\(got "?0"?\)/);
+  });
+
+  it('colour on: the same text, headers bold, no style leaking', async () => {
+    const plain = await onTerminal(['sandbox', 'logs'], 200);
+    const coloured = await onTerminal(['sandbox', 'logs'], 200, true);
+    expect(coloured.stdout).toContain('\u001b[1mSEQ\u001b[22m');
+    expect(stripVTControlCharacters(coloured.stdout)).toBe(plain.stdout);
+  });
+});
+
+describe('sandbox simulate at a terminal', () => {
+  const HEAD = `Parcel ${id}: scenario happy (run 1), 0 of 4 steps applied\n`;
+
+  it('200 columns: every step with its times in the local zone and how soon it arrives', async () => {
+    expect((await runCli(['sandbox', 'simulate', id, 'happy'], { env: env() })).code).toBe(0);
+    expect(await onTerminal(['sandbox', 'simulate', id], 200)).toEqual({
+      code: 0,
+      stdout:
+        'STEP  ARRIVES                    IN      OCCURRED                   EVENT        OUTCOME    REASON     COPIES  APPLIED\n' +
+        '0     2026-11-02T13:15:00+01:00  in 15m  2026-11-02T13:15:00+01:00  picked_up    -          -          1       no\n' +
+        '1     2026-11-02T14:15:00+01:00  in 1h   2026-11-02T14:15:00+01:00  in_transit   -          -          1       no\n' +
+        '2     2026-11-02T17:15:00+01:00  in 4h   2026-11-02T17:15:00+01:00  in_delivery  -          -          1       no\n' +
+        '3     2026-11-02T18:15:00+01:00  in 5h   2026-11-02T18:15:00+01:00  -            delivered  no_reason  1       no\n',
+      stderr: HEAD,
+    });
+  });
+
+  it('100 and 60 columns: APPLIED stays (the point of the view); ages and times go first, whole', async () => {
+    expect(await onTerminal(['sandbox', 'simulate', id], 100)).toEqual({
+      code: 0,
+      stdout:
+        'STEP  ARRIVES                    EVENT        OUTCOME    REASON     APPLIED\n' +
+        '0     2026-11-02T13:15:00+01:00  picked_up    -          -          no\n' +
+        '1     2026-11-02T14:15:00+01:00  in_transit   -          -          no\n' +
+        '2     2026-11-02T17:15:00+01:00  in_delivery  -          -          no\n' +
+        '3     2026-11-02T18:15:00+01:00  -            delivered  no_reason  no\n',
+      stderr: HEAD + NOTE(100, 'IN, OCCURRED, COPIES'),
+    });
+    expect(await onTerminal(['sandbox', 'simulate', id], 60)).toEqual({
+      code: 0,
+      stdout:
+        'STEP  EVENT        OUTCOME    REASON     APPLIED\n' +
+        '0     picked_up    -          -          no\n' +
+        '1     in_transit   -          -          no\n' +
+        '2     in_delivery  -          -          no\n' +
+        '3     -            delivered  no_reason  no\n',
+      stderr: HEAD + NOTE(60, 'ARRIVES, IN, OCCURRED, COPIES'),
+    });
+  });
+});
+
+describe('sandbox clock at a terminal', () => {
+  it('shows the time in the local zone (UTC with --utc, and piped or --json as the sandbox sends it)', async () => {
+    expect((await onTerminal(['sandbox', 'clock'], 100)).stdout).toBe('now_ms  1793620800000\nnow     2026-11-02T13:00:00+01:00 (just now)\nfrozen  yes\nspeed   1\n');
+    expect((await onTerminal(['sandbox', 'clock', '--utc'], 100)).stdout).toContain('now     2026-11-02T12:00:00Z (just now)\n');
+    expect((await runCli(['sandbox', 'clock'], { env: env() })).stdout).toContain('now\t2026-11-02T12:00:00.000Z\n');
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The pool gate keeps the service's pace from its rate-limit fields: read in every form a server
+ * may send them, spent without drawing a 429, with no request but the run's own.
+ */
+import { describe, expect, it } from 'vitest';
+import { BulkSender } from '../../src/api/core/dispatch.js';
+import { PoolGate } from '../../src/api/core/gate.js';
+import { readPace } from '../../src/api/core/pacing.js';
+import { realTiming } from '../../src/api/core/sleep.js';
+import { runBulk } from '../../src/bulk/runner.js';
+import type { Send, WorkItem } from '../../src/bulk/types.js';
+import { ApiError } from '../../src/errors.js';
+import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+import { virtualTiming } from '../helpers/timing.js';
+
+describe('readPace', () => {
+  it('reads RateLimit-Limit / -Remaining / -Reset (delta seconds), as the sandbox sends them', () => {
+    expect(readPace({ 'ratelimit-limit': '300', 'ratelimit-remaining': '12', 'ratelimit-reset': '4' })).toEqual({ limit: 300, remaining: 12, resetMs: 4000 });
+    expect(readPace({ 'ratelimit-remaining': '0', 'ratelimit-reset': '1000000000' })).toEqual({ limit: undefined, remaining: 0, resetMs: 1_000_000_000_000 });
+  });
+
+  it('reads the structured RateLimit / RateLimit-Policy fields (draft -07 and -08 on); the policy with the fewest left decides', () => {
+    expect(readPace({ ratelimit: 'limit=100, remaining=50, reset=7' })).toEqual({ limit: 100, remaining: 50, resetMs: 7000 });
+    expect(readPace({ ratelimit: '"default";r=50;t=30', 'ratelimit-policy': '"default";q=100;w=60' })).toEqual({ limit: 100, remaining: 50, resetMs: 30_000 });
+    expect(readPace({ ratelimit: '"burst";r=5;t=1, "day";r=900;t=3600' })).toEqual({ limit: undefined, remaining: 5, resetMs: 1000 });
+  });
+
+  it('states nothing without the fields, or with values that are not whole numbers', () => {
+    expect(readPace({})).toBeUndefined();
+    expect(readPace({ 'ratelimit-remaining': '-1', 'ratelimit-reset': '5' })).toBeUndefined();
+    expect(readPace({ 'ratelimit-remaining': '5', 'ratelimit-reset': 'soon' })).toBeUndefined();
+    expect(readPace({ ratelimit: 'garbage' })).toBeUndefined();
+  });
+});
+
+
+async function* lines(count: number): AsyncGenerator<WorkItem> {
+  for (let line = 1; line <= count; line++) {
+    yield { kind: 'send', line, request: { method: 'POST', path: '/p', body: new Uint8Array(), idempotencyKey: `pace-key-${line}` }, parcel: undefined, ignored: 0, journaled: false };
+  }
+}
+
+describe('pacing in the pool gate', () => {
+  it('900 lines against a fixed window of 300 per 5 s: no 429, only the lines, done when the third window opens', async () => {
+    const timing = virtualTiming();
+    const gate = new PoolGate(timing);
+    let windowStart = 0;
+    let used = 0;
+    let sent = 0;
+    let limited = 0;
+    // The sandbox's limiter, on the virtual clock: answers at once, with its fields.
+    const send: Send = async () => {
+      sent++;
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = timing.now();
+      if (now >= windowStart + 5000) {
+        windowStart = Math.floor(now / 5000) * 5000;
+        used = 0;
+      }
+      const resetS = Math.max(1, Math.ceil((windowStart + 5000 - now) / 1000));
+      if (used >= 300) {
+        limited++;
+        throw new ApiError(429, 'rate_limited', 'slow down', undefined, resetS);
+      }
+      used++;
+      gate.observe({ 'ratelimit-limit': '300', 'ratelimit-remaining': String(300 - used), 'ratelimit-reset': String(resetS) });
+      return { status: 201, entryId: undefined };
+    };
+    const summary = await runBulk({ items: lines(900), send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
+    expect(summary).toMatchObject({ created: 900, failed: 0 });
+    expect(limited).toBe(0);
+    expect(sent).toBe(900);
+    expect(timing.now()).toBe(10_000);
+  });
+
+  it('without the fields nothing is paced', async () => {
+    const timing = virtualTiming();
+    const gate = new PoolGate(timing);
+    const summary = await runBulk({ items: lines(500), send: async () => ({ status: 201, entryId: undefined }), emit: () => undefined, concurrency: 32, gate });
+    expect(summary.created).toBe(500);
+    expect(timing.sleeps).toEqual([]);
+  });
+
+  it('a real run against the sandbox limited to 40 requests a second draws no 429 and sends only its lines', async () => {
+    const sandbox = await startSandbox({ db: ':memory:', port: 0, rateLimit: { requests: 40, window_s: 1 } });
+    const gate = new PoolGate(realTiming);
+    const sender = new BulkSender({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY, userAgent: 't', timeoutMs: 10_000, connections: 16, gate });
+    let sent = 0;
+    let limited = 0;
+    const send: Send = async (request, signal) => {
+      sent++;
+      try {
+        return await sender.send(request, signal);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 429) limited++;
+        throw error;
+      }
+    };
+    async function* parcels(): AsyncGenerator<WorkItem> {
+      for (let line = 1; line <= 100; line++) {
+        const body = new TextEncoder().encode(JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: `pace-${line}` }));
+        yield { kind: 'send', line, request: { method: 'POST', path: '/deliveries/v1/parcels', body, idempotencyKey: `pace-real-${line}` }, parcel: undefined, ignored: 0, journaled: false };
+      }
+    }
+    try {
+      const summary = await runBulk({ items: parcels(), send, emit: () => undefined, concurrency: 16, gate });
+      expect(summary).toMatchObject({ created: 100, failed: 0 });
+      expect(limited).toBe(0);
+      expect(sent).toBe(100);
+    } finally {
+      await sender.close();
+      await sandbox.close();
+    }
+  });
+});
