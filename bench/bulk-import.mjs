@@ -1,5 +1,6 @@
 // Bulk import speed and memory, through the CLI. Run after `npm run build`:
 //   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 3] [--long-lines 50000] [--rss-lines 1000000]
+//   node bench/bulk-import.mjs --memory [--rss-lines 1000000] [--bin OTHER/bin/parcels.js]   (step 3 alone, e.g. against another build)
 // With taskset (as the issue asks: server and client each on its own core), `parcels sandbox serve`
 // runs pinned to core 0, and this script pins itself to core 1 with all its threads, so autocannon
 // (which runs in this process) and the `parcels` processes it starts (they inherit the affinity)
@@ -15,9 +16,12 @@
 //    Also shown: the rate the run itself reports (first send to last answer: no process start-up),
 //    and one --long-lines import, where a fresh process's start-up and JIT warm-up weigh less.
 // 3. Peak RSS (the process's own maxRSS at exit) of `parcels create --from` with a --rss-lines file against a bare HTTP server on
-//    core 0 that answers every create at once (no SQLite), then of the re-run of that batch (all replayed).
+//    core 0 that answers every create at once (no SQLite), then of the re-run of that batch (all replayed), then of a re-run
+//    after one line in the middle was edited (that line sent, the rest replayed); the three read standard input with
+//    --batch-id, which names the batch whatever its content. Then a file of one 24 MB line (time and peak RSS: since
+//    issue 19 it is one bad line, skipped in bounded memory; before, it was gathered by re-concatenating every chunk).
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,10 +37,12 @@ const { values } = parseArgs({
     'long-lines': { type: 'string', default: '50000' },
     'rss-lines': { type: 'string', default: '1000000' },
     'bare-server': { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
+    bin: { type: 'string' },
   },
 });
 const root = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(root, 'bin/parcels.js');
+const BIN = values.bin ?? join(root, 'bin/parcels.js');
 const USAGE_HOOK = join(root, 'bench/usage-hook.mjs');
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
@@ -83,15 +89,18 @@ async function bareServer() {
   server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${server.address().port}`));
 }
 
-/** Runs `parcels create --from input`; wall-clock seconds, its summary line, its CPU time and peak RSS. */
+/**
+ * Runs `parcels create --from input` (`--from -` with the file on standard input when `stdin`);
+ * wall-clock seconds, its summary line, its CPU time and peak RSS. Exit codes other than `codes` reject.
+ */
 let runs = 0;
-function importRun(input, childEnv) {
+function importRun(input, childEnv, { stdin = false, args = [], codes = [0] } = {}) {
   return new Promise((resolve, reject) => {
     const usageFile = join(tmpdir(), `bulk-bench-usage-${process.pid}-${++runs}.json`);
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', input, '--concurrency', values.concurrency], {
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', stdin ? '-' : input, '--concurrency', values.concurrency, ...args], {
       env: { ...childEnv, BULK_BENCH_USAGE_FILE: usageFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin ? openSync(input, 'r') : 'ignore', 'pipe', 'pipe'],
     });
     let results = 0;
     let stderr = '';
@@ -100,7 +109,7 @@ function importRun(input, childEnv) {
     });
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`parcels create --from exited ${code}: ${stderr}`));
+      if (!codes.includes(code)) return reject(new Error(`parcels create --from exited ${code}: ${stderr}`));
       const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
       rmSync(usageFile, { force: true });
       resolve({
@@ -137,10 +146,57 @@ async function writeLines(path, count, prefix) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** A copy of `from` with its middle line's number changed (the edit of one line). */
+async function editOneLine(from, to, count) {
+  const out = createWriteStream(to);
+  let line = 0;
+  let rest = '';
+  for await (const chunk of createReadStream(from, { encoding: 'utf8' })) {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop();
+    const text = parts.map((l) => (++line === Math.ceil(count / 2) ? l.replace('"number":"', '"number":"edited-') : l)).join('\n');
+    if (!out.write(`${text}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise((resolve) => out.end(rest, resolve));
+}
+
+/** Step 3: peak RSS of a large import, its re-run, a re-run after one edited line; a 24 MB line. Returns the lines to print. */
+async function memoryRuns(dir, cliEnv) {
+  const bare = await startServer([fileURLToPath(import.meta.url), '--bare-server'], env);
+  try {
+    const rssLines = Number(values['rss-lines']);
+    const rssInput = join(dir, 'rss.ndjson');
+    await writeLines(rssInput, rssLines, 'rss');
+    const edited = join(dir, 'rss-edited.ndjson');
+    await editOneLine(rssInput, edited, rssLines);
+    const rssEnv = { ...cliEnv, PARCELS_BASE_URL: bare.url };
+    const batch = { stdin: true, args: ['--batch-id', `rss-${process.pid}`] };
+    const big = await importRun(rssInput, rssEnv, batch);
+    const rerun = await importRun(rssInput, rssEnv, batch);
+    const editedRun = await importRun(edited, rssEnv, batch);
+    if (big.results !== rssLines || !rerun.summary.includes(`${rssLines} already done`) || !editedRun.summary.includes(`1 created, ${rssLines - 1} already done`)) {
+      throw new Error(`large import: ${big.summary} / ${rerun.summary} / ${editedRun.summary}`);
+    }
+    const longLine = join(dir, 'one-line.ndjson');
+    writeFileSync(longLine, `${JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1', addition: 'x'.repeat(24 * 1024 * 1024) })}\n`);
+    // Exit 2 since issue 19: the line is over 1 MiB, one bad line; before it, exit 0 (sent whole).
+    const long = await importRun(longLine, rssEnv, { codes: [0, 2] });
+    return [
+      `peak RSS, ${rssLines}-line import (bare server, standard input with --batch-id): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s, ${big.cpuUsPerLine.toFixed(0)} µs CPU/line (target < 150 MB)`,
+      `peak RSS, re-run of that batch (all replayed, nothing sent): ${rerun.peakMb.toFixed(0)} MB in ${rerun.seconds.toFixed(1)} s (target < 150 MB)`,
+      `peak RSS, re-run after editing line ${Math.ceil(rssLines / 2)} (${editedRun.summary.split(' in ')[0]}): ${editedRun.peakMb.toFixed(0)} MB in ${editedRun.seconds.toFixed(1)} s (target < 150 MB)`,
+      `one 24 MB line: ${long.seconds.toFixed(2)} s, peak RSS ${long.peakMb.toFixed(0)} MB (${long.summary.split(' in ')[0]})`,
+    ];
+  } finally {
+    bare.stop();
+  }
+}
+
 async function main() {
   if (values['bare-server']) return bareServer();
   // This process and everything it starts from now on: core 1 (the servers are started on core 0).
   if (pinned) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  if (values.memory) return memoryOnly();
   const lines = Number(values.lines);
   const concurrency = Number(values.concurrency);
   const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
@@ -213,15 +269,7 @@ async function main() {
     const without = median(rates.none);
     const acRate = median(rates.autocannon);
 
-    const bare = await startServer([fileURLToPath(import.meta.url), '--bare-server'], env);
-    const rssLines = Number(values['rss-lines']);
-    const rssInput = join(dir, 'rss.ndjson');
-    await writeLines(rssInput, rssLines, 'rss');
-    const rssEnv = { ...cliEnv, PARCELS_BASE_URL: bare.url };
-    const big = await importRun(rssInput, rssEnv);
-    const rerun = await importRun(rssInput, rssEnv);
-    bare.stop();
-    if (big.results !== rssLines || !rerun.summary.includes(`${rssLines} already done`)) throw new Error(`large import: ${big.summary} / ${rerun.summary}`);
+    const memory = await memoryRuns(dir, cliEnv);
 
     console.log(`load average ${load}; ${lines} lines, concurrency ${concurrency}; node ${process.version}`);
     console.table([
@@ -236,10 +284,20 @@ async function main() {
     console.log(`${longLines}-line import: ${Math.round(longLines / long.seconds)} parcels/s wall-clock, ${long.cpuUsPerLine.toFixed(0)} µs client CPU/line; autocannon right after: ${Math.round(longAutocannon)}/s; ratio ${(longLines / long.seconds / longAutocannon).toFixed(2)}`);
     console.log(`journal cost: with / without = ${(withJournal / without).toFixed(2)} (target >= 0.90)`);
     console.log(`client CPU per line (the parcels process, start-up included), journal: ${cpu.journal.map((us) => us.toFixed(0)).join(', ')} µs`);
-    console.log(`peak RSS, ${rssLines}-line import (bare server): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s, ${big.cpuUsPerLine.toFixed(0)} µs CPU/line (target < 150 MB)`);
-    console.log(`peak RSS, re-run of that batch (all replayed, nothing sent): ${rerun.peakMb.toFixed(0)} MB in ${rerun.seconds.toFixed(1)} s`);
+    for (const line of memory) console.log(line);
   } finally {
     sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `--memory`: step 3 alone (no sandbox, no load generator). */
+async function memoryOnly() {
+  const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
+  try {
+    console.log(`load average ${loadavg()[0].toFixed(2)}; ${BIN}; node ${process.version}`);
+    for (const line of await memoryRuns(dir, { ...env, PARCELS_CONFIG_DIR: join(dir, 'cli'), PARCELS_API_KEY: 'bench-key-not-checked' })) console.log(line);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }

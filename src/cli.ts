@@ -16,11 +16,12 @@ import type { CommandLine } from './commands/shared/retype.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context } from './context.js';
 import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
-import type { OutputFormat } from './io/render.js';
+import type { ErrorInfo, OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
-import { helpFor, topLevelHelp } from './help.js';
+import { argValuesHelp, helpFor, topLevelHelp } from './help.js';
+import { groupDescription } from './commands/groups.js';
 
 export { COMMANDS };
 
@@ -109,26 +110,27 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     pending = pending.then(() => writeOut(stream, text));
   };
 
-  // With JSON output every error is one JSON line on stderr, commander's parser errors too.
+  // commander's parser errors look like every other error: `Error: …` and a hint on a terminal, one
+  // JSON line with the suggestion as a field of its own with JSON output.
   const jsonErrors = wantsJsonErrors(globalsOnly, deps.env ?? process.env);
   const parserError = (text: string): void => {
-    const message = text.trim().replace(/^error: /, '');
     pending = pending.then(async () => {
-      await renderError(io, { message, code: 'invalid_usage', exitCode: EXIT.USAGE }, { format: 'json' });
+      await renderError(io, parserErrorInfo(text, jsonErrors), { format: jsonErrors ? 'json' : 'table' });
     });
   };
-  const helpAfterError = (text: string): string | false => (jsonErrors ? false : text);
   const program = new Command('parcels')
     .description('Track parcels with the Parcel Delivery Tracking API')
     .version(VERSION, '-V, --version')
     .configureOutput({
       writeOut: (text) => write(io.stdout, text),
       writeErr: (text) => write(io.stderr, text),
-      ...(jsonErrors ? { outputError: parserError } : {}),
+      outputError: parserError,
     })
     .exitOverride()
-    .showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
-  program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION);
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
+    .showHelpAfterError(false);
+  program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, io.stdoutIsTTY ? io.columns : undefined);
   // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify, `color` for --no-color).
   const addFlags = (command: CommanderCommand, specs: FlagSpecs): Map<string, string> => {
     const attributes = new Map<string, string>();
@@ -153,8 +155,8 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     for (const group of def.path.slice(0, -1)) {
       let groupCommand = groups.get(group);
       if (!groupCommand) {
-        groupCommand = parent.command(group).description(`${group} commands`);
-        groupCommand.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage)'));
+        groupCommand = parent.command(group).description(groupDescription(group));
+        groupCommand.configureOutput(program.configureOutput()).exitOverride();
         groups.set(group, groupCommand);
       }
       parent = groupCommand;
@@ -165,11 +167,11 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   for (const def of commandsFor(argv)) {
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
-    command.configureOutput(program.configureOutput()).exitOverride().showHelpAfterError(helpAfterError('(add --help for usage and examples)'));
+    command.configureOutput(program.configureOutput()).exitOverride();
     // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
     if (def.path.length === 1 && !def.args) groups.set(name, command);
     const attributes = addFlags(command, def.flags);
-    command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
+    command.addHelpText('after', `${argValuesHelp(def, io.stdoutIsTTY ? io.columns : undefined)}\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as CommanderCommand;
       // A variadic last argument (`[id...]`) takes every remaining word.
@@ -224,6 +226,20 @@ function commandsFor(argv: readonly string[]): readonly CommandDefinition[] {
   const first = tokenize({ words: argv, flags: [] }).find((token) => token.flag === undefined)?.words[0];
   const area = COMMANDS.filter((def) => def.path[0] === first);
   return area.length > 0 ? area : COMMANDS;
+}
+
+/** commander's `error: unknown option '--statsu'\n(Did you mean --status?)` as the CLI's own error. */
+function parserErrorInfo(text: string, json: boolean): ErrorInfo {
+  const lines = text.trim().replace(/^error: /, '').split('\n');
+  const suggestion = /^\(Did you mean (?:one of )?(.+)\?\)$/.exec(lines.at(-1) ?? '')?.[1];
+  const message = (suggestion === undefined ? lines : lines.slice(0, -1)).join(' ');
+  return {
+    message,
+    code: 'invalid_usage',
+    exitCode: EXIT.USAGE,
+    ...(suggestion === undefined ? {} : { suggestion }),
+    ...(json ? {} : { hint: 'add --help for usage and examples' }),
+  };
 }
 
 /** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */

@@ -99,7 +99,13 @@ function parcelIdOf(error: ApiError): string | undefined {
   return /^\/deliveries\/v1\/parcels\/([^/?]+)/.exec(error.request?.path ?? '')?.[1];
 }
 
+/** Refusals of a --cursor (spec 4.1: a cursor continues the walk it came from). */
+const CURSOR_CODES = new Set(['cursor_mismatch', 'invalid_cursor']);
+
 async function hintForStatus(error: ApiError, ctx: Context): Promise<string | undefined> {
+  if (CURSOR_CODES.has(error.code) && typedFlag(ctx.commandLine, '--cursor')) {
+    return `give the cursor with the filters of the command that printed it, or start again from the first page: \`${sameCommand(ctx.commandLine, { drop: ['--cursor'] })}\``;
+  }
   switch (error.status) {
     case 401:
       if (await keyFromEnvironment(ctx)) {

@@ -1,5 +1,6 @@
-import type { GlobalFlagSpec } from './commands/definition.js';
+import type { CommandDefinition, GlobalFlagSpec } from './commands/definition.js';
 import { helpDescription } from './commands/definition.js';
+import { HELP_SECTIONS, groupDescription } from './commands/groups.js';
 
 /** Help topics beyond commander's per-command help: `parcels help exit-codes`, `parcels help environment`. */
 const TOPICS: Record<string, string> = {
@@ -36,6 +37,7 @@ With --output json (or --json), errors are one JSON line on stderr:
   PARCELS_RETRIES      retries on network errors, 429 and 5xx (flag --retries wins)
   PARCELS_CONFIG_DIR   directory for config.json (mode 0600), the ETag cache and the --sandbox database
   PARCELS_SANDBOX_ADMIN_TOKEN  admin token of the sandbox's admin route (parcels sandbox clock, simulate, logs)
+  PARCELS_TRUST_CLOCK_SKEW     1: correct times by a clock skew over 1 h too (two agreeing answers; see the README)
   NO_COLOR             any non-empty value turns colour off (as does --no-color)
   FORCE_COLOR          1 forces colour on, 0 forces it off
 
@@ -71,42 +73,104 @@ interface HelpCommand {
   flags: Readonly<Record<string, unknown>>;
 }
 
+/** Help never wraps narrower than this, whatever the terminal says. */
+const MIN_WIDTH = 40;
+/** Piped, or a width the terminal does not give: the classic 80 columns. */
+const DEFAULT_WIDTH = 80;
+/** A description column narrower than this goes on its own line under its name. */
+const MIN_DESCRIPTION = 24;
+
+/** `text` broken at spaces into lines of at most `width` characters (a longer word stands alone). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
+/** Two columns, the right one wrapped to the width; too narrow for both: the description under its name. */
+function twoColumns(pairs: readonly [string, string][], left: number, width: number): string {
+  const room = width - 2 - left;
+  return pairs
+    .map(([name, description]) => {
+      if (room < MIN_DESCRIPTION) return [`  ${name}`, ...wrap(description, width - 6).map((l) => `      ${l}`)].join('\n');
+      const indent = ' '.repeat(left + 2);
+      const wrapped = wrap(description, room);
+      // A name wider than its column: the description starts on the next line, in its column.
+      if (name.length + 2 > left) return [`  ${name}`, ...wrapped.map((l) => `${indent}${l}`)].join('\n');
+      const [first = '', ...rest] = wrapped;
+      return [`  ${name.padEnd(left)}${first}`, ...rest.map((l) => `${indent}${l}`)].join('\n');
+    })
+    .join('\n');
+}
+
+/** The help sections listing the values of a command's positional arguments (empty when it has none), wrapped to the width. */
+export function argValuesHelp(def: Pick<CommandDefinition, 'argValues'>, columns: number = DEFAULT_WIDTH): string {
+  const width = Math.max(MIN_WIDTH, columns);
+  return Object.values(def.argValues ?? {})
+    .map(({ name, values }) => {
+      const left = Math.min(Math.max(...Object.keys(values).map((v) => v.length)) + 2, Math.floor(width / 2));
+      return `\n${name}:\n${twoColumns(Object.entries(values), left, width)}\n`;
+    })
+    .join('');
+}
+
 /**
- * The top-level help, rendered straight from the command table. `parcels --help` is the command
- * people run most while learning the tool, so it is printed without loading commander at all;
- * commander's own top-level help is pointed at this same text so the two never differ.
+ * The top-level help, rendered straight from the command table: the commands in sections, the
+ * groups with their own descriptions, wrapped to the terminal's width. `parcels --help` is the
+ * command people run most while learning the tool, so it is printed without loading commander at
+ * all; commander's own top-level help is pointed at this same text so the two never differ.
  */
-export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly GlobalFlagSpec[], version: string): string {
+export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly GlobalFlagSpec[], version: string, columns: number = DEFAULT_WIDTH): string {
+  const width = Math.max(MIN_WIDTH, columns);
   const options: [string, string][] = [
     ['-V, --version', `print the version (${version})`],
     ...globals.map((spec): [string, string] => [spec.flags, helpDescription(spec)]),
     ['-h, --help', 'show help for a command'],
   ];
-  const rows: [string, string][] = commands.map((c) => [
-    [...c.path, ...(c.args ? [c.args] : []), ...(Object.keys(c.flags).length > 0 ? ['[options]'] : [])].join(' '),
-    c.summary,
-  ]);
-  rows.push(['help [command|topic]', 'help for a command, or a topic: exit-codes, environment']);
-  const width = Math.max(...[...options, ...rows].map(([left]) => left.length)) + 2;
-  const lines = (pairs: [string, string][]) => pairs.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join('\n');
+  const usage = (c: HelpCommand): string => [...c.path, ...(c.args ? [c.args] : []), ...(Object.keys(c.flags).length > 0 ? ['[options]'] : [])].join(' ');
+  const sections = HELP_SECTIONS.map(({ title, first }) => {
+    const rows: [string, string][] = [];
+    for (const c of commands.filter((command) => first.includes(command.path[0] as string))) {
+      const group = c.path[0] as string;
+      // A group that is no command of its own gets one line, before its commands.
+      if (c.path.length > 1 && !commands.some((other) => other.path.length === 1 && other.path[0] === group) && !rows.some(([name]) => name === `${group} <command>`)) {
+        rows.push([`${group} <command>`, groupDescription(group)]);
+      }
+      rows.push([usage(c), c.summary]);
+    }
+    return { title, rows };
+  });
+  const help: [string, string] = ['help [command|topic]', 'help for a command, or a topic: exit-codes, environment'];
+  const all = [...options, ...sections.flatMap((s) => s.rows), help];
+  const left = Math.min(Math.max(...all.map(([name]) => name.length)) + 2, Math.floor(width / 2));
+  const examples = [
+    'parcels --sandbox create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
+    'parcels --sandbox list --status registered',
+    'parcels auth login --base-url https://api.example.com',
+    'parcels list --all --output ndjson | jq -r .entry_id',
+  ];
   return [
     'Usage: parcels [options] [command]',
     '',
     'Track parcels with the Parcel Delivery Tracking API',
     '',
     'Options:',
-    lines(options),
+    twoColumns(options, left, width),
     '',
-    'Commands:',
-    lines(rows),
+    ...sections.flatMap(({ title, rows }) => [`${title}:`, twoColumns(rows, left, width), '']),
+    'Help:',
+    twoColumns([help], left, width),
     '',
     'Examples:',
-    '  parcels --sandbox create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',
-    '  parcels --sandbox list --status registered',
-    '  parcels auth login --base-url https://api.example.com',
-    '  parcels list --all --output ndjson | jq -r .entry_id',
+    ...examples.map((e) => `  ${e}`),
     '',
-    'More help: parcels help <command> (e.g. parcels help events add) | parcels help exit-codes | parcels help environment',
+    ...wrap('More help: parcels help <command> (e.g. parcels help events add) | parcels help exit-codes | parcels help environment', width),
     '',
   ].join('\n');
 }

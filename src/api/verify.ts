@@ -21,7 +21,8 @@ export async function verifyKey(options: ApiClientOptions, signal?: AbortSignal)
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return { missingScope: 'deliveries:read' };
     if (error instanceof ApiError && error.status === 401) {
-      throw new ApiError(401, error.code, 'the API key was refused (invalid or expired); nothing was saved', error.body, undefined, 'check the key in the API console and run `parcels auth login` again');
+      // No hint here: describeError's 401 hint repeats the login command as the user typed it.
+      throw new ApiError(401, error.code, 'the API key was refused (invalid or expired); nothing was saved', error.body);
     }
     throw error;
   } finally {

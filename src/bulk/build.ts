@@ -3,6 +3,7 @@ import { routePath } from '../api/routes.js';
 import { deliveryAttemptSchema, statusEventSchema } from '../schemas/history.js';
 import { parcelCreateSchema } from '../schemas/parcel.js';
 import { parcelIdSchema } from '../schemas/parcel-id.js';
+import { STATE_FIELDS, stateDefaultNote } from '../schemas/required-state.js';
 import type { Clock } from '../schemas/time.js';
 import { validate } from '../schemas/validate.js';
 import type { InputLine } from './input.js';
@@ -54,6 +55,10 @@ export function buildLine(input: InputLine, ctx: BuildContext): BuiltLine {
   const schema: ZodMiniType = ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);
   const checked = validate(schema, body);
   if (!checked.ok) return invalid(line, checked.issues);
+  const state = STATE_FIELDS[ctx.kind];
+  if (body[state.field] === undefined) {
+    return { ok: false, line, field: state.field, message: `is required: give a ${state.field} on the line or ${state.flag} (${stateDefaultNote(ctx.kind)})` };
+  }
   const path = routePath(ctx.kind === 'events' ? 'events.create' : 'attempts.create', { id: id as string });
   return { ok: true, line, parcel: id as string, ignored, request: request(ctx, line, input.bytes, path, encoder.encode(JSON.stringify(body))) };
 }

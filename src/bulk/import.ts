@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { Journal } from '../config/journal.js';
 import type { LineState } from '../config/journal-records.js';
 import { DoneLines } from '../config/journal-done.js';
@@ -8,6 +9,7 @@ import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import type { InputLine, InputSource } from './input.js';
 import { readInput } from './input.js';
+import { isPipedPath, refuseNonText } from './input-lines.js';
 import { hashFile, lineKey } from './keys.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
@@ -60,14 +62,18 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const format = opts.input === '-' ? (opts.format ?? 'ndjson') : inputFormat(opts.input, opts.format);
   let source: InputSource = opts.input;
   let batch = opts.batchId;
-  if (opts.input === '-') {
-    const stdin = opts.stdin ?? process.stdin;
+  // Standard input, or a path that can be read only once (a pipe, a device), is spooled unless a batch id is given.
+  const piped = opts.input === '-' ? (opts.stdin ?? process.stdin) : isPipedPath(opts.input) ? createReadStream(opts.input) : undefined;
+  if (piped !== undefined) {
     if (batch === undefined) {
-      const spooled = await spoolInput(stdin, opts.dataDir);
+      const spooled = await spoolInput(piped, opts.dataDir, opts.input, opts.signal);
       source = spooled.path;
       batch = spooled.hash;
-    } else source = stdin;
-  } else batch ??= await hashFile(opts.input);
+    } else source = piped;
+  } else {
+    await refuseNonText(opts.input);
+    batch ??= await hashFile(opts.input, opts.signal);
+  }
 
   const journal =
     opts.journal === false
@@ -75,7 +81,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: `${opts.kind}-${batch}`, input: opts.input, kind: opts.kind });
   try {
     const summary = await runBulk({
-      items: workItems(readInput(source, format, { bareIds: opts.kind !== 'create' }), {
+      items: workItems(readInput(source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input }), {
         kind: opts.kind,
         batch,
         overrides: opts.overrides ?? {},

@@ -1,10 +1,10 @@
 import { createHash, hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 
-/** The batch identity of an input file: a SHA-256 of its whole content. */
-export async function hashFile(path: string): Promise<string> {
+/** The batch identity of an input file: a SHA-256 of its whole content. `signal` stops the reading (AbortError). */
+export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, signal === undefined ? {} : { signal })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

@@ -44,6 +44,8 @@ export interface OutboxEntry {
   /** For a rejected entry: the service's answer. */
   status?: number;
   code?: string;
+  /** The captured body (parsed), so two entries can be told apart: courier and postcode, a status, an outcome. */
+  body: Record<string, unknown>;
 }
 
 /** How long a capture or a flush waits for another command that holds the outbox (they hold it briefly). */
@@ -92,10 +94,47 @@ export async function listOutbox(place: OutboxPlace): Promise<OutboxEntry[]> {
   const entries: OutboxEntry[] = [];
   for (const state of read.lines.values()) {
     if (state.sent === undefined) continue;
-    const base = { seq: state.sent.line, command: state.sent.command ?? '', parcel: state.sent.parcel, capturedAt: state.sent.at };
+    const base = { seq: state.sent.line, command: state.sent.command ?? '', parcel: state.sent.parcel, capturedAt: state.sent.at, body: parsedBody(state.sent.body) };
     entries.push(state.rejected ? { ...base, state: 'rejected', status: state.rejected.status, code: state.rejected.code } : { ...base, state: 'waiting' });
   }
   return entries.sort((a, b) => a.seq - b.seq);
+}
+
+function parsedBody(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Which entries `outbox drop` removes: these capture numbers, or every entry the service rejected. */
+export type DropSelection = { seqs: readonly number[] } | { rejected: true };
+
+/**
+ * Removes entries from the outbox for good (under its lock) and returns them; the rest keep their
+ * place and order. A number that is not in the outbox is reported, nothing removed.
+ */
+export async function dropFromOutbox(place: OutboxPlace, selection: DropSelection, lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ dropped: OutboxEntry[]; unknown: number[] }> {
+  const journal = await open(place, lockWaitMs);
+  try {
+    const entries = await listOutbox(place);
+    const chosen = 'seqs' in selection ? entries.filter((e) => selection.seqs.includes(e.seq)) : entries.filter((e) => e.state === 'rejected');
+    const unknown = 'seqs' in selection ? selection.seqs.filter((seq) => !entries.some((e) => e.seq === seq)) : [];
+    if (unknown.length > 0 || chosen.length === 0) return { dropped: [], unknown };
+    const gone = new Set(chosen.map((e) => e.seq));
+    const kept: JournalRecord[] = [];
+    for (const [line, state] of [...journal.previous].sort(([a], [b]) => a - b)) {
+      if (state.sent === undefined || gone.has(line)) continue;
+      kept.push(state.sent);
+      if (state.rejected !== undefined) kept.push(state.rejected);
+    }
+    journal.compact(kept);
+    return { dropped: chosen, unknown };
+  } finally {
+    journal.close();
+  }
 }
 
 export interface FlushOptions {

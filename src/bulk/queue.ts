@@ -5,6 +5,7 @@ import { ApiError, EXIT, NetworkError, ReportedFailure } from '../errors.js';
 import { dataDir } from '../config/paths.js';
 import { renderMessage } from '../io/render.js';
 import { journalTarget } from './target.js';
+import { otherCommand } from '../commands/shared/retype.js';
 import type { BulkKind } from './types.js';
 
 /**
@@ -65,7 +66,7 @@ export async function sendOrQueue(
       request: { method: 'POST', path, body: bytes, idempotencyKey: request.idempotencyKey },
     },
   );
-  await renderMessage(ctx.io, `queued (${waiting} waiting); \`parcels outbox flush\` sends it`, 'warn');
+  await renderMessage(ctx.io, `queued (${waiting} waiting); \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` sends it`, 'warn');
   throw new ReportedFailure(EXIT.QUEUED);
 }
 

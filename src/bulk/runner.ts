@@ -154,7 +154,11 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
       }
       if (at === pending.length) {
         const next = await iterator.next();
-        if (next.done) break;
+        if (next.done) {
+          // The input ends early when the run is cancelled while it waits on a read.
+          summary.cancelled = opts.signal?.aborted === true;
+          break;
+        }
         pending = Array.isArray(next.value) ? next.value : [next.value as WorkItem];
         at = 0;
         // The whole batch is journaled with one write before any of it is sent: one write per

@@ -78,6 +78,11 @@ export interface CommandDefinition<Specs extends FlagSpecs = FlagSpecs> {
   args?: string;
   summary: string;
   flags: Specs;
+  /**
+   * The values a positional argument takes, by its position in `args` (0 = the first): help lists
+   * them under the argument's name, completion offers them.
+   */
+  argValues?: Readonly<Record<number, { name: string; values: Readonly<Record<string, string>> }>>;
   examples: readonly string[];
   /** The implementation, imported only when the command runs (one bundle chunk per command). */
   load: () => Promise<{ default: unknown }>;
@@ -114,3 +119,4 @@ export function helpDescription(spec: FlagSpec | GlobalFlagSpec): string {
   const notes = [...(spec.env === undefined ? [] : [`env ${spec.env}`]), ...(settingDefault === undefined ? [] : [`default ${settingDefault}`])];
   return notes.length === 0 ? spec.description : `${spec.description} (${notes.join(', ')})`;
 }
+

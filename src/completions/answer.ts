@@ -10,9 +10,26 @@ export function answerCompletion(words: readonly string[], env: NodeJS.ProcessEn
     profiles: () => (profiles ??= readProfiles(env)),
     targetKey: (line) => completionTarget(env, line),
     couriers: (target) => readCachedCouriers(env, target),
+    fetchCouriers: (where) => fetchCouriers(where, env),
     codeNames: (target) => readCachedCodeNames(env, target),
     parcelIds: (target) => readRecentParcelIds(env, target),
   };
   // A shell calls this with whatever was typed: no word at all still completes the first one.
   return formatCandidates(complete(words.length === 0 ? [''] : words, sources));
+}
+
+/** How long completion waits, at most, for `parcels couriers` to fill the cache the first time. */
+export const COURIER_FETCH_TIMEOUT_MS = 2000;
+
+/**
+ * `parcels couriers` run on the command line's target, output dropped: the command caches what it
+ * reads (src/commands/shared/couriers.ts), with the same settings, key and host rules as any other.
+ * Only from the installed launcher (bin/parcels.js), which completion scripts call; a failure or a
+ * timeout leaves the cache empty and completion offers nothing, as before.
+ */
+function fetchCouriers(where: readonly string[], env: NodeJS.ProcessEnv): void {
+  const launcher = process.argv[1];
+  if (launcher === undefined || !/[\\/]parcels(\.js)?$/.test(launcher)) return;
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
+  spawnSync(process.execPath, [launcher, 'couriers', '--quiet', ...where], { env, stdio: 'ignore', timeout: COURIER_FETCH_TIMEOUT_MS });
 }

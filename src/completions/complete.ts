@@ -8,6 +8,7 @@ import type { FlagSpec, FlagSyntax } from '../commands/definition.js';
 import { flagSyntax, helpDescription } from '../commands/definition.js';
 import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
 import { COMMANDS } from '../commands/table.js';
+import { groupDescription } from '../commands/groups.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';
@@ -24,6 +25,11 @@ export interface ValueSources {
   /** The id per-target caches are kept under, for --sandbox or a base URL; undefined without either. */
   targetKey(line: { sandbox: boolean; baseUrl: string | undefined }): string | undefined;
   couriers(target: string): { code: string; name?: string }[];
+  /**
+   * Asks the service for its couriers (which caches them), when none are cached yet: `where` are
+   * the command line's target flags. Short and silent: nothing happens on failure.
+   */
+  fetchCouriers?(where: readonly string[]): void;
   codeNames(target: string): Record<string, Record<string, string>>;
   parcelIds(target: string): string[];
 }
@@ -34,8 +40,6 @@ interface FlagInfo extends FlagSyntax {
   choices?: readonly string[];
 }
 
-/** Groups of the command tree with a line of their own in the list (`parcels events …`). */
-const GROUP_DESCRIPTION = (group: string): string => `${group} commands`;
 /** The four scopes, as the spec's route table names them. */
 const SCOPES = [...new Set(ROUTES.map((route) => route.scope))];
 /** The spec's metric names (section 4.8): activity, planned, coverage. */
@@ -47,12 +51,10 @@ export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
 /** The topics of `parcels help TOPIC` (src/help.ts; a test checks they are the same). */
 export const HELP_TOPICS = ['exit-codes', 'environment'];
 /**
- * A value is typed into the command line as is: no control characters, no line or word breaks. A
+ * A value is typed into the command line as is (SAFE_VALUE below). A
  * description becomes one line without control characters, as src/io/sanitize.ts does (not imported:
  * it reaches zod through src/schemas/text.ts, too heavy for completion).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- removing control characters is the point
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -74,9 +76,18 @@ const EVERY_COMMAND_FLAGS: readonly FlagInfo[] = [
   { long: '--help', short: '-h', takesValue: false, repeatable: false, description: 'show help for a command' },
 ];
 
-/** Only what a terminal can show: no control characters, no whitespace inside a value. */
+/**
+ * The only shape of value offered: letters, digits and `_ . : @ % + / = { } -`. Bash inserts a
+ * candidate as it is, so a value from a service (a courier code such as ``D$(touch x)`id`;id``)
+ * with a quote, `$`, a backtick, `;`, `|`, `&`, `<`, `>`, `*`, `?`, `~`, `!`, `#`, a comma (brace
+ * expansion) or a space would run when the line is entered. zsh and fish quote what they insert;
+ * one rule for all three keeps them offering the same values.
+ */
+const SAFE_VALUE = /^[\p{L}\p{N}_.:@%+/={}-]+$/u;
+
+/** Only what a shell can take as it is and a terminal can show: a safe shape, no control characters in the description. */
 function clean(candidate: Candidate): Candidate | undefined {
-  if (candidate.value === '' || /\s/.test(candidate.value) || CONTROL.test(candidate.value)) return undefined;
+  if (!SAFE_VALUE.test(candidate.value)) return undefined;
   const description = candidate.description?.replace(BREAKS, ' ').replace(CONTROLS, '').trim();
   return description ? { value: candidate.value, description } : { value: candidate.value };
 }
@@ -102,7 +113,12 @@ interface Line {
   profile: string | undefined;
   baseUrl: string | undefined;
   sandbox: boolean;
+  /** The target flags as typed (`--sandbox`, `-p ops`, `--base-url=…`), for a command run on the same target. */
+  where: string[];
 }
+
+/** The flags that choose the service a command talks to. */
+const TARGET_FLAGS = ['--sandbox', '--profile', '--base-url'];
 
 function flagsOf(line: Line): FlagInfo[] {
   return [...EVERY_COMMAND_FLAGS, ...Object.values(line.command?.flags ?? {}).map(flagInfo)];
@@ -119,12 +135,13 @@ function noteValue(line: Line, flag: FlagInfo, value: string): void {
 }
 
 function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | undefined } {
-  const line: Line = { path: [], command: undefined, words: [], given: new Set(), profile: undefined, baseUrl: undefined, sandbox: false };
+  const line: Line = { path: [], command: undefined, words: [], given: new Set(), profile: undefined, baseUrl: undefined, sandbox: false, where: [] };
   let pending: FlagInfo | undefined;
   let flagsEnded = false;
   for (const word of words) {
     if (pending !== undefined) {
       noteValue(line, pending, word);
+      if (TARGET_FLAGS.includes(pending.long)) line.where.push(word);
       pending = undefined;
       continue;
     }
@@ -137,6 +154,7 @@ function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | 
       const flag = findFlag(line, name);
       if (flag === undefined) continue;
       line.given.add(flag.long);
+      if (TARGET_FLAGS.includes(flag.long)) line.where.push(word);
       if (flag.long === '--sandbox') line.sandbox = true;
       if (flag.takesValue && inline === undefined) pending = flag;
       else if (inline !== undefined) noteValue(line, flag, inline);
@@ -194,8 +212,14 @@ function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidat
       return codes(names('location_type'));
     case '--service-type':
       return codes(names('service_type'));
-    case '--courier':
-      return fromTarget(line, sources, sources.couriers).map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
+    case '--courier': {
+      let couriers = fromTarget(line, sources, sources.couriers);
+      if (couriers.length === 0 && sources.fetchCouriers !== undefined && targetKey(line, sources) !== undefined) {
+        sources.fetchCouriers(line.where);
+        couriers = fromTarget(line, sources, sources.couriers);
+      }
+      return couriers.map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
+    }
     default:
       return (flag.choices ?? []).map((value) => ({ value }));
   }
@@ -206,6 +230,8 @@ function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   if (command === undefined) return [];
   // Required (<id>) and optional ([id]) arguments alike.
   const args = (command.args ?? '').match(/[<[][\w-]+[>\]]/g) ?? [];
+  const listed = command.argValues?.[line.words.length];
+  if (listed !== undefined) return Object.entries(listed.values).map(([value, description]) => ({ value, description }));
   const arg = args[line.words.length]?.slice(1, -1);
   if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
   if (arg === 'metric') return METRICS.map((value) => ({ value }));
@@ -230,7 +256,7 @@ function subcommands(path: readonly string[]): Candidate[] {
   for (const command of COMMANDS) {
     if (!path.every((part, i) => command.path[i] === part) || command.path.length <= path.length) continue;
     const next = command.path[path.length] as string;
-    if (!seen.has(next)) seen.set(next, command.path.length === path.length + 1 ? command.summary : GROUP_DESCRIPTION(next));
+    if (!seen.has(next)) seen.set(next, command.path.length === path.length + 1 ? command.summary : groupDescription(next));
   }
   const out = [...seen].map(([value, description]) => ({ value, description }));
   if (path.length === 0) out.push({ value: 'help', description: 'help for a command, or a topic: exit-codes, environment' });

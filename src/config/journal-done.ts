@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openOwnFile } from './atomic.js';
 
 /**
  * The lines of a batch that are confirmed, packed in typed arrays indexed by line number (line
@@ -95,7 +96,7 @@ export class DoneLines {
    * page or two, not the whole file. The file must stay until the journal is closed.
    */
   static read(path: string): DoneLines {
-    const fd = openSync(path, 'r');
+    const fd = openOwnFile(path, 'read');
     let header: DoneFileHeader;
     let offset: number;
     try {
@@ -208,7 +209,7 @@ export class DoneLines {
     const page = newPage();
     const first = index * PAGE;
     const count = Math.min(PAGE, source.lines - first);
-    const fd = openSync(source.path, 'r');
+    const fd = openOwnFile(source.path, 'read');
     try {
       let section = source.offset;
       for (const part of ['state', 'tags', 'ids'] as const) {

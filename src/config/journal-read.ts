@@ -1,5 +1,6 @@
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { openOwnFile, SymlinkError } from './atomic.js';
 import { DoneLines } from './journal-done.js';
 import type { JournalMeta, JournalRecord, LineState } from './journal-records.js';
 
@@ -21,21 +22,28 @@ export interface ReadResult {
   torn: boolean;
 }
 
-/** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
+/** Reads a journal; a missing file is an empty journal; a partial last line is ignored; a symbolic link is refused (SymlinkError). */
 export async function readJournal(path: string): Promise<ReadResult> {
   const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: DoneLines.empty(), goodBytes: 0, torn: false };
-  let size: number;
+  let fd: number;
   try {
-    size = statSync(path).size;
+    fd = openOwnFile(path, 'read');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw error;
+  }
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+  } catch (error) {
+    closeSync(fd);
     throw error;
   }
   // Split by hand rather than with readline, whose async iterator queues lines faster than they
   // are used: a million-line journal would sit in memory at once.
   let lineNo = 0;
   let rest: Buffer = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of createReadStream(path, { fd, highWaterMark: 256 * 1024 })) {
     let data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
     let newline: number;
     while ((newline = data.indexOf(0x0a)) !== -1) {
@@ -67,6 +75,7 @@ function apply(result: ReadResult, record: JournalRecord, path: string): void {
     try {
       result.done = DoneLines.read(join(dirname(path), basename(record.file)));
     } catch (error) {
+      if (error instanceof SymlinkError) throw error;
       throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
     }
     result.lines = new Map();

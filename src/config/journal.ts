@@ -1,7 +1,7 @@
-import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
+import { openOwnFile, writeFileAtomic } from './atomic.js';
 import type { DoneLines } from './journal-done.js';
 import { readJournal } from './journal-read.js';
 import type { JournalLock } from './journal-lock.js';
@@ -11,7 +11,8 @@ import type { CompactRecord, JournalMeta, JournalRecord, LineState, SentRecord }
 /**
  * The write-ahead journal of bulk runs and of the offline outbox: one append-only NDJSON file per
  * batch and target. A line's exact request (key, bytes) is written before its first send, its
- * outcome after the answer. kill -9 can only tear the last line, which reading ignores.
+ * outcome after the answer. kill -9 can only tear the last line, which reading ignores. Every file
+ * of it (journal, lock, done file, compaction) is opened so that a symbolic link is refused.
  */
 
 export const JOURNAL_VERSION = 1;
@@ -84,7 +85,7 @@ export class Journal {
     const lock = opts.lockWaitMs ? await acquireLockWaiting(lockPath, { waitMs: opts.lockWaitMs }) : acquireLock(lockPath);
     try {
       const read = await readJournal(path);
-      const fd = openSync(path, 'a', 0o600);
+      const fd = openOwnFile(path, 'append');
       if (read.torn) ftruncateSync(fd, read.goodBytes);
       const journal = new Journal(
         path,
@@ -146,7 +147,7 @@ export class Journal {
     const compact: CompactRecord = { t: 'compact', file, count: state.done.size };
     await writeFileAtomic(this.path, `${JSON.stringify(this.meta)}\n${JSON.stringify(compact)}\n`);
     closeSync(this.fd);
-    this.fd = openSync(this.path, 'a', 0o600);
+    this.fd = openOwnFile(this.path, 'append');
     this.changed = false;
     for (const other of readdirSync(dir)) {
       if (other !== file && other.startsWith(`${name}.`) && other.endsWith('.done')) rmSync(join(dir, other), { force: true });
@@ -168,7 +169,7 @@ export class Journal {
     if (records.length > 0) this.recorded = true;
     this.flush();
     const temporary = `${this.path}.compact`;
-    const fd = openSync(temporary, 'w', 0o600);
+    const fd = openOwnFile(temporary, 'truncate');
     try {
       writeSync(fd, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
       fdatasyncSync(fd);
@@ -177,7 +178,7 @@ export class Journal {
     }
     renameSync(temporary, this.path);
     closeSync(this.fd);
-    this.fd = openSync(this.path, 'a', 0o600);
+    this.fd = openOwnFile(this.path, 'append');
     this.unsynced = 0;
   }
 

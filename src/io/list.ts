@@ -11,6 +11,7 @@ import { formatCell, formatContext } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
 import { jsonText } from './json.js';
 import type { OutputFormat } from './output-format.js';
+import { closest } from './did-you-mean.js';
 import { sanitize, sanitizeLines } from './sanitize.js';
 import { shellQuote } from './shell.js';
 import { batches, iteratorOf } from './batches.js';
@@ -52,9 +53,11 @@ export function assertKnownFields(items: unknown[], fields: string[] | undefined
   const unknown = unknownFields(items, fields);
   if (unknown.length === 0) return;
   const names = unknown.map((f) => `"${sanitize(f)}"`).join(', ');
-  const known = fieldPaths(items).map(sanitize).join(', ');
+  const paths = fieldPaths(items);
+  const known = paths.map(sanitize).join(', ');
+  const suggestion = closest(unknown[0] as string, paths);
   throw new UsageError(
-    `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${names}; the response has: ${known}`,
+    `--fields: unknown field${unknown.length > 1 ? 's' : ''} ${names}; the response has: ${known}${suggestion === undefined ? '' : `; did you mean ${sanitize(suggestion)}?`}`,
     '--fields',
   );
 }

@@ -54,6 +54,8 @@ export interface ErrorInfo {
   hint?: string;
   field?: string;
   details?: { field: string; message: string }[];
+  /** What the user probably meant (a flag, a command, a name): a field of its own in JSON, a hint otherwise. */
+  suggestion?: string;
 }
 
 
@@ -154,6 +156,7 @@ export async function renderError(io: IO, err: ErrorInfo, opts: { format: Output
     if (err.field !== undefined) body.field = err.field;
     if (err.details && err.details.length > 0) body.details = err.details;
     if (err.hint !== undefined) body.hint = err.hint;
+    if (err.suggestion !== undefined) body.suggestion = err.suggestion;
     await writeOut(io.stderr, jsonText({ error: body }) + '\n');
     return;
   }
@@ -163,7 +166,8 @@ export async function renderError(io: IO, err: ErrorInfo, opts: { format: Output
     err.field !== undefined && !message.includes(err.field) ? `${sanitize(err.field)}: ${message}` : message;
   let out = `${s.red(s.bold('Error:'))} ${withField}\n`;
   for (const d of err.details ?? []) out += `  - ${sanitize(d.field)}: ${sanitize(d.message)}\n`;
-  if (err.hint) out += s.dim(`Hint: ${sanitize(err.hint)}`) + '\n';
+  const hint = err.suggestion === undefined ? err.hint : `did you mean ${err.suggestion}?${err.hint ? `; ${err.hint}` : ''}`;
+  if (hint) out += s.dim(`Hint: ${sanitize(hint)}`) + '\n';
   await writeOut(io.stderr, out);
 }
 

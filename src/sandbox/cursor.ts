@@ -51,11 +51,13 @@ export function decodeCursor(raw: string, key: Buffer, orgId: string): Cursor {
 /** A cursor continues the walk it came from: other filters are refused (400), not silently applied. */
 export function assertSameWalk(cursor: Cursor, filters: { courier: string | undefined; status: number | undefined }): void {
   if (cursor.courier !== filters.courier || cursor.status !== filters.status) {
-    const show = (f: { courier: string | undefined; status: number | undefined }) =>
-      [f.courier === undefined ? undefined : `courier=${f.courier}`, f.status === undefined ? undefined : `status=${f.status}`].filter(Boolean).join('&') || 'no filters';
+    const show = (f: { courier: string | undefined; status: number | undefined }) => {
+      const given = [f.courier === undefined ? undefined : `courier=${f.courier}`, f.status === undefined ? undefined : `status=${f.status}`].filter(Boolean);
+      return given.length === 0 ? 'without filters' : `filtered by ${given.join('&')}`;
+    };
     throw badRequest(
       'cursor_mismatch',
-      `this cursor belongs to a walk with ${show(cursor)}, not ${show(filters)}; repeat that walk's filters, or start a new walk without a cursor`,
+      `this cursor belongs to a walk ${show(cursor)}, not to one ${show(filters)}; repeat that walk's filters, or start a new walk without a cursor`,
       'cursor',
     );
   }

@@ -5,7 +5,7 @@
  * bugs early; every choice here is listed in docs/sandbox.md.
  */
 import * as z from 'zod/mini';
-import { DUTCH_POSTCODE } from '../schemas/history.js';
+import { NL_POSTCODE_MESSAGE, wrongDutchPostcode } from '../schemas/parcel.js';
 import { boundedText, intRange, typeError } from '../schemas/text.js';
 import { MIN_OBSERVATION_TIME } from '../schemas/time.js';
 import type { FieldIssue } from '../schemas/validate.js';
@@ -83,8 +83,8 @@ export function crossFieldIssues(p: ParcelFields, couriers: ReadonlySet<string>)
   if (!couriers.has(p.courier)) {
     issues.push({ path: 'courier', message: `is not a registered courier code of your organisation (${[...couriers].join(', ') || 'none'})` });
   }
-  if (p.country === 'NL' && !DUTCH_POSTCODE.test(p.postal_code)) {
-    issues.push({ path: 'postal_code', message: 'must be a Dutch postcode (four digits followed by two letters) when country is NL' });
+  if (wrongDutchPostcode(p.country, p.postal_code)) {
+    issues.push({ path: 'postal_code', message: NL_POSTCODE_MESSAGE });
   }
   if (p.time_slot_period_start !== null && p.time_slot_period_end !== null && p.time_slot_period_end < p.time_slot_period_start) {
     issues.push({ path: 'time_slot_period_end', message: 'must not be before time_slot_period_start' });

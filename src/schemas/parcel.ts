@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUS_MAX, PARCEL_STATUS_MIN } from './codes.js';
 import { intRange, typeError } from './text.js';
+import { DUTCH_POSTCODE } from './history.js';
+
+/** A Dutch address has a Dutch postcode (the spec's rule for delivered addresses: four digits, two letters). */
+export const NL_POSTCODE_MESSAGE = 'must be a Dutch postcode (four digits followed by two letters) when country is NL';
+export function wrongDutchPostcode(country: unknown, postalCode: unknown): boolean {
+  return country === 'NL' && typeof postalCode === 'string' && !DUTCH_POSTCODE.test(postalCode);
+}
 
 const requiredText = (what: string) =>
   z.string({ error: typeError(`must be a string (${what})`) }).check(z.minLength(1, { error: 'is required and must not be empty' }));
@@ -24,7 +31,7 @@ export const parcelCreateSchema = z.looseObject({
   time_slot_period_end: optionalInt(),
   service_type: optionalInt(),
   addition: z.optional(z.string({ error: typeError('must be a string') })),
-});
+}).check(z.refine((p) => !wrongDutchPostcode(p.country, p.postal_code), { message: NL_POSTCODE_MESSAGE, path: ['postal_code'] }));
 export type ParcelCreateInput = z.infer<typeof parcelCreateSchema>;
 
 /** An optional integer field of a change body: null clears it (spec 4.4: "a field set to null is cleared"). */

@@ -82,7 +82,7 @@ describe('auth login / status / logout', () => {
       code: 3,
       stdout: '',
       stderr:
-        'Error: the API key was refused (invalid or expired); nothing was saved\nHint: check the key in the API console and run `parcels auth login` again\n',
+        'Error: the API key was refused (invalid or expired); nothing was saved\nHint: the API key was refused (invalid or expired): run `parcels auth login --profile default` with a valid key\n',
     });
     expect(r.stderr).not.toContain('unknown_key_0123456789');
     expect(existsSync(join(dir, 'config.json')) ? readConfigFile(dir).profiles.default?.api_key : undefined).toBeUndefined();
@@ -95,7 +95,7 @@ describe('auth login / status / logout', () => {
       code: 2,
       stdout: '',
       stderr:
-        'Error: --with-key-stdin: no terminal to prompt for the key\nHint: pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | parcels auth login --with-key-stdin\n',
+        'Error: no terminal to prompt for the key\nHint: pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | parcels auth login --with-key-stdin\n',
     });
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });

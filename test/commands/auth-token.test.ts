@@ -36,8 +36,8 @@ describe('auth token', () => {
       code: 2,
       stdout: '',
       stderr:
-        'Error: --show: refusing to print the API key to a terminal\n' +
-        'Hint: capture it instead, e.g. export PARCELS_API_KEY=$(parcels auth token), or add --show to print it here\n',
+        'Error: refusing to print the API key to a terminal\n' +
+        'Hint: capture it instead, e.g. export PARCELS_API_KEY=$(parcels auth token), or print it here: `parcels auth token --show`\n',
     });
     expect(await runCli(['auth', 'token', '--show'], { env: bareEnv(dir), tty: true })).toEqual({ code: 0, stdout: `${KEY}\n`, stderr: '' });
   });
@@ -47,7 +47,7 @@ describe('auth token', () => {
     expect(r).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'Error: no API key for profile "default"\nHint: run `parcels auth login --profile default`\n',
+      stderr: 'Error: no API key for profile "default"\nHint: run `parcels auth login --profile default`, or set PARCELS_API_KEY\n',
     });
   });
 

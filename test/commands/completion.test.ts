@@ -36,16 +36,16 @@ async function complete(dir: string, words: string[], env: NodeJS.ProcessEnv = {
 describe('parcels __complete', () => {
   it('commands, groups and subcommands with their summaries', async () => {
     const dir = tempConfigDir();
-    expect(await complete(dir, ['au'])).toBe('auth\tauth commands\n');
+    expect(await complete(dir, ['au'])).toBe('auth\tAPI keys and profiles: log in, check the key, print it, switch, log out\n');
     expect(await complete(dir, ['auth', 's'])).toBe('status\tCheck the key with the service; show the profile, base URL and masked key\nswitch\tMake a saved profile the default one\n');
     // a command that is also a group: its subcommands, then its own arguments (none here)
     expect(await complete(dir, ['usage', ''])).toBe('daily\tDaily API usage totals over 30 days\nrequests\tThe latest 100 API requests within 30 days\n');
     expect(await complete(dir, ['events', ''])).toBe("list\tList a parcel's status events (at most 1000)\nadd\tReport a status event (status 0-3)\n");
     expect(await complete(dir, ['--json', 'co'])).toBe(
-      "couriers\tList your organisation's registered couriers\nconfig\tconfig commands\ncompletion\tPrint the completion script for bash, zsh or fish\n",
+      "couriers\tList your organisation's registered couriers\nconfig\tA profile's settings: list, get, set, unset, and the default profile\ncompletion\tPrint the completion script for bash, zsh or fish\n",
     );
     expect(await complete(dir, [])).toContain('create\tRegister a parcel with one of your couriers\n');
-    expect(await complete(dir, ['help', 'e'])).toBe('exit-codes\nenvironment\nevents\tevents commands\n');
+    expect(await complete(dir, ['help', 'e'])).toBe("exit-codes\nenvironment\nevents\tA parcel's status events: add one (or many with --from), list them\n");
     const topics = /^Topics: (.*)$/m.exec((await h.cli(['help', 'no-such-topic'])).stderr)?.[1];
     expect(topics?.split(', ')).toEqual(HELP_TOPICS);
     expect((await complete(dir, ['']))).not.toContain('__complete');
@@ -54,7 +54,7 @@ describe('parcels __complete', () => {
   it("flags: the command's own and the global ones; one already given is not offered again", async () => {
     const dir = tempConfigDir();
     expect(await complete(dir, ['events', 'add', 'x', '--s'])).toBe(
-      '--sandbox\trun against the embedded local sandbox (no server, no key needed)\n--status\tstatus 0-3 or its name (default 0 registered)\n',
+      '--sandbox\trun against the embedded local sandbox (no server, no key needed)\n--status\tstatus 0-3 or its name, e.g. in_transit (required, or in --data / each --from line)\n',
     );
     expect(await complete(dir, ['list', '--all', '--a'])).toBe('');
     expect(await complete(dir, ['patch', 'x', '--clear', 'weight', '--cl'])).toBe('--clear\tclear a field: weight, addition, or any field name\n');

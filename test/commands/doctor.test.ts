@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { targetId } from '../../src/config/target.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRequest } from '../../src/bulk/outbox.js';
 import { run } from '../../src/cli.js';
@@ -230,7 +231,8 @@ describe('parcels doctor', () => {
         'scope deliveries:write\tskipped\tneeds an accepted key\t\t',
         'scope usage:read\tskipped\tneeds an accepted key\t\t',
         'scope oracle:read\tskipped\tneeds an accepted key\t\t',
-        'clock\tskipped\tno answer carried a Date header\t\t',
+        // The 401 carries a Date header: the clock is checked all the same.
+        'clock\tok\tin step with the service\t\t',
       ]),
     );
     expect(r.stderr).toBe('Error: 1 check failed: key\nHint: set PARCELS_API_KEY to a valid key from the API console\n');
@@ -376,6 +378,8 @@ describe('parcels doctor', () => {
     const dir = tempConfigDir();
     const body = Buffer.from('{"status":1,"occurred_at":1700000000}');
     const request = { method: 'POST' as const, path: `/deliveries/v1/parcels/${PARCEL}/events`, body, idempotencyKey: 'outbox-key-0001' };
+    // This profile's outbox (the one its fix flushes), and another host's, which is not this check's business.
+    await captureRequest({ dir, target: `default ${targetId({ baseUrl: h.sandbox.url })}` }, { command: 'events add', parcel: PARCEL, request });
     await captureRequest({ dir, target: 'default http://down.example' }, { command: 'events add', parcel: PARCEL, request });
     const journal = await Journal.open({ dir, target: 'default http://down.example', batch: 'create-7f3a', input: 'parcels.csv', kind: 'create' });
     journal.recordSent({ line: 1, key: 'bulk-key-0001', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
@@ -389,8 +393,8 @@ describe('parcels doctor', () => {
       {
         check: 'outbox',
         result: 'warning',
-        detail: '1 request captured while offline waits to be sent (default http://down.example)',
-        fix: 'flush the outbox once the service answers: each request is sent with its own key, so none applies twice',
+        detail: '1 request captured while offline waits to be sent',
+        fix: 'run `parcels outbox flush` once the service answers (each request keeps its key, so none applies twice)',
       },
       {
         check: 'bulk batches',

@@ -141,7 +141,7 @@ describe('usage errors', () => {
   });
 
   it('an unknown command or flag → exit 2', async () => {
-    expect(await h.cli(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'frobnicate'\n(add --help for usage and examples)\n" });
+    expect(await h.cli(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'frobnicate'\nHint: add --help for usage and examples\n" });
     const flag = await h.cli(['list', '--frob']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("unknown option '--frob'");
@@ -149,8 +149,8 @@ describe('usage errors', () => {
   });
 
   it('commander is given only the typed area\'s commands, and typos still get their suggestion at either level', async () => {
-    expect(await h.cli(['gett', 'x'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'gett'\n(Did you mean get?)\n(add --help for usage and examples)\n" });
-    expect(await h.cli(['events', 'ad'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'ad'\n(Did you mean add?)\n(add --help for usage)\n" });
+    expect(await h.cli(['gett', 'x'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'gett'\nHint: did you mean get?; add --help for usage and examples\n" });
+    expect(await h.cli(['events', 'ad'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'ad'\nHint: did you mean add?; add --help for usage and examples\n" });
     // A global flag and its value before the command word: the area is still found.
     const listed = await h.cli(['--output', 'json', 'couriers']);
     expect(listed.code).toBe(0);

@@ -12,7 +12,7 @@ describe('parcels help COMMAND', () => {
     const help = await cli(['help', 'events', 'add']);
     expect(help).toEqual({ code: 0, stdout: (await cli(['events', 'add', '--help'])).stdout, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: parcels events add \[options\] \[id\]\n/);
-    expect(help.stdout).toContain('  parcels events add 3f1c… --status in_transit\n');
+    expect(help.stdout).toContain('  parcels events add <id> --status in_transit\n');
   });
 
   it('help for every command is its --help; a group gives the group', async () => {

@@ -131,7 +131,7 @@ describe('412 and the missing ETag', () => {
       code: 2,
       stdout: '',
       stderr:
-        `Error: --if-match: no cached ETag for parcel ${id}\n` +
+        `Error: no cached ETag for parcel ${id} (a change is sent with If-Match)\n` +
         `Hint: run \`parcels get ${id} --sandbox\` first (it caches the ETag), or \`parcels patch ${id} --sandbox --addition B --refresh\` to read the latest one before patching\n`,
     });
     const [get, refresh] = hintedCommands(r.stderr);
@@ -258,7 +258,8 @@ describe('flag values: names, codes and --set', () => {
     expect(r).toEqual({
       code: 6,
       stdout: '',
-      stderr: "Error: --courier is not a registered courier code of your organisation\nHint: your organisation's couriers: A-BIKE, A-VAN\n",
+      stderr:
+        "Error: --courier is not a registered courier code of your organisation\nHint: did you mean A-BIKE: `parcels list --courier A-BIKE`; your organisation's couriers: A-BIKE, A-VAN\n",
     });
   });
 

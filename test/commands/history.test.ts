@@ -33,7 +33,7 @@ describe('events add', () => {
     expect(a).toMatchObject({ entry_id: id, status: 1, occurred_at: 1767323045 });
     const b = json(await h.cli(['events', 'add', id, '--status', '3', '--at', 'now', '--json'], { now: () => NOW }));
     expect(b).toMatchObject({ status: 3, occurred_at: NOW });
-    const c = json(await h.cli(['events', 'add', id, '--json'], { now: () => NOW }));
+    const c = json(await h.cli(['events', 'add', id, '--status', 'registered', '--json'], { now: () => NOW }));
     expect(c).toMatchObject({ status: 0, occurred_at: NOW });
   });
 

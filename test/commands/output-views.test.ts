@@ -364,7 +364,7 @@ describe('id prefixes', () => {
       stdout: '',
       stderr:
         'Error: ID: no known parcel id starts with "ffffffff-f"\n' +
-        'Hint: give the whole id, or run `parcels list` (ids it shows can then be abbreviated to 8 or more characters)\n',
+        'Hint: give the whole id, or run `parcels list --all --quiet` once: every id it prints can then be abbreviated to 8 or more characters\n',
     });
     // Following the hint: the ids it shows can be abbreviated next.
     const fresh = tempConfigDir();
@@ -372,7 +372,7 @@ describe('id prefixes', () => {
     expect(listed.code).toBe(0);
     const first = listed.stdout.split('\n')[1]?.split('\t')[0] as string;
     expect(json(await piped(['get', first.slice(0, 8), '--json'], fresh)).entry_id).toBe(first);
-    expect(await piped(['get', 'abc'], dir)).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a UUID, the parcel\'s entry_id (got "abc")\n' });
+    expect(await piped(['get', 'abc'], dir)).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a whole id, or a unique prefix of 8 or more characters (got "abc", 3)\n' });
   });
 });
 

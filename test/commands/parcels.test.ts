@@ -89,7 +89,7 @@ describe('create', () => {
     const r = await h.cli(['create', '--data', '{nope']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: --data is not valid JSON: .+\n$/);
+    expect(r.stderr).toMatch(/^Error: --data is not valid JSON \(.+\)\n$/);
   });
 
   it('--data that is not an object → exit 2', async () => {
@@ -180,7 +180,7 @@ describe('get', () => {
 
   it('a bad UUID → exit 2', async () => {
     const r = await h.cli(['get', 'abc']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a UUID, the parcel\'s entry_id (got "abc")\n' });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: ID must be a whole id, or a unique prefix of 8 or more characters (got "abc", 3)\n' });
   });
 
   it('an unknown UUID → exit 4', async () => {

@@ -33,7 +33,7 @@ describe('patch', () => {
       code: 2,
       stdout: '',
       stderr:
-        `Error: --if-match: no cached ETag for parcel ${id}\n` +
+        `Error: no cached ETag for parcel ${id} (a change is sent with If-Match)\n` +
         `Hint: run \`parcels get ${id}\` first (it caches the ETag), or \`parcels patch ${id} --weight 1200 --refresh\` to read the latest one before patching\n`,
     });
     expect(await current(id)).toEqual(before);

@@ -98,7 +98,7 @@ describe('parcels sandbox simulate', () => {
     const got = await runCli(['get', id, '--json'], { env: env({ PARCELS_API_KEY: KEY_A }) });
     expect(JSON.parse(got.stdout).status).toBe(5);
     const unknown = await runCli(['sandbox', 'simulate', id, 'teleport'], { env: env() });
-    expect(unknown.code).toBe(6);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown scenario "teleport"; known: happy, failed-then-delivered');
     const missing = await runCli(['sandbox', 'simulate', '00000000-0000-4000-8000-000000000000', 'happy'], { env: env() });
     expect(missing.code).toBe(4);

@@ -142,7 +142,7 @@ describe('cursors', () => {
       expect(filtered.body.error).toEqual({
         code: 'cursor_mismatch',
         field: 'cursor',
-        message: "this cursor belongs to a walk with no filters, not status=0; repeat that walk's filters, or start a new walk without a cursor",
+        message: "this cursor belongs to a walk without filters, not to one filtered by status=0; repeat that walk's filters, or start a new walk without a cursor",
       });
       const next = await call(s.url, 'GET', `/deliveries/v1/parcels?limit=1&cursor=${cursor}`);
       expect(next.status).toBe(200);

@@ -158,7 +158,7 @@ describe('seed', () => {
     }
     const badJson = join(dir, 'bad.json');
     writeFileSync(badJson, '{');
-    expect(() => loadSeed(badJson)).toThrow(/not valid JSON/);
+    expect(() => loadSeed(badJson)).toThrow(/is not JSON \(syntax error at character 2\)/);
     expect(() => loadSeed(join(dir, 'missing.json'))).toThrow(SeedError);
     const badScope = join(dir, 'scope.json');
     writeFileSync(badScope, JSON.stringify({ organisations: [{ id: 'x', name: 'X', couriers: [], keys: [{ key: 'k'.repeat(10), scopes: ['admin'] }] }] }));

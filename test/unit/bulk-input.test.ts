@@ -95,9 +95,48 @@ describe('CSV reading', () => {
     expect(lines[0]?.bytes.toString()).toBe('DEMO-BIKE,NL,1234AB,10,1200,');
   });
 
-  it('a malformed CSV stops with a usage error naming the line', async () => {
-    const path = file('bad.csv', 'a,b\n1,2\n1,2,3\n');
-    await expect(collect(readInput(path, 'csv', { bareIds: false }))).rejects.toThrow(/bad\.csv:3: not valid CSV/);
+  it('a ragged row, a bad quote or bytes that are not UTF-8 are one bad line each; the rows around them are read', async () => {
+    const path = file('bad.csv', Buffer.concat([Buffer.from('a,b\n1,2\n1,2,3\n"x"y,2\n4\n'), Buffer.from([0xff, 0x2c, 0x31, 0x0a]), Buffer.from('9,10\n5,"6\n7,8\n')]));
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record, l.problem])).toEqual([
+      [2, { a: '1', b: '2' }, undefined],
+      [3, undefined, 'has 3 fields where the header has 2'],
+      [4, undefined, 'is not valid CSV (text follows a closing quote)'],
+      [5, undefined, 'has 1 fields where the header has 2'],
+      [6, undefined, 'is not valid UTF-8 text'],
+      [7, { a: '9', b: '10' }, undefined],
+      // A quote never closed runs its record on to the end of the file, as in any CSV reader.
+      [8, undefined, 'is not valid CSV (a quote is never closed)'],
+    ]);
+  });
+
+  it('a quote opens a quoted field only at the start of a field: one inside an unquoted field is that line\'s problem alone', async () => {
+    const path = file('quote.csv', 'a,b\n1,x"y\n2,3\n');
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record, l.problem])).toEqual([
+      [2, undefined, 'is not valid CSV (a quote inside an unquoted field)'],
+      [3, { a: '2', b: '3' }, undefined],
+    ]);
+  });
+
+  it('a header that cannot be read refuses the whole file before any line is handed on', async () => {
+    const refused = async (name: string, text: string): Promise<unknown> => collect(readInput(file(name, text), 'csv', { bareIds: false })).catch((e: unknown) => e);
+    const twice = await refused('twice.csv', 'a,b,a\n1,2,3\n');
+    expect(twice).toBeInstanceOf(UsageError);
+    expect((twice as Error).message).toBe(`${join(dir, 'twice.csv')}:1: the CSV header names the column "a" twice; nothing was sent`);
+    expect(((await refused('json.csv', '\n{"courier":"A-BIKE","number":"1"}\n')) as Error).message).toBe(
+      `${join(dir, 'json.csv')}:2: the CSV header is not valid CSV (a quote inside an unquoted field); nothing was sent`,
+    );
+  });
+
+  it('CR-only line breaks (old Macintosh CSV) are line breaks', async () => {
+    const path = file('mac.csv', 'a,b\r1,2\r"3\r4",5\r6,7');
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record])).toEqual([
+      [2, { a: '1', b: '2' }],
+      [3, { a: '3\r4', b: '5' }],
+      [5, { a: '6', b: '7' }],
+    ]);
   });
 });
 
@@ -137,7 +176,7 @@ describe('line → request', () => {
       field: 'entry_id',
       message: "must be a UUID (the parcel's entry_id)",
     });
-    expect(buildLine(line({ entry_id: ID, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
+    expect(buildLine(line({ entry_id: ID, status: 1, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
       ok: false,
       line: 1,
       field: 'occurred_at',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest } from '../../src/commands/shared/did-you-mean.js';
+import { closest } from '../../src/io/did-you-mean.js';
 import type { CommandDefinition } from '../../src/commands/definition.js';
 import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/commands/shared/retype.js';
 import type { CommandLine } from '../../src/commands/shared/retype.js';

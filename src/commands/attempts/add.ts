@@ -17,6 +17,7 @@ import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../shared/bulk-args.js';
+import { requireState } from '../shared/required-state.js';
 
 export interface SingleAttemptOptions {
   id: string;
@@ -81,6 +82,7 @@ export default defineCommand<typeof parcelsCommands.attemptsAdd, AttemptAddOptio
     if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = now;
     const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
+    requireState('attempts', body, flags.data !== undefined);
     return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 

@@ -3,11 +3,13 @@ import { UsageError } from '../../errors.js';
 import { promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
+import { isLoopbackHost } from '../../schemas/host.js';
 import { USER_AGENT } from '../../version.js';
 import { confirm } from '../shared/confirm.js';
 import { showSuccess } from '../shared/show.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
+import { sameCommand } from '../shared/retype.js';
 import { verifyKey } from '../../api/verify.js';
 import { updateConfig } from '../../config/store.js';
 import { maskKey } from '../../api/redact.js';
@@ -25,8 +27,8 @@ export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
     if (keyFrom === 'prompt' && !ctx.io.stdinIsTTY) {
       throw new UsageError(
         'no terminal to prompt for the key',
-        '--with-key-stdin',
-        'pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | parcels auth login --with-key-stdin',
+        undefined,
+        `pipe the key in with --with-key-stdin, e.g. printf %s "$KEY" | ${sameCommand(ctx.commandLine, { drop: ['--with-key-stdin'], add: ['--with-key-stdin'] })}`,
       );
     }
     return { keyFrom, verify: flags.verify, insecure: flags.insecure };
@@ -69,8 +71,7 @@ export function isPlainRemote(baseUrl: string): boolean {
     return false;
   }
   if (url.protocol !== 'http:') return false;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return !(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+  return !isLoopbackHost(url.hostname);
 }
 
 async function confirmUnencrypted(ctx: Context, baseUrl: string): Promise<void> {

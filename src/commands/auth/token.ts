@@ -2,6 +2,7 @@ import { NotLoggedInError, UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
+import { sameCommand } from '../shared/retype.js';
 
 /**
  * Prints the profile's key for `export PARCELS_API_KEY=$(parcels auth token)`, like `gh auth token`:
@@ -14,8 +15,8 @@ export default defineCommand<typeof profilesCommands.authToken, { show: boolean 
     if (ctx.io.stdoutIsTTY && !flags.show) {
       throw new UsageError(
         'refusing to print the API key to a terminal',
-        '--show',
-        'capture it instead, e.g. export PARCELS_API_KEY=$(parcels auth token), or add --show to print it here',
+        undefined,
+        `capture it instead, e.g. export PARCELS_API_KEY=$(${sameCommand(ctx.commandLine)}), or print it here: \`${sameCommand(ctx.commandLine, { add: ['--show'] })}\``,
       );
     }
     return { show: flags.show };
@@ -23,7 +24,7 @@ export default defineCommand<typeof profilesCommands.authToken, { show: boolean 
   async run(_options, ctx) {
     const settings = await ctx.settings();
     if (settings.apiKey === undefined) {
-      throw new NotLoggedInError(`no API key for profile "${settings.profile}"`, `run \`parcels auth login --profile ${settings.profile}\``);
+      throw new NotLoggedInError(`no API key for profile "${settings.profile}"`, 'run `parcels auth login`', settings.profile);
     }
     await writeOut(ctx.io.stdout, `${settings.apiKey}\n`);
   },

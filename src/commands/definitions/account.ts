@@ -94,7 +94,7 @@ export const accountCommands = {
     examples: [
       'parcels api GET /deliveries/v1/parcels --query limit=5',
       'parcels api POST /deliveries/v1/parcels -f courier=DEMO-BIKE -f country=NL -f postal_code=1234AB -f number=10',
-      'parcels api PATCH /deliveries/v1/parcels/3f1c… -F parcel_weight=1200 -H \'If-Match: "etag"\'',
+      'parcels api PATCH /deliveries/v1/parcels/<id> -F parcel_weight=1200 -H \'If-Match: "etag"\'',
       "parcels api GET /deliveries/v1/parcels --paginate --jq .entry_id",
     ],
     load: (): Loaded => import('../api/request.js'),

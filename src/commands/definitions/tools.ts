@@ -1,6 +1,7 @@
 /** The local sandbox and shell completion. Plain data: loaders import their module only when called (see ../table.ts). */
 import { command } from '../definition.js';
 import type { Loaded } from './flags.js';
+import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../../schemas/scenarios.js';
 
 export const toolsCommands = {
   sandboxServe: command({
@@ -51,6 +52,7 @@ export const toolsCommands = {
     args: '[action] [value]',
     summary: "Show or move the sandbox's test clock (advance, set, freeze, resume, speed)",
     flags: {},
+    argValues: { 0: { name: 'Actions (without one: show the clock)', values: CLOCK_ACTIONS_DESCRIBED } },
     examples: [
       'parcels sandbox clock',
       'parcels sandbox clock advance 36h',
@@ -65,7 +67,8 @@ export const toolsCommands = {
     args: '<id> [scenario]',
     summary: 'Give a parcel a scenario that moves it by itself as the clock runs',
     flags: {},
-    examples: ['parcels sandbox simulate 0b0c…e1 happy', 'parcels sandbox simulate 0b0c…e1', 'parcels --sandbox sandbox simulate 0b0c…e1 three-failures-returned'],
+    argValues: { 1: { name: 'Scenarios (built in; without one: show the parcel\'s run)', values: BUILTIN_SCENARIOS_DESCRIBED } },
+    examples: ['parcels sandbox simulate <id> happy', 'parcels sandbox simulate <id>', 'parcels --sandbox sandbox simulate <id> three-failures-returned'],
     load: (): Loaded => import('../sandbox/simulate.js'),
   }),
   sandboxLogs: command({
@@ -78,6 +81,13 @@ export const toolsCommands = {
     },
     examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
     load: (): Loaded => import('../sandbox/logs.js'),
+  }),
+  sandboxUi: command({
+    path: ['sandbox', 'ui'],
+    summary: "Print a fresh login link of a running sandbox's web inspector",
+    flags: {},
+    examples: ['parcels sandbox ui', 'parcels sandbox ui --base-url http://127.0.0.1:8787'],
+    load: (): Loaded => import('../sandbox/ui.js'),
   }),
   completion: command({
     path: ['completion'],

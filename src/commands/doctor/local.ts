@@ -11,9 +11,16 @@ import { ok, warning } from './report.js';
 /** The journal kind of the offline outbox (src/bulk/outbox.ts); every other kind is a bulk batch. */
 const OUTBOX_KIND = 'outbox';
 
+/** The outbox of the target doctor checks (src/bulk/target.ts), and the commands that empty it, as the user would type them. */
+export interface OutboxHere {
+  target: string;
+  flush: string;
+  drop: string;
+}
+
 /** Checks of the files on this machine: the profiles file's permissions, the outbox, bulk batches. */
-export async function checkLocalFiles(env: NodeJS.ProcessEnv, nowMs: number): Promise<CheckResult[]> {
-  return [await checkConfigFile(env), ...(await checkJournals(env, nowMs))];
+export async function checkLocalFiles(env: NodeJS.ProcessEnv, nowMs: number, outbox: OutboxHere | undefined): Promise<CheckResult[]> {
+  return [await checkConfigFile(env), ...(await checkJournals(env, nowMs, outbox))];
 }
 
 async function checkConfigFile(env: NodeJS.ProcessEnv): Promise<CheckResult> {
@@ -27,11 +34,12 @@ async function checkConfigFile(env: NodeJS.ProcessEnv): Promise<CheckResult> {
 }
 
 /**
- * Work the journals hold (src/config/journal*): requests the outbox captured while offline, and
- * bulk batches with lines sent but never confirmed. Every target's journals are listed: they are
- * all on this machine, whichever profile is in use.
+ * Work the journals hold (src/config/journal*): requests the outbox of this profile and base URL
+ * captured while offline (another profile's outbox is flushed only to its own host, so its fix
+ * would not work here), and bulk batches with lines sent but never confirmed (every target's: they
+ * are all on this machine, whichever profile is in use).
  */
-async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number): Promise<CheckResult[]> {
+async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number, here: OutboxHere | undefined): Promise<CheckResult[]> {
   let journals: JournalSummary[];
   try {
     journals = await listJournals(dataDir(env), nowMs);
@@ -40,18 +48,24 @@ async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number): Promise<Che
     const fix = 'move the unreadable journal aside; its lines were sent with their keys, so a re-run cannot apply them twice';
     return [warning('outbox', detail, fix), warning('bulk batches', detail, fix)];
   }
-  const outbox = journals.filter((j) => j.kind === OUTBOX_KIND && (j.counts.uncertain > 0 || j.counts.rejected > 0));
+  const outbox = journals.filter((j) => j.kind === OUTBOX_KIND && j.target === here?.target && (j.counts.uncertain > 0 || j.counts.rejected > 0));
   const unfinished = journals.filter((j) => j.kind !== OUTBOX_KIND && j.counts.uncertain > 0);
   const waiting = outbox.reduce((n, j) => n + j.counts.uncertain, 0);
   const refused = outbox.reduce((n, j) => n + j.counts.rejected, 0);
   const checks: CheckResult[] = [];
-  if (outbox.length === 0) checks.push(ok('outbox', 'empty'));
+  if (here === undefined || outbox.length === 0) checks.push(ok('outbox', here === undefined ? 'no outbox without a base URL' : 'empty'));
   else {
-    const parts = [`${waiting} request${waiting === 1 ? '' : 's'} captured while offline wait${waiting === 1 ? 's' : ''} to be sent`];
-    if (refused > 0) parts.push(`${refused} the service refused ${refused === 1 ? 'was' : 'were'} set aside`);
-    checks.push(
-      warning('outbox', `${parts.join('; ')} (${outbox.map((j) => j.target).join(', ')})`, 'flush the outbox once the service answers: each request is sent with its own key, so none applies twice'),
-    );
+    const parts: string[] = [];
+    const fixes: string[] = [];
+    if (waiting > 0) {
+      parts.push(`${waiting} request${waiting === 1 ? '' : 's'} captured while offline wait${waiting === 1 ? 's' : ''} to be sent`);
+      fixes.push(`run \`${here.flush}\` once the service answers (each request keeps its key, so none applies twice)`);
+    }
+    if (refused > 0) {
+      parts.push(`${refused} the service rejected ${refused === 1 ? 'is' : 'are'} kept aside`);
+      fixes.push(`run \`${here.drop}\` to remove the rejected ones`);
+    }
+    checks.push(warning('outbox', parts.join('; '), fixes.join('; ')));
   }
   if (unfinished.length === 0) checks.push(ok('bulk batches', 'none unfinished'));
   else {

@@ -7,6 +7,10 @@ import { printReport } from './print.js';
 import type { profilesCommands } from '../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';
+import { didYouMean } from '../../io/did-you-mean.js';
+import type { OutboxHere } from './local.js';
+import { journalTarget } from '../../bulk/target.js';
+import { otherCommand } from '../shared/retype.js';
 import type { CheckResult, DoctorReport } from './report.js';
 import { exitCodeOf, failure, ok, skipped } from './report.js';
 import { checkService } from './service.js';
@@ -21,7 +25,7 @@ export default defineCommand<typeof profilesCommands.doctor, DoctorOptions>({
     if (ctx.globals.dryRun) throw new UsageError('--dry-run does not apply: doctor sends only checks that change nothing', '--dry-run');
     const required = flags.requireScope.map((value) => {
       if (!(SCOPES as readonly string[]).includes(value)) {
-        throw new UsageError(`--require-scope must be one of ${SCOPES.join(', ')} (got "${value}")`, '--require-scope');
+        throw new UsageError(`--require-scope must be one of ${SCOPES.join(', ')} (got "${value}")${didYouMean(value, SCOPES)}`, '--require-scope');
       }
       return value as Scope;
     });
@@ -92,7 +96,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
     const needs = settings === undefined ? 'needs valid settings' : 'needs a base URL and a key';
     for (const check of ['host', 'key', ...SCOPES.map((s) => `scope ${s}`), 'clock']) report.checks.push(skipped(check, needs));
   }
-  report.checks.push(...(await checkLocalFiles(ctx.env, ctx.now() * 1000)));
+  report.checks.push(...(await checkLocalFiles(ctx.env, ctx.now() * 1000, await outboxHere(ctx))));
   report.exit_code = exitCodeOf(report.checks);
   report.ok = report.exit_code === 0;
   return report;
@@ -118,4 +122,15 @@ function sourceName(source: SettingSource, envName: string, flag: string, profil
   if (source === 'flag') return flag;
   if (source === 'profile') return `profile "${profile}"`;
   return FROM[source];
+}
+
+/** This target's outbox, and the commands that empty it with the user's own --profile, --base-url or --sandbox. */
+async function outboxHere(ctx: Context): Promise<OutboxHere | undefined> {
+  let target: string;
+  try {
+    target = await journalTarget(ctx);
+  } catch {
+    return undefined;
+  }
+  return { target, flush: otherCommand(ctx.commandLine, ['outbox', 'flush']), drop: otherCommand(ctx.commandLine, ['outbox', 'drop', '--rejected']) };
 }

@@ -18,6 +18,7 @@ import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../shared/bulk-args.js';
+import { requireState } from '../shared/required-state.js';
 
 export interface SingleEventOptions {
   id: string;
@@ -56,6 +57,7 @@ export default defineCommand<typeof parcelsCommands.eventsAdd, EventAddOptions>(
     }
     const checked = validate(statusEventSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
+    requireState('events', body, flags.data !== undefined);
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
     return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },

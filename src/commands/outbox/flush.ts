@@ -1,18 +1,25 @@
 import { engineClient, engineRetries } from '../../bulk/command.js';
 import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
-import { renderBulkSummary } from '../../io/bulk-report.js';
-import { renderLine } from '../../io/render.js';
+import { renderLine, renderMessage } from '../../io/render.js';
+import { isHumanFormat } from '../../io/output-format.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
-import { flushOutbox } from '../../bulk/outbox.js';
+import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
+import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
+import { resultText } from '../../io/bulk-report.js';
 import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
+import type { ResultLine } from '../../bulk/types.js';
+import { entrySummary } from './describe.js';
+import { otherCommand } from '../shared/retype.js';
+import type { Context } from '../../context.js';
 
 /**
- * Sends the outbox in capture order with the captured keys and bytes; one NDJSON result per entry
- * on stdout, a summary on stderr. Stops at the first entry the service still cannot take (the rest
- * wait for the next flush); exits non-zero while anything is left.
+ * Sends the outbox in capture order with the captured keys and bytes. Piped or with --json: one
+ * NDJSON result per entry on stdout; on a terminal: one line per entry saying what it was and what
+ * happened. A summary on stderr counts what was sent by kind. Stops at the first entry the service
+ * still cannot take (the rest wait for the next flush); exits non-zero while anything is left.
  */
 export default defineCommand<typeof followCommands.outboxFlush, Record<string, never>>({
   parse() {
@@ -20,22 +27,24 @@ export default defineCommand<typeof followCommands.outboxFlush, Record<string, n
   },
 
   async run(_options, ctx) {
-    const target = await journalTarget(ctx);
+    const place = { dir: dataDir(ctx.env), target: await journalTarget(ctx) };
+    const entries = new Map((await listOutbox(place)).map((entry) => [entry.seq, entry]));
+    const human = ctx.io.stdoutIsTTY && isHumanFormat(ctx.outputFormat());
+    const sent: OutboxEntry[] = [];
+    const emit = async (result: ResultLine): Promise<void> => {
+      const entry = entries.get(result.line);
+      if (result.ok && entry !== undefined) sent.push(entry);
+      if (ctx.globals.quiet) {
+        if (result.ok && result.entry_id !== undefined) await renderLine(ctx.io, result.entry_id);
+        return;
+      }
+      await renderLine(ctx.io, human ? resultLine(result, entry) : resultText(result));
+    };
     const retries = await engineRetries(ctx);
     const client = await engineClient(ctx, 1);
     try {
-      const summary = await flushOutbox(
-        { dir: dataDir(ctx.env), target },
-        {
-          send: sendThrough(client),
-          gate: client.gate,
-          emit: (result) => renderLine(ctx.io, JSON.stringify(result)),
-          retries,
-          signal: ctx.signal,
-          abandon: ctx.claimSecondSignal(),
-        },
-      );
-      await renderBulkSummary(ctx.io, summary);
+      const summary = await flushOutbox(place, { send: sendThrough(client), gate: client.gate, emit, retries, signal: ctx.signal, abandon: ctx.claimSecondSignal() });
+      await renderFlushSummary(ctx, summary, sent);
       if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
       if (summary.left > 0) throw new ReportedFailure(EXIT.UNAVAILABLE);
     } finally {
@@ -43,3 +52,38 @@ export default defineCommand<typeof followCommands.outboxFlush, Record<string, n
     }
   },
 });
+
+/** `✓ #2 events add 3f1c… status 2 in_transit: sent` / `✗ #3 create …: rejected 422 validation_failed: …`. */
+function resultLine(result: ResultLine, entry: OutboxEntry | undefined): string {
+  const what = `#${result.line}${entry === undefined ? '' : ` ${entrySummary(entry)}`}`;
+  if (result.ok) return `✓ ${what}: ${result.replayed ? 'already sent' : 'sent'}${entry?.command === 'create' && result.entry_id !== undefined ? `, parcel ${result.entry_id}` : ''}`;
+  const error = result.error;
+  const answer = error?.status === undefined ? 'not sent' : `rejected ${error.status}`;
+  return `✗ ${what}: ${answer}${error === undefined ? '' : ` ${error.code}: ${error.message}`}`;
+}
+
+const KIND_NAMES: Readonly<Record<string, [string, string]>> = {
+  create: ['parcel created', 'parcels created'],
+  'events add': ['status event', 'status events'],
+  'attempts add': ['delivery attempt', 'delivery attempts'],
+};
+
+/** One line on stderr: what was sent, by kind; what was rejected; what still waits, and the command for each. */
+async function renderFlushSummary(ctx: Context, summary: FlushSummary, sent: readonly OutboxEntry[]): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const entry of sent) counts.set(entry.command, (counts.get(entry.command) ?? 0) + 1);
+  const kinds = [...counts].map(([command, n]) => {
+    const [one, many] = KIND_NAMES[command] ?? [command, command];
+    return `${n} ${n === 1 ? one : many}`;
+  });
+  const parts = [`sent ${sent.length}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`];
+  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  parts.push(`${summary.left} still waiting${summary.notTried ? ` (${summary.notTried} not tried: the service is still out of reach)` : ''}`);
+  const rejected = summary.failed - summary.left + summary.notTried;
+  const next: string[] = [];
+  if (summary.left > 0) next.push(`\`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` again once the service answers`);
+  if (rejected > 0) next.push(`\`${otherCommand(ctx.commandLine, ['outbox', 'drop', '--rejected'])}\` removes what the service rejected`);
+  const timing = `${(summary.elapsedMs / 1000).toFixed(1)} s`;
+  const text = `Outbox: ${parts.join(', ')} in ${timing}${next.length > 0 ? `; ${next.join('; ')}` : ''}`;
+  await renderMessage(ctx.io, text, summary.failed > 0 || summary.cancelled ? 'warn' : 'success');
+}

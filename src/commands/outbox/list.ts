@@ -1,6 +1,7 @@
 import { journalTarget } from '../../bulk/target.js';
-import { renderList } from '../../io/render.js';
+import { renderLine, renderList } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
+import { entryWhat } from './describe.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { listOutbox } from '../../bulk/outbox.js';
@@ -14,12 +15,18 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
 
   async run(_options, ctx) {
     const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
+    if (ctx.globals.quiet) {
+      // -q: the entry numbers alone, e.g. for `parcels outbox drop $(parcels outbox -q)`.
+      for (const entry of entries) await renderLine(ctx.io, String(entry.seq));
+      return;
+    }
     const rows = entries.map((entry) => ({
       seq: entry.seq,
       age: durationText(Math.max(0, ctx.now() - entry.capturedAt / 1000)),
       captured_at: new Date(entry.capturedAt).toISOString(),
       command: entry.command,
       parcel: entry.parcel ?? '',
+      what: entryWhat(entry),
       state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
     }));
     await renderList(ctx.io, rows, {

@@ -13,6 +13,11 @@ import type { parcelsCommands } from '../definitions/parcels.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
+import { withCourierCodes } from '../shared/couriers.js';
+import { rememberParcelIds } from '../shared/parcel-id.js';
+import { sameCommand } from '../shared/retype.js';
+import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
 import type { BulkRunOptions, BulkFlagValues } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
@@ -27,12 +32,27 @@ export interface SingleCreateOptions {
 /** One parcel from flags or --data, or one per line of --from. */
 export type CreateOptions = SingleCreateOptions | BulkRunOptions;
 
+/**
+ * A country code is data, sent as typed; `nl` for `NL` is a typo the service would refuse (exit 6
+ * after a round trip), so it is refused here with the code meant, as --delivered-country is.
+ */
+function refuseLowerCaseCountry(country: string | undefined, ctx: Context): void {
+  if (country === undefined || !/^[a-z]{2}$/i.test(country) || country === country.toUpperCase()) return;
+  const meant = country.toUpperCase();
+  throw new UsageError(
+    `--country must be an upper-case country code, e.g. NL (got "${country}"); did you mean ${meant}?`,
+    '--country',
+    `\`${sameCommand(ctx.commandLine, { drop: ['--country'], add: ['--country', meant] })}\``,
+  );
+}
+
 export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
   async parse({ flags }, ctx) {
     const now = await ctx.serviceNow();
     const time = (value: string | undefined, flag: string): number | undefined =>
       value === undefined ? undefined : timeFlag(value, flag, now);
     const bulk: BulkFlagValues = flags;
+    refuseLowerCaseCountry(flags.country, ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const fields = defined({
       courier: flags.courier,
@@ -64,11 +84,15 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'create', body: options.body, idempotencyKey: options.idempotencyKey }, (bytes) =>
       createParcel(client, bytes, options.idempotencyKey, ctx.signal),
-    );
+    ).catch(async (error: unknown) => {
+      // An unknown courier: the refusal lists the organisation's couriers, with the closest one.
+      throw await withCourierCodes(error, ctx, options.body.courier);
+    });
     const id = entryId(response.data);
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
     if (ctx.globals.quiet) {
       if (id === undefined) throw new Error('the service answered without data.entry_id');
+      await rememberParcelIds(ctx, [id]);
       await renderLine(ctx.io, id);
       return;
     }

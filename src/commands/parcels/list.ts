@@ -48,7 +48,7 @@ export default defineCommand<typeof parcelsCommands.list, ListOptions>({
       await showParcels(options, ctx);
     } catch (error) {
       // An unknown --courier: the refusal lists the organisation's couriers.
-      throw options.query.courier === undefined ? error : await withCourierCodes(error, ctx);
+      throw options.query.courier === undefined ? error : await withCourierCodes(error, ctx, options.query.courier);
     }
   },
 });

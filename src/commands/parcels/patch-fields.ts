@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { namedCodeFlag } from '../shared/codes.js';
-import { didYouMean } from '../shared/did-you-mean.js';
+import { didYouMean } from '../../io/did-you-mean.js';
 import { timeFlag } from '../shared/time.js';
 import { intFlag } from '../shared/int.js';
 

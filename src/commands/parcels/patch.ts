@@ -99,8 +99,8 @@ async function resolveIfMatch(source: IfMatchSource, id: string, body: Record<st
   const cached = await (await ctx.etags()).get(id);
   if (cached === undefined) {
     throw new UsageError(
-      `no cached ETag for parcel ${id}`,
-      '--if-match',
+      `no cached ETag for parcel ${id} (a change is sent with If-Match)`,
+      undefined,
       `run \`${otherCommand(ctx.commandLine, ['get', id])}\` first (it caches the ETag), or \`${sameCommand(ctx.commandLine, { drop: ['--refresh'], add: ['--refresh'] })}\` to read the latest one before patching`,
     );
   }

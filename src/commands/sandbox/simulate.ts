@@ -1,8 +1,10 @@
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
-import { parcelIdArg } from '../shared/flags.js';
+import { resolveParcelId } from '../shared/parcel-id.js';
 import type { toolsCommands } from '../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { didYouMean } from '../../io/did-you-mean.js';
 
 export interface SimulateOptions {
   id: string;
@@ -19,18 +21,30 @@ interface RunView {
   done: boolean;
 }
 
+/** The message names the scenarios the sandbox knows (its built-in ones and a --scenarios file's): `…; known: a, b`. */
+const KNOWN = /; known: (.*)$/;
+
+/** A scenario name the sandbox does not know is bad input (exit 2), with the closest name it knows. */
+function unknownScenario(typed: string): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof ApiError) || error.code !== 'unknown_scenario') throw error;
+    const known = (KNOWN.exec(error.message)?.[1] ?? '').split(', ').filter((name) => name !== '');
+    throw new UsageError(`${error.message}${didYouMean(typed, known)}`, 'SCENARIO');
+  };
+}
+
 export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptions>({
-  parse({ args }) {
-    return { id: parcelIdArg(args[0] ?? ''), scenario: args[1] };
+  async parse({ args }, ctx) {
+    return { id: await resolveParcelId(args[0] ?? '', ctx), scenario: args[1] };
   },
 
   async run({ id, scenario }, ctx) {
     const admin = await sandboxAdmin(ctx);
     try {
-      const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario))) as RunView;
+      const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as RunView;
       const format = ctx.outputFormat();
       if (format === 'json') {
-        await renderRecord(ctx.io, view, { format, now: ctx.now() });
+        await renderRecord(ctx.io, view, { format, now: await ctx.serviceNow() });
         return;
       }
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;
@@ -46,7 +60,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
         applied: s.applied,
         refused: view.refused.find((r) => r.step === n)?.code ?? null,
       }));
-      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: ctx.now(), view: 'steps' });
+      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: await ctx.serviceNow(), view: 'steps' });
     } finally {
       await admin.close();
     }

@@ -10,15 +10,16 @@ import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage
 import { renderJq, renderJqStream } from '../../io/jq.js';
 import { isRecord } from '../../schemas/record.js';
 import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
+import { rememberParcelIds } from './parcel-id.js';
 
 /**
  * Parcel ids shown are remembered for this target, so a unique prefix of one can be typed next
  * (`parcels get 3f1c9a2b`). Other resources' ids are not parcel ids.
  */
 async function rememberParcels(ctx: Context, items: readonly unknown[], opts: ShowOptions): Promise<void> {
-  if (opts.view !== 'parcels') return;
-  const ids = items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined);
-  if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
+  // A child record (an event, an attempt) names the parcel written to or read.
+  if (opts.view !== 'parcels') return rememberParcelIds(ctx, opts.parentId === undefined ? [] : [opts.parentId]);
+  await rememberParcelIds(ctx, items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined));
 }
 
 export interface ShowOptions {
@@ -65,7 +66,7 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
     format: ctx.outputFormat(),
     fields,
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     view: opts.view,
   });
 }
@@ -120,14 +121,14 @@ export async function showPage(
     return;
   }
   if (format === 'json') {
-    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: ctx.now() });
+    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: await ctx.serviceNow() });
     return;
   }
   await renderList(ctx.io, items, {
     format,
     fields,
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     view: opts.view,
     parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
@@ -158,7 +159,7 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     format: ctx.outputFormat(),
     fields: ctx.fields(),
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     view: opts.view,
     stream: true,
     emptyMessage,
@@ -254,12 +255,12 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
       format: ctx.outputFormat(),
       fields: ctx.fields(),
       names,
-      now: ctx.now(),
+      now: await ctx.serviceNow(),
       emptyMessage: `No ${path}.`,
     });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(),});
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: await ctx.serviceNow() });
   }
 }

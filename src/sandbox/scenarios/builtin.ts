@@ -1,4 +1,5 @@
 import type { ScenarioDefinition, ScenarioRule, ScenarioStep } from './types.js';
+import { BUILTIN_SCENARIOS_DESCRIBED } from '../../schemas/scenarios.js';
 
 const M = 60_000;
 const H = 60 * M;
@@ -12,25 +13,25 @@ const NOT_AT_HOME = 1;
 
 /** The built-in scenarios (docs/sandbox.md lists their exact sequences). */
 export const BUILTIN_SCENARIOS: ReadonlyMap<string, ScenarioDefinition> = new Map([
-  ['happy', { description: 'registered → picked up → in transit → in delivery → delivered', steps: [...ON_THE_ROAD, attempt(H, 0, 0)] }],
+  ['happy', { description: BUILTIN_SCENARIOS_DESCRIBED['happy'], steps: [...ON_THE_ROAD, attempt(H, 0, 0)] }],
   [
     'failed-then-delivered',
     {
-      description: 'a failed attempt (not at home), back in delivery the next morning, delivered',
+      description: BUILTIN_SCENARIOS_DESCRIBED['failed-then-delivered'],
       steps: [...ON_THE_ROAD, attempt(H, 1, NOT_AT_HOME), event(12 * H, 3), attempt(2 * H, 0, 0)],
     },
   ],
   [
     'three-failures-returned',
     {
-      description: 'three failed attempts; the parcel ends not delivered (status 5)',
+      description: BUILTIN_SCENARIOS_DESCRIBED['three-failures-returned'],
       steps: [...ON_THE_ROAD, attempt(H, 1, NOT_AT_HOME), event(12 * H, 3), attempt(H, 1, NOT_AT_HOME), event(12 * H, 3), attempt(H, 1, NOT_AT_HOME)],
     },
   ],
   [
     'delivered-elsewhere',
     {
-      description: 'delivered to a neighbour (outcome 2, location type 1)',
+      description: BUILTIN_SCENARIOS_DESCRIBED['delivered-elsewhere'],
       steps: [
         ...ON_THE_ROAD,
         {
@@ -41,18 +42,18 @@ export const BUILTIN_SCENARIOS: ReadonlyMap<string, ScenarioDefinition> = new Ma
       ],
     },
   ],
-  ['refused', { description: 'the recipient refuses the parcel (outcome 3, reason 4); status 5', steps: [...ON_THE_ROAD, attempt(H, 3, 4)] }],
+  ['refused', { description: BUILTIN_SCENARIOS_DESCRIBED['refused'], steps: [...ON_THE_ROAD, attempt(H, 3, 4)] }],
   [
     'late',
     {
-      description: 'the van runs a day late: in delivery after 28 h, delivered after 29 h (the slot is missed)',
+      description: BUILTIN_SCENARIOS_DESCRIBED['late'],
       steps: [event(15 * M, 1), event(H, 2), event(26 * H, 3), attempt(H, 0, 0)],
     },
   ],
   [
     'out-of-order',
     {
-      description: 'the delivered attempt arrives before the in-delivery scan, which the API then refuses (409 parcel_delivered)',
+      description: BUILTIN_SCENARIOS_DESCRIBED['out-of-order'],
       steps: [event(15 * M, 1), event(H, 2), attempt(3 * H, 0, 0), event(M, 3, 11 * M)],
     },
   ],

@@ -68,6 +68,7 @@ export function openSqliteRepository(path: string): Repository {
     writeClock: (state) => bench.writeClock(state),
     getParcelBySeq: (seq) => parcels.getBySeq(seq),
     getParcelAnyOrg: (entryId) => parcels.getByEntryId(entryId),
+    inspectParcels: (query) => parcels.inspect(query),
     nextScenarioRunNo: () => bench.nextRunNo(),
     putScenarioRun: (run) => bench.putRun(run),
     getScenarioRun: (seq) => bench.getRun(seq),
