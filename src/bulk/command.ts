@@ -69,11 +69,15 @@ export async function engineRetries(ctx: Context): Promise<number> {
   return settings.sources.retries === 'default' ? DEFAULT_BULK_RETRIES : settings.retries;
 }
 
+/**
+ * A bulk run allocates fast and keeps little: with V8's default growth the old generation fills
+ * with garbage far past what the run holds. Growing it 10% at a time keeps a 100,000-line import's
+ * peak RSS ~15% lower (BENCHMARKS.md). The process ends with the run.
+ */
+export const BULK_HEAP_FLAG = '--heap-growing-percent=10';
+
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
-  // A bulk run allocates fast and keeps little: with V8's default growth the old generation fills
-  // with garbage far past what the run holds. Growing it 10% at a time keeps a 1,000,000-line
-  // import ~25 MB smaller at about the same CPU (BENCHMARKS.md). The process ends with the run.
-  setFlagsFromString('--heap-growing-percent=10');
+  setFlagsFromString(BULK_HEAP_FLAG);
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);
   const sender = await engineSender(ctx, opts.concurrency);
