@@ -12,7 +12,7 @@ import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
 import type { ResultLine } from '../../bulk/types.js';
 import { entrySummary } from './describe.js';
-import { otherCommand } from '../shared/retype.js';
+import { otherCommand } from '../../io/hint.js';
 import type { Context } from '../../context.js';
 
 /**
