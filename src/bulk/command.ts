@@ -6,6 +6,7 @@ import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
 import { JournalLockedError } from '../config/journal-lock.js';
+import { printedIds } from '../config/known-ids.js';
 import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
@@ -81,6 +82,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, input) : undefined;
   // Results on the bar's terminal are written above it.
   const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
+  // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
+  const printed = printedIds();
   try {
     const summary = await runImport({
       kind: opts.kind,
@@ -98,6 +101,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       gate: sender.gate,
       emit: (result) => {
         progress?.tick();
+        if (result.ok) printed.add(result.entry_id);
         return results.write(result);
       },
       concurrency: opts.concurrency,
@@ -109,12 +113,15 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     });
     await results.end();
     progress?.stop();
+    await printed.rememberIn(await ctx.knownIds());
     await renderBulkSummary(ctx.io, summary);
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
     // The results of the lines before the failure still reach stdout, ahead of its message.
     await results.end().catch(() => undefined);
     progress?.stop();
+    // The ids printed before the failure are remembered; the failure is what the user reads.
+    await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
     }
