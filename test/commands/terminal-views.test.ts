@@ -45,11 +45,11 @@ const EVENTS = `/parcels/${id}/events`;
 describe('sandbox logs at a terminal', () => {
   it('200 columns: every column, times in the local zone, one header style', async () => {
     const row = (seq: string, path: string, status: string, code: string): string =>
-      `${seq}    2026-11-02T13:00:00+01:00  POST    ${path.padEnd(EVENTS.length)}  ${status}     ${code.padEnd(17)}  no      0\n`;
+      `${seq}    2026-11-02T13:00:00+01:00  POST    ${path.padEnd(EVENTS.length)}  ${status}   ${code.padEnd(17)}  no      0\n`;
     expect(await onTerminal(['sandbox', 'logs'], 200)).toEqual({
       code: 0,
       stdout:
-        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS  CODE               REPLAY  MS\n` +
+        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP  CODE               REPLAY  MS\n` +
         row('1', '/parcels', '201', '-') +
         row('2', EVENTS, '422', 'validation_failed'),
       stderr: '',
@@ -60,14 +60,14 @@ describe('sandbox logs at a terminal', () => {
     expect(await onTerminal(['sandbox', 'logs'], 100)).toEqual({
       code: 0,
       stdout:
-        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n` +
+        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n` +
         `1    2026-11-02T13:00:00+01:00  POST    ${'/parcels'.padEnd(EVENTS.length)}  201\n` +
         `2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`,
       stderr: NOTE(100, 'CODE, REPLAY, MS'),
     });
     expect(await onTerminal(['sandbox', 'logs'], 60)).toEqual({
       code: 0,
-      stdout: `${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n${'/parcels'.padEnd(EVENTS.length)}  201\n${EVENTS}  422\n`,
+      stdout: `${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n${'/parcels'.padEnd(EVENTS.length)}  201\n${EVENTS}  422\n`,
       stderr: NOTE(60, 'SEQ, TIME, METHOD, CODE, REPLAY, MS'),
     });
   });
@@ -81,7 +81,7 @@ describe('sandbox logs at a terminal', () => {
 
   it('--limit N: only the latest N; piped and --json too; 0 is refused with the rule', async () => {
     const latest = await onTerminal(['sandbox', 'logs', '--limit', '1'], 100);
-    expect(latest.stdout).toBe(`SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`);
+    expect(latest.stdout).toBe(`SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`);
     const piped = await runCli(['sandbox', 'logs', '--limit', '1'], { env: env() });
     expect(piped.stdout.split('\n').slice(1, -1).map((l) => l.split('\t')[0])).toEqual(['2']);
     const json = await runCli(['sandbox', 'logs', '--limit', '2', '--json'], { env: env() });

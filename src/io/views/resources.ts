@@ -148,7 +148,8 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       timeColumn('TIME', 'at', 30),
       fieldColumn('method', 'METHOD', { priority: 58 }),
       routeColumn(),
-      fieldColumn('status', 'STATUS', { priority: 59 }),
+      // HTTP, not STATUS: four columns, so the longest route (`/parcels/ID/attempts`) and its status fit 60.
+      fieldColumn('status', 'HTTP', { priority: 59 }),
       fieldColumn('code', 'CODE', { priority: 25 }),
       fieldColumn('replay', 'REPLAY', { priority: 10 }),
       fieldColumn('latency_ms', 'MS', { priority: 15 }),
