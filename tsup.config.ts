@@ -82,4 +82,17 @@ export default defineConfig([
     outExtension: () => ({ js: '.cjs' }),
     esbuildPlugins: [commandModulesExternal],
   },
+  {
+    // The sandbox's web inspector (src/inspector-page): one script and one style sheet for browsers,
+    // served by the sandbox from dist/inspector/ (src/sandbox/inspector/assets.ts). Nothing from a CDN.
+    entry: { app: 'src/inspector-page/main.ts' },
+    outDir: 'dist/inspector',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    clean: false,
+    minify: true,
+    outExtension: () => ({ js: '.js' }),
+    tsconfig: 'src/inspector-page/tsconfig.json',
+  },
 ]);

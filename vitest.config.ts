@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The pseudo-terminal tier has its own config and script (vitest.pty.config.ts, `npm run test:pty`).
-    exclude: [...configDefaults.exclude, 'test/pty/**'],
+    // Tiers with their own config and script: the pseudo-terminal tests (vitest.pty.config.ts,
+    // `npm run test:pty`) and the real-Chromium tests (vitest.browser.config.ts, `npm run test:browser`).
+    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -1,5 +1,5 @@
 // Bulk import speed and memory, through the CLI. Run after `npm run build`:
-//   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 3] [--long-lines 50000] [--rss-lines 1000000]
+//   node bench/bulk-import.mjs [--lines 10000] [--concurrency 32] [--duration 5] [--rounds 3] [--long-lines 50000] [--rss-lines 1000000] [--rss-only]
 // With taskset (as the issue asks: server and client each on its own core), `parcels sandbox serve`
 // runs pinned to core 0, and this script pins itself to core 1 with all its threads, so autocannon
 // (which runs in this process) and the `parcels` processes it starts (they inherit the affinity)
@@ -15,7 +15,9 @@
 //    Also shown: the rate the run itself reports (first send to last answer: no process start-up),
 //    and one --long-lines import, where a fresh process's start-up and JIT warm-up weigh less.
 // 3. Peak RSS (the process's own maxRSS at exit) of `parcels create --from` with a --rss-lines file against a bare HTTP server on
-//    core 0 that answers every create at once (no SQLite), then of the re-run of that batch (all replayed).
+//    core 0 that answers every create at once (no SQLite), then of the re-run of that batch (all replayed), then of a
+//    re-run with `--continue` after one line in the middle was edited (the input is read once more to find what changed).
+//    `--rss-only` runs step 3 alone.
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     'long-lines': { type: 'string', default: '50000' },
     'rss-lines': { type: 'string', default: '1000000' },
     'bare-server': { type: 'boolean', default: false },
+    'rss-only': { type: 'boolean', default: false },
   },
 });
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -85,11 +88,11 @@ async function bareServer() {
 
 /** Runs `parcels create --from input`; wall-clock seconds, its summary line, its CPU time and peak RSS. */
 let runs = 0;
-function importRun(input, childEnv) {
+function importRun(input, childEnv, extra = []) {
   return new Promise((resolve, reject) => {
     const usageFile = join(tmpdir(), `bulk-bench-usage-${process.pid}-${++runs}.json`);
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', input, '--concurrency', values.concurrency], {
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', input, '--concurrency', values.concurrency, ...extra], {
       env: { ...childEnv, BULK_BENCH_USAGE_FILE: usageFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -126,10 +129,11 @@ function undiciLoop(url, key, count) {
   });
 }
 
-async function writeLines(path, count, prefix) {
+/** `edited`: the number of a line written with another house number. */
+async function writeLines(path, count, prefix, edited = 0) {
   const out = createWriteStream(path);
   for (let i = 1; i <= count; i++) {
-    const line = `{"courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"${prefix}-${i}"}\n`;
+    const line = `{"courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"${prefix}-${i}${i === edited ? 'b' : ''}"}\n`;
     if (!out.write(line)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve) => out.end(resolve));
@@ -137,8 +141,43 @@ async function writeLines(path, count, prefix) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Step 3: a --rss-lines import against the bare server, its re-run, and a re-run after one edited line; the lines to print. */
+async function rssRuns(dir, cliEnv) {
+  const bare = await startServer([fileURLToPath(import.meta.url), '--bare-server'], env);
+  const rssLines = Number(values['rss-lines']);
+  const rssInput = join(dir, 'rss.ndjson');
+  await writeLines(rssInput, rssLines, 'rss');
+  const rssEnv = { ...cliEnv, PARCELS_BASE_URL: bare.url };
+  try {
+    const big = await importRun(rssInput, rssEnv);
+    const rerun = await importRun(rssInput, rssEnv);
+    await writeLines(rssInput, rssLines, 'rss', Math.ceil(rssLines / 2));
+    const edited = await importRun(rssInput, rssEnv, ['--continue']);
+    if (big.results !== rssLines || !rerun.summary.includes(`${rssLines} already done`) || !edited.summary.includes(`1 created, ${rssLines - 1} already done`)) {
+      throw new Error(`large import: ${big.summary} / ${rerun.summary} / ${edited.summary}`);
+    }
+    return [
+      `peak RSS, ${rssLines}-line import (bare server): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s, ${big.cpuUsPerLine.toFixed(0)} µs CPU/line (target < 150 MB)`,
+      `peak RSS, re-run of that batch (all replayed, nothing sent): ${rerun.peakMb.toFixed(0)} MB in ${rerun.seconds.toFixed(1)} s, ${rerun.cpuUsPerLine.toFixed(0)} µs CPU/line`,
+      `peak RSS, re-run after editing one line (--continue: 1 sent, the rest replayed): ${edited.peakMb.toFixed(0)} MB in ${edited.seconds.toFixed(1)} s, ${edited.cpuUsPerLine.toFixed(0)} µs CPU/line`,
+    ].join('\n');
+  } finally {
+    bare.stop();
+  }
+}
+
 async function main() {
   if (values['bare-server']) return bareServer();
+  if (values['rss-only']) {
+    const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
+    try {
+      console.log(`load average ${loadavg()[0].toFixed(2)}; node ${process.version}`);
+      console.log(await rssRuns(dir, { ...env, PARCELS_CONFIG_DIR: join(dir, 'cli'), PARCELS_API_KEY: 'bench-key-0123456789', NO_COLOR: '1' }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   // This process and everything it starts from now on: core 1 (the servers are started on core 0).
   if (pinned) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   const lines = Number(values.lines);
@@ -213,15 +252,7 @@ async function main() {
     const without = median(rates.none);
     const acRate = median(rates.autocannon);
 
-    const bare = await startServer([fileURLToPath(import.meta.url), '--bare-server'], env);
-    const rssLines = Number(values['rss-lines']);
-    const rssInput = join(dir, 'rss.ndjson');
-    await writeLines(rssInput, rssLines, 'rss');
-    const rssEnv = { ...cliEnv, PARCELS_BASE_URL: bare.url };
-    const big = await importRun(rssInput, rssEnv);
-    const rerun = await importRun(rssInput, rssEnv);
-    bare.stop();
-    if (big.results !== rssLines || !rerun.summary.includes(`${rssLines} already done`)) throw new Error(`large import: ${big.summary} / ${rerun.summary}`);
+    const rss = await rssRuns(dir, cliEnv);
 
     console.log(`load average ${load}; ${lines} lines, concurrency ${concurrency}; node ${process.version}`);
     console.table([
@@ -236,8 +267,7 @@ async function main() {
     console.log(`${longLines}-line import: ${Math.round(longLines / long.seconds)} parcels/s wall-clock, ${long.cpuUsPerLine.toFixed(0)} µs client CPU/line; autocannon right after: ${Math.round(longAutocannon)}/s; ratio ${(longLines / long.seconds / longAutocannon).toFixed(2)}`);
     console.log(`journal cost: with / without = ${(withJournal / without).toFixed(2)} (target >= 0.90)`);
     console.log(`client CPU per line (the parcels process, start-up included), journal: ${cpu.journal.map((us) => us.toFixed(0)).join(', ')} µs`);
-    console.log(`peak RSS, ${rssLines}-line import (bare server): ${big.peakMb.toFixed(0)} MB in ${big.seconds.toFixed(1)} s, ${big.cpuUsPerLine.toFixed(0)} µs CPU/line (target < 150 MB)`);
-    console.log(`peak RSS, re-run of that batch (all replayed, nothing sent): ${rerun.peakMb.toFixed(0)} MB in ${rerun.seconds.toFixed(1)} s`);
+    console.log(rss);
   } finally {
     sandbox.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -172,7 +172,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
     if (def.path.length === 1 && !def.args) groups.set(name, command);
     const attributes = addFlags(command, def.flags);
-    command.addHelpText('after', `${argValuesHelp(def, io.stdoutIsTTY ? io.columns : undefined)}\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
+    command.addHelpText('after', `${argValuesHelp(def, io.stdoutIsTTY ? io.columns : undefined)}\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n${(def.notes ?? []).map((note) => `\n${note}\n`).join('')}`);
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as CommanderCommand;
       // A variadic last argument (`[id...]`) takes every remaining word.

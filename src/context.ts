@@ -7,7 +7,7 @@ import { loadCodeNames } from './api/reference.js';
 import { readCached, writeCached } from './config/cache.js';
 import { openEtagCache } from './config/etags.js';
 import { openKnownIds } from './config/known-ids.js';
-import { prepareDefaultSandboxDb } from './config/paths.js';
+import { defaultSandboxDb, prepareDefaultSandboxDb } from './config/paths.js';
 import { sandboxDataExists } from './config/sandbox-data.js';
 import { requireApiKey, resolveSettings } from './config/settings.js';
 import { readConfig } from './config/store.js';
@@ -27,7 +27,7 @@ import { OUTPUT_FORMATS, isOutputFormat } from './io/output-format.js';
 import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
-import { skewTracker } from './clock-skew.js';
+import { skewTracker } from './clock-skew/tracker.js';
 import type { GlobalOptions } from './commands/definitions/globals.js';
 import type { CommandLine } from './io/hint.js';
 
@@ -44,8 +44,9 @@ export interface Context {
   /** Unix seconds. */
   now(): number;
   /**
-   * Unix seconds on the service's clock: `now()` corrected by the skew measured in this command
-   * or, before any answer, the last one kept for this profile and service. The `now` of time flags.
+   * Unix seconds on the service's clock: `now()` corrected by the skew this command knows (kept
+   * from earlier commands, changed by its answers as src/clock-skew/policy.ts allows). The `now` of
+   * time flags, and of the ages shown next to times the service wrote.
    */
   serviceNow(): Promise<number>;
   /** Aborted on SIGINT/SIGTERM: pass it to requests and stop streams when it fires. */
@@ -165,12 +166,13 @@ export function createContext(init: {
     return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
   };
 
-  // The skew is kept per base URL and profile; the embedded sandbox shares this machine's clock.
+  // The skew is kept per target and profile: the embedded sandbox's test clock can be moved too.
   const skew = skewTracker({
     io,
     env,
+    // Never starts the embedded sandbox: its database names the target.
     async key() {
-      if (globals.sandbox) return undefined;
+      if (globals.sandbox) return { target: targetId({ sandboxDb: defaultSandboxDb(env) }), profile: SANDBOX_PROFILE };
       const resolved = await settings();
       if (resolved.baseUrl === undefined) return undefined;
       return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
@@ -228,7 +230,7 @@ export function createContext(init: {
           dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text), { embedded: globals.sandbox })) : undefined,
           waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           signal,
-          onSkew: (seconds: number) => skew.measured(seconds),
+          onSkew: skew.observed,
         });
         closers.push(() => client.close());
         return client;
@@ -296,7 +298,7 @@ export function createContext(init: {
     jq() {
       jqPromise ??= (async () => {
         if (globals.jq === undefined) return undefined;
-        return compileJq(globals.jq);
+        return compileJq(globals.jq, { signal });
       })();
       return jqPromise;
     },

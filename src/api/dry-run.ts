@@ -11,8 +11,9 @@ export interface RequestDescription {
   /** The exact text of the body. */
   body?: string;
   /**
-   * A runnable curl command that reads the key from $PARCELS_API_KEY without putting it on any argv.
-   * Absent for the embedded `--sandbox`, whose port closes when the command ends.
+   * A runnable curl command that reads the key (from $PARCELS_API_KEY, or the CredentialSource
+   * given) without putting it on any argv. Absent for the embedded `--sandbox`, whose port closes
+   * when the command ends.
    */
   curl?: string;
 }
@@ -25,18 +26,34 @@ export interface DryRunRecorder {
 }
 
 /**
+ * Where a dry run's curl line reads the credential from, never printing it: a shell expression and
+ * the comment printed above the line. Default: the customer key, `$PARCELS_API_KEY`.
+ */
+export interface CredentialSource {
+  shell: string;
+  note: string;
+}
+
+export const API_KEY_SOURCE: CredentialSource = {
+  shell: '"$PARCELS_API_KEY"',
+  note: "# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command",
+};
+
+/**
  * A recorder that also writes each request, as `formatDescription` prints it, to `write` (when
  * given). `embedded`: the requests go to the `--sandbox` started for this command alone, so they
  * are recorded without a curl command (nothing answers on that port once the command ends).
+ * `credential`: where the printed curl line reads the credential.
  */
-export function dryRunRecorder(write?: (text: string) => void, opts: { embedded?: boolean } = {}): DryRunRecorder {
+export function dryRunRecorder(write?: (text: string) => void, opts: { embedded?: boolean; credential?: CredentialSource } = {}): DryRunRecorder {
+  const credential = opts.credential ?? API_KEY_SOURCE;
   const requests: RequestDescription[] = [];
   return {
     requests,
     record(description) {
       const recorded: RequestDescription = opts.embedded === true ? { method: description.method, url: description.url, headers: description.headers, ...(description.body === undefined ? {} : { body: description.body }) } : description;
       requests.push(recorded);
-      write?.(formatDescription(recorded));
+      write?.(formatDescription(recorded, credential));
     },
   };
 }
@@ -49,7 +66,13 @@ export const EMBEDDED_NOTE =
  * The curl command for a request. The Authorization header goes to curl on stdin (`-H @-`) from
  * printf, a shell builtin, so the key is on no process's command line (argv is world-readable).
  */
-export function curlCommand(method: HttpMethod, url: string, headers: Record<string, string>, body: string | undefined): string {
+export function curlCommand(
+  method: HttpMethod,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  credential: CredentialSource = API_KEY_SOURCE,
+): string {
   const parts = ['curl', '-sS'];
   if (method === 'HEAD') parts.push('-I');
   else if (method !== 'GET') parts.push('-X', method);
@@ -64,11 +87,11 @@ export function curlCommand(method: HttpMethod, url: string, headers: Record<str
   }
   if (body !== undefined) parts.push('--data-binary', shellQuote(body));
   const curl = parts.join(' ');
-  return keyFromStdin ? `printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | ${curl}` : curl;
+  return keyFromStdin ? `printf 'Authorization: Bearer %s\\n' ${credential.shell} | ${curl}` : curl;
 }
 
 /** Human-readable form of a description, as printed by --dry-run. */
-export function formatDescription(d: RequestDescription): string {
+export function formatDescription(d: RequestDescription, credential: CredentialSource = API_KEY_SOURCE): string {
   const lines = [`${d.method} ${d.url}`, ...Object.entries(d.headers).map(([n, v]) => `${n}: ${v}`)];
   if (d.body !== undefined) lines.push('', d.body);
   lines.push('');
@@ -76,7 +99,7 @@ export function formatDescription(d: RequestDescription): string {
     lines.push(EMBEDDED_NOTE, '');
     return lines.join('\n');
   }
-  if (d.headers.Authorization !== undefined) lines.push("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command");
+  if (d.headers.Authorization !== undefined) lines.push(credential.note);
   lines.push(d.curl, '');
   return lines.join('\n');
 }

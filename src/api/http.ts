@@ -1,5 +1,5 @@
 import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
-import type { DryRunRecorder, RequestDescription } from './dry-run.js';
+import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
 import type { Answer } from './core/connection.js';
 import { Connection } from './core/connection.js';
@@ -13,6 +13,8 @@ import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget } from './request.js';
+import type { SkewObservation } from '../clock-skew/policy.js';
+import { TEST_CLOCK_HEADER } from '../schemas/headers.js';
 
 /**
  * The client of one-shot commands, pagination and `track --watch`, over the request core
@@ -46,14 +48,16 @@ export interface ApiClientOptions {
   trace?: ((line: string) => void) | undefined;
   /** Recording mode (--dry-run): requests are recorded here and nothing is sent. */
   dryRun?: DryRunRecorder | undefined;
+  /** Where recorded curl lines read the credential from (default: $PARCELS_API_KEY). */
+  credential?: CredentialSource | undefined;
   waiting?: WaitingIndicator | undefined;
   /** Cancels every request of this client (e.g. aborted on SIGINT with a CancelledError reason). */
   signal?: AbortSignal | undefined;
   sleep?: Sleep;
   /** Epoch milliseconds; drives the clock-skew measurement (and the gate, with `sleep`, when either is given). */
   now?: () => number;
-  /** Told the skew (service clock minus ours, seconds) measured from every response's Date header. */
-  onSkew?: ((seconds: number) => void) | undefined;
+  /** Told the skew (service clock minus ours, seconds) measured from every answer's Date header, and whether that answer is fresh and from a test clock. */
+  onSkew?: ((observation: SkewObservation) => void) | undefined;
   /** In [0, 1); used for the backoff jitter. */
   random?: () => number;
   /** Maximum parallel connections to the service (default 16). */
@@ -136,7 +140,7 @@ export class ApiClient {
     const url = `${this.origin}${requestTarget(this.basePath, req)}`;
     const headers = requestHeaders(req, bytes !== undefined, { apiKey: this.options.apiKey, redact: true, userAgent: this.options.userAgent });
     const body = bytes?.toString('utf8');
-    const description: RequestDescription = { method: req.method, url, headers, curl: curlCommand(req.method, url, headers, body) };
+    const description: RequestDescription = { method: req.method, url, headers, curl: curlCommand(req.method, url, headers, body, this.options.credential) };
     if (body !== undefined) description.body = body;
     return description;
   }
@@ -204,7 +208,7 @@ export class ApiClient {
         const answer = await this.connection.send(req.method, target, headers, bytes, signal);
         this.gate.observe(answer.headers);
         const ms = Math.round(performance.now() - started);
-        this.measureSkew(answer.headers.date);
+        this.measureSkew(answer);
         if (this.options.trace) {
           this.trace(`< ${answer.status} ${statusPhrase(answer.status)} (${ms} ms)`);
           for (const [name, value] of Object.entries(answer.headers)) this.trace(`< ${name}: ${value}`);
@@ -256,7 +260,8 @@ export class ApiClient {
     }
   }
 
-  private measureSkew(date: string | undefined): void {
+  private measureSkew(answer: Answer): void {
+    const date = answer.headers.date;
     if (date === undefined) return;
     const serverMs = Date.parse(date);
     if (Number.isNaN(serverMs)) return;
@@ -264,7 +269,12 @@ export class ApiClient {
     // says: rounding up lands on the true skew (a whole-second offset is measured exactly). `+ 0`
     // turns a -0 into 0.
     this.lastSkewSeconds = Math.ceil((serverMs - this.now()) / 1000) + 0;
-    this.options.onSkew?.(this.lastSkewSeconds);
+    this.options.onSkew?.({
+      seconds: this.lastSkewSeconds,
+      // Only the service's own answer, just made, tells its clock: not an error page, not a cached copy.
+      fresh: answer.status >= 200 && answer.status < 300 && answer.headers.age === undefined,
+      testClock: answer.headers[TEST_CLOCK_HEADER.toLowerCase()] !== undefined,
+    });
   }
 
   /** Turns an answer into a response (2xx) or an ApiError. */

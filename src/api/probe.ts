@@ -43,11 +43,3 @@ export async function probe(request: () => Promise<ApiResponse>): Promise<Probe>
     throw error;
   }
 }
-
-/** The service's clock from a response's Date header, in Unix seconds, when it has a usable one. */
-export function serverTime(response: ApiResponse): number | undefined {
-  const date = response.headers.date;
-  if (date === undefined) return undefined;
-  const ms = Date.parse(date);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-}

@@ -34,3 +34,8 @@ export function getSandboxLogs(client: ApiClient, opts: { after: number; waitMs:
     signal,
   });
 }
+
+/** POST /_sandbox/v1/ui/login: a fresh one-time login link of the web inspector, `{path, expires_in_s}`. */
+export function createInspectorLogin(client: ApiClient, signal?: AbortSignal): Promise<ApiResponse> {
+  return client.request({ method: 'POST', path: `${PREFIX}/ui/login`, body: {}, signal });
+}

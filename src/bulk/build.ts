@@ -7,25 +7,40 @@ import { STATE_FIELDS, stateDefaultNote } from '../schemas/required-state.js';
 import type { Clock } from '../schemas/time.js';
 import { validate } from '../schemas/validate.js';
 import type { InputLine } from './input.js';
-import { lineKey } from './keys.js';
+import { canonicalJson, requestDigest } from './keys.js';
 import type { BulkKind, SendRequest } from './types.js';
 
-/** Turns one input line into the exact request to send, or the reason it cannot be sent. */
+/**
+ * Turns one input line into the request it asks for (what its key derives from), then into the
+ * exact request to send, or the reason it cannot be sent.
+ */
 
 export interface BuildContext {
   kind: BulkKind;
-  /** The batch identity the keys derive from. */
-  batch: string;
   /** Values given on the command line, already typed (e.g. `{ status: 2, occurred_at: 1763884800 }`); they win over a line's. */
   overrides: Readonly<Record<string, unknown>>;
-  /** Values a line may leave out (e.g. the observation time: now), already typed; a line's own win over them. */
+  /** Values a line may leave out (e.g. the observation time: now), already typed; a line's own win over them. Not part of the key. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Overrides not part of the key (a time typed relative to now). */
+  unkeyed?: readonly string[];
   now: Clock;
 }
 
-export type BuiltLine =
-  | { ok: true; line: number; request: SendRequest; parcel: string | undefined; ignored: number }
-  | { ok: false; line: number; field: string; message: string };
+/** What a line asks for, before defaults and validation: its digest is the line's identity in the batch. */
+export interface LineRequest {
+  ok: true;
+  line: number;
+  path: string;
+  /** The line's fields (mapped to the body) with the flags that override it. */
+  fields: Record<string, unknown>;
+  digest: string;
+  parcel: string | undefined;
+  ignored: number;
+}
+
+export type Invalid = { ok: false; line: number; field: string; message: string };
+
+export type BuiltLine = { ok: true; line: number; request: Omit<SendRequest, 'idempotencyKey'>; parcel: string | undefined; ignored: number } | Invalid;
 
 /** The body fields of each history kind (spec 2.3, 2.4); everything else on a line is ignored and counted. */
 const EVENT_FIELDS = ['status', 'occurred_at'];
@@ -35,32 +50,47 @@ const DELIVERED_PREFIX = 'delivered_';
 
 const encoder = new TextEncoder();
 
-export function buildLine(input: InputLine, ctx: BuildContext): BuiltLine {
+/** The request a line asks for (the same for a line re-saved with other quoting, spacing or column order). */
+export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | Invalid {
   const line = input.line;
   if (input.record === undefined) return { ok: false, line, field: '', message: input.problem ?? 'is not a record' };
   if (ctx.kind === 'create') {
-    const body = { ...input.record, ...ctx.overrides };
-    const checked = validate(parcelCreateSchema, body);
-    if (!checked.ok) return invalid(line, checked.issues);
-    // A JSON line with nothing to override is sent as the exact bytes given.
-    const bytes = Object.keys(ctx.overrides).length === 0 && input.json ? input.bytes : encoder.encode(JSON.stringify(body));
-    return { ok: true, line, parcel: undefined, ignored: 0, request: request(ctx, line, input.bytes, routePath('parcels.create'), bytes) };
+    const path = routePath('parcels.create');
+    const fields = { ...input.record, ...ctx.overrides };
+    return { ok: true, line, path, fields, digest: requestDigest('POST', path, fields), parcel: undefined, ignored: 0 };
   }
   const id = input.record.entry_id;
-  const idCheck = validate(parcelIdSchema, id);
   if (id === undefined) return { ok: false, line, field: 'entry_id', message: "is required (the parcel's id)" };
+  const idCheck = validate(parcelIdSchema, id);
   if (!idCheck.ok) return invalid(line, idCheck.issues.map((issue) => ({ ...issue, path: 'entry_id' })));
-  const { body: lineBody, ignored } = historyBody(ctx.kind, input.record);
-  const body = { ...ctx.defaults, ...lineBody, ...ctx.overrides };
-  const schema: ZodMiniType = ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);
-  const checked = validate(schema, body);
-  if (!checked.ok) return invalid(line, checked.issues);
-  const state = STATE_FIELDS[ctx.kind];
-  if (body[state.field] === undefined) {
-    return { ok: false, line, field: state.field, message: `is required: give a ${state.field} on the line or ${state.flag} (${stateDefaultNote(ctx.kind)})` };
-  }
+  const { body, ignored } = historyBody(ctx.kind, input.record);
   const path = routePath(ctx.kind === 'events' ? 'events.create' : 'attempts.create', { id: id as string });
-  return { ok: true, line, parcel: id as string, ignored, request: request(ctx, line, input.bytes, path, encoder.encode(JSON.stringify(body))) };
+  const fields = { ...body, ...ctx.overrides };
+  return { ok: true, line, path, fields, digest: requestDigest('POST', path, keyed(body, fields, ctx.unkeyed)), parcel: id as string, ignored };
+}
+
+/** The fields a key derives from: an unkeyed override counts as the line's own value (or its absence). */
+function keyed(line: Record<string, unknown>, fields: Record<string, unknown>, unkeyed: readonly string[] = []): Record<string, unknown> {
+  if (unkeyed.length === 0) return fields;
+  const copy = { ...fields };
+  for (const name of unkeyed) copy[name] = line[name];
+  return copy;
+}
+
+/** The request to send: defaults filled in, checked against the spec's rules, as canonical JSON bytes. */
+export function buildLine(request: LineRequest, ctx: BuildContext): BuiltLine {
+  const body = ctx.kind === 'create' ? request.fields : { ...ctx.defaults, ...request.fields };
+  const schema: ZodMiniType = ctx.kind === 'create' ? parcelCreateSchema : ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);
+  const checked = validate(schema, body);
+  if (!checked.ok) return invalid(request.line, checked.issues);
+  if (ctx.kind !== 'create') {
+    const state = STATE_FIELDS[ctx.kind];
+    if (body[state.field] === undefined) {
+      return { ok: false, line: request.line, field: state.field, message: `is required: give a ${state.field} on the line or ${state.flag} (${stateDefaultNote(ctx.kind)})` };
+    }
+  }
+  const bytes = encoder.encode(canonicalJson(body));
+  return { ok: true, line: request.line, parcel: request.parcel, ignored: request.ignored, request: { method: 'POST', path: request.path, body: bytes } };
 }
 
 function historyBody(kind: 'events' | 'attempts', record: Record<string, unknown>): { body: Record<string, unknown>; ignored: number } {
@@ -78,11 +108,7 @@ function historyBody(kind: 'events' | 'attempts', record: Record<string, unknown
   return { body, ignored };
 }
 
-function request(ctx: BuildContext, line: number, lineBytes: Uint8Array, path: string, body: Uint8Array): SendRequest {
-  return { method: 'POST', path, body, idempotencyKey: lineKey(ctx.batch, line, lineBytes) };
-}
-
-function invalid(line: number, issues: ReadonlyArray<{ path: string; message: string }>): BuiltLine {
+function invalid(line: number, issues: ReadonlyArray<{ path: string; message: string }>): Invalid {
   const first = issues[0] ?? { path: '', message: 'is invalid' };
   return { ok: false, line, field: first.path, message: first.message };
 }

@@ -11,15 +11,18 @@ import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 import type { Context } from '../context.js';
-import { ConflictError, EXIT, ReportedFailure } from '../errors.js';
+import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
+import type { CommandLine } from '../io/hint.js';
+import { sameCommand } from '../io/hint.js';
 import { renderBulkSummary, resultWriter } from '../io/bulk-report.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
-import { runImport } from './import.js';
+import type { ImportSummary } from './import.js';
+import { BatchChangedError, runImport } from './import.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
-import { journalTarget } from './target.js';
+import { journalTarget, journalWhere } from './target.js';
 import type { Send } from './types.js';
 
 /**
@@ -67,11 +70,15 @@ export async function engineRetries(ctx: Context): Promise<number> {
   return settings.sources.retries === 'default' ? DEFAULT_BULK_RETRIES : settings.retries;
 }
 
+/**
+ * A bulk run allocates fast and keeps little: with V8's default growth the old generation fills
+ * with garbage far past what the run holds. Growing it 10% at a time keeps a 100,000-line import's
+ * peak RSS ~15% lower (BENCHMARKS.md). The process ends with the run.
+ */
+export const BULK_HEAP_FLAG = '--heap-growing-percent=10';
+
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
-  // A bulk run allocates fast and keeps little: with V8's default growth the old generation fills
-  // with garbage far past what the run holds. Growing it 10% at a time keeps a 1,000,000-line
-  // import ~25 MB smaller at about the same CPU (BENCHMARKS.md). The process ends with the run.
-  setFlagsFromString('--heap-growing-percent=10');
+  setFlagsFromString(BULK_HEAP_FLAG);
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);
   const sender = await engineSender(ctx, opts.concurrency);
@@ -91,10 +98,14 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       stdin: ctx.io.stdin,
       format: opts.format,
       batchId: opts.batchId,
+      continueBatch: opts.continueBatch,
+      newBatch: opts.newBatch,
       overrides: opts.overrides,
+      unkeyed: opts.unkeyed,
       defaults: opts.defaults,
       dataDir: dataDir(ctx.env),
       target,
+      where: await journalWhere(ctx),
       // Benchmarks only (bench/bulk-import.mjs measures the journal's cost): a run without it is not safe to repeat.
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sender.send,
@@ -114,7 +125,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await results.end();
     progress?.stop();
     await printed.rememberIn(await ctx.knownIds());
-    await renderBulkSummary(ctx.io, summary);
+    await renderBulkSummary(ctx.io, { ...summary, hint: fixAndRerunHint(opts, summary, ctx.commandLine) });
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
     // The results of the lines before the failure still reach stdout, ahead of its message.
@@ -122,6 +133,11 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     progress?.stop();
     // The ids printed before the failure are remembered; the failure is what the user reads.
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
+    if (error instanceof BatchChangedError) {
+      const again = (add: string[]): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add });
+      const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again(['--new-batch'])}\` imports it as a new batch`;
+      throw new UsageError(error.message, '--from', `\`${again(['--continue'])}\` sends its changed and new lines and replays the others; ${newBatch}`);
+    }
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
     }
@@ -129,4 +145,20 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   } finally {
     await sender.close();
   }
+}
+
+/**
+ * After a run with failed lines: the command that runs the batch again once they are fixed — the
+ * user's own, continuing this batch (named in full when the command line alone would not find it
+ * again: standard input without --batch-id, or --new-batch). Lines unchanged are replayed.
+ */
+export function fixAndRerunHint(opts: BulkRunOptions, summary: ImportSummary, line: CommandLine): string | undefined {
+  if (summary.failed === 0) return undefined;
+  const named = (opts.from === '-' && opts.batchId === undefined) || opts.newBatch;
+  const command = sameCommand(line, {
+    drop: named ? ['--continue', '--new-batch', '--batch-id'] : ['--continue'],
+    add: named ? ['--batch-id', summary.batch, '--continue'] : ['--continue'],
+  });
+  const what = opts.from === '-' ? 'the same input with those lines fixed' : `it once those lines are fixed in ${opts.from}`;
+  return `run ${what}: \`${command}\` (it sends the fixed lines and replays the others)`;
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
+import { timeFlag } from '../commands/shared/time.js';
 import type { BulkKind } from './types.js';
 
 /**
@@ -19,6 +20,10 @@ export interface BulkFlagValues {
   concurrency?: number;
   rate?: string;
   batchId?: string;
+  continue?: boolean;
+  newBatch?: boolean;
+  /** The observation time of events and attempts, as typed. */
+  at?: string;
   queue: boolean;
   offline: boolean;
 }
@@ -31,8 +36,14 @@ export interface BulkRunOptions {
   concurrency: number;
   rate: number | undefined;
   batchId: string | undefined;
+  /** The input changed since its batch ran: send its changed and new lines (--continue). */
+  continueBatch: boolean;
+  /** Import the file as a new batch of its own content (--new-batch). */
+  newBatch: boolean;
   /** Command-line values (typed) that win over each line's. */
   overrides: Record<string, unknown>;
+  /** Overrides left out of the keys: a time typed relative to now (`--at now`, `--at -1h`) is another value on every run. */
+  unkeyed: string[];
   /** The observation time of a history line that gives none: now, as for a single request. */
   defaults: Record<string, unknown>;
 }
@@ -55,6 +66,7 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     }
     inputFormat(from, flags.format);
   }
+  if (flags.newBatch && from === '-') throw new UsageError('--new-batch needs a file: standard input is a batch of its content (or of --batch-id)', '--new-batch');
   if (flags.batchId !== undefined && !BATCH_ID.test(flags.batchId)) {
     throw new UsageError('--batch-id must be 1-128 printable ASCII characters without spaces', '--batch-id');
   }
@@ -65,9 +77,18 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     rate: flags.rate === undefined ? undefined : rateFlag(flags.rate),
     batchId: flags.batchId,
+    continueBatch: flags.continue === true,
+    newBatch: flags.newBatch === true,
     overrides,
+    unkeyed: kind !== 'create' && flags.at !== undefined && dependsOnNow(flags.at, now) ? [kind === 'events' ? 'occurred_at' : 'time_attempt'] : [],
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
   };
+}
+
+/** A time flag whose value moves with the clock (`now`, `-1h`, `14:30`), unlike `2026-11-26T10:00Z` or Unix seconds. */
+function dependsOnNow(value: string, now: number): boolean {
+  const aYearLater = now + 400 * 86_400;
+  return timeFlag(value, '--at', now) !== timeFlag(value, '--at', aYearLater);
 }
 
 /** `--rate 50/s` or `--rate 50`: requests per second, more than 0. */
@@ -86,6 +107,8 @@ export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
       ['--concurrency', flags.concurrency],
       ['--rate', flags.rate],
       ['--batch-id', flags.batchId],
+      ['--continue', flags.continue || undefined],
+      ['--new-batch', flags.newBatch || undefined],
     ] as const
   ).find(([, value]) => value !== undefined);
   if (given !== undefined) throw new UsageError(`${given[0]} needs --from FILE|-`, given[0]);

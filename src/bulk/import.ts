@@ -1,22 +1,22 @@
 import type { Journal } from '../config/journal.js';
-import type { LineState } from '../config/journal-records.js';
-import { DoneLines } from '../config/journal-done.js';
 import { Journal as JournalFile } from '../config/journal.js';
+import { UsageError } from '../errors.js';
 import type { Clock } from '../schemas/time.js';
-import { buildLine } from './build.js';
+import type { BatchPlan } from './batch.js';
+import { planBatch } from './batch.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
-import type { InputLine, InputSource } from './input.js';
 import { readInput } from './input.js';
-import { hashFile, lineKey } from './keys.js';
+import { ContentDigest, surveyInput, workItems } from './items.js';
+import { LegacyJournals } from './legacy.js';
+import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
-import { spoolInput } from './spool.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
-import type { BulkKind, ResultLine, RunRecorder, Send, WorkItem } from './types.js';
+import type { BulkKind, ResultLine, RunRecorder, Send } from './types.js';
 
-/** A bulk run from a file or standard input: input → lines → journal-aware work items → runner. */
+/** A bulk run from a file or standard input: batch → journal → input lines → work items → runner. */
 
 export interface ImportOptions {
   kind: BulkKind;
@@ -24,16 +24,24 @@ export interface ImportOptions {
   input: string;
   stdin?: NodeJS.ReadableStream;
   format?: InputFormat;
-  /** Sets the batch identity instead of the hash of the whole input. */
+  /** Names the batch instead of the input's path (a file) or content (standard input). */
   batchId?: string;
+  /** The input changed since its batch last ran: send its changed and new lines, replay the rest. */
+  continueBatch?: boolean;
+  /** Import the file as a new batch (of its path and content). */
+  newBatch?: boolean;
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
+  /** Overrides left out of the keys (a time typed relative to now). */
+  unkeyed?: readonly string[];
   /** Values a line may leave out, already typed; the line's own and `overrides` win over them. */
   defaults?: Readonly<Record<string, unknown>>;
   /** The data directory: journals and the standard-input spool live here. */
   dataDir: string;
   /** Who the requests go to (profile + base URL, or the sandbox database): one journal per batch and target. */
   target: string;
+  /** The target as the user knows it, for `parcels batches`. */
+  where?: string;
   /** false: no journal (benchmarks only; a re-run would send everything again). */
   journal?: boolean;
   send: Send;
@@ -53,39 +61,55 @@ export interface ImportOptions {
 }
 
 export interface ImportSummary extends RunSummary {
+  /** The batch id, in full. */
   batch: string;
+  /** Lines sent as new requests although an earlier version of them had created a parcel: line → that parcel. */
+  edited: Map<number, string>;
+}
+
+/** The input changed since its batch last ran, and neither --continue nor --new-batch was given: nothing was sent. */
+export class BatchChangedError extends UsageError {
+  constructor(
+    readonly input: string,
+    readonly batch: string,
+    readonly confirmed: number,
+  ) {
+    super(`${input === '-' ? 'standard input' : input} changed since batch ${batch} last ran (${confirmed} lines confirmed); nothing was sent`, '--from');
+  }
 }
 
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const format = opts.input === '-' ? (opts.format ?? 'ndjson') : inputFormat(opts.input, opts.format);
-  let source: InputSource = opts.input;
-  let batch = opts.batchId;
-  if (opts.input === '-') {
-    const stdin = opts.stdin ?? process.stdin;
-    if (batch === undefined) {
-      const spooled = await spoolInput(stdin, opts.dataDir);
-      source = spooled.path;
-      batch = spooled.hash;
-    } else source = stdin;
-  } else batch ??= await hashFile(opts.input);
-
+  const plan = await planBatch({ kind: opts.kind, input: opts.input, stdin: opts.stdin, dataDir: opts.dataDir, batchId: opts.batchId, newBatch: opts.newBatch, signal: opts.signal });
   const journal =
     opts.journal === false
       ? undefined
-      : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: `${opts.kind}-${batch}`, input: opts.input, kind: opts.kind });
+      : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) });
   try {
+    const ctx = {
+      kind: opts.kind,
+      batch: plan.name,
+      overrides: opts.overrides ?? {},
+      unkeyed: opts.unkeyed ?? [],
+      defaults: opts.defaults ?? {},
+      now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
+      journal,
+      occurrences: new Occurrences(),
+    };
+    const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
+    const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
+    const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
+    const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
+    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
+    const digest = new ContentDigest();
+    const edited = new Map<number, string>();
     const summary = await runBulk({
-      items: workItems(readInput(source, format, { bareIds: opts.kind !== 'create' }), {
-        kind: opts.kind,
-        batch,
-        overrides: opts.overrides ?? {},
-        defaults: opts.defaults ?? {},
-        now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
-        previous: journal?.previous ?? new Map(),
-        done: journal?.done ?? DoneLines.empty(),
-      }),
+      items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
       send: opts.send,
-      emit: opts.emit,
+      emit: (result) => {
+        if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
+        return opts.emit(result);
+      },
       ...(journal === undefined ? {} : { recorder: journalRecorder(journal) }),
       concurrency: opts.concurrency,
       retries: opts.retries,
@@ -97,57 +121,37 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       random: opts.random,
       window: opts.window,
     });
-    // Every line confirmed: the next run reads the compact form instead of every record.
-    if (!summary.cancelled) await journal?.compactDone();
-    return { ...summary, batch };
+    const read = summary.cancelled ? undefined : digest.digest();
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.cancelledLines, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    if (!summary.cancelled) {
+      // Every line was read: what the journals of the released version knew is in this one now.
+      legacy?.remove();
+      // Every line confirmed: the next run reads the compact form instead of every record.
+      await journal?.compactDone();
+    }
+    return { ...summary, batch: plan.name, edited };
   } finally {
     journal?.close();
   }
 }
 
-interface ItemContext {
-  kind: BulkKind;
-  batch: string;
-  overrides: Readonly<Record<string, unknown>>;
-  defaults: Readonly<Record<string, unknown>>;
-  now: Clock;
-  previous: ReadonlyMap<number, LineState>;
-  done: DoneLines;
-}
-
 /**
- * Lines are built (and journaled) this many at a time: a read chunk holds ~750 lines, and building
- * all of them before the first is sent kept the service idle for the first ~50 ms of a run.
+ * An input whose bytes differ from what its batch last read is read once first: a file only
+ * re-saved (other quoting, line endings, column order) has the same content digest and runs as
+ * unchanged; a changed one is refused unless continued (or imported as a new batch, which has no
+ * journal yet), and its edited lines are found.
  */
-const BUILD_SLICE = 32;
-
-/**
- * What to do with each line: replay what an earlier run confirmed, resend what it left uncertain
- * with its journaled key and bytes, build the rest afresh.
- */
-async function* workItems(batches: AsyncIterable<InputLine[]>, ctx: ItemContext): AsyncGenerator<WorkItem[]> {
-  for await (const batch of batches) {
-    for (let at = 0; at < batch.length; at += BUILD_SLICE) yield batch.slice(at, at + BUILD_SLICE).map((input) => workItem(input, ctx));
-  }
-}
-
-function workItem(input: InputLine, ctx: ItemContext): WorkItem {
-  const key = lineKey(ctx.batch, input.line, input.bytes);
-  if (ctx.done.has(input.line, key)) return { kind: 'replayed', line: input.line, entryId: ctx.done.entryId(input.line) };
-  const earlier = ctx.previous.get(input.line)?.sent;
-  if (earlier?.key === key) {
-    return {
-      kind: 'send',
-      line: input.line,
-      parcel: earlier.parcel,
-      ignored: 0,
-      journaled: true,
-      request: { method: 'POST', path: earlier.path, body: Buffer.from(earlier.body, 'utf8'), idempotencyKey: earlier.key },
-    };
-  }
-  const built = buildLine(input, ctx);
-  if (!built.ok) return { kind: 'invalid', line: built.line, field: built.field, message: built.message };
-  return { kind: 'send', line: built.line, request: built.request, parcel: built.parcel, ignored: built.ignored, journaled: false };
+async function checkInput(journal: Journal | undefined, plan: BatchPlan, opts: ImportOptions, survey: () => Promise<string>): Promise<{ earlier: Map<number, string | undefined>; content: string | undefined }> {
+  const none = { earlier: new Map<number, string | undefined>(), content: undefined };
+  if (journal === undefined) return none;
+  const last = journal.lastInput;
+  const ran = last !== undefined || journal.done.size > 0 || journal.previous.size > 0;
+  if (!ran || last?.sha256 === plan.sha256) return none;
+  const content = await survey();
+  const known = [last?.content, journal.lastRun?.content].filter((digest) => digest !== undefined);
+  if (known.includes(content)) return { earlier: new Map(), content };
+  if (!opts.continueBatch) throw new BatchChangedError(opts.input, plan.name, journal.done.size);
+  return { earlier: journal.done.unseen(), content };
 }
 
 const decoder = new TextDecoder();
@@ -156,9 +160,11 @@ const decoder = new TextDecoder();
 export function journalRecorder(journal: Journal): RunRecorder {
   return {
     sent(item) {
+      const key = item.request.idempotencyKey;
       journal.recordSent({
         line: item.line,
-        key: item.request.idempotencyKey,
+        key,
+        ...(item.identity === undefined || item.identity === key ? {} : { rid: item.identity }),
         method: item.request.method,
         path: item.request.path,
         body: decoder.decode(item.request.body),
@@ -167,7 +173,7 @@ export function journalRecorder(journal: Journal): RunRecorder {
       });
     },
     flush: () => journal.flush(),
-    done: (line, status, entryId) => journal.recordDone(line, status, entryId),
-    rejected: (line, status, code) => journal.recordRejected(line, status, code),
+    done: (item, status, entryId) => journal.recordDone(item.identity ?? item.request.idempotencyKey, item.line, status, entryId),
+    rejected: (item, status, code) => journal.recordRejected(item.identity ?? item.request.idempotencyKey, item.line, status, code),
   };
 }

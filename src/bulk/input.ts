@@ -1,19 +1,24 @@
-import { parse as parseCsv } from 'csv-parse';
-import { createReadStream } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import type { InputFormat } from './input-format.js';
+import type { InputSource, RawLine } from './input-lines.js';
+import { MAX_LINE_BYTES, splitLines } from './input-lines.js';
+
+export type { InputSource } from './input-lines.js';
 
 /**
  * Reads bulk input as a stream, one item per non-empty line (NDJSON) or record (CSV), handed on in
  * batches (the lines of one read chunk) so the engine can journal them with one write; never the
- * whole file at once.
+ * whole file at once. A line that cannot be read (not UTF-8, not JSON, not CSV, a ragged CSV row,
+ * over 1 MiB) is one item with a `problem`; only a problem of the CSV header, or a NUL byte (see
+ * input-lines.ts), stops the reading.
  */
 
 export interface InputLine {
   /** 1-based line number in the file (for CSV, the line where the record starts). */
   readonly line: number;
-  /** The line's exact bytes, without its line terminator. */
+  /** The line's exact bytes, without its line terminator (empty for a line too long to keep). */
   readonly bytes: Buffer;
   /** The parsed object, or undefined when the line is not one (see `problem`). */
   readonly record: Record<string, unknown> | undefined;
@@ -33,61 +38,61 @@ export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
 export interface ReadOptions {
   /** A line that is only a UUID stands for `{"entry_id": …}` (events and attempts). */
   bareIds: boolean;
+  /** Ends the reading at once, even while it waits on a slow pipe: the lines simply end. */
+  signal?: AbortSignal | undefined;
+  /** How messages name the input (default: its path, or "-" for a stream). */
+  name?: string | undefined;
 }
-
-/** A file path, or an open stream (e.g. standard input given with a batch id). */
-export type InputSource = string | NodeJS.ReadableStream;
 
 export function readInput(source: InputSource, format: InputFormat, opts: ReadOptions): AsyncGenerator<InputLine[]> {
-  return format === 'csv' ? readCsv(source) : readNdjson(source, opts);
+  const name = opts.name ?? (typeof source === 'string' ? source : '-');
+  const lines = splitLines(source, { csv: format === 'csv', signal: opts.signal, name });
+  return format === 'csv' ? readCsv(lines, name) : readNdjson(lines, opts.bareIds);
 }
 
-function open(source: InputSource): NodeJS.ReadableStream {
-  return typeof source === 'string' ? createReadStream(source, { highWaterMark: 64 * 1024 }) : source;
+const TOO_LONG = `is too long (over ${MAX_LINE_BYTES / 1024 / 1024} MiB): skipped to its end`;
+const NOT_UTF8 = 'is not valid UTF-8 text';
+
+type Parsed = Pick<InputLine, 'record' | 'json' | 'problem'>;
+
+/** A line that could not be read at all. */
+function badLine(line: number, bytes: Buffer, problem: string): InputLine {
+  return { line, bytes, record: undefined, json: false, problem };
 }
 
-async function* readNdjson(source: InputSource, opts: ReadOptions): AsyncGenerator<InputLine[]> {
-  let rest: Buffer = Buffer.alloc(0);
-  let line = 0;
-  for await (const chunk of open(source)) {
-    const data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+/** The line's text without a trailing CR; undefined when the bytes are not UTF-8. */
+function lineText(bytes: Buffer): { bytes: Buffer; text: string } | undefined {
+  const trimmed = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, bytes.length - 1) : bytes;
+  try {
+    return { bytes: trimmed, text: utf8.decode(trimmed) };
+  } catch {
+    return undefined;
+  }
+}
+
+async function* readNdjson(lines: AsyncIterable<RawLine[]>, bareIds: boolean): AsyncGenerator<InputLine[]> {
+  for await (const raws of lines) {
     const batch: InputLine[] = [];
-    let start = 0;
-    for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a, start)) {
-      line++;
-      const item = ndjsonLine(line, data.subarray(start, newline), opts);
+    for (const raw of raws) {
+      const item = ndjsonLine(raw, bareIds);
       if (item !== undefined) batch.push(item);
-      start = newline + 1;
     }
-    rest = Buffer.from(data.subarray(start));
     if (batch.length > 0) yield batch;
   }
-  if (rest.length > 0) {
-    const item = ndjsonLine(line + 1, rest, opts);
-    if (item !== undefined) yield [item];
-  }
 }
 
-function ndjsonLine(line: number, raw: Buffer, opts: ReadOptions): InputLine | undefined {
-  let end = raw.length;
-  if (end > 0 && raw[end - 1] === 0x0d) end--;
-  let start = 0;
-  if (line === 1 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) start = 3;
-  // A copy: a subarray would keep the whole 64 KiB read chunk alive while the line waits.
-  const bytes = Buffer.from(raw.subarray(start, end));
-  let text: string;
-  try {
-    text = utf8.decode(bytes).trim();
-  } catch {
-    return { line, bytes, record: undefined, json: false, problem: 'is not valid UTF-8 text' };
-  }
+function ndjsonLine({ line, bytes }: RawLine, bareIds: boolean): InputLine | undefined {
+  if (bytes === undefined) return badLine(line, Buffer.alloc(0), TOO_LONG);
+  const read = lineText(bytes);
+  if (read === undefined) return badLine(line, bytes, NOT_UTF8);
+  const text = read.text.trim();
   if (text === '') return undefined;
-  return new NdjsonLine(line, bytes, text, opts.bareIds);
+  return new NdjsonLine(line, read.bytes, text, bareIds);
 }
 
 /** Parsed only when asked: a line an earlier run confirmed is replayed from its bytes alone. */
 class NdjsonLine implements InputLine {
-  private parsed: Pick<InputLine, 'record' | 'json' | 'problem'> | undefined;
+  private parsed: Parsed | undefined;
 
   constructor(
     readonly line: number,
@@ -108,13 +113,13 @@ class NdjsonLine implements InputLine {
     return this.parse().problem;
   }
 
-  private parse(): Pick<InputLine, 'record' | 'json' | 'problem'> {
+  private parse(): Parsed {
     this.parsed ??= parseNdjson(this.text, this.bareIds);
     return this.parsed;
   }
 }
 
-function parseNdjson(text: string, bareIds: boolean): Pick<InputLine, 'record' | 'json' | 'problem'> {
+function parseNdjson(text: string, bareIds: boolean): Parsed {
   if (bareIds && UUID_PATTERN.test(text)) return { record: { entry_id: text }, json: false };
   let value: unknown;
   try {
@@ -128,25 +133,105 @@ function parseNdjson(text: string, bareIds: boolean): Pick<InputLine, 'record' |
   return { record: value as Record<string, unknown>, json: true };
 }
 
-interface CsvRow {
-  record: Record<string, string>;
-  raw: string;
-  info: { lines: number };
+const CSV_OPTIONS = { record_delimiter: '\n', relax_column_count: true } as const;
+
+/** One CSV record's fields. */
+function csvFields(text: string): string[] {
+  const records = parseCsv(text, CSV_OPTIONS) as string[][];
+  if (records.length !== 1) throw new CsvRecordError(`holds ${records.length} records`);
+  return records[0] as string[];
 }
 
-async function* readCsv(source: InputSource): AsyncGenerator<InputLine[]> {
-  const name = typeof source === 'string' ? source : '-';
-  const parser = open(source).pipe(parseCsv({ columns: true, raw: true, info: true, bom: true, skip_empty_lines: true }));
-  try {
-    for await (const row of parser as AsyncIterable<CsvRow>) {
-      const raw = row.raw.replace(/\r?\n?$/, '').replace(/\r$/, '');
-      const startLine = row.info.lines - (raw.match(/\n/g)?.length ?? 0);
-      yield [{ line: startLine, bytes: Buffer.from(raw), record: csvRecord(row.record), json: false }];
+/**
+ * The fields of each record (already split by input-lines.ts), or why it is not CSV: the records
+ * of a read are parsed with one call; when that fails, each alone, so a bad record is bad alone.
+ */
+function csvRecords(texts: readonly string[]): Array<string[] | CsvProblem> {
+  if (texts.length > 1) {
+    try {
+      const records = parseCsv(texts.join('\n'), CSV_OPTIONS) as string[][];
+      if (records.length === texts.length) return records;
+    } catch {
+      // One of them is bad: found below.
     }
-  } catch (error) {
-    const lines = (error as { lines?: number }).lines;
-    throw new UsageError(`${name}${lines === undefined ? '' : `:${lines}`}: not valid CSV (${(error as Error).message})`);
   }
+  return texts.map((text) => {
+    try {
+      return csvFields(text);
+    } catch (error) {
+      return { problem: csvProblem(error) };
+    }
+  });
+}
+
+interface CsvProblem {
+  problem: string;
+}
+
+class CsvRecordError extends Error {}
+
+/** csv-parse's reason, without its "at line 1" (the line of the one record it was given). */
+function csvProblem(error: unknown): string {
+  if (error instanceof CsvRecordError) return error.message;
+  const code = (error as { code?: string }).code;
+  if (code === 'CSV_QUOTE_NOT_CLOSED') return 'is not valid CSV (a quote is never closed)';
+  if (code === 'CSV_INVALID_CLOSING_QUOTE') return 'is not valid CSV (text follows a closing quote)';
+  if (code === 'INVALID_OPENING_QUOTE' || code === 'CSV_INVALID_OPENING_QUOTE') return 'is not valid CSV (a quote inside an unquoted field)';
+  return `is not valid CSV (${(error as Error).message.replace(/ at line \d+/, '')})`;
+}
+
+/**
+ * The first non-blank record is the header (API field names); each later record is one line. A
+ * header that cannot be read refuses the whole input before anything is sent.
+ */
+async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string): AsyncGenerator<InputLine[]> {
+  let header: readonly string[] | undefined;
+  for await (const raws of lines) {
+    const entries: Array<InputLine | { line: number; bytes: Buffer; text: string }> = [];
+    for (const raw of raws) {
+      if (header === undefined) header = csvHeader(raw, name);
+      else if (raw.bytes === undefined) entries.push(badLine(raw.line, Buffer.alloc(0), TOO_LONG));
+      else {
+        const read = lineText(raw.bytes);
+        if (read === undefined) entries.push(badLine(raw.line, raw.bytes, NOT_UTF8));
+        else if (read.text !== '') entries.push({ line: raw.line, ...read });
+      }
+    }
+    if (entries.length === 0 || header === undefined) continue;
+    const columns = header;
+    const readable = entries.filter((entry): entry is { line: number; bytes: Buffer; text: string } => 'text' in entry);
+    const fields = csvRecords(readable.map((entry) => entry.text));
+    let next = 0;
+    yield entries.map((entry) => ('text' in entry ? csvLine(entry.line, entry.bytes, fields[next++] as string[] | CsvProblem, columns) : entry));
+  }
+}
+
+function csvHeader({ line, bytes }: RawLine, name: string): readonly string[] | undefined {
+  const refuse = (why: string): UsageError => new UsageError(`${name}:${line}: the CSV header ${why}; nothing was sent`, '--from', 'the first line of a CSV file names the API fields of its columns (e.g. courier,country,postal_code,number)');
+  if (bytes === undefined) throw refuse(TOO_LONG.replace(': skipped to its end', ''));
+  const read = lineText(bytes);
+  if (read === undefined) throw refuse(NOT_UTF8);
+  if (read.text === '') return undefined;
+  let names: string[];
+  try {
+    names = csvFields(read.text);
+  } catch (error) {
+    throw refuse(csvProblem(error));
+  }
+  const seen = new Set<string>();
+  for (const column of names) {
+    if (seen.has(column)) throw refuse(`names the column "${column}" twice`);
+    seen.add(column);
+  }
+  return names;
+}
+
+function csvLine(line: number, bytes: Buffer, fields: string[] | CsvProblem, header: readonly string[]): InputLine {
+  if (!Array.isArray(fields)) return badLine(line, bytes, fields.problem);
+  if (fields.length !== header.length) return badLine(line, bytes, `has ${fields.length} fields where the header has ${header.length}`);
+  const cells: Record<string, string> = {};
+  header.forEach((column, at) => (cells[column] = fields[at] as string));
+  return { line, bytes, record: csvRecord(cells), json: false };
 }
 
 /** Empty cells are absent fields; integer fields with only digits become numbers. */

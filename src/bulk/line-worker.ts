@@ -55,8 +55,14 @@ export class LineWorker {
     return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
   }
 
-  /** Sends a line (already journaled) until it has an outcome. */
+  /** Sends a line (already journaled) until it has an outcome; an edited line's result names what its earlier version created. */
   async send(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
+    const result = await this.outcome(item);
+    if (item.earlier !== undefined) result.earlier_entry_id = item.earlier;
+    return result;
+  }
+
+  private async outcome(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
     const line = item.line;
     const abandon = this.opts.abandon;
     const stopWaiting = this.stopWaiting;
@@ -80,7 +86,7 @@ export class LineWorker {
         }
         const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
         if (error instanceof ApiError && !transient) {
-          this.opts.recorder?.rejected(line, error.status, error.code);
+          this.opts.recorder?.rejected(item, error.status, error.code);
           return { line, ok: false, error: { status: error.status, code: error.code, message: error.message } };
         }
         if (!transient) return { line, ok: false, error: { code: UNEXPECTED, message: String(error) } };
@@ -94,7 +100,7 @@ export class LineWorker {
       this.gate.settle();
       this.gate.succeeded();
       const entryId = response.entryId ?? item.parcel;
-      this.opts.recorder?.done(line, response.status, entryId);
+      this.opts.recorder?.done(item, response.status, entryId);
       return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
     }
   }

@@ -70,7 +70,7 @@ export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs
   const journal = await open(place, lockWaitMs);
   try {
     let seq = journal.done.maxLine + 1;
-    for (const line of journal.previous.keys()) seq = Math.max(seq, line + 1);
+    for (const state of journal.previous.values()) seq = Math.max(seq, (state.sent?.line ?? 0) + 1);
     journal.recordSent({
       line: seq,
       key: capture.request.idempotencyKey,
@@ -125,10 +125,11 @@ export async function dropFromOutbox(place: OutboxPlace, selection: DropSelectio
     if (unknown.length > 0 || chosen.length === 0) return { dropped: [], unknown };
     const gone = new Set(chosen.map((e) => e.seq));
     const kept: JournalRecord[] = [];
-    for (const [line, state] of [...journal.previous].sort(([a], [b]) => a - b)) {
-      if (state.sent === undefined || gone.has(line)) continue;
+    for (const [key, state] of [...journal.previous].sort(([, a], [, b]) => (a.sent?.line ?? 0) - (b.sent?.line ?? 0))) {
+      if (state.sent === undefined || gone.has(state.sent.line)) continue;
       kept.push(state.sent);
-      if (state.rejected !== undefined) kept.push(state.rejected);
+      // Kept under the key: a journal of version 1 named the entry by its number alone.
+      if (state.rejected !== undefined) kept.push({ ...state.rejected, k: key });
     }
     journal.compact(kept);
     return { dropped: chosen, unknown };
@@ -168,8 +169,9 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
   const journal = await open(place, opts.lockWaitMs ?? OUTBOX_LOCK_WAIT_MS);
   try {
     const waiting = waitingRecords(journal.previous);
-    const delivered = new Set<number>();
-    const rejected = new Map<number, RejectedRecord>();
+    /** By Idempotency-Key, an outbox entry's identity. */
+    const delivered = new Set<string>();
+    const rejected = new Map<string, RejectedRecord>();
     const recorder = journalRecorder(journal);
     /** The last answer was a failure worth retrying later: when its entry ends so, nothing more is sent. */
     let unreachable = false;
@@ -199,13 +201,14 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
       recorder: {
         sent: recorder.sent,
         flush: recorder.flush,
-        done(line, status, entryId) {
-          delivered.add(line);
-          recorder.done(line, status, entryId);
+        done(item, status, entryId) {
+          delivered.add(item.request.idempotencyKey);
+          recorder.done(item, status, entryId);
         },
-        rejected(line, status, code) {
-          rejected.set(line, { t: 'rejected', line, status, code });
-          recorder.rejected(line, status, code);
+        rejected(item, status, code) {
+          const key = item.request.idempotencyKey;
+          rejected.set(key, { t: 'rejected', line: item.line, k: key, status, code });
+          recorder.rejected(item, status, code);
         },
       },
       concurrency: 1,
@@ -224,18 +227,20 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
 }
 
 /** What the compacted outbox keeps: entries still waiting and entries moved aside, in capture order. */
-function remaining(previous: ReadonlyMap<number, LineState>, delivered: ReadonlySet<number>, rejected: ReadonlyMap<number, RejectedRecord>): JournalRecord[] {
+function remaining(previous: ReadonlyMap<string, LineState>, delivered: ReadonlySet<string>, rejected: ReadonlyMap<string, RejectedRecord>): JournalRecord[] {
   const records: JournalRecord[] = [];
-  for (const [line, state] of [...previous].sort(([a], [b]) => a - b)) {
-    if (state.sent === undefined || delivered.has(line)) continue;
+  const bySeq = [...previous].sort(([, a], [, b]) => (a.sent?.line ?? 0) - (b.sent?.line ?? 0));
+  for (const [key, state] of bySeq) {
+    if (state.sent === undefined || delivered.has(key)) continue;
     records.push(state.sent);
-    const refusal = state.rejected ?? rejected.get(line);
-    if (refusal !== undefined) records.push(refusal);
+    const refusal = state.rejected ?? rejected.get(key);
+    // Kept under the key: a journal of version 1 named the entry by its number alone.
+    if (refusal !== undefined) records.push({ ...refusal, k: key });
   }
   return records;
 }
 
-function waitingRecords(lines: ReadonlyMap<number, LineState>): SentRecord[] {
+function waitingRecords(lines: ReadonlyMap<string, LineState>): SentRecord[] {
   const waiting: SentRecord[] = [];
   for (const state of lines.values()) {
     if (state.sent !== undefined && state.rejected === undefined) waiting.push(state.sent);

@@ -35,7 +35,12 @@ export interface RunSummary {
   created: number;
   /** Lines an earlier run had confirmed: not sent. */
   alreadyDone: number;
+  /** Lines that failed: refused by the service, out of its reach, or invalid (counted in `invalid` too). */
   failed: number;
+  /** Lines that could not be read or built into a request: nothing was sent for them. */
+  invalid: number;
+  /** Lines stopped by Ctrl-C before an answer (not failed: the next run sends them with the same key). */
+  cancelledLines: number;
   /** Fields ignored on history lines (not part of the body). */
   ignoredFields: number;
   elapsedMs: number;
@@ -59,7 +64,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const timing = gate.timing;
   const window = opts.window ?? concurrency * 4;
   const started = timing.now();
-  const summary: RunSummary = { created: 0, alreadyDone: 0, failed: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  const summary: RunSummary = { created: 0, alreadyDone: 0, failed: 0, invalid: 0, cancelledLines: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
   const worker = new LineWorker(opts, gate);
 
   const finished = new Map<number, ResultLine>();
@@ -154,7 +159,11 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
       }
       if (at === pending.length) {
         const next = await iterator.next();
-        if (next.done) break;
+        if (next.done) {
+          // The input ends early when the run is cancelled while it waits on a read.
+          summary.cancelled = opts.signal?.aborted === true;
+          break;
+        }
         pending = Array.isArray(next.value) ? next.value : [next.value as WorkItem];
         at = 0;
         // The whole batch is journaled with one write before any of it is sent: one write per
@@ -194,8 +203,10 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (inputFailure) throw inputFailure.error;
 
   summary.elapsedMs = timing.now() - started;
-  const lines = summary.created + summary.alreadyDone + summary.failed;
+  const lines = summary.created + summary.alreadyDone + summary.failed + summary.cancelledLines;
   summary.rate = summary.elapsedMs > 0 ? (lines * 1000) / summary.elapsedMs : 0;
+  // Stopped after the last line was started: its lines in flight were still cancelled.
+  if (summary.cancelledLines > 0) summary.cancelled = true;
   if (summary.cancelled) summary.exitCode = EXIT.CANCELLED;
   return summary;
 }
@@ -203,8 +214,10 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
 function tally(summary: RunSummary, result: ResultLine): void {
   if (result.replayed) summary.alreadyDone++;
   else if (result.ok) summary.created++;
+  else if (result.error?.code === CANCELLED) summary.cancelledLines++;
   else {
     summary.failed++;
+    if (result.error?.code === INVALID_LINE) summary.invalid++;
     const code = exitCodeOfResult(result);
     if (code > summary.exitCode) summary.exitCode = code;
   }

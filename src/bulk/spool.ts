@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, renameSync } from 'node:fs';
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { isSymlinkSync, SymlinkError } from '../config/atomic.js';
+import { holdsNul, NotTextError } from './input-lines.js';
 
 export interface Spooled {
   path: string;
@@ -11,23 +13,36 @@ export interface Spooled {
 }
 
 /**
- * Copies standard input to <dir>/spool/<hash>.input (the batch identity needs the whole input
- * before the first line is sent), hashing on the way. The same input spooled twice is one file.
+ * Copies piped input (standard input, or a --from that is not a regular file: a pipe, a device) to
+ * <dir>/spool/<hash>.input (the batch identity needs the whole input before the first line is
+ * sent), hashing on the way. The same input spooled twice is one file. Input whose first read
+ * holds a NUL byte is refused at once (NotTextError); `signal` ends the copy (the partial file is
+ * removed). A symbolic link where the spool file goes is refused (SymlinkError), its target untouched.
  */
-export async function spoolInput(input: NodeJS.ReadableStream, dir: string): Promise<Spooled> {
+export async function spoolInput(input: NodeJS.ReadableStream, dir: string, name = '-', signal?: AbortSignal): Promise<Spooled> {
   const spoolDir = join(dir, 'spool');
   mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
   const partial = join(spoolDir, `.${randomBytes(8).toString('hex')}.part`);
   const hash = createHash('sha256');
-  const hashing = new Transform({
+  let first = true;
+  const checking = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (first && holdsNul(chunk)) return done(new NotTextError(name, undefined));
+      first = false;
       hash.update(chunk);
       done(null, chunk);
     },
   });
-  await pipeline(input, hashing, createWriteStream(partial, { mode: 0o600 }));
-  const digest = hash.digest('hex');
-  const path = join(spoolDir, `${digest}.input`);
-  renameSync(partial, path);
-  return { path, hash: digest };
+  try {
+    // 'wx': the fresh name is created, never opened through whatever might be there.
+    await pipeline(input, checking, createWriteStream(partial, { flags: 'wx', mode: 0o600 }), signal === undefined ? {} : { signal });
+    const digest = hash.digest('hex');
+    const path = join(spoolDir, `${digest}.input`);
+    if (isSymlinkSync(path)) throw new SymlinkError(path);
+    renameSync(partial, path);
+    return { path, hash: digest };
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
 }

@@ -8,3 +8,17 @@ export async function journalTarget(ctx: Context): Promise<string> {
   if (ctx.globals.sandbox) return id as string;
   return `${(await ctx.settings()).profile} ${id as string}`;
 }
+
+/** The same target as the user knows it, for `parcels batches`: `--sandbox`, or the profile and its base URL (no user or password). */
+export async function journalWhere(ctx: Context): Promise<string> {
+  if (ctx.globals.sandbox) return '--sandbox';
+  const settings = await ctx.settings();
+  let url = settings.baseUrl ?? '';
+  try {
+    const parsed = new URL(url);
+    url = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // Not a URL: api() refused it before a run gets here.
+  }
+  return `${settings.profile} ${url}`;
+}

@@ -15,6 +15,8 @@ export interface ResultLine {
   replayed?: true;
   /** `status` is absent when there was no HTTP answer (network) or nothing was sent (invalid line). */
   error?: { status?: number; code: string; message: string; field?: string };
+  /** The line changed since an earlier run created this parcel from it: sent as a new request; that parcel is unchanged. */
+  earlier_entry_id?: string;
 }
 
 export type WorkItem =
@@ -28,9 +30,15 @@ export type WorkItem =
       ignored: number;
       /** Already in the journal from an earlier run: send it again without writing it anew. */
       journaled: boolean;
+      /** Its identity in the journal, when not its Idempotency-Key (a line of a version-1 journal, resumed under its old key). */
+      identity?: string;
+      /** This line, as it was, created this parcel in an earlier run (the line has been edited since). */
+      earlier?: string;
     }
   | { kind: 'replayed'; line: number; entryId: string | undefined }
   | { kind: 'invalid'; line: number; field: string; message: string };
+
+export type SendItem = Extract<WorkItem, { kind: 'send' }>;
 
 /** Where the runner records what it sends and learns (the journal); absent = no journal. */
 export interface RunRecorder {
@@ -40,9 +48,9 @@ export interface RunRecorder {
    * be recorded and then not sent (the run stops first): the next run resends it with the same key
    * and bytes, as it does any item left uncertain.
    */
-  sent(item: Extract<WorkItem, { kind: 'send' }>): void;
+  sent(item: SendItem): void;
   /** Writes what `sent` buffered (not necessarily fsync'd); called before those items are sent. */
   flush(): void;
-  done(line: number, status: number, entryId: string | undefined): void;
-  rejected(line: number, status: number, code: string): void;
+  done(item: SendItem, status: number, entryId: string | undefined): void;
+  rejected(item: SendItem, status: number, code: string): void;
 }

@@ -85,6 +85,8 @@ export interface CommandDefinition<Specs extends FlagSpecs = FlagSpecs> {
    */
   argValues?: Readonly<Record<number, { name: string; values: Readonly<Record<string, string>> }>>;
   examples: readonly string[];
+  /** Paragraphs shown after the examples in --help (rules a flag's line has no room for). */
+  notes?: readonly string[];
   /** The implementation, imported only when the command runs (one bundle chunk per command). */
   load: () => Promise<{ default: unknown }>;
 }

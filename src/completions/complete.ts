@@ -52,12 +52,10 @@ export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
 /** The topics of `parcels help TOPIC` (src/help.ts; a test checks they are the same). */
 export const HELP_TOPICS = ['exit-codes', 'environment'];
 /**
- * A value is typed into the command line as is: no control characters, no line or word breaks. A
+ * A value is typed into the command line as is (SAFE_VALUE below). A
  * description becomes one line without control characters, as src/io/sanitize.ts does (not imported:
  * it reaches zod through src/schemas/text.ts, too heavy for completion).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- removing control characters is the point
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -79,9 +77,18 @@ const EVERY_COMMAND_FLAGS: readonly FlagInfo[] = [
   { long: '--help', short: '-h', takesValue: false, repeatable: false, description: 'show help for a command' },
 ];
 
-/** Only what a terminal can show: no control characters, no whitespace inside a value. */
+/**
+ * The only shape of value offered: letters, digits and `_ . : @ % + / = { } -`. Bash inserts a
+ * candidate as it is, so a value from a service (a courier code such as ``D$(touch x)`id`;id``)
+ * with a quote, `$`, a backtick, `;`, `|`, `&`, `<`, `>`, `*`, `?`, `~`, `!`, `#`, a comma (brace
+ * expansion) or a space would run when the line is entered. zsh and fish quote what they insert;
+ * one rule for all three keeps them offering the same values.
+ */
+const SAFE_VALUE = /^[\p{L}\p{N}_.:@%+/={}-]+$/u;
+
+/** Only what a shell can take as it is and a terminal can show: a safe shape, no control characters in the description. */
 function clean(candidate: Candidate): Candidate | undefined {
-  if (candidate.value === '' || /\s/.test(candidate.value) || CONTROL.test(candidate.value)) return undefined;
+  if (!SAFE_VALUE.test(candidate.value)) return undefined;
   const description = candidate.description?.replace(BREAKS, ' ').replace(CONTROLS, '').trim();
   return description ? { value: candidate.value, description } : { value: candidate.value };
 }

@@ -2,20 +2,25 @@ import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { dataDir } from './paths.js';
+import { processAlive } from './process-alive.js';
+import { isLoopbackHost } from '../schemas/host.js';
 
 /** Environment variable that gives the sandbox admin token (wins over the token file). */
 export const ADMIN_TOKEN_ENV = 'PARCELS_SANDBOX_ADMIN_TOKEN';
 
-const LOOPBACK_HOSTS = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
-
-/** The 0600 file `sandbox serve` writes its admin token to: one per port, in the data directory. */
+/**
+ * The 0600 file `sandbox serve` writes its admin token to: one per port, in the data directory. The
+ * token is alone on the first line (scripts read it with `head -n1`); the second line, `pid N`,
+ * ties the file to the process that serves: a file left by a `kill -9`'d sandbox names a process
+ * that is gone, and is ignored, so the token is never sent to whatever listens on that port later.
+ */
 export function adminTokenFile(env: NodeJS.ProcessEnv, port: number): string {
   return join(dataDir(env), `sandbox-admin-${port}.token`);
 }
 
 export async function writeAdminToken(env: NodeJS.ProcessEnv, port: number, token: string): Promise<string> {
   const file = adminTokenFile(env, port);
-  await writeFileAtomic(file, `${token}\n`);
+  await writeFileAtomic(file, `${token}\npid ${process.pid}\n`);
   return file;
 }
 
@@ -26,17 +31,29 @@ export async function removeAdminToken(file: string): Promise<void> {
   });
 }
 
-/** The first line of a token file (e.g. `--admin-token-file`), or undefined when it is missing or empty. */
-export async function readTokenFile(file: string): Promise<string | undefined> {
-  let text: string;
+async function readLines(file: string): Promise<string[] | undefined> {
   try {
-    text = await readFile(file, 'utf8');
+    return (await readFile(file, 'utf8')).split('\n');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const token = text.split('\n')[0]?.trim();
+}
+
+/** The first line of a token file (e.g. `--admin-token-file`), or undefined when it is missing or empty. */
+export async function readTokenFile(file: string): Promise<string | undefined> {
+  const token = (await readLines(file))?.[0]?.trim();
   return token === '' ? undefined : token;
+}
+
+/** The token of a file `sandbox serve` wrote, if the process that wrote it still runs. */
+async function readServeToken(file: string): Promise<{ token: string | undefined; stale: boolean }> {
+  const lines = await readLines(file);
+  if (lines === undefined) return { token: undefined, stale: false };
+  const pid = Number(/^pid (\d+)$/.exec(lines[1]?.trim() ?? '')?.[1]);
+  const token = lines[0]?.trim();
+  if (!Number.isSafeInteger(pid) || pid <= 0 || !processAlive(pid)) return { token: undefined, stale: true };
+  return { token: token === '' ? undefined : token, stale: false };
 }
 
 /**
@@ -44,12 +61,21 @@ export async function readTokenFile(file: string): Promise<string | undefined> {
  * `sandbox serve` wrote for that port. The file is read only for a loopback base URL, so a token
  * made for a local sandbox never goes to another host.
  */
-export async function findAdminToken(env: NodeJS.ProcessEnv, baseUrl: string): Promise<{ token: string | undefined; file: string | undefined }> {
+export async function findAdminToken(
+  env: NodeJS.ProcessEnv,
+  baseUrl: string,
+): Promise<{ token: string | undefined; file: string | undefined; stale: boolean }> {
   const fromEnv = env[ADMIN_TOKEN_ENV];
-  if (fromEnv !== undefined && fromEnv !== '') return { token: fromEnv, file: undefined };
+  if (fromEnv !== undefined && fromEnv !== '') return { token: fromEnv, file: undefined, stale: false };
+  const file = loopbackTokenFile(env, baseUrl);
+  if (file === undefined) return { token: undefined, file: undefined, stale: false };
+  return { ...(await readServeToken(file)), file };
+}
+
+/** The token file `sandbox serve` keeps for a loopback base URL's port; undefined for any other host. */
+export function loopbackTokenFile(env: NodeJS.ProcessEnv, baseUrl: string): string | undefined {
   const url = new URL(baseUrl);
-  if (!LOOPBACK_HOSTS.test(url.hostname)) return { token: undefined, file: undefined };
+  if (!isLoopbackHost(url.hostname)) return undefined;
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  const file = adminTokenFile(env, port);
-  return { token: await readTokenFile(file), file };
+  return adminTokenFile(env, port);
 }

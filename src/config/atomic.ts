@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { constants, lstatSync, openSync } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 
 /** A file we were asked to write is a symbolic link: writing would land in whatever it points at. */
 export class SymlinkError extends UsageError {
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    /** What was refused: a file the CLI only reads (a journal being listed) is refused too. */
+    doing: 'write through it' | 'read it' = 'write through it',
+  ) {
     super(
-      `${path} is a symbolic link; refusing to write through it`,
+      `${path} is a symbolic link; refusing to ${doing}`,
       undefined,
       'replace the link with a regular file (or point PARCELS_CONFIG_DIR at a directory of your own) and try again',
     );
@@ -28,6 +33,47 @@ export async function refuseSymlink(path: string): Promise<void> {
     if ((await lstat(path)).isSymbolicLink()) throw new SymlinkError(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** How a file of the CLI's own (a journal, a done file, a spool) is opened by `openOwnFile`. */
+export type OwnFileMode = 'read' | 'append' | 'truncate';
+
+const OWN_FILE_FLAGS: Readonly<Record<OwnFileMode, number>> = {
+  read: constants.O_RDONLY,
+  append: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+  truncate: constants.O_WRONLY | constants.O_TRUNC | constants.O_CREAT,
+};
+
+/**
+ * Opens a file the CLI keeps for itself (journals, done files, the outbox, spools) without ever
+ * following a symbolic link at `path`: O_NOFOLLOW makes the open itself fail on a link, so there is
+ * no window between a check and the open. A link is a SymlinkError (exit 2) and its target is not
+ * touched. Where the platform has no O_NOFOLLOW (Windows), the path is checked first instead.
+ * Returns a file descriptor; a new file gets `mode`.
+ */
+export function openOwnFile(path: string, how: OwnFileMode, mode = 0o600): number {
+  const doing = how === 'read' ? 'read it' : 'write through it';
+  const noFollow = constants.O_NOFOLLOW as number | undefined;
+  if (noFollow === undefined && isSymlinkSync(path)) throw new SymlinkError(path, doing);
+  try {
+    return openSync(path, OWN_FILE_FLAGS[how] | (noFollow ?? 0), mode);
+  } catch (error) {
+    // ELOOP (Linux, macOS) or EMLINK (FreeBSD): the last component is a link. ELOOP can also mean
+    // a loop of directory links on the way: only a link at `path` itself is reported as one.
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === 'ELOOP' || code === 'EMLINK') && isSymlinkSync(path)) throw new SymlinkError(path, doing);
+    throw error;
+  }
+}
+
+/** True when `path` exists as a symbolic link. */
+export function isSymlinkSync(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
   }
 }
 

@@ -1,39 +1,44 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openOwnFile } from './atomic.js';
 
 /**
- * The lines of a batch that are confirmed, packed in typed arrays indexed by line number (line
- * numbers are dense), in pages of 65,536 lines: a million-line batch costs 25 bytes a line, never a
- * million objects. Per
- * line: a state byte, a 64-bit tag of its Idempotency-Key (to tell the same line from a changed one
- * under a reused batch id) and its entry id as 16 bytes when it is a UUID (other ids in a map).
- * The same layout is the journal's compact "done" form on disk (`toChunks`, `read`), from which a
- * re-run reads the pages as it goes instead of holding them all.
+ * The requests of a batch that are confirmed, by request identity (a bulk line's key does not
+ * depend on its line number, so neither does this), packed in typed arrays: a million-line batch
+ * costs ~45 bytes a request, never a million objects. Per request: a 64-bit tag of its identity,
+ * the line it had when confirmed (to name it), its entry id as 16 bytes when it is a UUID (other ids
+ * in a map) and whether this run met it again. The same entries are the journal's compact "done"
+ * file on disk (`toChunks`, `read`); done files of version 1 (by line number) are read too.
  */
 
 const UUID_HEX = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
 
-const NOT_DONE = 0;
+const REMOVED = 0;
 const UUID_ID = 1;
 const OTHER_ID = 2;
 
-/** FNV-1a over the key's UTF-16 code units, from a given offset basis. */
+/** FNV-1a over the identity's UTF-16 code units, from a given offset basis: two of them make the 64-bit tag. */
 function fnv(text: string, basis: number): number {
   let hash = basis;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash;
 }
 
-export const DONE_FILE_VERSION = 1;
+export function tagOf(identity: string): [number, number] {
+  return [fnv(identity, 0x811c9dc5), fnv(identity, 0x050c5d1f)];
+}
+
+export const DONE_FILE_VERSION = 2;
 
 /**
- * The first line of a done file: what follows it is the state bytes, the tags (two 32-bit words in
- * this machine's byte order) and the 16-byte ids of line numbers 0 to lines - 1, section by section.
+ * The first line of a done file: the sections follow it. Version 2: tags (two 32-bit words per
+ * entry, this machine's byte order), lines (32-bit), states (a byte), ids (16 bytes), `count` of each.
+ * Version 1 (the released journal's): states, tags and ids of line numbers 0 to lines - 1.
  */
 interface DoneFileHeader {
   v: number;
-  lines: number;
   count: number;
-  /** Entry ids that are not UUIDs, by line (null: the answer had none). */
+  lines?: number;
+  /** Entry ids that are not UUIDs, by entry (v2) or line (v1) (null: the answer had none). */
   other: Array<[number, string | null]>;
 }
 
@@ -41,188 +46,281 @@ export class DoneFileError extends Error {
   override readonly name = 'DoneFileError';
 }
 
-/** Line numbers per page: pages are added as lines come, never copied (a grown array would briefly be there twice). */
-const PAGE = 65_536;
+const EMPTY_SLOT = 0xffffffff;
 
-interface Page {
-  state: Uint8Array;
-  /** Two 32-bit halves of the key's tag per line. */
-  tags: Uint32Array;
-  /** 16 bytes of UUID per line. */
-  ids: Buffer;
+/** Reads entry `i` of a done file's sections. */
+interface PackedAt {
+  tag(i: number): [number, number];
+  line(i: number): number;
+  state(i: number): number;
+  id(i: number): Buffer;
 }
 
-/** Bytes of a line in a done file: its state, its tag, its id. */
-const LINE_BYTES = 1 + 8 + 16;
-
-function newPage(): Page {
-  return { state: new Uint8Array(PAGE), tags: new Uint32Array(2 * PAGE), ids: Buffer.alloc(16 * PAGE) };
-}
-
-/** Where a done file keeps its sections, for loading its pages one at a time. */
-interface DoneSource {
-  path: string;
-  /** Line numbers the file covers (0 to lines - 1). */
-  lines: number;
-  /** Byte offset of the state section; the tags and the ids sections follow it. */
-  offset: number;
-}
-
-/** Clean pages of a done file kept in memory at once: lines are asked for in increasing order. */
-const CACHED_PAGES = 2;
-
-export class DoneLines {
-  private readonly pages: Array<Page | undefined> = [];
-  /** Pages changed since they were read: they stay in memory. */
-  private readonly dirty = new Set<number>();
-  /** Clean pages read from the file, least recently used first. */
-  private readonly cached: number[] = [];
+export class DoneKeys {
+  // ArrayBufferLike: a done file's sections are adopted as they were read.
+  private tags: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private lines: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private states: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private ids: Buffer = Buffer.alloc(0);
+  private seenFlags = new Uint8Array(0);
   private readonly otherIds = new Map<number, string | undefined>();
+  /** Entries written (removed ones included). */
+  private used = 0;
   private count = 0;
+  /** Open addressing: the entry of each slot, EMPTY_SLOT for none. */
+  private slots = new Uint32Array(16).fill(EMPTY_SLOT);
   /** Highest line number ever confirmed. */
   maxLine = 0;
 
-  private constructor(private readonly source?: DoneSource) {}
-
-  /** Empty. */
-  static empty(): DoneLines {
-    return new DoneLines();
-  }
-
-  /**
-   * A done file, checked (its header and its size), whose pages are read when a line of theirs is
-   * asked for; only the last few are kept, so a re-run going through the lines in order holds a
-   * page or two, not the whole file. The file must stay until the journal is closed.
-   */
-  static read(path: string): DoneLines {
-    const fd = openSync(path, 'r');
-    let header: DoneFileHeader;
-    let offset: number;
-    try {
-      ({ header, offset } = readHeader(fd, path));
-      const size = fstatSync(fd).size;
-      const expected = offset + LINE_BYTES * header.lines;
-      if (size !== expected) throw new DoneFileError(`${path}: ${size} bytes where its header says ${expected}`);
-    } finally {
-      closeSync(fd);
-    }
-    const done = new DoneLines({ path, lines: header.lines, offset });
-    for (const [line, id] of header.other) done.otherIds.set(line, id ?? undefined);
-    done.count = header.count;
-    done.maxLine = Math.max(0, header.lines - 1);
-    return done;
+  static empty(): DoneKeys {
+    return new DoneKeys();
   }
 
   get size(): number {
     return this.count;
   }
 
-  set(line: number, key: string, id: string | undefined): void {
-    const page = this.page(line, true) as Page;
-    const at = line % PAGE;
-    if (page.state[at] === NOT_DONE) this.count++;
-    page.tags[2 * at] = fnv(key, 0x811c9dc5);
-    page.tags[2 * at + 1] = fnv(key, 0x050c5d1f);
+  set(identity: string, line: number, id: string | undefined): void {
+    this.setTag(tagOf(identity), line, id);
+  }
+
+  delete(identity: string): void {
+    const entry = this.find(tagOf(identity));
+    if (entry === undefined || this.states[entry] === REMOVED) return;
+    this.states[entry] = REMOVED;
+    this.otherIds.delete(entry);
+    this.count--;
+  }
+
+  /** Confirmed. */
+  has(identity: string): boolean {
+    const entry = this.find(tagOf(identity));
+    return entry !== undefined && this.states[entry] !== REMOVED;
+  }
+
+  entryId(identity: string): string | undefined {
+    const entry = this.find(tagOf(identity));
+    return entry === undefined ? undefined : this.idOf(entry);
+  }
+
+  /** Marks a confirmed request as met again by this run (see `unseen`). */
+  see(identity: string): void {
+    const entry = this.find(tagOf(identity));
+    if (entry !== undefined) this.seenFlags[entry] = 1;
+  }
+
+  /** Confirmed requests this run has not met, by the line they had: what edited lines once created. */
+  unseen(): Map<number, string | undefined> {
+    const byLine = new Map<number, string | undefined>();
+    for (let entry = 0; entry < this.used; entry++) {
+      if (this.states[entry] !== REMOVED && this.seenFlags[entry] === 0) byLine.set(this.lines[entry] as number, this.idOf(entry));
+    }
+    return byLine;
+  }
+
+  /** The compact form, as chunks to write one after the other. */
+  toChunks(): Uint8Array[] {
+    const view = (array: Uint32Array | Uint8Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    if (this.count === this.used) {
+      // Nothing removed: the sections are the arrays themselves, no copy of a million entries.
+      const n = this.used;
+      const other = [...this.otherIds].map(([entry, id]): [number, string | null] => [entry, id ?? null]).sort(([a], [b]) => a - b);
+      const header: DoneFileHeader = { v: DONE_FILE_VERSION, count: n, other };
+      return [Buffer.from(`${JSON.stringify(header)}\n`), view(this.tags.subarray(0, 2 * n)), view(this.lines.subarray(0, n)), view(this.states.subarray(0, n)), this.ids.subarray(0, 16 * n)];
+    }
+    const live: number[] = [];
+    for (let entry = 0; entry < this.used; entry++) if (this.states[entry] !== REMOVED) live.push(entry);
+    const n = live.length;
+    const tags = new Uint32Array(2 * n);
+    const lines = new Uint32Array(n);
+    const states = new Uint8Array(n);
+    const ids = Buffer.alloc(16 * n);
+    const other: Array<[number, string | null]> = [];
+    live.forEach((entry, at) => {
+      tags[2 * at] = this.tags[2 * entry] as number;
+      tags[2 * at + 1] = this.tags[2 * entry + 1] as number;
+      lines[at] = this.lines[entry] as number;
+      states[at] = this.states[entry] as number;
+      this.ids.copy(ids, 16 * at, 16 * entry, 16 * entry + 16);
+      if (this.states[entry] === OTHER_ID) other.push([at, this.otherIds.get(entry) ?? null]);
+    });
+    const header: DoneFileHeader = { v: DONE_FILE_VERSION, count: n, other };
+    return [Buffer.from(`${JSON.stringify(header)}\n`), view(tags), view(lines), view(states), ids];
+  }
+
+  /**
+   * A done file, checked (its header and its size) and read whole. A version-1 file is by line
+   * number: its entries come back under the tags of the keys it was written with, at their lines.
+   */
+  static read(path: string): DoneKeys {
+    const fd = openOwnFile(path, 'read');
+    try {
+      const { header, offset } = readHeader(fd, path);
+      const size = fstatSync(fd).size;
+      // Buffer.alloc is never taken from the shared pool: its own memory, from offset 0, so its words can be viewed in place.
+      const data = Buffer.alloc(size - offset);
+      if (readSync(fd, data, 0, data.length, offset) !== data.length) throw new DoneFileError(`${path}: shorter than its size`);
+      return header.v === 1 ? fromV1(header, data, path) : fromV2(header, data, path);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private setTag(tag: [number, number], line: number, id: string | undefined): void {
+    let entry = this.find(tag);
+    if (entry === undefined) {
+      entry = this.add(tag);
+    } else if (this.states[entry] !== REMOVED) this.count--;
+    this.count++;
+    this.lines[entry] = line;
     const uuid = id === undefined ? null : UUID_HEX.exec(id);
     if (uuid !== null) {
-      page.ids.write(uuid.slice(1).join(''), 16 * at, 'hex');
-      this.otherIds.delete(line);
-      page.state[at] = UUID_ID;
+      this.ids.write(uuid.slice(1).join(''), 16 * entry, 'hex');
+      this.otherIds.delete(entry);
+      this.states[entry] = UUID_ID;
     } else {
-      this.otherIds.set(line, id);
-      page.state[at] = OTHER_ID;
+      this.otherIds.set(entry, id);
+      this.states[entry] = OTHER_ID;
     }
     if (line > this.maxLine) this.maxLine = line;
   }
 
-  delete(line: number): void {
-    const page = this.page(line, false);
-    if (page === undefined || page.state[line % PAGE] === NOT_DONE) return;
-    (this.page(line, true) as Page).state[line % PAGE] = NOT_DONE;
-    this.otherIds.delete(line);
-    this.count--;
-  }
-
-  /** Confirmed with this same key. */
-  has(line: number, key: string): boolean {
-    const page = this.page(line, false);
-    const at = line % PAGE;
-    return page !== undefined && page.state[at] !== NOT_DONE && page.tags[2 * at] === fnv(key, 0x811c9dc5) && page.tags[2 * at + 1] === fnv(key, 0x050c5d1f);
-  }
-
-  entryId(line: number): string | undefined {
-    const page = this.page(line, false);
-    const at = line % PAGE;
-    if (page === undefined || page.state[at] === NOT_DONE) return undefined;
-    if (page.state[at] === OTHER_ID) return this.otherIds.get(line);
-    const hex = page.ids.toString('hex', 16 * at, 16 * at + 16);
+  private idOf(entry: number): string | undefined {
+    if (this.states[entry] === REMOVED) return undefined;
+    if (this.states[entry] === OTHER_ID) return this.otherIds.get(entry);
+    const hex = this.ids.toString('hex', 16 * entry, 16 * entry + 16);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
-  /** The compact form, as chunks to write one after the other (views of the pages, every page read). */
-  toChunks(): Uint8Array[] {
-    const lines = this.maxLine + 1;
-    for (let line = 0; line < lines; line += PAGE) this.page(line, true);
-    const other = [...this.otherIds].map(([line, id]): [number, string | null] => [line, id ?? null]);
-    const header: DoneFileHeader = { v: DONE_FILE_VERSION, lines, count: this.count, other };
-    const views: Uint8Array[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
-    for (const part of ['state', 'tags', 'ids'] as const) {
-      for (let first = 0; first < lines; first += PAGE) {
-        const array = (this.pages[first / PAGE] as Page)[part];
-        views.push(new Uint8Array(array.buffer, array.byteOffset, (array.byteLength / PAGE) * Math.min(PAGE, lines - first)));
-      }
+  private find([high, low]: [number, number]): number | undefined {
+    const mask = this.slots.length - 1;
+    for (let slot = high & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot] as number;
+      if (entry === EMPTY_SLOT) return undefined;
+      if (this.tags[2 * entry] === high && this.tags[2 * entry + 1] === low) return entry;
     }
-    return views;
   }
 
-  /**
-   * The page of `line`: read from the done file when it covers it, else new. A page about to
-   * change is kept (`forWrite`); a page only read may be dropped again later. Undefined for a read
-   * of a line no page holds.
-   */
-  private page(line: number, forWrite: boolean): Page | undefined {
-    const index = Math.floor(line / PAGE);
-    let page = this.pages[index];
-    if (page === undefined) {
-      const fromFile = this.source !== undefined && index * PAGE < this.source.lines;
-      if (!fromFile && !forWrite) return undefined;
-      page = fromFile ? this.load(index) : newPage();
-      this.pages[index] = page;
-      if (fromFile && !forWrite) this.remember(index);
-    }
-    if (forWrite && !this.dirty.has(index)) {
-      this.dirty.add(index);
-      const cachedAt = this.cached.indexOf(index);
-      if (cachedAt !== -1) this.cached.splice(cachedAt, 1);
-    }
-    return page;
+  private add(tag: [number, number]): number {
+    if (this.used === this.lines.length) this.growEntries(Math.max(64, 2 * this.used));
+    if (4 * (this.used + 1) > 3 * this.slots.length) this.rehash(2 * this.slots.length);
+    const entry = this.used++;
+    this.tags[2 * entry] = tag[0];
+    this.tags[2 * entry + 1] = tag[1];
+    this.place(entry);
+    return entry;
   }
 
-  private remember(index: number): void {
-    this.cached.push(index);
-    while (this.cached.length > CACHED_PAGES) this.pages[this.cached.shift() as number] = undefined;
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = (this.tags[2 * entry] as number) & mask;
+    while (this.slots[slot] !== EMPTY_SLOT) slot = (slot + 1) & mask;
+    this.slots[slot] = entry;
   }
 
-  private load(index: number): Page {
-    const source = this.source as DoneSource;
-    const page = newPage();
-    const first = index * PAGE;
-    const count = Math.min(PAGE, source.lines - first);
-    const fd = openSync(source.path, 'r');
-    try {
-      let section = source.offset;
-      for (const part of ['state', 'tags', 'ids'] as const) {
-        const array = page[part];
-        const width = array.byteLength / PAGE;
-        const target = new Uint8Array(array.buffer, array.byteOffset, width * count);
-        if (readSync(fd, target, 0, target.byteLength, section + width * first) !== target.byteLength) throw new DoneFileError(`${source.path}: shorter than its header says`);
-        section += width * source.lines;
-      }
-    } finally {
-      closeSync(fd);
-    }
-    return page;
+  private rehash(size: number): void {
+    this.slots = new Uint32Array(size).fill(EMPTY_SLOT);
+    for (let entry = 0; entry < this.used; entry++) this.place(entry);
   }
+
+  private growEntries(capacity: number): void {
+    const grow = <T extends Uint32Array | Uint8Array>(old: T, make: (n: number) => T, width: number): T => {
+      const next = make(capacity * width);
+      next.set(old);
+      return next;
+    };
+    this.tags = grow(this.tags, (n) => new Uint32Array(n), 2);
+    this.lines = grow(this.lines, (n) => new Uint32Array(n), 1);
+    this.states = grow(this.states, (n) => new Uint8Array(n), 1);
+    this.seenFlags = grow(this.seenFlags, (n) => new Uint8Array(n), 1);
+    const ids = Buffer.alloc(16 * capacity);
+    this.ids.copy(ids);
+    this.ids = ids;
+  }
+
+  /** Loads the `n` entries of a done file's sections, one by one (each is placed in the table). */
+  private load(n: number, at: PackedAt, other: ReadonlyMap<number, string | undefined>): void {
+    this.growEntries(Math.max(64, n));
+    let size = 16;
+    while (4 * n > 3 * size) size *= 2;
+    this.slots = new Uint32Array(size).fill(EMPTY_SLOT);
+    for (let i = 0; i < n; i++) {
+      const state = at.state(i);
+      if (state === REMOVED) continue;
+      const entry = this.add(at.tag(i));
+      const line = at.line(i);
+      this.lines[entry] = line;
+      this.states[entry] = state;
+      at.id(i).copy(this.ids, 16 * entry);
+      if (state === OTHER_ID) this.otherIds.set(entry, other.get(i));
+      this.count++;
+      if (line > this.maxLine) this.maxLine = line;
+    }
+  }
+
+  /** The sections of a done file of version 2 as this table's entries, without a copy (they are copied when it grows). */
+  static adopt(sections: { tags: Uint32Array; lines: Uint32Array; states: Uint8Array; ids: Buffer }, n: number, other: ReadonlyMap<number, string | undefined>): DoneKeys {
+    const done = new DoneKeys();
+    done.tags = sections.tags;
+    done.lines = sections.lines;
+    done.states = sections.states;
+    done.ids = sections.ids;
+    done.seenFlags = new Uint8Array(n);
+    done.used = n;
+    let size = 16;
+    while (4 * n > 3 * size) size *= 2;
+    done.rehash(size);
+    for (let entry = 0; entry < n; entry++) {
+      const state = done.states[entry];
+      if (state === REMOVED) continue;
+      done.count++;
+      if (state === OTHER_ID) done.otherIds.set(entry, other.get(entry));
+      const line = done.lines[entry] as number;
+      if (line > done.maxLine) done.maxLine = line;
+    }
+    return done;
+  }
+
+  /** Built from the sections of a done file. */
+  static fromSections(n: number, at: PackedAt, other: ReadonlyMap<number, string | undefined>): DoneKeys {
+    const done = new DoneKeys();
+    done.load(n, at, other);
+    return done;
+  }
+}
+
+function otherMap(header: DoneFileHeader): Map<number, string | undefined> {
+  return new Map(header.other.map(([at, id]) => [at, id ?? undefined]));
+}
+
+function fromV2(header: DoneFileHeader, data: Buffer, path: string): DoneKeys {
+  const n = header.count;
+  if (!Number.isInteger(n) || n < 0 || data.length !== n * (8 + 4 + 1 + 16)) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} entries`);
+  // `data` has a buffer of its own from offset 0 (read()): its sections become the entries as they are.
+  return DoneKeys.adopt(
+    {
+      tags: new Uint32Array(data.buffer, data.byteOffset, 2 * n),
+      lines: new Uint32Array(data.buffer, data.byteOffset + 8 * n, n),
+      states: data.subarray(12 * n, 13 * n),
+      ids: data.subarray(13 * n),
+    },
+    n,
+    otherMap(header),
+  );
+}
+
+function fromV1(header: DoneFileHeader, data: Buffer, path: string): DoneKeys {
+  const n = header.lines ?? -1;
+  if (!Number.isInteger(n) || n < 0 || data.length !== n * 25) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} lines`);
+  // The sections start at offsets that are not multiples of 4: copy the tags before viewing them as words.
+  const tags = new Uint32Array(new Uint8Array(data.subarray(n, 9 * n)).buffer, 0, 2 * n);
+  const at: PackedAt = {
+    tag: (i) => [tags[2 * i] as number, tags[2 * i + 1] as number],
+    line: (i) => i,
+    state: (i) => data[i] as number,
+    id: (i) => data.subarray(9 * n + 16 * i, 9 * n + 16 * i + 16),
+  };
+  return DoneKeys.fromSections(n, at, otherMap(header));
 }
 
 function readHeader(fd: number, path: string): { header: DoneFileHeader; offset: number } {
@@ -239,8 +337,8 @@ function readHeader(fd: number, path: string): { header: DoneFileHeader; offset:
       } catch {
         throw new DoneFileError(`${path}: not a done file`);
       }
-      if (header.v !== DONE_FILE_VERSION || !Number.isInteger(header.lines) || header.lines < 0 || !Array.isArray(header.other)) {
-        throw new DoneFileError(`${path}: not a done file of version ${DONE_FILE_VERSION}`);
+      if ((header.v !== 1 && header.v !== DONE_FILE_VERSION) || !Array.isArray(header.other)) {
+        throw new DoneFileError(`${path}: not a done file of version 1 or ${DONE_FILE_VERSION}`);
       }
       return { header, offset: text.length + 1 };
     }

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { DoneLines } from './journal-done.js';
-import type { LineState } from './journal-records.js';
+import type { DoneKeys } from './journal-done.js';
+import type { LineState, RunRecord } from './journal-records.js';
 import { journalsRoot } from './journal.js';
 import { readJournal } from './journal-read.js';
 
@@ -15,17 +15,22 @@ export interface JournalCounts {
 }
 
 export interface JournalSummary {
+  /** The journal's batch: `<kind>~<batch id>` (`<kind>-<hash or id>` for a journal of version 1). */
   batch: string;
   target: string;
+  /** The target as the user knows it (profile and base URL, or the sandbox database), when the journal says. */
+  where: string | undefined;
   input: string;
   kind: string;
   path: string;
   counts: JournalCounts;
+  /** How its last run ended, in the words of its summary. */
+  lastRun: RunRecord | undefined;
   /** Milliseconds since the journal was last written. */
   ageMs: number;
 }
 
-export function countLines(lines: ReadonlyMap<number, LineState>, done: DoneLines): JournalCounts {
+export function countLines(lines: ReadonlyMap<string, LineState>, done: DoneKeys): JournalCounts {
   const counts: JournalCounts = { done: done.size, rejected: 0, uncertain: 0 };
   for (const state of lines.values()) {
     if (state.rejected) counts.rejected++;
@@ -71,6 +76,8 @@ export async function listJournals(dir: string, nowMs: number = Date.now()): Pro
     summaries.push({
       batch: read.meta.batch,
       target: read.meta.target,
+      where: read.meta.where,
+      lastRun: read.lastRun,
       input: read.meta.input,
       kind: read.meta.kind,
       path,

@@ -1,4 +1,6 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { processAlive } from './process-alive.js';
+import { isSymlinkSync, SymlinkError } from './atomic.js';
 
 /** Another live process holds the lock of this journal. */
 export class JournalLockedError extends Error {
@@ -15,16 +17,6 @@ export interface JournalLock {
   release(): void;
 }
 
-/** True when a process with this id exists (EPERM: it exists but belongs to someone else). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Takes `<path>` exclusively (O_CREAT|O_EXCL) and writes our pid into it. A lock whose pid no longer
  * runs (a run killed with -9) is stale: it is removed and taken once more.
@@ -36,6 +28,8 @@ export function acquireLock(lockPath: string, pid: number = process.pid): Journa
       fd = openSync(lockPath, 'wx', 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // O_EXCL never follows a link, but reading the holder's pid (and taking a stale lock) would.
+      if (isSymlinkSync(lockPath)) throw new SymlinkError(lockPath);
       const holder = readHolder(lockPath);
       if (holder !== undefined && processAlive(holder)) throw new JournalLockedError(lockPath, holder);
       // No pid yet: another run created the file a moment ago and is about to write it.

@@ -1,7 +1,9 @@
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DoneLines } from './journal-done.js';
-import type { JournalMeta, JournalRecord, LineState } from './journal-records.js';
+import { openOwnFile, SymlinkError } from './atomic.js';
+import { DoneKeys } from './journal-done.js';
+import type { InputRecord, JournalMeta, JournalRecord, LineState, RunRecord } from './journal-records.js';
+import { identityOf } from './journal-records.js';
 
 /** Reading a journal (src/config/journal.ts): what earlier runs left, record by record, or from a compaction's done file. */
 
@@ -11,31 +13,43 @@ export class CorruptJournalError extends Error {
 
 export interface ReadResult {
   meta: JournalMeta | undefined;
-  lines: Map<number, LineState>;
-  /** The journal is in its compact form: its meta and a compact record, nothing after it. */
+  /** Requests sent without a confirmation, by identity. */
+  lines: Map<string, LineState>;
+  /** The journal is in its compact form: a compact record, and after it no request's record (input and run records may follow). */
   compact: boolean;
-  done: DoneLines;
+  done: DoneKeys;
+  lastInput: InputRecord | undefined;
+  lastRun: RunRecord | undefined;
   /** Bytes up to the end of the last complete line. */
   goodBytes: number;
   /** The file ends in a partial line (a write cut short). */
   torn: boolean;
 }
 
-/** Reads a journal; a missing file is an empty journal; a partial last line is ignored. */
+/** Reads a journal; a missing file is an empty journal; a partial last line is ignored; a symbolic link is refused (SymlinkError). */
 export async function readJournal(path: string): Promise<ReadResult> {
-  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: DoneLines.empty(), goodBytes: 0, torn: false };
-  let size: number;
+  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: DoneKeys.empty(), lastInput: undefined, lastRun: undefined, goodBytes: 0, torn: false };
+  let fd: number;
   try {
-    size = statSync(path).size;
+    fd = openOwnFile(path, 'read');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
     throw error;
   }
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  /** Version 1 names a line in its outcomes: the identity of the line's last `sent`. */
+  const byLine = new Map<number, string>();
   // Split by hand rather than with readline, whose async iterator queues lines faster than they
   // are used: a million-line journal would sit in memory at once.
   let lineNo = 0;
   let rest: Buffer = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of createReadStream(path, { fd, highWaterMark: 256 * 1024 })) {
     let data = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
     let newline: number;
     while ((newline = data.indexOf(0x0a)) !== -1) {
@@ -47,7 +61,7 @@ export async function readJournal(path: string): Promise<ReadResult> {
         throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
       }
       result.goodBytes += newline + 1;
-      apply(result, record, path);
+      apply(result, record, path, byLine);
       data = data.subarray(newline + 1);
     }
     rest = Buffer.from(data);
@@ -57,33 +71,52 @@ export async function readJournal(path: string): Promise<ReadResult> {
   return result;
 }
 
-function apply(result: ReadResult, record: JournalRecord, path: string): void {
-  result.compact = record.t === 'compact';
-  if (record.t === 'meta') {
-    result.meta = record;
-    return;
-  }
-  if (record.t === 'compact') {
-    try {
-      result.done = DoneLines.read(join(dirname(path), basename(record.file)));
-    } catch (error) {
-      throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
+function apply(result: ReadResult, record: JournalRecord, path: string, byLine: Map<number, string>): void {
+  // Input and run records after a compaction leave it compact: no request changed.
+  if (record.t !== 'input' && record.t !== 'run' && record.t !== 'meta') result.compact = record.t === 'compact';
+  switch (record.t) {
+    case 'meta':
+      result.meta = record;
+      return;
+    case 'input':
+      result.lastInput = record;
+      return;
+    case 'run':
+      result.lastRun = record;
+      return;
+    case 'compact':
+      try {
+        result.done = DoneKeys.read(join(dirname(path), basename(record.file)));
+      } catch (error) {
+        if (error instanceof SymlinkError) throw error;
+        throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
+      }
+      result.lines = new Map();
+      byLine.clear();
+      return;
+    case 'sent': {
+      const identity = identityOf(record);
+      // Only a journal of version 1 names lines in its outcomes: a map of a million lines otherwise for nothing.
+      if (result.meta?.v === 1) byLine.set(record.line, identity);
+      // Sent anew (a journal of version 1 under a reused batch id: its bytes changed): it starts over.
+      result.done.delete(identity);
+      result.lines.set(identity, { sent: record });
+      return;
     }
-    result.lines = new Map();
-    return;
+    case 'done': {
+      const identity = record.k ?? byLine.get(record.line);
+      if (identity === undefined) return;
+      result.done.set(identity, result.lines.get(identity)?.sent?.line ?? record.line, record.id);
+      result.lines.delete(identity);
+      return;
+    }
+    case 'rejected': {
+      const identity = record.k ?? byLine.get(record.line);
+      if (identity === undefined) return;
+      const state = result.lines.get(identity) ?? {};
+      state.rejected = record;
+      result.lines.set(identity, state);
+      return;
+    }
   }
-  if (record.t === 'done') {
-    const state = result.lines.get(record.line);
-    result.done.set(record.line, state?.sent?.key ?? '', record.id);
-    result.lines.delete(record.line);
-    return;
-  }
-  const state = result.lines.get(record.line) ?? {};
-  if (record.t === 'sent') {
-    // A line sent anew (its bytes changed under the same batch id) starts over.
-    result.done.delete(record.line);
-    state.sent = record;
-    delete state.rejected;
-  } else state.rejected = record;
-  result.lines.set(record.line, state);
 }

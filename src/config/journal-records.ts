@@ -14,12 +14,18 @@ export interface JournalMeta {
   /** create, events, attempts, or outbox. */
   kind: string;
   created: number;
+  /** Version 2: where the requests go, as the user knows it (profile and base URL, or the sandbox database). */
+  where?: string;
 }
 
 export interface SentRecord {
   t: 'sent';
+  /** The line it came from (or the outbox's capture number): to name it, never to find it. */
   line: number;
+  /** The Idempotency-Key it is sent with. */
   key: string;
+  /** The request's identity when it is not `key` (a line of a journal of version 1 resumed under its old key). */
+  rid?: string;
   method: string;
   path: string;
   /** The exact body bytes (JSON text, so UTF-8). */
@@ -34,6 +40,8 @@ export interface SentRecord {
 export interface DoneRecord {
   t: 'done';
   line: number;
+  /** The identity of the request (version 2); version 1 named the line, whose last `sent` it answers. */
+  k?: string;
   status: number;
   id?: string;
 }
@@ -42,6 +50,7 @@ export interface DoneRecord {
 export interface RejectedRecord {
   t: 'rejected';
   line: number;
+  k?: string;
   status: number;
   code: string;
 }
@@ -57,10 +66,37 @@ export interface CompactRecord {
   count: number;
 }
 
-export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord | CompactRecord;
+/** What a run read, written when it starts: a later run compares its input with it. */
+export interface InputRecord {
+  t: 'input';
+  /** SHA-256 of the input's bytes. */
+  sha256: string;
+  /** The digest of its records as normalised (see bulk/fingerprint.ts), when known: the same for a re-saved file. */
+  content?: string;
+}
 
-/** What earlier runs left for a line not confirmed: `sent` alone is uncertain (maybe applied, maybe not). */
+/** How a run ended, in the words of its summary (`parcels batches` shows the last one). */
+export interface RunRecord {
+  t: 'run';
+  created: number;
+  replayed: number;
+  failed: number;
+  invalid: number;
+  cancelled: number;
+  /** The whole input was read: its normalised digest. */
+  content?: string;
+  at: number;
+}
+
+export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord | CompactRecord | InputRecord | RunRecord;
+
+/** What earlier runs left for a request not confirmed: `sent` alone is uncertain (maybe applied, maybe not). */
 export interface LineState {
   sent?: SentRecord;
   rejected?: RejectedRecord;
+}
+
+/** The identity a sent record is kept under. */
+export function identityOf(record: SentRecord): string {
+  return record.rid ?? record.key;
 }

@@ -1,20 +1,23 @@
-import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
-import type { DoneLines } from './journal-done.js';
+import { openOwnFile, writeFileAtomic } from './atomic.js';
+import type { DoneKeys } from './journal-done.js';
 import { readJournal } from './journal-read.js';
 import type { JournalLock } from './journal-lock.js';
 import { acquireLock, acquireLockWaiting } from './journal-lock.js';
-import type { CompactRecord, JournalMeta, JournalRecord, LineState, SentRecord } from './journal-records.js';
+import type { CompactRecord, InputRecord, JournalMeta, JournalRecord, LineState, RunRecord, SentRecord } from './journal-records.js';
+import { identityOf } from './journal-records.js';
 
 /**
  * The write-ahead journal of bulk runs and of the offline outbox: one append-only NDJSON file per
- * batch and target. A line's exact request (key, bytes) is written before its first send, its
- * outcome after the answer. kill -9 can only tear the last line, which reading ignores.
+ * batch and target. A request's exact form (key, bytes) is written before its first send, its
+ * outcome after the answer, both under the request's identity. kill -9 can only tear the last
+ * line, which reading ignores. Version 1 (the released one) named lines by number; it is read.
+ * Every file of it (journal, lock, done file, compaction) is opened so that a symbolic link is refused.
  */
 
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
 
 export interface JournalIdentity {
   /** The data directory (see src/config/paths.ts). */
@@ -23,6 +26,8 @@ export interface JournalIdentity {
   batch: string;
   input: string;
   kind: string;
+  /** Where the requests go, as the user knows it (shown by `parcels batches`). */
+  where?: string;
 }
 
 const FILE_SUFFIX = '.ndjson';
@@ -46,8 +51,8 @@ export interface JournalOptions {
 }
 
 export class Journal {
-  /** Lines sent (by this run or an earlier one) without a confirmation: uncertain or rejected. */
-  private readonly unconfirmed: Set<number>;
+  /** Requests sent (by this run or an earlier one) without a confirmation: uncertain or rejected. */
+  private readonly unconfirmed: Set<string>;
   /** The file is not (or no longer) in its compact form: it was read so, or this run wrote a record. */
   private changed: boolean;
   private pendingText = '';
@@ -55,16 +60,22 @@ export class Journal {
   /** A background fdatasync is under way: the next batch's waits for the one after it. */
   private syncing = false;
   private closed = false;
+  /** The input and run records a compaction keeps. */
+  private latestInput: InputRecord | undefined;
+  private latestRun: RunRecord | undefined;
   /** A line was recorded: a journal this open created and nothing was recorded in is removed on close. */
   private recorded = false;
 
   private constructor(
     readonly path: string,
     readonly meta: JournalMeta,
-    /** Lines earlier runs sent without a confirmation, by line number. Not updated by this run's writes. */
-    readonly previous: ReadonlyMap<number, LineState>,
-    /** Lines earlier runs confirmed. */
-    readonly done: DoneLines,
+    /** Requests earlier runs sent without a confirmation, by identity. Not updated by this run's writes. */
+    readonly previous: ReadonlyMap<string, LineState>,
+    /** Requests earlier runs confirmed. */
+    readonly done: DoneKeys,
+    /** The input the last run read, and how it ended. */
+    readonly lastInput: InputRecord | undefined,
+    readonly lastRun: RunRecord | undefined,
     private fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
@@ -74,6 +85,8 @@ export class Journal {
   ) {
     this.changed = !compact;
     this.unconfirmed = new Set(previous.keys());
+    this.latestInput = lastInput;
+    this.latestRun = lastRun;
   }
 
   /** Locks the batch (JournalLockedError when another run holds it), reads what earlier runs left and opens for appending. */
@@ -84,13 +97,15 @@ export class Journal {
     const lock = opts.lockWaitMs ? await acquireLockWaiting(lockPath, { waitMs: opts.lockWaitMs }) : acquireLock(lockPath);
     try {
       const read = await readJournal(path);
-      const fd = openSync(path, 'a', 0o600);
+      const fd = openOwnFile(path, 'append');
       if (read.torn) ftruncateSync(fd, read.goodBytes);
       const journal = new Journal(
         path,
-        read.meta ?? { t: 'meta', v: JOURNAL_VERSION, batch: id.batch, target: id.target, input: id.input, kind: id.kind, created: (opts.now ?? Date.now)() },
+        read.meta ?? { t: 'meta', v: JOURNAL_VERSION, batch: id.batch, target: id.target, input: id.input, kind: id.kind, created: (opts.now ?? Date.now)(), ...(id.where === undefined ? {} : { where: id.where }) },
         read.lines,
         read.done,
+        read.lastInput,
+        read.lastRun,
         fd,
         lock,
         opts.syncEvery ?? 256,
@@ -108,20 +123,31 @@ export class Journal {
   /** Buffered: call `flush` (or `sync`) after it and before the request's first send. */
   recordSent(record: Omit<SentRecord, 't'>): void {
     this.recorded = true;
-    this.unconfirmed.add(record.line);
-    this.buffer({ t: 'sent', ...record });
+    const sent: SentRecord = { t: 'sent', ...record };
+    this.unconfirmed.add(identityOf(sent));
+    this.buffer(sent);
   }
 
-  recordDone(line: number, status: number, id?: string): void {
+  /** `identity`: the request's (its key, unless its sent record says otherwise); `line`: the line it has now. */
+  recordDone(identity: string, line: number, status: number, id?: string): void {
     this.recorded = true;
-    this.unconfirmed.delete(line);
-    this.buffer(id === undefined ? { t: 'done', line, status } : { t: 'done', line, status, id });
+    this.unconfirmed.delete(identity);
+    this.buffer(id === undefined ? { t: 'done', line, k: identity, status } : { t: 'done', line, k: identity, status, id });
   }
 
-  recordRejected(line: number, status: number, code: string): void {
+  recordRejected(identity: string, line: number, status: number, code: string): void {
     this.recorded = true;
-    this.unconfirmed.add(line);
-    this.buffer({ t: 'rejected', line, status, code });
+    this.unconfirmed.add(identity);
+    this.buffer({ t: 'rejected', line, k: identity, status, code });
+  }
+
+  /** What this run reads (before it sends anything) or how it ended; written at once. */
+  recordRunState(record: InputRecord | RunRecord): void {
+    if (record.t === 'input') this.latestInput = record;
+    else this.latestRun = record;
+    // Not a change to any request: a compact journal stays compact.
+    this.pendingText += `${JSON.stringify(record)}\n`;
+    this.flush();
   }
 
   /**
@@ -144,9 +170,10 @@ export class Journal {
     const dir = dirname(this.path);
     await writeFileAtomic(join(dir, file), state.done.toChunks());
     const compact: CompactRecord = { t: 'compact', file, count: state.done.size };
-    await writeFileAtomic(this.path, `${JSON.stringify(this.meta)}\n${JSON.stringify(compact)}\n`);
+    const kept = [this.meta, this.latestInput, this.latestRun, compact].filter((record) => record !== undefined);
+    await writeFileAtomic(this.path, kept.map((record) => `${JSON.stringify(record)}\n`).join(''));
     closeSync(this.fd);
-    this.fd = openSync(this.path, 'a', 0o600);
+    this.fd = openOwnFile(this.path, 'append');
     this.changed = false;
     for (const other of readdirSync(dir)) {
       if (other !== file && other.startsWith(`${name}.`) && other.endsWith('.done')) rmSync(join(dir, other), { force: true });
@@ -168,7 +195,7 @@ export class Journal {
     if (records.length > 0) this.recorded = true;
     this.flush();
     const temporary = `${this.path}.compact`;
-    const fd = openSync(temporary, 'w', 0o600);
+    const fd = openOwnFile(temporary, 'truncate');
     try {
       writeSync(fd, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
       fdatasyncSync(fd);
@@ -177,7 +204,7 @@ export class Journal {
     }
     renameSync(temporary, this.path);
     closeSync(this.fd);
-    this.fd = openSync(this.path, 'a', 0o600);
+    this.fd = openOwnFile(this.path, 'append');
     this.unsynced = 0;
   }
 

@@ -1,14 +1,24 @@
-/** RFC 4180 CSV: fields quoted when they hold a comma, quote, CR or LF; quotes doubled. */
+/**
+ * RFC 4180 CSV: fields quoted when they hold a comma, quote, CR or LF; quotes doubled.
+ *
+ * A text cell a spreadsheet would read as a formula (OWASP "CSV injection": one starting with `=`,
+ * `+`, `-`, `@`, a tab or a CR) is neutralised: a `'` goes in front and the cell is quoted, so
+ * `@SUM(1+1)` from a parcel's `addition` is shown as text, never run. Numbers are ours, not text,
+ * and stay as they are (`-5`). Raw values for machines: `--json` or `-o ndjson`.
+ */
+
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** The raw text of a value in CSV: strings as they are, null/undefined empty, objects as JSON. */
-function csvValue(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value) ?? '';
+function csvValue(value: unknown): { text: string; fromText: boolean } {
+  if (value === null || value === undefined) return { text: '', fromText: false };
+  if (typeof value === 'string') return { text: value, fromText: true };
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return { text: String(value), fromText: false };
+  return { text: JSON.stringify(value) ?? '', fromText: false };
 }
 
-function csvField(text: string): string {
+function csvField({ text, fromText }: { text: string; fromText: boolean }): string {
+  if (fromText && FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,13 +1,14 @@
 /**
  * `--jq EXPR`: the JSON a command would print, filtered by a real jq (jq-wasm: jq 1.7 compiled to
- * WebAssembly, shipped inside the npm package; nothing is downloaded). The module is imported only
- * when the flag is given.
+ * WebAssembly, shipped inside the npm package; nothing is downloaded), run in a worker thread
+ * (src/io/jq-runner.ts) under a time limit. The module is imported only when the flag is given.
  *
  * Output is like `jq -c` with gh's twist: one result per line, compact JSON, strings raw.
  */
-import { UsageError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import { batches } from './batches.js';
 import type { Source } from './batches.js';
+import { JqTimeLimitError, runInWorker } from './jq-runner.js';
 import { sanitize } from './sanitize.js';
 import { isClosed, writeOut } from './streams.js';
 import type { IO } from './streams.js';
@@ -41,55 +42,25 @@ function wrapped(expression: string): string {
   return `$${INPUTS_VARIABLE}[] | try (\n${expression}\n) catch {${JSON.stringify(ERROR_KEY)}: .}`;
 }
 
-interface JqInstance {
-  raw(input: string, filter: string, flags: string[]): Promise<string>;
-}
-
-/**
- * One jq-wasm 1.0.1 instance wears out: its function table breaks after about 310 runs ("Unknown
- * function type"), and each run leaves its arguments on the WebAssembly stack (1-2 MiB), never
- * popped. A fresh instance costs 12-16 ms, so one serves this many runs or argument bytes and is
- * then replaced. Streams are filtered a batch of items per run.
- */
-const RUNS_PER_INSTANCE = 100;
-const ARGUMENT_BYTES_PER_INSTANCE = 768 * 1024;
 /** Items filtered per run on a stream: jq applies the filter to each input of a run in turn. */
 const STREAM_BATCH = 100;
 /** …or fewer, when the stream has been quiet this long (a slow list still shows its first results). */
 const STREAM_IDLE_MS = 100;
+/**
+ * The longest one run may take. Real filters over a page or a batch of 100 items take
+ * milliseconds; a filter still running after this never ends (`repeat(1)`, `def f: f; f`).
+ */
+export const JQ_TIME_LIMIT_MS = 10_000;
 
-let factory: Promise<() => Promise<JqInstance>> | undefined;
-let current: { instance: Promise<JqInstance>; runs: number; bytes: number } | undefined;
-
-function loadFactory(): Promise<() => Promise<JqInstance>> {
-  // The Emscripten factory itself (the package's `raw` shares one instance for ever). It is CommonJS:
-  // its module.exports arrives as `default`.
-  factory ??= import('jq-wasm/dist/build/jq.js').then((module) => {
-    const create = (module as { default: (options?: object) => Promise<unknown> }).default;
-    // The instance is untyped (jq.d.ts declares Promise<any>); it has the `raw` the package's own index calls.
-    return () => create() as Promise<JqInstance>;
-  });
-  return factory;
+/** How long a run may take, and what cancels it (the command's SIGINT/SIGTERM). */
+export interface JqLimits {
+  timeLimitMs?: number;
+  signal?: AbortSignal | undefined;
 }
 
 /** Runs `filter` with `-n -c`, the JSON array `inputs` bound to $__parcels_jq_inputs. */
-async function runJq(inputs: string, filter: string): Promise<string> {
-  const create = await loadFactory();
-  // Arguments as the stack holds them: UTF-8 with a NUL each, plus the fixed flags.
-  const bytes = Buffer.byteLength(inputs) + Buffer.byteLength(filter) + 64;
-  if (current === undefined || current.runs >= RUNS_PER_INSTANCE || current.bytes + bytes > ARGUMENT_BYTES_PER_INSTANCE) {
-    current = { instance: create(), runs: 0, bytes: 0 };
-  }
-  current.runs++;
-  current.bytes += bytes;
-  const used = current;
-  try {
-    return await (await used.instance).raw('', filter, ['-n', '-c', '--argjson', INPUTS_VARIABLE, inputs]);
-  } catch (error) {
-    // jq's own errors leave the instance sound; a WebAssembly fault (an abort) does not.
-    if (!jqMessage(error).startsWith('jq: ') && current === used) current = undefined;
-    throw error;
-  }
+function runJq(inputs: string, filter: string, limits: JqLimits): Promise<string> {
+  return runInWorker(filter, ['-n', '-c', '--argjson', INPUTS_VARIABLE, inputs], { timeLimitMs: limits.timeLimitMs ?? JQ_TIME_LIMIT_MS, signal: limits.signal });
 }
 
 /** jq's own message, on one line. */
@@ -106,9 +77,20 @@ function expressionError(expression: string, message: string): UsageError {
   return new UsageError(`--jq ${message}`, '--jq', `check the expression: ${expression}`);
 }
 
-/** jq's own complaints (they start "jq: ") are the user's to fix: exit 2. Anything else is ours. */
+/**
+ * jq's own complaints (they start "jq: ") are the user's to fix: exit 2, as are a filter that met
+ * the time limit and one whose results outgrew jq's memory. Anything else is ours.
+ */
 function jqError(expression: string, error: unknown): unknown {
+  if (error instanceof JqTimeLimitError) {
+    return new UsageError(
+      `--jq stopped: the filter gave ${error.message} (a filter that never ends, such as repeat(…) or a recursion without a base case?)`,
+      '--jq',
+      `check the expression: ${expression}`,
+    );
+  }
   const message = jqMessage(error);
+  if (/\bOOM\b|out of memory|Memory\.grow/i.test(message)) return expressionError(expression, 'stopped: its results outgrew the memory jq may use');
   return message.startsWith('jq: ') ? expressionError(expression, message) : error;
 }
 
@@ -117,11 +99,12 @@ function jqError(expression: string, error: unknown): unknown {
  * request is sent (exit 2). An error that depends on the input (`.[]` on null) is not a compile
  * error and waits for the real data.
  */
-export async function compileJq(expression: string): Promise<JqFilter> {
+export async function compileJq(expression: string, limits: JqLimits = {}): Promise<JqFilter> {
   try {
-    await runJq('[]', expression);
+    await runJq('[]', expression, limits);
   } catch (error) {
     const message = jqMessage(error);
+    if (error instanceof CancelledError || error instanceof JqTimeLimitError) throw jqError(expression, error);
     if (!message.startsWith('jq: ') || /compile error/i.test(message)) throw jqError(expression, error);
   }
   return {
@@ -138,7 +121,7 @@ export async function compileJq(expression: string): Promise<JqFilter> {
       }
       let output: string;
       try {
-        output = await runJq(text, wrapped(expression));
+        output = await runJq(text, wrapped(expression), limits);
       } catch (error) {
         throw jqError(expression, error);
       }

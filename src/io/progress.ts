@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { durationText } from './time.js';
 import type { IO } from './streams.js';
 
@@ -89,8 +90,9 @@ export function progressLine(io: IO, opts: ProgressOptions): ProgressLine {
   };
 }
 
-/** Lines of a file, read as a stream. */
+/** Lines of a file, read as a stream; 0 for what is not a regular file (a pipe, /dev/zero: read once, or never ending). */
 async function countLines(path: string): Promise<number> {
+  if (!(await stat(path)).isFile()) return 0;
   let lines = 0;
   let last = 0x0a;
   for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {

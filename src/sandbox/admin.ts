@@ -35,24 +35,32 @@ export interface AdminDeps {
   token: () => string | undefined;
   /** Aborted when the sandbox closes (ends waiting log requests). */
   closing: AbortSignal;
+  /** A fresh one-time login link of the web inspector: its path with the code in the fragment. */
+  inspectorLogin: () => { path: string; expires_in_s: number };
 }
 
 const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox-admin"';
 
+/** The admin route (and with it the inspector) is off: a non-loopback listener without an explicit token. */
+export function adminDisabled(): SandboxError {
+  return new SandboxError(403, 'admin_disabled', 'the admin route is off on a non-loopback listener; start the sandbox with an explicit admin token (PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file)');
+}
+
+/** A customer API key presented where only the sandbox's own credentials count. */
+export function customerKeyRefused(where: string, instead: string): SandboxError {
+  return new SandboxError(403, 'customer_key_refused', `a customer API key cannot use the ${where}; ${instead}`);
+}
+
 function authorise(req: IncomingMessage, d: AdminDeps): void {
   const token = d.token();
-  if (token === undefined) {
-    throw new SandboxError(403, 'admin_disabled', 'the admin route is off on a non-loopback listener; start the sandbox with an explicit admin token (PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file)');
-  }
+  if (token === undefined) throw adminDisabled();
   const header = req.headers.authorization;
   if (header === undefined || header === '') {
     throw new SandboxError(401, 'missing_credentials', 'send Authorization: Bearer <admin token>', undefined, undefined, { 'WWW-Authenticate': WWW_AUTHENTICATE });
   }
   const presented = /^Bearer +([^\s]+) *$/i.exec(header)?.[1];
   if (presented !== undefined && timingSafeEqual(sha256(presented), sha256(token))) return;
-  if (recognises(d.keys, header)) {
-    throw new SandboxError(403, 'customer_key_refused', 'a customer API key cannot use the admin route; send the sandbox admin token');
-  }
+  if (recognises(d.keys, header)) throw customerKeyRefused('admin route', 'send the sandbox admin token');
   throw new SandboxError(401, 'invalid_credentials', 'the admin token is not valid', undefined, undefined, { 'WWW-Authenticate': `${WWW_AUTHENTICATE}, error="invalid_token"` });
 }
 
@@ -61,7 +69,8 @@ function object(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+/** A JSON object body (Content-Type application/json, at most 1 MiB). */
+export async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   const bytes = await readJsonBody(req);
   try {
     return object(JSON.parse(bytes.toString('utf8')));
@@ -114,7 +123,8 @@ function clockAction(action: string, body: Record<string, unknown>, d: AdminDeps
   }
 }
 
-async function route(req: IncomingMessage, path: string, query: URLSearchParams, d: AdminDeps): Promise<{ status: number; data: unknown }> {
+/** Answers an authorised admin request for `path` (under ADMIN_PREFIX); throws what handleAdmin turns into an error answer. */
+export async function routeAdmin(req: IncomingMessage, path: string, query: URLSearchParams, d: AdminDeps): Promise<{ status: number; data: unknown }> {
   const method = req.method ?? 'GET';
   const parts = path.slice(ADMIN_PREFIX.length).split('/');
   const [first, second, third] = parts;
@@ -145,11 +155,24 @@ async function route(req: IncomingMessage, path: string, query: URLSearchParams,
     const wait = Math.min(Number(query.get('wait') ?? '0'), MAX_LOG_WAIT_MS);
     if (!Number.isSafeInteger(after) || after < 0) throw badRequest('invalid_parameter', 'query parameter after must be a whole number ≥ 0', 'after');
     if (!Number.isSafeInteger(wait) || wait < 0) throw badRequest('invalid_parameter', 'query parameter wait must be whole milliseconds ≥ 0', 'wait');
+    const limit = query.has('limit') ? Number(query.get('limit')) : undefined;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
     await d.log.waitFor(after, wait, d.closing);
-    const entries = d.log.entries(after, query.get('bodies') === 'true');
+    const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
     return { status: 200, data: { entries, latest: d.log.latest() } };
   }
+  if (first === 'ui' && second === 'login' && parts.length === 2 && method === 'POST') return { status: 201, data: d.inspectorLogin() };
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
+}
+
+/** What a failed admin (or inspector) request answers. */
+export function adminFailure(err: unknown): SandboxResponse {
+  if (err instanceof SandboxError) return errorResponse(err);
+  if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));
+  if (err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'unknown_scenario', err.message));
+  if (err instanceof ClockError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
+  if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
+  return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
 }
 
 /** Answers one admin request; never rejects. */
@@ -159,14 +182,9 @@ export async function handleAdmin(req: IncomingMessage, d: AdminDeps): Promise<S
   const path = q === -1 ? url : url.slice(0, q);
   try {
     authorise(req, d);
-    const { status, data } = await route(req, path, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), d);
+    const { status, data } = await routeAdmin(req, path, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), d);
     return { status, headers: { 'Cache-Control': 'no-store' }, body: dataBody(data) };
   } catch (err) {
-    if (err instanceof SandboxError) return errorResponse(err);
-    if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));
-    if (err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'unknown_scenario', err.message));
-    if (err instanceof ClockError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
-    if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
-    return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
+    return adminFailure(err);
   }
 }

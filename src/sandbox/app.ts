@@ -1,19 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminDeps } from './admin.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
-import { KeyRing } from './auth.js';
+import { KeyRing, recognises } from './auth.js';
 import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
+import { InspectorAccess } from './inspector/access.js';
+import type { InspectorDeps } from './inspector/handler.js';
+import { handleInspector, inspectorLoginPath, isInspectorRequest } from './inspector/handler.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
 import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
+import { LogRedactor } from './redact.js';
 import { RequestLog } from './requestlog.js';
 import type { SandboxResponse } from './envelope.js';
 import { Responder } from './respond.js';
@@ -35,6 +39,11 @@ import { WriteBatcher } from './write-batch.js';
 export interface TrackingOptions extends TrackingFaultOptions {
   /** The Date header runs ahead by this many seconds per hour of elapsed time (negative: behind). */
   dateDriftSPerHour?: number;
+}
+
+/** An admin token that cannot be used: one the seed (or the database) knows as a customer key. */
+export class AdminTokenError extends Error {
+  override readonly name = 'AdminTokenError';
 }
 
 export interface AppOptions {
@@ -74,6 +83,8 @@ export interface App {
   readonly testClock: TestClock;
   readonly scenarios: ScenarioEngine;
   readonly log: RequestLog;
+  /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
+  inspectorLogin(): string | undefined;
   /** Flushes usage and closes the database. */
   close(): void;
 }
@@ -116,8 +127,14 @@ export function createApp(opts: AppOptions = {}): App {
     throw err;
   }
   const usage = new UsageRecorder(repo);
-  const keys = withAuthCache(new KeyRing(repo.loadOrganisations(), repo.loadKeys()));
-  const log = new RequestLog(opts.logSize);
+  const stored = repo.loadKeys();
+  const keys = withAuthCache(new KeyRing(repo.loadOrganisations(), stored));
+  if (opts.adminToken !== undefined && recognises(keys, `Bearer ${opts.adminToken}`)) {
+    repo.close();
+    throw new AdminTokenError('the admin token is a customer API key of this sandbox; an admin token must be a secret of its own');
+  }
+  const secrets = [...seed.organisations.flatMap((o) => o.keys.map((k) => k.key)), ...(opts.adminToken === undefined ? [] : [opts.adminToken])];
+  const log = new RequestLog(new LogRedactor(secrets, new Set(stored.map((k) => k.hash.toString('hex')))), opts.logSize);
   const writes = new WriteBatcher<SandboxResponse>(repo);
   const deps: PipelineDeps = {
     repo,
@@ -135,8 +152,14 @@ export function createApp(opts: AppOptions = {}): App {
     writes,
   };
   const closing = new AbortController();
-  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal };
-  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0);
+  const access = new InspectorAccess(() => clock.elapsedMs());
+  const loginLink = () => {
+    const { code, expiresInS } = access.issueCode();
+    return { path: inspectorLoginPath(code), expires_in_s: expiresInS };
+  };
+  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
+  const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
+  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
 
   /** Serves one request taken in by the intake, with its batch's change check. */
@@ -158,6 +181,10 @@ export function createApp(opts: AppOptions = {}): App {
       // A busy database (another process applying the same steps) leaves them for the next request.
       if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
       nowMs = clock.nowMs();
+    }
+    if (isInspectorRequest(req.url)) {
+      void handleInspector(req, res, inspector);
+      return;
     }
     // GET routes come back synchronously and are answered now; body routes wait for their body.
     // runPipeline never throws or rejects.
@@ -185,6 +212,7 @@ export function createApp(opts: AppOptions = {}): App {
     testClock,
     scenarios,
     log,
+    inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res) {
       if (isOpenApiRequest(req)) serveOpenApi(req, res);
       else intake.accept({ req, res, arrivedMs: clock.elapsedMs() });

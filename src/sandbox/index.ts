@@ -12,6 +12,7 @@ import type { FaultOptions } from './faults.js';
 import type { RateLimitSpec } from './seed.js';
 import type { ServerLimits } from './server.js';
 import { DEFAULT_LIMITS, listen } from './server.js';
+import { isLoopbackHost, unbracketed } from '../schemas/host.js';
 
 export { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, validateSeed } from './seed.js';
 export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation } from './seed.js';
@@ -28,6 +29,8 @@ export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenar
 export type { ClockStatus } from './testclock.js';
 export { ClockError } from './testclock.js';
 export { ADMIN_PREFIX } from './admin.js';
+export { AdminTokenError } from './app.js';
+export { INSPECTOR_PATH } from './inspector/handler.js';
 export { DEFAULT_LIMITS, PortInUseError } from './server.js';
 
 export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
@@ -87,11 +90,14 @@ export interface RunningSandbox {
     /** The parcel's run, if it has one. */
     get(entryId: string): ScenarioRunView | undefined;
   };
+  /**
+   * A fresh login link of the web inspector (`url` + `/_sandbox/ui/#code=…`): the code works once,
+   * within an hour. Undefined when the admin route is off.
+   */
+  inspectorLink(): string | undefined;
   /** The request log: entries after `after` (oldest first), bodies only when asked. */
   logs(opts?: { after?: number; bodies?: boolean }): LogEntry[];
 }
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
 
 /** An explicit token, else a random one on a loopback listener, else none (admin route off). */
 function adminTokenFor(host: string, explicit: string | undefined): string | undefined {
@@ -99,7 +105,7 @@ function adminTokenFor(host: string, explicit: string | undefined): string | und
     if (explicit.length < 8 || /\s/.test(explicit)) throw new RangeError('adminToken must be at least 8 characters without spaces');
     return explicit;
   }
-  return LOOPBACK.test(host) ? `sbxadm_${randomBytes(24).toString('base64url')}` : undefined;
+  return isLoopbackHost(host) ? `sbxadm_${randomBytes(24).toString('base64url')}` : undefined;
 }
 
 function toEpochMs(time: number | Date | string): number {
@@ -116,7 +122,8 @@ function idleOutlastsLatency(limits: ServerLimits, latencyMs: number): ServerLim
 
 /** Starts the sandbox and resolves once it listens. Rejects with SeedError (bad seed) or PortInUseError. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const host = opts.host ?? '127.0.0.1';
+  // `[::1]` as a URL writes it; listen wants `::1`.
+  const host = unbracketed(opts.host ?? '127.0.0.1');
   const adminToken = adminTokenFor(host, opts.adminToken);
   const app = createApp({ ...opts, adminToken });
   let listening;
@@ -158,6 +165,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         return scenarios.view(p) as ScenarioRunView;
       },
       get: (entryId) => scenarios.view(parcel(entryId)),
+    },
+    inspectorLink() {
+      const path = app.inspectorLogin();
+      return path === undefined ? undefined : listening.url + path;
     },
     logs: (o = {}) => app.log.entries(o.after ?? 0, o.bodies ?? false),
   };

@@ -1,4 +1,9 @@
-/** One request the sandbox received and what it answered. Never holds a key or the Authorization header. */
+import type { LogRedactor } from './redact.js';
+
+/**
+ * One request the sandbox received and what it answered. Never holds a key or the Authorization
+ * header: every known key and the admin token are taken out of its path and bodies when it is stored.
+ */
 export interface LogEntry {
   /** 1, 2, … in arrival order of the answers; `after` in the admin route pages by it. */
   seq: number;
@@ -52,6 +57,19 @@ export function keepBody(body: Buffer | string | undefined): KeptBody | undefine
   return bytes.length <= BODY_BYTES ? { whole: body } : { head: Buffer.from(bytes.subarray(0, BODY_BYTES)), size: bytes.length };
 }
 
+/** A kept body with every known key taken out (a copy only when one was found). */
+function redactedBody(kept: KeptBody | undefined, redactor: LogRedactor): KeptBody | undefined {
+  if (kept === undefined) return undefined;
+  if ('whole' in kept) {
+    const text = kept.whole.toString();
+    const clean = redactor.text(text);
+    return clean === text ? kept : { whole: clean };
+  }
+  const head = kept.head.toString('utf8');
+  const clean = redactor.text(head);
+  return clean === head ? kept : { head: Buffer.from(clean), size: kept.size - kept.head.length + Buffer.byteLength(clean) };
+}
+
 function bodyText(kept: KeptBody): string {
   if ('whole' in kept) return kept.whole.toString();
   return `${kept.head.toString('utf8')}… (${kept.size - kept.head.length} more bytes)`;
@@ -86,9 +104,15 @@ export class RequestLog {
   private seq = 0;
   private waiters = new Set<() => void>();
 
-  constructor(private readonly size = DEFAULT_LOG_SIZE) {}
+  constructor(
+    private readonly redactor: LogRedactor,
+    private readonly size = DEFAULT_LOG_SIZE,
+  ) {}
 
   add(input: LogInput): void {
+    input.path = this.redactor.text(input.path);
+    input.requestBody = redactedBody(input.requestBody, this.redactor);
+    input.responseBody = redactedBody(input.responseBody, this.redactor);
     (input as Stored).seq = ++this.seq;
     this.ring.push(input as Stored);
     if (this.ring.length > this.size) this.ring.shift();

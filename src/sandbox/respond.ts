@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TEST_CLOCK_HEADER } from '../schemas/headers.js';
 import type { SandboxClock } from './clock.js';
 import type { SandboxResponse } from './envelope.js';
 import type { Outcome } from './pipeline.js';
@@ -26,6 +27,8 @@ export class Responder {
     private readonly latencyMs: number,
     private readonly log: RequestLog,
     private readonly dateDriftSPerHour: number,
+    /** How the test clock was changed (TestClock.changed), sent as the Parcels-Test-Clock header; never for the drift fault. */
+    private readonly testClockChange: () => string | undefined,
   ) {
     this.startElapsedMs = clock.elapsedMs();
   }
@@ -50,6 +53,8 @@ export class Responder {
     for (const name in own) headers.push(name, own[name] as string);
     if (rate !== undefined) headers.push('RateLimit-Limit', String(rate.limit), 'RateLimit-Remaining', String(rate.remaining), 'RateLimit-Reset', String(rate.resetS));
     headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', this.dateHeader(nowMs));
+    const change = this.testClockChange();
+    if (change !== undefined) headers.push(TEST_CLOCK_HEADER, change);
     if (response.status === 400 && own.Connection === 'close') {
       // The request body was not read to its end; close instead of draining it.
       res.shouldKeepAlive = false;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
+import { jsonSyntaxProblem } from '../schemas/json-error.js';
 import { validate } from '../schemas/validate.js';
 import type { ErrorDetail } from './errors.js';
 import { FileProblemsError } from './errors.js';
@@ -124,7 +125,7 @@ export function loadSeed(path: string): SeedObject {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new SeedError(`seed file ${path} is not valid JSON: ${(err as Error).message}`);
+    throw new SeedError(`seed file ${path} is not JSON (${jsonSyntaxProblem(err)}); a seed is one JSON object, see docs/sandbox.md`);
   }
   return validateSeed(value, `seed file ${path}`);
 }

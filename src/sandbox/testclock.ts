@@ -59,6 +59,21 @@ export class TestClock implements ClockStateSource {
     return { now_ms: ms, now: new Date(ms).toISOString(), frozen: state?.frozen ?? false, speed: state?.speed ?? 1 };
   }
 
+  /**
+   * How the test clock differs from real time, for the Parcels-Test-Clock header (schemas/headers.ts): `moved`,
+   * `frozen` and/or `speed=N`, joined with ", "; undefined while it runs as real time (as it does
+   * until first changed). From the state as last refreshed: no database read.
+   */
+  changed(): string | undefined {
+    const state = this.state;
+    if (state === undefined) return undefined;
+    const how: string[] = [];
+    if (state.anchorDataMs !== state.anchorWallMs) how.push('moved');
+    if (state.frozen) how.push('frozen');
+    if (state.speed !== 1) how.push(`speed=${state.speed}`);
+    return how.length === 0 ? undefined : how.join(', ');
+  }
+
   /** Moves data time forward by `ms` milliseconds (0 or more). */
   advance(ms: number): ClockStatus {
     if (!Number.isSafeInteger(ms) || ms < 0) throw new ClockError(`the clock only moves forward: advance by a whole number of milliseconds ≥ 0 (got ${ms})`);

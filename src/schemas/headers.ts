@@ -16,3 +16,11 @@ export const idempotencyKeySchema = z.string().check(
 export const etagSchema = z.string().check(
   z.regex(/^(W\/)?"[^"]*"$/, { error: 'must be a quoted entity tag, e.g. "abc123", copied verbatim with its quotes' }),
 );
+
+/**
+ * Sent by the sandbox only while its test clock was moved, sped up or frozen (never for its
+ * Date-drift fault): the Date header then tells the test clock's time on purpose, and the CLI
+ * trusts it for `now` without the skew bound and without a warning. Its value says how, e.g.
+ * `moved`, `frozen`, `speed=600`, joined with ", ".
+ */
+export const TEST_CLOCK_HEADER = 'Parcels-Test-Clock';

@@ -94,10 +94,8 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
     await expect.poll(() => committedParcels() - before, { timeout: 5000, interval: 20 }).toBe(2);
     expect(journaledSends(env.PARCELS_CONFIG_DIR as string)).toBe(5);
     signal.abort('SIGINT');
-    if (abandonToo) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      abandon.abort('SIGINT');
-    }
+    // The first Ctrl-C is handled as it is raised (abort listeners run synchronously); the second follows.
+    if (abandonToo) abandon.abort('SIGINT');
     const code = await running;
     return slow.record({ code, stdout: captured.stdout(), stderr: captured.stderr() });
   }
@@ -113,14 +111,13 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
   });
 
   it('a second abandons them at once: reported as cancelled (left uncertain for the next run), exit 130', async () => {
-    const started = Date.now();
     const r = await interrupted(true);
     expect(r.code).toBe(130);
-    expect(Date.now() - started).toBeLessThan(1400);
+    // Both requests were committed: had the run waited for their held answers, they would read ok.
     expect(r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)).toEqual([
       { line: 1, ok: false, error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
       { line: 2, ok: false, error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
     ]);
-    expect(r.stderr).toMatch(/^Interrupted: 0 created, 0 already done, 2 failed in /);
+    expect(r.stderr).toMatch(/^Interrupted: 0 created, 0 already done, 0 failed, 2 cancelled in /);
   });
 });

@@ -89,7 +89,7 @@ describe('create', () => {
     const r = await h.cli(['create', '--data', '{nope']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: --data is not valid JSON: .+\n$/);
+    expect(r.stderr).toMatch(/^Error: --data is not valid JSON \(.+\)\n$/);
   });
 
   it('--data that is not an object → exit 2', async () => {
@@ -194,7 +194,7 @@ describe('get', () => {
   });
 
   it("another organisation's parcel → exit 4", async () => {
-    const r0 = await h.cli(['create', '--courier', 'B-CAR', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], {
+    const r0 = await h.cli(['create', '--courier', 'B-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], {
       env: { PARCELS_API_KEY: OTHER_ORG_KEY },
     });
     expect(r0.code).toBe(0);

@@ -11,7 +11,7 @@ const { parcels, serve, parcelLine, writeLines, results, allParcels } = bulkHelp
 
 describe('bulk create --from under faults', () => {
   it('2,000 lines through 10% failures and 10% dropped connections: exactly 2,000 parcels; a second run creates nothing', async () => {
-    const { env, dir } = await serve(TEST_SEED, ['--fail-rate', '0.1', '--drop-rate', '0.1', '--fault-seed', '11']);
+    const { env, dir, url } = await serve(TEST_SEED, ['--fail-rate', '0.1', '--drop-rate', '0.1', '--fault-seed', '11']);
     const input = writeLines(dir, 'parcels.ndjson', Array.from({ length: 2000 }, (_, i) => parcelLine(i + 1)));
 
     const first = await parcels(['create', '--from', input, '--concurrency', '32'], { env });
@@ -34,6 +34,10 @@ describe('bulk create --from under faults', () => {
 
     const batches = await parcels(['batches', '-o', 'json'], { env });
     expect(batches.code, batches.stderr).toBe(0);
-    expect(JSON.parse(batches.stdout)).toEqual([{ batch: expect.stringMatching(/^create-[0-9a-f]{64}$/), input, done: 2000, rejected: 0, uncertain: 0, age: expect.stringMatching(/^\d+s$/) }]);
+    // The batch id as the summary printed it, the target it belongs to, and the counts of the summary.
+    const batch = /\(batch ([0-9a-f]{16})\)/.exec(first.stderr)?.[1];
+    expect(JSON.parse(batches.stdout)).toEqual([
+      { batch, kind: 'create', target: `default ${url}`, input, done: 2000, failed: 0, invalid: 0, cancelled: 0, age: expect.stringMatching(/^\d+s$/) },
+    ]);
   }, 240_000);
 });

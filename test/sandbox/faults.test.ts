@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, startSandbox, validateSeed } from '../../src/sandbox/index.js';
 import { mulberry32 } from '../../src/sandbox/faults.js';
@@ -80,12 +81,25 @@ describe('fault injection', () => {
     expect([r1(), r1(), r1()]).toEqual([r2(), r2(), r2()]);
   });
 
-  it('latencyMs delays responses', async () => {
-    const s = await startSandbox({ seed: TEST_SEED, faults: { latencyMs: 120 } });
+  it('latencyMs holds each answer after the work is done', async () => {
+    // A database file, so the test sees the create committed while its answer is still held.
+    const database = join(dir, 'latency.db');
+    const s = await startSandbox({ seed: TEST_SEED, db: database, faults: { latencyMs: 1000 } });
+    const committed = (): number => {
+      const db = new Database(database, { readonly: true, fileMustExist: true });
+      try {
+        return db.prepare('SELECT COUNT(*) FROM parcels').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
     try {
-      const t0 = performance.now();
-      expect((await call(s.url, 'GET', '/deliveries/v1/reference')).status).toBe(200);
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(110);
+      const create = call(s.url, 'POST', '/deliveries/v1/parcels', { body: PARCEL, idem: newKey() });
+      await expect.poll(committed, { timeout: 5000, interval: 10 }).toBe(1);
+      // The request log records an answer as it is written: committed, and not yet answered.
+      expect(s.logs()).toEqual([]);
+      expect((await create).status).toBe(201);
+      expect(s.logs().map((e) => [e.method, e.status])).toEqual([['POST', 201]]);
     } finally {
       await s.close();
     }
@@ -158,7 +172,7 @@ describe('seed', () => {
     }
     const badJson = join(dir, 'bad.json');
     writeFileSync(badJson, '{');
-    expect(() => loadSeed(badJson)).toThrow(/not valid JSON/);
+    expect(() => loadSeed(badJson)).toThrow(/is not JSON \(syntax error at character 2\)/);
     expect(() => loadSeed(join(dir, 'missing.json'))).toThrow(SeedError);
     const badScope = join(dir, 'scope.json');
     writeFileSync(badScope, JSON.stringify({ organisations: [{ id: 'x', name: 'X', couriers: [], keys: [{ key: 'k'.repeat(10), scopes: ['admin'] }] }] }));

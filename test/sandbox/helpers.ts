@@ -1,43 +1,7 @@
-import type { SeedObject } from '../../src/sandbox/index.js';
+import { KEY_A } from '../helpers/seed.js';
 
-export const KEY_A = 'key_a_all_0123456789';
-export const KEY_A_READ = 'key_a_read_0123456789';
-export const KEY_A_EXPIRED = 'key_a_expired_0123456789';
-export const KEY_B = 'key_b_all_0123456789';
-export const KEY_U = 'key_u_unverified_0123';
-export const KEY_R = 'key_r_ratelimited_012';
-export const KEY_USAGE_ONLY = 'key_a_usage_only_0123';
-
-const ALL = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'] as const;
-
-export const TEST_SEED: SeedObject = {
-  organisations: [
-    {
-      id: 'org_a',
-      name: 'A',
-      couriers: [
-        { code: 'A-BIKE', name: 'A bikes' },
-        { code: 'A-VAN', name: 'A vans' },
-      ],
-      keys: [
-        { key: KEY_A, scopes: [...ALL], expires_at: 1893456000 },
-        { key: KEY_A_READ, scopes: ['deliveries:read'] },
-        { key: KEY_A_EXPIRED, scopes: [...ALL], expires_at: 1_000_000_000 },
-        { key: KEY_USAGE_ONLY, scopes: ['usage:read'] },
-      ],
-    },
-    { id: 'org_b', name: 'B', couriers: [{ code: 'B-BIKE', name: 'B bikes' }], keys: [{ key: KEY_B, scopes: [...ALL] }] },
-    { id: 'org_u', name: 'U', verified: false, couriers: [{ code: 'U-1', name: 'U one' }], keys: [{ key: KEY_U, scopes: [...ALL] }] },
-    {
-      id: 'org_r',
-      name: 'R',
-      couriers: [{ code: 'R-1', name: 'R one' }],
-      keys: [{ key: KEY_R, scopes: [...ALL] }],
-      rate_limit: { requests: 3, window_s: 60 },
-    },
-  ],
-  rate_limit: { requests: 100_000, window_s: 60 },
-};
+// The one seed lives in test/helpers/seed.ts; sandbox tests keep importing its names from here.
+export { KEY_A, KEY_A_EXPIRED, KEY_A_READ, KEY_B, KEY_R, KEY_U, KEY_USAGE_ONLY, TEST_SEED } from '../helpers/seed.js';
 
 export interface Reply {
   status: number;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { KEY_B, PARCEL, TEST_SEED, call, createParcel, newKey, nowS } from './helpers.js';
@@ -95,20 +96,37 @@ describe('idempotency', () => {
   });
 
   it('with response latency, a duplicate sent while the first is in flight gets the same answer', async () => {
-    const s = await startSandbox({ seed: TEST_SEED, faults: { latencyMs: 150 } });
+    // A database file, so the test sees the first request committed while the latency fault holds its answer.
+    const dir = mkdtempSync(join(tmpdir(), 'parcels-inflight-'));
+    const database = join(dir, 'sandbox.db');
+    const s = await startSandbox({ seed: TEST_SEED, db: database, faults: { latencyMs: 1000 } });
+    const committed = (): number => {
+      const db = new Database(database, { readonly: true, fileMustExist: true });
+      try {
+        return db.prepare('SELECT COUNT(*) FROM parcels').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
     try {
       const idem = newKey();
       const raw = JSON.stringify(PARCEL);
       const first = call(s.url, 'POST', '/deliveries/v1/parcels', { raw, idem });
-      await new Promise((r) => setTimeout(r, 50));
+      await expect.poll(committed, { timeout: 5000, interval: 10 }).toBe(1);
+      // The first is committed and its answer still held (the request log records an answer as it is
+      // written): the duplicate arrives while it is in flight.
+      expect(s.logs()).toEqual([]);
       const second = call(s.url, 'POST', '/deliveries/v1/parcels', { raw, idem });
       const [a, b] = await Promise.all([first, second]);
       expect(a.status).toBe(201);
+      expect(a.headers.get('idempotent-replayed')).toBeNull();
       expect(b.status).toBe(201);
+      expect(b.headers.get('idempotent-replayed')).toBe('true');
       expect(b.body.data.entry_id).toBe(a.body.data.entry_id);
-      expect(await countParcels(s.url)).toBe(1);
+      expect(committed()).toBe(1);
     } finally {
       await s.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

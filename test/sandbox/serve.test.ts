@@ -86,7 +86,7 @@ describe('sandbox serve', () => {
     writeFileSync(seed, '{nope');
     const r = await runCli(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--seed', seed], { env: { PARCELS_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`seed file ${seed} is not valid JSON`);
+    expect(r.stderr).toContain(`seed file ${seed} is not JSON (syntax error at character 2)`);
   });
 
   it('a port already in use: exit 2 saying so', async () => {

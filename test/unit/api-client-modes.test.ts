@@ -69,7 +69,7 @@ describe('recording mode (--dry-run)', () => {
     expect(recorder.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${url}/deliveries/v1/parcels/p`, `PATCH ${url}/deliveries/v1/parcels/p`]);
     expect(recorder.requests[1]?.body).toBe('{"parcel_weight":5}');
     expect(c.recorded).toBe(recorder.requests);
-    expect(printed).toEqual(recorder.requests.map(formatDescription));
+    expect(printed).toEqual(recorder.requests.map((d) => formatDescription(d)));
     expect(printed[0]).toContain("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command\nprintf ");
     expect(printed.join('')).not.toContain(KEY);
   });

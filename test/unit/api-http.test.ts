@@ -221,8 +221,8 @@ describe('retries', () => {
 
   it('maps a refused connection to connection_refused', async () => {
     const { url } = await serve(() => undefined);
-    servers[0]?.close();
-    await new Promise((r) => setTimeout(r, 20));
+    // Closed and no longer listening (no connection was ever opened to it).
+    await new Promise((closed) => servers[0]?.close(closed));
     const { client: c } = client(url, { retries: 1 });
     await expect(c.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ name: 'NetworkError', code: 'connection_refused' });
   });
@@ -230,12 +230,10 @@ describe('retries', () => {
   it('times out an attempt with NetworkError("timeout")', async () => {
     const { url, seen } = await serve(() => undefined /* never answers */);
     const { client: c } = client(url, { timeoutMs: 150, retries: 1 });
-    const started = Date.now();
     const error = await c.request({ method: 'GET', path: '/slow' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).code).toBe('timeout');
     expect(seen).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('turns a caller abort into CancelledError without retrying', async () => {

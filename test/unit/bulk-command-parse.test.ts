@@ -48,7 +48,10 @@ describe('--from', () => {
       concurrency: 8,
       rate: undefined,
       batchId: undefined,
+      continueBatch: false,
+      newBatch: false,
       overrides: { courier: 'A-BIKE', parcel_weight: 1200 },
+      unkeyed: [],
       defaults: {},
     });
   });
@@ -61,7 +64,11 @@ describe('--from', () => {
       concurrency: 64,
       rate: 50,
       batchId: 'depot-1',
+      continueBatch: false,
+      newBatch: false,
       overrides: { status: 3, occurred_at: NOW },
+      // Typed relative to now: left out of the keys, so a re-run tomorrow finds today's requests.
+      unkeyed: ['occurred_at'],
       defaults: { occurred_at: NOW },
     });
   });

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLine } from '../../src/bulk/build.js';
 import type { InputLine } from '../../src/bulk/input.js';
 import { inputFormat } from '../../src/bulk/input-format.js';
 import { readInput } from '../../src/bulk/input.js';
-import { hashFile, lineKey } from '../../src/bulk/keys.js';
+import { hashFile } from '../../src/bulk/keys.js';
 import { spoolInput } from '../../src/bulk/spool.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -28,7 +27,6 @@ async function collect(batches: AsyncIterable<InputLine[]>): Promise<InputLine[]
 }
 
 const ID = '0b0c4e1a-2f3d-4c5b-8a9e-1f2e3d4c5b6a';
-const NOW = 1_763_884_800;
 
 describe('input format', () => {
   it('comes from --format, else the extension; an unknown extension asks for the flag', () => {
@@ -95,86 +93,52 @@ describe('CSV reading', () => {
     expect(lines[0]?.bytes.toString()).toBe('DEMO-BIKE,NL,1234AB,10,1200,');
   });
 
-  it('a malformed CSV stops with a usage error naming the line', async () => {
-    const path = file('bad.csv', 'a,b\n1,2\n1,2,3\n');
-    await expect(collect(readInput(path, 'csv', { bareIds: false }))).rejects.toThrow(/bad\.csv:3: not valid CSV/);
+  it('a ragged row, a bad quote or bytes that are not UTF-8 are one bad line each; the rows around them are read', async () => {
+    const path = file('bad.csv', Buffer.concat([Buffer.from('a,b\n1,2\n1,2,3\n"x"y,2\n4\n'), Buffer.from([0xff, 0x2c, 0x31, 0x0a]), Buffer.from('9,10\n5,"6\n7,8\n')]));
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record, l.problem])).toEqual([
+      [2, { a: '1', b: '2' }, undefined],
+      [3, undefined, 'has 3 fields where the header has 2'],
+      [4, undefined, 'is not valid CSV (text follows a closing quote)'],
+      [5, undefined, 'has 1 fields where the header has 2'],
+      [6, undefined, 'is not valid UTF-8 text'],
+      [7, { a: '9', b: '10' }, undefined],
+      // A quote never closed runs its record on to the end of the file, as in any CSV reader.
+      [8, undefined, 'is not valid CSV (a quote is never closed)'],
+    ]);
+  });
+
+  it('a quote opens a quoted field only at the start of a field: one inside an unquoted field is that line\'s problem alone', async () => {
+    const path = file('quote.csv', 'a,b\n1,x"y\n2,3\n');
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record, l.problem])).toEqual([
+      [2, undefined, 'is not valid CSV (a quote inside an unquoted field)'],
+      [3, { a: '2', b: '3' }, undefined],
+    ]);
+  });
+
+  it('a header that cannot be read refuses the whole file before any line is handed on', async () => {
+    const refused = async (name: string, text: string): Promise<unknown> => collect(readInput(file(name, text), 'csv', { bareIds: false })).catch((e: unknown) => e);
+    const twice = await refused('twice.csv', 'a,b,a\n1,2,3\n');
+    expect(twice).toBeInstanceOf(UsageError);
+    expect((twice as Error).message).toBe(`${join(dir, 'twice.csv')}:1: the CSV header names the column "a" twice; nothing was sent`);
+    expect(((await refused('json.csv', '\n{"courier":"A-BIKE","number":"1"}\n')) as Error).message).toBe(
+      `${join(dir, 'json.csv')}:2: the CSV header is not valid CSV (a quote inside an unquoted field); nothing was sent`,
+    );
+  });
+
+  it('CR-only line breaks (old Macintosh CSV) are line breaks', async () => {
+    const path = file('mac.csv', 'a,b\r1,2\r"3\r4",5\r6,7');
+    const lines = await collect(readInput(path, 'csv', { bareIds: false }));
+    expect(lines.map((l) => [l.line, l.record])).toEqual([
+      [2, { a: '1', b: '2' }],
+      [3, { a: '3\r4', b: '5' }],
+      [5, { a: '6', b: '7' }],
+    ]);
   });
 });
 
-describe('line → request', () => {
-  const line = (record: Record<string, unknown> | undefined, text = JSON.stringify(record), n = 1): InputLine => ({
-    line: n,
-    bytes: Buffer.from(text),
-    record,
-    json: text.startsWith('{'),
-  });
-  const ctx = { batch: 'B', overrides: {}, now: () => NOW };
-
-  it('create: a JSON line is sent as its exact bytes, unknown fields kept; the key derives from batch, line number and bytes', () => {
-    const text = '{ "courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"10","colour":"red" }';
-    const built = buildLine(line(JSON.parse(text) as Record<string, unknown>, text, 7), { ...ctx, kind: 'create' });
-    expect(built.ok && Buffer.from(built.request.body).toString()).toBe(text);
-    expect(built).toMatchObject({ ok: true, line: 7, parcel: undefined, request: { method: 'POST', path: '/deliveries/v1/parcels', idempotencyKey: lineKey('B', 7, Buffer.from(text)) } });
-  });
-
-  it('create: an invalid line names the field and the rule', () => {
-    const built = buildLine(line({ courier: 'X', country: 'NL', postal_code: '1', number: 10 }), { ...ctx, kind: 'create' });
-    expect(built).toEqual({ ok: false, line: 1, field: 'number', message: 'must be a string (house number as text)' });
-  });
-
-  it('events: only entry_id and the body fields are taken (others counted), command-line values win', () => {
-    const record = { entry_id: ID, status: 5, courier: 'DEMO-BIKE', occurred_at: NOW - 10, name: 'x' };
-    const built = buildLine(line(record), { ...ctx, kind: 'events', overrides: { status: 2 } });
-    expect(built.ok && Buffer.from(built.request.body).toString()).toBe(`{"status":2,"occurred_at":${NOW - 10}}`);
-    expect(built).toMatchObject({ ok: true, parcel: ID, ignored: 2, request: { path: `/deliveries/v1/parcels/${ID}/events` } });
-  });
-
-  it('events: a missing id, a bad id, a time too far ahead, each reported with its field', () => {
-    expect(buildLine(line({ status: 1 }), { ...ctx, kind: 'events' })).toEqual({ ok: false, line: 1, field: 'entry_id', message: "is required (the parcel's id)" });
-    expect(buildLine(line({ entry_id: 'nope' }), { ...ctx, kind: 'events' })).toEqual({
-      ok: false,
-      line: 1,
-      field: 'entry_id',
-      message: "must be a UUID (the parcel's entry_id)",
-    });
-    expect(buildLine(line({ entry_id: ID, status: 1, occurred_at: NOW + 301 }), { ...ctx, kind: 'events' })).toEqual({
-      ok: false,
-      line: 1,
-      field: 'occurred_at',
-      message: 'must not be more than five minutes in the future',
-    });
-  });
-
-  it('attempts: CSV delivered_* columns go into the delivered group', () => {
-    const record = { entry_id: ID, time_attempt: NOW, outcome: 2, delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' };
-    const built = buildLine({ ...line(record), json: false }, { ...ctx, kind: 'attempts' });
-    expect(built.ok && JSON.parse(Buffer.from(built.request.body).toString())).toEqual({
-      time_attempt: NOW,
-      outcome: 2,
-      delivered: { delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '12' },
-    });
-  });
-
-  it('a line that did not parse is reported with its problem', () => {
-    expect(buildLine({ line: 3, bytes: Buffer.from('x'), record: undefined, json: false, problem: 'is not valid JSON' }, { ...ctx, kind: 'create' })).toEqual({
-      ok: false,
-      line: 3,
-      field: '',
-      message: 'is not valid JSON',
-    });
-  });
-});
-
-describe('keys and batch identity', () => {
-  it('keys are deterministic, valid Idempotency-Keys, and differ by batch, line and bytes', () => {
-    const k = lineKey('batch', 1, Buffer.from('{}'));
-    expect(k).toMatch(/^bulk-[A-Za-z0-9_-]{41}$/);
-    // Pinned: journals of earlier versions hold keys of this derivation, and a re-run must find them.
-    expect(k).toBe('bulk-BEGaWlZowIwyR7Dsc75C8NjndqsZPVufwPF4rPkOS');
-    expect(lineKey('batch', 1, Buffer.from('{}'))).toBe(k);
-    expect(new Set([k, lineKey('batch2', 1, Buffer.from('{}')), lineKey('batch', 2, Buffer.from('{}')), lineKey('batch', 1, Buffer.from('{ }'))]).size).toBe(4);
-  });
-
+describe('standard input', () => {
   it('standard input is spooled to the data directory under its hash, which is the file\'s hash', async () => {
     const spooled = await spoolInput(Readable.from([Buffer.from('{"a":1}\n'), Buffer.from('{"b":2}\n')]), dir);
     expect(spooled.path).toBe(join(dir, 'spool', `${spooled.hash}.input`));

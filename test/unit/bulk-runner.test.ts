@@ -255,7 +255,7 @@ describe('bulk runner', () => {
       [1, 'cancelled'],
       [2, 'cancelled'],
     ]);
-    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 2 });
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, cancelledLines: 2 });
   });
 
   it('refuses a concurrency outside 1..64', async () => {
@@ -304,7 +304,7 @@ describe('bulk runner cancellation while waiting', () => {
     // restarts at one request in flight after a 429, which line 1 held while it waited, so line 2
     // was not even taken from the input (the next run sends it).
     expect(calls).toEqual([1]);
-    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 1, created: 0 });
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, cancelledLines: 1, created: 0 });
   });
 });
 
@@ -321,7 +321,7 @@ describe('bulk runner failures of its surroundings', () => {
         items: broken(),
         timing: virtualTiming(),
         emit: () => undefined,
-        recorder: { sent: () => undefined, flush: () => undefined, done: (line) => void recorded.push(line), rejected: () => undefined },
+        recorder: { sent: () => undefined, flush: () => undefined, done: (item) => void recorded.push(item.line), rejected: () => undefined },
         send: async (req) => {
           await ticks(5);
           return ok(lineOf(req));
@@ -347,7 +347,7 @@ describe('bulk runner journaling', () => {
       recorder: {
         sent: (item) => void log.push(`sent ${item.line}`),
         flush: () => void log.push('flush'),
-        done: (line) => void log.push(`done ${line}`),
+        done: (item) => void log.push(`done ${item.line}`),
         rejected: () => undefined,
       },
       send: async (req) => {

@@ -1,46 +1,97 @@
 import { describe, expect, it } from 'vitest';
-import { skewTracker } from '../../src/clock-skew.js';
-import { readClockSkew } from '../../src/config/clock-skew.js';
+import type { SkewObservation, SkewState } from '../../src/clock-skew/policy.js';
+import { NO_SKEW, SKEW_BOUND_S, observe, skewToApply } from '../../src/clock-skew/policy.js';
+import { readClockSkew } from '../../src/clock-skew/store.js';
+import { skewTracker } from '../../src/clock-skew/tracker.js';
+import { humaneDuration, skewWarning } from '../../src/clock-skew/warning.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
 
 const KEY = { target: 'api-0123456789abcdef', profile: 'default' };
+const fresh = (seconds: number): SkewObservation => ({ seconds, fresh: true, testClock: false });
 
-describe('clock skew tracker', () => {
-  it('warns once above 60 s, keeps the latest measurement, and the next command starts from it', async () => {
-    const env = { PARCELS_CONFIG_DIR: tempConfigDir() };
-    const first = captureIO({ env });
-    const tracker = skewTracker({ io: first.io, env, key: async () => KEY });
-    expect(await tracker.current()).toBe(0);
-    tracker.measured(45);
-    expect(await tracker.current()).toBe(45);
-    tracker.measured(-600);
-    tracker.measured(-601);
-    await tracker.close();
-    expect(first.stderr()).toBe(
-      "! The service's clock is 10 min behind this machine's (-600 s, from its Date header); times given as now, -15m or today 14:30 are corrected by it\n",
-    );
-    expect(await readClockSkew(env, KEY.target, KEY.profile)).toBe(-601);
+/** The states and notices after each observation in turn. */
+function walk(observations: SkewObservation[], trust = false, start: SkewState = NO_SKEW) {
+  let state = start;
+  return observations.map((o) => {
+    const result = observe(state, o, trust);
+    state = result.state;
+    return { applied: skewToApply(state, trust), notice: result.notice };
+  });
+}
 
-    const next = captureIO({ env });
-    const again = skewTracker({ io: next.io, env, key: async () => KEY });
-    expect(await again.current()).toBe(-601);
-    await again.close();
-    expect(next.stderr()).toBe('');
-    // Kept per profile: another profile on the same service starts from nothing.
-    expect(await skewTracker({ io: next.io, env, key: async () => ({ ...KEY, profile: 'ci' }) }).current()).toBe(0);
+describe('clock skew policy', () => {
+  it('learns only from fresh answers (a 2xx without Age)', () => {
+    expect(walk([{ seconds: 30, fresh: false, testClock: false }])).toEqual([{ applied: 0, notice: undefined }]);
+    expect(walk([fresh(30)])).toEqual([{ applied: 30, notice: undefined }]);
   });
 
-  it('an ahead clock reads "ahead of"; no key (the embedded sandbox) keeps nothing', async () => {
-    const env = { PARCELS_CONFIG_DIR: tempConfigDir() };
-    const { io, stderr } = captureIO({ env });
-    const tracker = skewTracker({ io, env, key: async () => undefined });
-    tracker.measured(75);
-    await tracker.close();
-    expect(stderr()).toBe(
-      "! The service's clock is 1 min 15 s ahead of this machine's (+75 s, from its Date header); times given as now, -15m or today 14:30 are corrected by it\n",
+  it('a large skew is applied once two answers agree, and warned about once per change', () => {
+    expect(walk([fresh(-600), fresh(-601), fresh(-599), fresh(-640), fresh(-2000), fresh(-2001)])).toEqual([
+      { applied: 0, notice: undefined },
+      { applied: -601, notice: { seconds: -601, applied: true } },
+      { applied: -599, notice: undefined },
+      // Moved by more than the agreement allows: a new candidate, the last agreed skew stays applied.
+      { applied: -599, notice: undefined },
+      { applied: -599, notice: undefined },
+      { applied: -2001, notice: { seconds: -2001, applied: true } },
+    ]);
+  });
+
+  it('beyond the bound: warned, not applied, unless told to', () => {
+    const years = -20 * 365 * 86_400;
+    expect(walk([fresh(years), fresh(years)])).toEqual([
+      { applied: 0, notice: undefined },
+      { applied: 0, notice: { seconds: years, applied: false } },
+    ]);
+    expect(walk([fresh(years), fresh(years)], true).at(-1)).toEqual({ applied: years, notice: { seconds: years, applied: true } });
+    expect(walk([fresh(SKEW_BOUND_S), fresh(SKEW_BOUND_S)]).at(-1)?.applied).toBe(SKEW_BOUND_S);
+  });
+
+  it('a test clock is trusted at once, without the bound, and never warned about', () => {
+    const twoDays = 2 * 86_400;
+    expect(walk([{ seconds: twoDays, fresh: true, testClock: true }, { seconds: twoDays + 600, fresh: true, testClock: true }])).toEqual([
+      { applied: twoDays, notice: undefined },
+      { applied: twoDays + 600, notice: undefined },
+    ]);
+  });
+
+  it('humane units and one line', () => {
+    expect([666_000, 4500, 75, 42, 0, 86_400, -3600].map(humaneDuration)).toEqual(['7 d 17 h', '1 h 15 min', '1 min 15 s', '42 s', '0 s', '1 d', '1 h']);
+    expect(skewWarning({ seconds: -666_000, applied: true })).toBe(
+      "The service's clock is 7 d 17 h behind this machine's (from its Date header); times given as now, -15m or today 14:30 are corrected by it",
     );
-    expect(await tracker.current()).toBe(75);
-    expect(await readClockSkew(env, KEY.target, KEY.profile)).toBeUndefined();
+    expect(skewWarning({ seconds: 666_000, applied: false })).toBe(
+      "The service's clock is 7 d 17 h ahead of this machine's (from its Date header); not corrected, being over 1 h: fix the clock that is wrong, or set PARCELS_TRUST_CLOCK_SKEW=1 to correct times by it",
+    );
+  });
+});
+
+describe('clock skew tracker', () => {
+  it('keeps the state between commands: the warning shows once per target and change, not per command', async () => {
+    const env = { PARCELS_CONFIG_DIR: tempConfigDir() };
+    const commands: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { io, stderr } = captureIO({ env });
+      const tracker = skewTracker({ io, env, key: async () => KEY });
+      tracker.observed(fresh(-600));
+      commands.push(`${await tracker.current()} ${stderr()}`);
+      await tracker.close();
+    }
+    expect(commands).toEqual([
+      '0 ',
+      "-600 ! The service's clock is 10 min behind this machine's (from its Date header); times given as now, -15m or today 14:30 are corrected by it\n",
+      '-600 ',
+    ]);
+    expect(await readClockSkew(env, KEY.target, KEY.profile)).toEqual({ applied: -600, accepted: -600, warned: -600 });
+    // Kept per profile: another profile on the same service starts from nothing.
+    const other = captureIO({ env });
+    expect(await skewTracker({ io: other.io, env, key: async () => ({ ...KEY, profile: 'ci' }) }).current()).toBe(0);
+  });
+
+  it('a command that heard nothing keeps nothing and never asks for its target', async () => {
+    const env = { PARCELS_CONFIG_DIR: tempConfigDir() };
+    const { io } = captureIO({ env });
+    await skewTracker({ io, env, key: () => Promise.reject(new Error('no target wanted')) }).close();
   });
 });

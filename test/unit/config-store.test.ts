@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SymlinkError } from '../../src/config/atomic.js';
 import { readCached, writeCached } from '../../src/config/cache.js';
 import { configDir, dataDir, defaultSandboxDb } from '../../src/config/paths.js';
 import { resolveSettings } from '../../src/config/settings.js';
@@ -108,11 +109,28 @@ describe('store', () => {
     expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url');
   });
 
-  it('readConfig does not load conf (writes go through the one atomic writer)', async () => {
-    const source = readFileSync(new URL('../../src/config/store.ts', import.meta.url), 'utf8');
-    expect(source).not.toMatch(/^import .*from 'conf'/m);
-    expect(source).not.toContain("import('conf')");
-    expect(source).toContain('writeFileAtomic(configPath(env)');
+  it('a write replaces the file whole (a new file renamed over it, no temp left) and never goes through a symbolic link', async () => {
+    await updateConfig(env, (c) => {
+      c.profiles.default = { output: 'csv' };
+    });
+    const first = statSync(configPath(env)).ino;
+    await updateConfig(env, (c) => {
+      c.profiles.default = { output: 'json' };
+    });
+    // A rename over the old file: a reader sees the old file or the new one, never a torn one.
+    expect(statSync(configPath(env)).ino).not.toBe(first);
+    expect(readdirSync(env.PARCELS_CONFIG_DIR as string)).toEqual(['config.json']);
+    expect(mode(configPath(env))).toBe(0o600);
+
+    const target = join(dir, 'elsewhere.json');
+    writeFileSync(target, '{"profiles":{}}');
+    rmSync(configPath(env));
+    symlinkSync(target, configPath(env));
+    await expect(updateConfig(env, (c) => {
+      c.profiles.default = { output: 'csv' };
+    })).rejects.toThrow(SymlinkError);
+    expect(readFileSync(target, 'utf8')).toBe('{"profiles":{}}');
+    expect(lstatSync(configPath(env)).isSymbolicLink()).toBe(true);
   });
 });
 

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/config/atomic.js';
-import { DoneFileError, DoneLines } from '../../src/config/journal-done.js';
+import { DoneFileError, DoneKeys } from '../../src/config/journal-done.js';
+import { legacyLineKey } from '../../src/bulk/keys.js';
 
 let dir: string;
 beforeEach(() => {
@@ -12,66 +13,70 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const uuid = (i: number): string => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
-const key = (line: number): string => `bulk-key-of-line-${line}`;
-/** Every 7th line over three pages of 65,536 lines, one with a non-UUID id and one without an id. */
-const LINES = Array.from({ length: 150_000 / 7 }, (_, i) => 7 * i + 1);
-const idOf = (line: number): string | undefined => (line === 8 ? 'not-a-uuid' : line === 15 ? undefined : uuid(line));
+const key = (n: number): string => `bulk-key-of-request-${n}`;
+/** 20,000 requests (the table grows many times), one with a non-UUID id and one without an id. */
+const N = Array.from({ length: 20_000 }, (_, i) => 7 * i + 1);
+const idOf = (n: number): string | undefined => (n === 8 ? 'not-a-uuid' : n === 15 ? undefined : uuid(n));
 
 describe('done file', () => {
-  it('round-trips through its file, read page by page in order and again out of order, at 25 bytes a line', async () => {
-    const done = DoneLines.empty();
-    for (const line of LINES) done.set(line, key(line), idOf(line));
+  it('round-trips through its file by identity, with the line each had, at 29 bytes a request', async () => {
+    const done = DoneKeys.empty();
+    for (const n of N) done.set(key(n), n + 1, idOf(n));
     const path = join(dir, 'a.done');
     await writeFileAtomic(path, done.toChunks());
-    const last = LINES[LINES.length - 1] as number;
     const header = readFileSync(path, 'utf8').split('\n')[0] as string;
-    expect(JSON.parse(header)).toEqual({ v: 1, lines: last + 1, count: LINES.length, other: [[8, 'not-a-uuid'], [15, null]] });
-    expect(statSync(path).size).toBe(header.length + 1 + 25 * (last + 1));
+    expect(JSON.parse(header)).toEqual({ v: 2, count: N.length, other: [[1, 'not-a-uuid'], [2, null]] });
+    expect(statSync(path).size).toBe(header.length + 1 + 29 * N.length);
 
-    const read = DoneLines.read(path);
-    expect([read.size, read.maxLine]).toEqual([LINES.length, last]);
-    for (const line of LINES) {
-      if (!read.has(line, key(line)) || read.entryId(line) !== idOf(line)) throw new Error(`line ${line} did not round-trip`);
+    const read = DoneKeys.read(path);
+    expect([read.size, read.maxLine]).toEqual([N.length, (N[N.length - 1] as number) + 1]);
+    for (const n of N) {
+      if (!read.has(key(n)) || read.entryId(key(n)) !== idOf(n)) throw new Error(`request ${n} did not round-trip`);
     }
-    // Back to the first page after the last two were read (the first was let go by then), and lines never set.
-    expect([read.has(1, key(1)), read.entryId(1), read.has(2, key(2)), read.has(1, key(2)), read.has(last + 7, key(last + 7))]).toEqual([true, uuid(1), false, false, false]);
+    expect([read.has(key(2)), read.entryId(key(2))]).toEqual([false, undefined]);
   });
 
-  it('changes on top of a file are kept and written with the rest', async () => {
-    const done = DoneLines.empty();
-    for (const line of LINES) done.set(line, key(line), idOf(line));
+  it('changes on top of a file are kept and written with the rest; unseen ones are named by line', async () => {
+    const done = DoneKeys.empty();
+    for (const n of N) done.set(key(n), n, idOf(n));
     const first = join(dir, 'a.done');
     await writeFileAtomic(first, done.toChunks());
-    const read = DoneLines.read(first);
-    read.delete(1);
-    read.set(2, 'another-key', uuid(2));
-    read.set(200_000, key(200_000), uuid(200_000));
-    // Pages read after the changes do not drop them.
-    for (const line of LINES) read.has(line, key(line));
+    const read = DoneKeys.read(first);
+    read.delete(key(1));
+    read.set(key(2), 2, uuid(2));
+    read.set(key(1), 3, uuid(3));
     const second = join(dir, 'b.done');
     await writeFileAtomic(second, read.toChunks());
-    const again = DoneLines.read(second);
-    expect([again.size, again.maxLine, again.has(1, key(1)), again.entryId(2), again.has(2, 'another-key'), again.entryId(200_000), again.entryId(LINES[3] as number)]).toEqual([
-      LINES.length + 1,
-      200_000,
-      false,
-      uuid(2),
-      true,
-      uuid(200_000),
-      uuid(LINES[3] as number),
+    const again = DoneKeys.read(second);
+    expect([again.size, again.entryId(key(1)), again.entryId(key(2)), again.entryId(key(N[3] as number))]).toEqual([N.length + 1, uuid(3), uuid(2), uuid(N[3] as number)]);
+    for (const n of N) again.see(key(n));
+    expect(again.unseen()).toEqual(new Map([[2, uuid(2)]]));
+  });
+
+  it('a done file of version 1 (the released one, by line number) is read under the keys it was written with', () => {
+    const name = readdirSync('test/fixtures/legacy-journals').find((f) => f.endsWith('.done')) as string;
+    copyFileSync(join('test/fixtures/legacy-journals', name), join(dir, name));
+    const read = DoneKeys.read(join(dir, name));
+    const batch = '2e58c9ff8f74bc7ec93e1c3e32fb1255dbd0c7a1c6e870395d776a28b09ad41b';
+    const line = (n: number): Buffer => Buffer.from(JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(n + 6) }));
+    expect([1, 2, 3].map((n) => read.entryId(legacyLineKey(batch, n, line(n))))).toEqual([
+      '11111111-1111-4111-8111-111111111111',
+      '22222222-2222-4222-8222-222222222222',
+      '33333333-3333-4333-8333-333333333333',
     ]);
+    expect(read.has(legacyLineKey(batch, 2, line(1)))).toBe(false);
   });
 
   it('a file cut short, or not a done file, is refused', async () => {
-    const done = DoneLines.empty();
-    done.set(3, key(3), uuid(3));
+    const done = DoneKeys.empty();
+    done.set(key(3), 3, uuid(3));
     const path = join(dir, 'a.done');
     await writeFileAtomic(path, done.toChunks());
     const whole = readFileSync(path);
     writeFileSync(path, whole.subarray(0, whole.length - 1));
-    expect(() => DoneLines.read(path)).toThrow(DoneFileError);
-    expect(() => DoneLines.read(path)).toThrow(/bytes where its header says/);
+    expect(() => DoneKeys.read(path)).toThrow(DoneFileError);
+    expect(() => DoneKeys.read(path)).toThrow(/bytes after its header, not 1 entries/);
     writeFileSync(path, '{"t":"meta"}\n');
-    expect(() => DoneLines.read(path)).toThrow(`${path}: not a done file of version 1`);
+    expect(() => DoneKeys.read(path)).toThrow(`${path}: not a done file of version 1 or 2`);
   });
 });

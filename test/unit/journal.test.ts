@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const id = (batch = 'b1', target = 'prof|http://h') => ({ dir, target, batch, input: 'in.ndjson', kind: 'create' });
+/** The key (and identity) of line N's request in these tests. */
+const k = (line: number): string => `key-${line}-0123`;
 const sent = (line: number) => ({ line, key: `key-${line}-0123`, method: 'POST', path: '/deliveries/v1/parcels', body: `{"n":${line}}`, at: 1000 + line });
 
 describe('journal', () => {
@@ -23,21 +25,21 @@ describe('journal', () => {
     first.recordSent(sent(1));
     first.recordSent(sent(2));
     first.recordSent(sent(3));
-    first.recordDone(1, 201, 'id-1');
-    first.recordRejected(3, 422, 'validation_failed');
+    first.recordDone(k(1), 1, 201, 'id-1');
+    first.recordRejected(k(3), 3, 422, 'validation_failed');
     first.close();
     const path = journalPath(dir, 'prof|http://h', 'b1');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(path.startsWith(join(dir, 'journals'))).toBe(true);
 
     const second = await Journal.open(id());
-    expect(second.meta).toEqual({ t: 'meta', v: 1, batch: 'b1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 42 });
+    expect(second.meta).toEqual({ t: 'meta', v: 2, batch: 'b1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 42 });
     // A confirmed line keeps a tag of its key and its entry id, not its body.
-    expect(second.previous.has(1)).toBe(false);
-    expect([second.done.has(1, 'key-1-0123'), second.done.has(1, 'key-1-other'), second.done.entryId(1)]).toEqual([true, false, 'id-1']);
-    expect(second.previous.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
-    expect(second.done.has(2, 'key-2-0123')).toBe(false);
-    expect(second.previous.get(3)?.rejected).toEqual({ t: 'rejected', line: 3, status: 422, code: 'validation_failed' });
+    expect(second.previous.has(k(1))).toBe(false);
+    expect([second.done.has('key-1-0123'), second.done.has('key-1-other'), second.done.entryId(k(1))]).toEqual([true, false, 'id-1']);
+    expect(second.previous.get(k(2))).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    expect(second.done.has('key-2-0123')).toBe(false);
+    expect(second.previous.get(k(3))?.rejected).toEqual({ t: 'rejected', line: 3, k: k(3), status: 422, code: 'validation_failed' });
     second.close();
     // One meta line only, even after two opens.
     expect(readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"meta"'))).toHaveLength(1);
@@ -52,15 +54,15 @@ describe('journal', () => {
     appendFileSync(path, '{"t":"done","line":2,"sta');
     const read = await readJournal(path);
     expect(read.torn).toBe(true);
-    expect(read.lines.get(2)).toEqual({ sent: { t: 'sent', ...sent(2) } });
+    expect(read.lines.get(k(2))).toEqual({ sent: { t: 'sent', ...sent(2) } });
 
     const reopened = await Journal.open(id());
-    reopened.recordDone(2, 201, 'id-2');
+    reopened.recordDone(k(2), 2, 201, 'id-2');
     reopened.close();
     const again = await readJournal(path);
     expect(again.torn).toBe(false);
-    expect(again.done.entryId(2)).toBe('id-2');
-    expect(again.lines.has(2)).toBe(false);
+    expect(again.done.entryId(k(2))).toBe('id-2');
+    expect(again.lines.has(k(2))).toBe(false);
   });
 
   it('a damaged line in the middle is an error, not silently skipped', async () => {
@@ -71,15 +73,36 @@ describe('journal', () => {
     await expect(readJournal(path)).rejects.toThrow(CorruptJournalError);
   });
 
-  it('a line sent anew under the same batch forgets its old outcome', async () => {
+  it('a line edited since it was confirmed is another request: both are kept, each under its identity', async () => {
     const journal = await Journal.open(id());
     journal.recordSent(sent(1));
-    journal.recordDone(1, 201, 'old');
+    journal.recordDone(k(1), 1, 201, 'old');
     journal.recordSent({ ...sent(1), key: 'other-key-123' });
     journal.close();
     const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
-    expect(read.lines.get(1)).toEqual({ sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
-    expect(read.done.size).toBe(0);
+    expect(read.lines.get('other-key-123')).toEqual({ sent: { t: 'sent', ...sent(1), key: 'other-key-123' } });
+    expect([read.done.size, read.done.entryId(k(1))]).toEqual([1, 'old']);
+  });
+
+  it('a journal of version 1 (outcomes name a line) is read: each outcome answers the last request sent for its line', async () => {
+    const path = journalPath(dir, 'prof|http://h', 'v1');
+    const records = [
+      { t: 'meta', v: 1, batch: 'v1', target: 'prof|http://h', input: 'in.ndjson', kind: 'create', created: 1 },
+      { t: 'sent', ...sent(1) },
+      { t: 'sent', ...sent(2) },
+      { t: 'sent', ...sent(3) },
+      { t: 'done', line: 1, status: 201, id: 'id-1' },
+      { t: 'rejected', line: 3, status: 422, code: 'validation_failed' },
+      // Line 1 sent anew (its bytes changed under the same --batch-id): the answer to it comes later.
+      { t: 'sent', ...sent(1), key: 'other-key-123' },
+      { t: 'done', line: 1, status: 201, id: 'id-1b' },
+    ];
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const read = await readJournal(path);
+    expect([read.done.entryId(k(1)), read.done.entryId('other-key-123'), read.done.size]).toEqual(['id-1', 'id-1b', 2]);
+    expect([...read.lines.keys()]).toEqual([k(2), k(3)]);
+    expect(read.lines.get(k(3))?.rejected).toMatchObject({ line: 3, code: 'validation_failed' });
   });
 
   it('two runs of one batch at once: the second is refused while the first holds it, and may run after', async () => {
@@ -147,8 +170,8 @@ describe('journal', () => {
     a.recordSent(sent(1));
     a.recordSent(sent(2));
     a.recordSent(sent(3));
-    a.recordDone(1, 201, 'x');
-    a.recordRejected(2, 404, 'not_found');
+    a.recordDone(k(1), 1, 201, 'x');
+    a.recordRejected(k(2), 2, 404, 'not_found');
     a.close();
     const b = await Journal.open(id('new'));
     const oldPath = journalPath(dir, 'prof|http://h', 'old');
@@ -175,20 +198,20 @@ describe('journal', () => {
     const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
     for (let line = 1; line <= 5000; line++) {
       journal.recordSent(sent(line));
-      journal.recordDone(line, 201, line === 7 ? 'not-a-uuid' : line === 8 ? undefined : uuid(line));
+      journal.recordDone(k(line), line, 201, line === 7 ? 'not-a-uuid' : line === 8 ? undefined : uuid(line));
     }
     journal.close();
     const read = await readJournal(journalPath(dir, 'prof|http://h', 'b1'));
     expect(read.done.size).toBe(5000);
     expect(read.done.maxLine).toBe(5000);
-    expect([read.done.entryId(1), read.done.entryId(4999), read.done.entryId(7), read.done.entryId(8), read.done.entryId(5001)]).toEqual([
+    expect([read.done.entryId(k(1)), read.done.entryId(k(4999)), read.done.entryId(k(7)), read.done.entryId(k(8)), read.done.entryId(k(5001))]).toEqual([
       uuid(1),
       uuid(4999),
       'not-a-uuid',
       undefined,
       undefined,
     ]);
-    expect(read.done.has(4999, 'key-4999-0123')).toBe(true);
+    expect(read.done.has('key-4999-0123')).toBe(true);
     expect(read.lines.size).toBe(0);
   });
 
@@ -198,7 +221,7 @@ describe('journal', () => {
     // Past one page of 65,536 lines, so the done file spans two.
     for (const line of [1, 2, 3, 70_000]) {
       journal.recordSent(sent(line));
-      journal.recordDone(line, 201, line === 2 ? 'not-a-uuid' : line === 3 ? undefined : uuid(line));
+      journal.recordDone(k(line), line, 201, line === 2 ? 'not-a-uuid' : line === 3 ? undefined : uuid(line));
     }
     await journal.compactDone();
     journal.close();
@@ -213,40 +236,40 @@ describe('journal', () => {
 
     const read = await readJournal(path);
     expect(read.done.size).toBe(4);
-    expect([1, 2, 3, 4, 70_000].map((line) => [read.done.has(line, `key-${line}-0123`), read.done.entryId(line)])).toEqual([
+    expect([1, 2, 3, 4, 70_000].map((line) => [read.done.has(`key-${line}-0123`), read.done.entryId(k(line))])).toEqual([
       [true, uuid(1)],
       [true, 'not-a-uuid'],
       [true, undefined],
       [false, undefined],
       [true, uuid(70_000)],
     ]);
-    expect(read.done.has(1, 'another-key-0123')).toBe(false);
+    expect(read.done.has('another-key-0123')).toBe(false);
     expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 0 }]);
 
-    // A later run sends line 2 anew (its bytes changed under the same batch id) and adds line 4: on top of the done file.
+    // A later run sends an edited line 2 (another request) and adds line 4: on top of the done file.
     const later = await Journal.open(id());
     later.recordSent({ ...sent(2), key: 'changed-key-2' });
     later.recordSent(sent(4));
-    later.recordDone(4, 201, uuid(4));
+    later.recordDone(k(4), 4, 201, uuid(4));
     later.close();
     const again = await readJournal(path);
-    expect([again.done.size, again.done.has(2, 'key-2-0123'), again.lines.get(2)?.sent?.key, again.done.entryId(4)]).toEqual([4, false, 'changed-key-2', uuid(4)]);
-    expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 1 }]);
+    expect([again.done.size, again.done.has(k(2)), again.lines.get('changed-key-2')?.sent?.line, again.done.entryId(k(4))]).toEqual([5, true, 2, uuid(4)]);
+    expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 5, rejected: 0, uncertain: 1 }]);
 
-    // Line 2 still uncertain: no compaction. Once confirmed, a new done file replaces the old one.
+    // The edited line still uncertain: no compaction. Once confirmed, a new done file replaces the old one.
     const third = await Journal.open(id());
     third.recordSent(sent(5));
-    third.recordDone(5, 201, uuid(5));
+    third.recordDone(k(5), 5, 201, uuid(5));
     await third.compactDone();
     expect(readdirSync(join(path, '..')).filter((f) => f.endsWith('.done'))).toEqual([doneFile]);
-    third.recordDone(2, 201, uuid(2));
+    third.recordDone('changed-key-2', 2, 201, uuid(2));
     await third.compactDone();
     third.close();
     const final = readdirSync(join(path, '..')).sort();
     expect(final).toHaveLength(2);
     expect(final).not.toContain(doneFile);
     const last = await readJournal(path);
-    expect([last.done.size, last.done.has(2, 'changed-key-2'), last.done.entryId(2), last.done.entryId(5), last.lines.size]).toEqual([6, true, uuid(2), uuid(5), 0]);
+    expect([last.done.size, last.done.has('changed-key-2'), last.done.entryId('changed-key-2'), last.done.entryId(k(5)), last.lines.size]).toEqual([7, true, uuid(2), uuid(5), 0]);
 
     expect(pruneJournals(dir, -1)).toEqual([path]);
     expect(readdirSync(join(path, '..'))).toEqual([]);
@@ -256,7 +279,7 @@ describe('journal', () => {
     const journal = await Journal.open(id());
     for (const line of [1, 2]) {
       journal.recordSent(sent(line));
-      journal.recordDone(line, 201, undefined);
+      journal.recordDone(k(line), line, 201, undefined);
     }
     journal.close();
     const path = journalPath(dir, 'prof|http://h', 'b1');
@@ -265,12 +288,12 @@ describe('journal', () => {
     // Killed after the done file was written, before the journal was replaced: a done file nobody names.
     writeFileSync(`${path}.0123456789ab.done`, 'half-written garbage');
     const before = await readJournal(path);
-    expect([before.done.size, before.done.has(2, 'key-2-0123')]).toEqual([2, true]);
+    expect([before.done.size, before.done.has('key-2-0123')]).toEqual([2, true]);
 
     // The next run compacts (its records are all confirmed) and removes the stray file.
     const next = await Journal.open(id());
     next.recordSent(sent(3));
-    next.recordDone(3, 201, undefined);
+    next.recordDone(k(3), 3, 201, undefined);
     await next.compactDone();
     next.close();
     const files = readdirSync(join(path, '..'));
@@ -289,14 +312,14 @@ describe('journal', () => {
   it('a journal of records whose lines are all confirmed (an earlier version wrote no done file) is compacted by a run that sends nothing', async () => {
     const journal = await Journal.open(id());
     journal.recordSent(sent(1));
-    journal.recordDone(1, 201, undefined);
+    journal.recordDone(k(1), 1, 201, undefined);
     journal.close();
     const path = journalPath(dir, 'prof|http://h', 'b1');
     const rerun = await Journal.open(id());
     await rerun.compactDone();
     rerun.close();
     expect(readFileSync(path, 'utf8')).toContain('"t":"compact"');
-    expect((await readJournal(path)).done.has(1, 'key-1-0123')).toBe(true);
+    expect((await readJournal(path)).done.has('key-1-0123')).toBe(true);
   });
 
   it('a journal closed before any line was recorded (a run that crashed or was refused before sending) is removed; an earlier one stays', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { idsFromLines } from '../../src/commands/track/ids.js';
-import { isLoopbackUrl } from '../../src/commands/track/show.js';
+import { isLoopbackUrl } from '../../src/schemas/host.js';
 import type { FormatContext } from '../../src/io/format.js';
 import { deliveredAddress, entrySummary, stateItem, timelineCells } from '../../src/io/timeline.js';
 import type { TimelineEntry } from '../../src/track/timeline.js';

@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
+import { isLoopbackHost } from '../../schemas/host.js';
 import { USER_AGENT } from '../../version.js';
 import { confirm } from '../shared/confirm.js';
 import { showSuccess } from '../shared/show.js';
@@ -70,8 +71,7 @@ export function isPlainRemote(baseUrl: string): boolean {
     return false;
   }
   if (url.protocol !== 'http:') return false;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return !(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+  return !isLoopbackHost(url.hostname);
 }
 
 async function confirmUnencrypted(ctx: Context, baseUrl: string): Promise<void> {

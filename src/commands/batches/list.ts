@@ -2,10 +2,15 @@ import { renderList } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
+import type { JournalSummary } from '../../config/journal-list.js';
 import { listJournals } from '../../config/journal-list.js';
 import { dataDir } from '../../config/paths.js';
 
-/** Every bulk-run journal in the data directory (all targets), newest first. The outbox is listed by `parcels outbox`. */
+/**
+ * Every bulk-run journal in the data directory (all targets), newest first: the batch id as the
+ * run's summary prints it, the target it belongs to, and its last run's counts in the summary's
+ * words (`done`: every line confirmed so far). The outbox is listed by `parcels outbox`.
+ */
 export default defineCommand<typeof followCommands.batches, Record<string, never>>({
   parse() {
     return {};
@@ -14,13 +19,22 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
   async run(_options, ctx) {
     const journals = (await listJournals(dataDir(ctx.env), ctx.now() * 1000)).filter((journal) => journal.kind !== 'outbox');
     const rows = journals.map((journal) => ({
-      batch: journal.batch,
+      batch: batchId(journal),
+      kind: journal.kind,
+      target: journal.where ?? journal.target,
       input: journal.input,
       done: journal.counts.done,
-      rejected: journal.counts.rejected,
-      uncertain: journal.counts.uncertain,
+      failed: journal.lastRun?.failed ?? journal.counts.rejected + journal.counts.uncertain,
+      invalid: journal.lastRun?.invalid ?? 0,
+      cancelled: journal.lastRun?.cancelled ?? 0,
       age: durationText(Math.max(0, journal.ageMs / 1000)),
     }));
     await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });
+
+/** `create~<id>` → `<id>`, as the summary and `--batch-id` name it; a journal of version 1 keeps its name. */
+function batchId(journal: JournalSummary): string {
+  const prefix = `${journal.kind}~`;
+  return journal.batch.startsWith(prefix) ? journal.batch.slice(prefix.length) : journal.batch;
+}

@@ -26,7 +26,14 @@ export const bulk = {
   format: { type: 'choice', flags: '--format <format>', description: 'input format with --from (default: from the extension)', choices: ['ndjson', 'csv'] },
   concurrency: { type: 'int', flags: '--concurrency <n>', description: 'requests in flight with --from (default 8)', min: 1, max: 64 },
   rate: { type: 'string', flags: '--rate <n/s>', description: 'at most this many requests per second with --from, e.g. 50/s' },
-  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch identity with --from (default: a hash of the whole input)' },
+  batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch id with --from (default: from the file\'s path, or from stdin\'s content)' },
+  continue: { type: 'bool', flags: '--continue', description: 'with --from: the file changed since its batch ran; send its changed and new lines, replay the rest' },
+  newBatch: {
+    type: 'bool',
+    flags: '--new-batch',
+    description: 'with --from: import the file as a new batch of its own content (e.g. today\'s export written over yesterday\'s)',
+    conflicts: ['batchId', 'continue'],
+  },
   queue: {
     type: 'bool',
     flags: '--queue',
@@ -35,3 +42,16 @@ export const bulk = {
   },
   offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
 } as const satisfies Record<string, FlagSpec>;
+
+/** The batch rules of `--from`, in the --help of create, events add and attempts add (README: "Bulk runs"). */
+export const BULK_NOTES = [
+  `Batches (--from):
+  A batch is the file's real path (stdin: its content, or --batch-id), the target and the kind.
+  Each line's Idempotency-Key comes from the request it builds (flags included), not from its
+  position: run the same command again and what was done is replayed, nothing is sent twice.
+  A file changed since its batch ran is refused (exit 2, nothing sent): --continue sends its
+  changed and new lines and replays the rest; --new-batch imports it as a batch of its own.
+  After failed lines the summary prints the command to run once they are fixed.
+  One path written over with each day's export: give each day its own batch (--new-batch,
+  or --batch-id with the date). Stdin without --batch-id: each different input is a batch.`,
+];

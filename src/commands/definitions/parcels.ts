@@ -1,7 +1,7 @@
 /** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (see ../table.ts). */
 import { command } from '../definition.js';
 import type { Loaded } from './flags.js';
-import { bulk, data, idempotencyKey } from './flags.js';
+import { BULK_NOTES, bulk, data, idempotencyKey } from './flags.js';
 
 export const parcelsCommands = {
   create: command({
@@ -29,8 +29,10 @@ export const parcelsCommands = {
       'parcels create --data @parcel.json --json',
       'echo \'{"courier":"DEMO-VAN","country":"NL","postal_code":"1011AB","number":"1"}\' | parcels create --data - --quiet',
       'parcels create --from parcels.csv --concurrency 32 > results.ndjson',
+      'parcels create --from parcels.csv --continue',
       'parcels create --queue --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10 --quiet',
     ],
+    notes: BULK_NOTES,
     load: (): Loaded => import('../parcels/create.js'),
   }),
   get: command({
@@ -110,6 +112,7 @@ export const parcelsCommands = {
       'parcels list --status 2 -o ndjson | parcels events add --from - --status in_delivery',
       'parcels events add <id> --status in_delivery --queue',
     ],
+    notes: BULK_NOTES,
     load: (): Loaded => import('../events/add.js'),
   }),
   attemptsList: command({
@@ -153,6 +156,7 @@ export const parcelsCommands = {
       'parcels attempts add <id> --outcome failed --reason not_at_home',
       'parcels attempts add <id> --outcome delivered_elsewhere --delivered-country NL --delivered-postal-code 1234AB --delivered-number 12',
     ],
+    notes: BULK_NOTES,
     load: (): Loaded => import('../attempts/add.js'),
   }),
 } as const;

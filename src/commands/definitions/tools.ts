@@ -82,6 +82,13 @@ export const toolsCommands = {
     examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
     load: (): Loaded => import('../sandbox/logs.js'),
   }),
+  sandboxUi: command({
+    path: ['sandbox', 'ui'],
+    summary: "Print a fresh login link of a running sandbox's web inspector",
+    flags: {},
+    examples: ['parcels sandbox ui', 'parcels sandbox ui --base-url http://127.0.0.1:8787'],
+    load: (): Loaded => import('../sandbox/ui.js'),
+  }),
   completion: command({
     path: ['completion'],
     args: '<shell>',

@@ -1,5 +1,6 @@
 import type { Probe } from '../../api/probe.js';
-import { SCOPES, probe, scopeRequests, serverTime } from '../../api/probe.js';
+import { SCOPES, probe, scopeRequests } from '../../api/probe.js';
+import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise } from '../../clock-skew/policy.js';
 import type { Settings } from '../../config/settings.js';
 import { ApiError, EXIT } from '../../errors.js';
 import type { Scope } from '../../schemas/routes.js';
@@ -8,9 +9,6 @@ import type { CheckResult, ScopeState } from './report.js';
 import { failure, ok, skipped, warning } from './report.js';
 import { ApiClient } from '../../api/http.js';
 
-/** Event and attempt times more than five minutes ahead of the service's clock are rejected. */
-export const SKEW_FAIL_S = 300;
-export const SKEW_WARN_S = 60;
 
 export interface ServiceFindings {
   checks: CheckResult[];
@@ -34,7 +32,8 @@ function scopeFix(scope: Scope, settings: Settings): string {
 /**
  * Probes the service: one request per scope, in parallel, without retries (a doctor reports what
  * happens, it does not wait out an outage). The couriers probe also answers whether the host
- * answers and the key is accepted; any answer's Date header gives the clock skew.
+ * answers and the key is accepted; any answer's Date header (a 401's or a 403's too) gives the
+ * clock skew.
  */
 export async function checkService(input: {
   settings: Settings & { baseUrl: string; apiKey: string };
@@ -44,6 +43,7 @@ export async function checkService(input: {
   trace?: (line: string) => void;
 }): Promise<ServiceFindings> {
   const { settings, required } = input;
+  let measured: number | undefined;
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
@@ -51,6 +51,8 @@ export async function checkService(input: {
     retries: 0,
     userAgent: USER_AGENT,
     trace: input.trace,
+    now: () => input.now() * 1000,
+    onSkew: (o) => (measured ??= o.seconds),
   });
   let probes: Record<Scope, Probe>;
   try {
@@ -60,7 +62,6 @@ export async function checkService(input: {
   } finally {
     await client.close();
   }
-  const now = input.now();
   const first = probes['deliveries:read'];
   const unknown = Object.fromEntries(SCOPES.map((s) => [s, 'unknown'])) as Record<Scope, ScopeState>;
   const scopeChecks = (): CheckResult[] => SCOPES.map((scope) => scopeCheck(scope, probes[scope], required.includes(scope), settings));
@@ -100,20 +101,9 @@ export async function checkService(input: {
     checks.push(ok('host', `${url} answered in ${first.ms} ms`), ok('key', `accepted (from ${keySource(settings)})`), ...scopeChecks());
   }
 
-  const dated = SCOPES.map((s) => probes[s].response).find((r) => r !== undefined && serverTime(r) !== undefined);
-  const skewS = dated === undefined ? null : skew(serverTime(dated) as number, now);
+  const skewS = measured === undefined ? null : beyondNoise(measured);
   checks.push(clockCheck(skewS));
   return { checks, latencyMs: first.ms, skewS, scopes };
-}
-
-/**
- * Service clock minus local clock, in whole seconds. Both readings are truncated to the second (the
- * Date header has no finer resolution), so a difference of one second is within the error and
- * counts as none.
- */
-function skew(serverS: number, localS: number): number {
-  const difference = serverS - localS;
-  return Math.abs(difference) <= 1 ? 0 : difference;
 }
 
 function keySource(settings: Settings): string {

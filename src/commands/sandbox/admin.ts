@@ -6,6 +6,8 @@ import { prepareDefaultSandboxDb } from '../../config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from '../../config/admin-token.js';
 import { ApiClient } from '../../api/http.js';
 import { dryRunRecorder } from '../../api/dry-run.js';
+import type { CredentialSource } from '../../api/dry-run.js';
+import { shellQuote } from '../../io/shell.js';
 import * as api from '../../api/sandbox-admin.js';
 
 /** A page of the request log. */
@@ -21,6 +23,8 @@ export interface SandboxAdmin {
   scenario(id: string): Promise<unknown>;
   simulate(id: string, scenario: string): Promise<unknown>;
   logs(after: number, waitMs: number, bodies: boolean): Promise<LogPage>;
+  /** A fresh one-time login link of the web inspector. */
+  inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
   /** The longest a log request may wait for news without the request timing out, in ms. */
   readonly longestWaitMs: number;
   close(): Promise<void>;
@@ -65,6 +69,9 @@ async function embedded(ctx: Context): Promise<SandboxAdmin> {
     logs: () => {
       throw new UsageError('the embedded sandbox (--sandbox) keeps no request log between commands; read the log of a running `parcels sandbox serve` with --base-url URL', '--sandbox');
     },
+    inspectorLink: () => {
+      throw new UsageError('the embedded sandbox (--sandbox) serves no inspector page; start `parcels sandbox serve` and run `parcels sandbox ui` without --sandbox', '--sandbox');
+    },
     longestWaitMs: 0,
     close: () => sandbox.close(),
   };
@@ -75,11 +82,16 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
   if (settings.baseUrl === undefined) {
     throw new UsageError(`no sandbox base URL for profile "${settings.profile}": give --base-url URL (the line \`parcels sandbox serve\` prints), or use --sandbox`, '--base-url');
   }
-  const { token, file } = await findAdminToken(ctx.env, settings.baseUrl);
+  const { token, file, stale } = await findAdminToken(ctx.env, settings.baseUrl);
   if (token === undefined) {
-    const where = file === undefined ? '' : ` (no token file ${file})`;
+    const where = file === undefined ? '' : stale ? ` (the token file ${file} was left by a sandbox that no longer runs)` : ` (no token file ${file})`;
     throw new UsageError(`no admin token for the sandbox at ${settings.baseUrl}${where}: set ${ADMIN_TOKEN_ENV}, or run the sandbox on this machine with \`parcels sandbox serve\``, ADMIN_TOKEN_ENV);
   }
+  // A dry run's curl line reads the token where this command found it, and never prints it.
+  const credential: CredentialSource =
+    file === undefined
+      ? { shell: `"$${ADMIN_TOKEN_ENV}"`, note: `# the admin token is read from $${ADMIN_TOKEN_ENV}` }
+      : { shell: `"$(head -n1 ${shellQuote(file)})"`, note: `# the admin token is read from the first line of ${file}, the file \`parcels sandbox serve\` wrote` };
   const client: ApiClient = new ApiClient({
     baseUrl: settings.baseUrl,
     apiKey: token,
@@ -87,7 +99,8 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     retries: settings.retries,
     userAgent: USER_AGENT,
     trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
-    dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text)) : undefined,
+    dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text), { credential }) : undefined,
+    credential,
     signal: ctx.signal,
   });
   const data = async (pending: Promise<{ data: unknown }>) => (await pending).data;
@@ -97,6 +110,10 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     scenario: (id) => data(api.getParcelScenario(client, id, ctx.signal)),
     simulate: (id, scenario) => data(api.assignParcelScenario(client, id, scenario, ctx.signal)),
     logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
+    inspectorLink: async () => {
+      const { path, expires_in_s } = (await data(api.createInspectorLogin(client, ctx.signal))) as { path: string; expires_in_s: number };
+      return { url: new URL(path, settings.baseUrl).href, expires_in_s };
+    },
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

@@ -43,7 +43,7 @@ export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
         format: shown,
         fields: ctx.fields() ?? (rows ? TABLE_FIELDS : undefined),
         view: 'requests',
-        now: ctx.now(),
+        now: await ctx.serviceNow(),
         stream: true,
         flushAfterMs: 50,
         emptyMessage: 'No requests yet.',

@@ -66,10 +66,14 @@ function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderR
   return Object.values(tracking).every((v) => v === undefined) ? undefined : tracking;
 }
 
+function adminTokenSource(options: ServeOptions): string {
+  return options.adminTokenFile === undefined ? ADMIN_TOKEN_ENV : '--admin-token-file';
+}
+
 /** The admin token given at start (--admin-token-file, else PARCELS_SANDBOX_ADMIN_TOKEN), if any. */
 async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const token = options.adminTokenFile === undefined ? env[ADMIN_TOKEN_ENV] || undefined : await readTokenFile(options.adminTokenFile);
-  const source = options.adminTokenFile === undefined ? ADMIN_TOKEN_ENV : '--admin-token-file';
+  const source = adminTokenSource(options);
   if (options.adminTokenFile !== undefined && token === undefined) throw new UsageError(`--admin-token-file ${options.adminTokenFile} is missing or empty`, source);
   if (token !== undefined && (token.length < 8 || /\s/.test(token))) throw new UsageError(`the admin token from ${source} must be at least 8 characters without spaces`, source);
   return token;
@@ -106,7 +110,7 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
 
   async run(options, ctx) {
     const { loadSandbox } = await import('../../sandbox-loader.js');
-    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError } = await loadSandbox();
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError, AdminTokenError } = await loadSandbox();
     const adminToken = await explicitAdminToken(options, ctx.env);
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
@@ -128,6 +132,7 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
       if (err instanceof SeedError) throw fileUsageError(err, '--seed');
       if (err instanceof ScenarioFileError) throw fileUsageError(err, '--scenarios');
       if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
+      if (err instanceof AdminTokenError) throw new UsageError(err.message, adminTokenSource(options));
       throw err;
     });
     await writeOut(ctx.io.stdout, `${sandbox.url}\n`);
@@ -146,6 +151,12 @@ export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
       await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
     }
     await renderMessage(ctx.io, clockLine(sandbox.clock.status(), ctx.io.timeZone), 'info');
+    const inspector = sandbox.inspectorLink();
+    if (inspector !== undefined) {
+      // The hint finds the token in the file just written; a token given at start is the user's to pass on.
+      const again = tokenFile === undefined ? `parcels sandbox ui --base-url ${sandbox.url} with the admin token in ${ADMIN_TOKEN_ENV}` : `parcels sandbox ui --base-url ${sandbox.url}`;
+      await renderMessage(ctx.io, `Inspector: ${inspector} (the link works once; a new one: ${again})`, 'info');
+    }
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');
     // Ctrl-C or SIGTERM is how this command is meant to end: a clean stop, exit 0.
     await new Promise<void>((resolve) => {

@@ -44,7 +44,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
       const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as RunView;
       const format = ctx.outputFormat();
       if (format === 'json') {
-        await renderRecord(ctx.io, view, { format, now: ctx.now() });
+        await renderRecord(ctx.io, view, { format, now: await ctx.serviceNow() });
         return;
       }
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;
@@ -60,7 +60,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
         applied: s.applied,
         refused: view.refused.find((r) => r.step === n)?.code ?? null,
       }));
-      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: ctx.now(), view: 'steps' });
+      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: await ctx.serviceNow(), view: 'steps' });
     } finally {
       await admin.close();
     }

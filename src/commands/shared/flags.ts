@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
+import { jsonSyntaxProblem } from '../../schemas/json-error.js';
 import { parcelIdSchema } from '../../schemas/parcel-id.js';
 import type { FieldIssue } from '../../schemas/validate.js';
 import { didYouMean } from '../../io/did-you-mean.js';
@@ -54,7 +55,7 @@ export async function dataFlag(value: string | undefined, ctx: Context, flag = '
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${flag} is not valid JSON: ${(error as Error).message}`, flag);
+    throw new UsageError(`${flag} is not valid JSON (${jsonSyntaxProblem(error)})`, flag);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new UsageError(`${flag} must be a JSON object`, flag);

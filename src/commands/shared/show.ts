@@ -66,7 +66,7 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
     format: ctx.outputFormat(),
     fields,
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     view: opts.view,
   });
 }
@@ -121,14 +121,14 @@ export async function showPage(
     return;
   }
   if (format === 'json') {
-    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: ctx.now() });
+    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: await ctx.serviceNow() });
     return;
   }
   await renderList(ctx.io, items, {
     format,
     fields,
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     view: opts.view,
     parentId: opts.parentId,
     nextCursor: nextCursor(data) ?? null,
@@ -159,7 +159,7 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     format: ctx.outputFormat(),
     fields: ctx.fields(),
     names: await namesFor(ctx),
-    now: ctx.now(),
+    now: await ctx.serviceNow(),
     view: opts.view,
     stream: true,
     emptyMessage,
@@ -255,12 +255,12 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
       format: ctx.outputFormat(),
       fields: ctx.fields(),
       names,
-      now: ctx.now(),
+      now: await ctx.serviceNow(),
       emptyMessage: `No ${path}.`,
     });
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: ctx.now(),});
+    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: await ctx.serviceNow() });
   }
 }

@@ -3,6 +3,7 @@ import { NotDeliveredError, UsageError } from '../../errors.js';
 import type { CodeNames } from '../../io/format.js';
 import { renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
+import { isLoopbackUrl } from '../../schemas/host.js';
 import { renderJq, renderJqStream } from '../../io/jq.js';
 import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
@@ -29,12 +30,6 @@ export const DEFAULT_INTERVAL_S = 30;
 /** The shortest interval against a service on another machine; 1 s is allowed against this one. */
 export const MIN_REMOTE_INTERVAL_S = 5;
 
-/** localhost, 127.x.x.x or ::1: a sandbox on this machine, where polling every second costs nobody. */
-export function isLoopbackUrl(baseUrl: string | undefined): boolean {
-  if (baseUrl === undefined || !URL.canParse(baseUrl)) return false;
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 export default defineCommand<typeof followCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
@@ -96,7 +91,7 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
       signal: ctx.signal,
     });
     if (!end.delivered) {
-      const what = entrySummary(end.attempt, { names: printer.names, now: ctx.now(), colour: false });
+      const what = entrySummary(end.attempt, { names: printer.names, now: await ctx.serviceNow(), colour: false });
       throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
     }
     // How it ended, for people (scripts read the NDJSON lines and the exit code).
@@ -108,7 +103,7 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
 
 async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
-  const now = ctx.now();
+  const now = await ctx.serviceNow();
   const data = { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) };
   const jq = await ctx.jq();
   if (jq !== undefined) {
@@ -125,7 +120,7 @@ async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | unde
 /** Where each parcel stands: a table for people, one JSON line per parcel for scripts. */
 async function showSeveral(ctx: Context, ids: readonly string[], snapshots: readonly Snapshot[], names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
-  const now = ctx.now();
+  const now = await ctx.serviceNow();
   const jq = await ctx.jq();
   if (jq !== undefined || format === 'json' || format === 'ndjson') {
     const states = ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? []));

@@ -35,7 +35,7 @@ export class WatchPrinter {
 
   async first(snapshots: ReadonlyMap<string, Snapshot>): Promise<void> {
     const { io } = this.ctx;
-    const now = this.ctx.now();
+    const now = await this.ctx.serviceNow();
     if (this.json) {
       await this.jsonLines([...snapshots].map(([id, snapshot]) => ({ id, entries: snapshot.timeline })));
     } else if (this.several) {
@@ -61,7 +61,7 @@ export class WatchPrinter {
     const lines: TimelineLine[] = batch.flatMap(({ id, entries }) => entries.map((entry) => ({ id, entry })));
     this.fit = await renderTimeline(io, lines, {
       names: this.names,
-      now: this.ctx.now(),
+      now: await this.ctx.serviceNow(),
       header: !this.headerShown,
       withId: this.several,
       fit: this.fit,
@@ -74,6 +74,6 @@ export class WatchPrinter {
     const lines = batch.flatMap(({ id, entries }) => entries.map((entry) => Object.assign({ entry_id: id }, entryJson(entry), { entry_id: id })));
     const jq = await this.ctx.jq();
     if (jq !== undefined) await renderJqStream(this.ctx.io, jq, lines);
-    else await renderList(this.ctx.io, lines, { format: 'ndjson', now: this.ctx.now() });
+    else await renderList(this.ctx.io, lines, { format: 'ndjson', now: await this.ctx.serviceNow() });
   }
 }

@@ -1,4 +1,5 @@
 import { PARCEL_STATUS_NAMES, dayStart, isoDate } from './common.js';
+import type { Repository } from '../store/types.js';
 import { defineHandler } from './types.js';
 
 const DAY = 86_400;
@@ -35,19 +36,24 @@ export const overview = defineHandler({
   },
 });
 
+/** The organisation's requests and errors per UTC day: exactly USAGE_DAYS days ending today, oldest first, zeros included. */
+export function usageDays(repo: Repository, orgId: string, now: number): Array<{ date: string; requests: number; errors: number }> {
+  const from = dayStart(now) - (USAGE_DAYS - 1) * DAY;
+  const rows = new Map(repo.usagePerDay(orgId, from).map((r) => [r.date, r]));
+  const days = [];
+  for (let i = 0; i < USAGE_DAYS; i++) {
+    const date = isoDate(from + i * DAY);
+    const r = rows.get(date);
+    days.push({ date, requests: r?.requests ?? 0, errors: r?.errors ?? 0 });
+  }
+  return days;
+}
+
 export const usageDaily = defineHandler({
   validate: () => undefined,
   run(ctx) {
     ctx.deps.flushUsage();
-    const from = dayStart(ctx.now) - (USAGE_DAYS - 1) * DAY;
-    const rows = new Map(ctx.deps.repo.usagePerDay(ctx.org.id, from).map((r) => [r.date, r]));
-    const days = [];
-    for (let i = 0; i < USAGE_DAYS; i++) {
-      const date = isoDate(from + i * DAY);
-      const r = rows.get(date);
-      days.push({ date, requests: r?.requests ?? 0, errors: r?.errors ?? 0 });
-    }
-    return { status: 200, data: { days } };
+    return { status: 200, data: { days: usageDays(ctx.deps.repo, ctx.org.id, ctx.now) } };
   },
 });
 

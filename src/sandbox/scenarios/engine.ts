@@ -4,7 +4,7 @@ import { STATUS_DELIVERED, STATUS_NOT_DELIVERED } from '../handlers/common.js';
 import { assertEventTransition, assertNotDelivered } from '../handlers/history.js';
 import type { ParcelRecord, PlannedStep, Repository, ScenarioRunRecord } from '../store/types.js';
 import { resolvePlan, runRandom } from './plan.js';
-import type { ScenarioCatalogue, TrackingFaultOptions } from './types.js';
+import type { ScenarioCatalogue, ScenarioDefinition, TrackingFaultOptions } from './types.js';
 
 /** A scenario name the sandbox does not know. */
 export class UnknownScenarioError extends Error {
@@ -51,6 +51,11 @@ export class ScenarioEngine {
 
   names(): Array<{ name: string; description: string }> {
     return [...this.catalogue.scenarios].map(([name, def]) => ({ name, description: def.description }));
+  }
+
+  /** Every scenario with its steps as written (the inspector lists them). */
+  definitions(): Array<{ name: string } & ScenarioDefinition> {
+    return [...this.catalogue.scenarios].map(([name, def]) => ({ name, ...def }));
   }
 
   /** Starts `scenario` for the parcel at data time `startMs`, replacing any run it had. Call inside a write transaction. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ListQuery, ParcelFields, ParcelRecord } from './types.js';
+import type { InspectQuery, InspectedParcel, ListQuery, ParcelFields, ParcelRecord } from './types.js';
 import { OPTIONAL_PARCEL_FIELDS, REQUIRED_PARCEL_FIELDS } from './types.js';
 
 const PARCEL_FIELDS = [...REQUIRED_PARCEL_FIELDS, ...OPTIONAL_PARCEL_FIELDS] as const satisfies ReadonlyArray<keyof ParcelFields>;
@@ -94,6 +94,31 @@ export class ParcelStore {
       this.lists.set(sql, stmt);
     }
     return stmt.all(...args) as ParcelRecord[];
+  }
+
+  /** Newest first across organisations; an id prefix is a range on entry_id's unique index. */
+  inspect(q: InspectQuery): InspectedParcel[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const filter = (sql: string, ...values: unknown[]) => {
+      where.push(sql);
+      args.push(...values);
+    };
+    if (q.org !== undefined) filter('p.org_id = ?', q.org);
+    if (q.courier !== undefined) filter('p.courier = ?', q.courier);
+    if (q.status !== undefined) filter('p.status = ?', q.status);
+    // entry_id holds lower-case hex and hyphens, all below '~'.
+    if (q.idPrefix !== undefined && q.idPrefix !== '') filter('p.entry_id >= ? AND p.entry_id < ?', q.idPrefix, `${q.idPrefix}~`);
+    if (q.before !== undefined) filter('p.seq < ?', q.before);
+    args.push(q.limit);
+    const sql = `SELECT p.*, r.scenario AS scenario FROM parcels p LEFT JOIN scenario_runs r ON r.parcel_seq = p.seq
+      ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY p.seq DESC LIMIT ?`;
+    let stmt = this.lists.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.lists.set(sql, stmt);
+    }
+    return stmt.all(...args) as InspectedParcel[];
   }
 
   countByStatus(orgId: string): Map<number, number> {

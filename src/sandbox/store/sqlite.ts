@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import { AccountStore } from './accounts.js';
-import { openChangeSignal } from './change-signal.js';
 import { HistoryStore } from './history.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ParcelStore } from './parcels.js';
@@ -19,7 +18,8 @@ export function openSqliteRepository(path: string): Repository {
   const usage = new UsageStore(db);
   const bench = new TestBenchStore(db);
   const key = cursorKey(db);
-  const changes = openChangeSignal(db, path);
+  // A private (`:memory:`) database has no other connection: nothing else can ever commit to it.
+  const versionQuery = path === ':memory:' || path === '' ? undefined : db.prepare('PRAGMA data_version').pluck();
   // One transaction function for every call (better-sqlite3 builds four wrappers per transaction()).
   const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
   return {
@@ -27,7 +27,7 @@ export function openSqliteRepository(path: string): Repository {
     // another process (`parcels --sandbox` next to `parcels sandbox serve`) shares the file.
     transaction: <T>(fn: () => T) => immediate(fn) as T,
     inTransaction: () => db.inTransaction,
-    dataVersion: () => changes.version(),
+    dataVersion: () => (versionQuery === undefined ? 0 : (versionQuery.get() as number)),
     applySeed: (seed) => immediate(() => accounts.applySeed(seed)),
     loadOrganisations: () => accounts.organisations(),
     loadKeys: () => accounts.keys(),
@@ -68,6 +68,7 @@ export function openSqliteRepository(path: string): Repository {
     writeClock: (state) => bench.writeClock(state),
     getParcelBySeq: (seq) => parcels.getBySeq(seq),
     getParcelAnyOrg: (entryId) => parcels.getByEntryId(entryId),
+    inspectParcels: (query) => parcels.inspect(query),
     nextScenarioRunNo: () => bench.nextRunNo(),
     putScenarioRun: (run) => bench.putRun(run),
     getScenarioRun: (seq) => bench.getRun(seq),
@@ -76,7 +77,6 @@ export function openSqliteRepository(path: string): Repository {
     advanceScenarioRun: (runNo, nextStep, nextDueMs, refused) => bench.advanceRun(runNo, nextStep, nextDueMs, refused),
 
     close: () => {
-      changes.close();
       if (db.open) db.close();
     },
   };

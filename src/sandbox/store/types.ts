@@ -118,6 +118,21 @@ export interface ListQuery {
   status?: number;
 }
 
+/** The inspector's look across every organisation's parcels: newest first, optionally filtered. */
+export interface InspectQuery {
+  org?: string;
+  courier?: string;
+  status?: number;
+  /** Lower-case start of the entry_id. */
+  idPrefix?: string;
+  /** Only parcels created before this sequence (the next page). */
+  before?: number;
+  limit: number;
+}
+
+/** A parcel as the inspector lists it: with its scenario's name, if it has a run. */
+export type InspectedParcel = ParcelRecord & { scenario: string | null };
+
 export interface DayCount {
   date: string;
   count: number;
@@ -224,6 +239,8 @@ export interface Repository {
   getParcelBySeq(seq: number): ParcelRecord | undefined;
   /** A parcel of any organisation by entry_id (the admin route's view). */
   getParcelAnyOrg(entryId: string): ParcelRecord | undefined;
+  /** Every organisation's parcels, newest first, with their scenario names (the inspector's view). */
+  inspectParcels(query: InspectQuery): InspectedParcel[];
   nextScenarioRunNo(): number;
   /** Replaces the parcel's scenario run; returns its run number. */
   putScenarioRun(run: Omit<ScenarioRunRecord, 'runNo' | 'nextStep' | 'refused'>): number;

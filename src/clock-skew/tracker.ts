@@ -1,0 +1,83 @@
+import { renderMessage } from '../io/render.js';
+import type { IO } from '../io/streams.js';
+import type { SkewObservation, SkewState } from './policy.js';
+import { NO_SKEW, TRUST_SKEW_ENV, observe, skewToApply } from './policy.js';
+import { readClockSkew, writeClockSkew } from './store.js';
+import { skewWarning } from './warning.js';
+
+/** Where a skew is kept: one target (targetId of its base URL or sandbox database) and one profile. */
+export interface SkewKey {
+  target: string;
+  profile: string;
+}
+
+/**
+ * One command's view of the clock skew between this machine and the service: the state kept from
+ * earlier commands, changed by this command's answers as policy.ts says (the client reports each),
+ * a warning when the policy calls for one, and the state kept for the next command at the end.
+ */
+export interface SkewTracker {
+  /** Service clock minus ours, in seconds, to apply to `now`: as known after this command's answers so far. */
+  current(): Promise<number>;
+  /** Called by the HTTP client for each answer with a Date header. */
+  observed(observation: SkewObservation): void;
+  /** Waits for the warning to be written and keeps the state for the next command. */
+  close(): Promise<void>;
+}
+
+export function skewTracker(init: {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  /** Undefined when nothing is kept (no target). */
+  key: () => Promise<SkewKey | undefined>;
+}): SkewTracker {
+  const trust = init.env[TRUST_SKEW_ENV] === '1';
+  const queued: SkewObservation[] = [];
+  let kept: SkewState | undefined;
+  let loading: Promise<SkewState> | undefined;
+  /** The kept state with this command's observations applied; set once the kept one is read. */
+  let now: SkewState | undefined;
+  const writes: Promise<void>[] = [];
+
+  const loaded = (): Promise<SkewState> => {
+    loading ??= (async () => {
+      const key = await init.key();
+      kept = key === undefined ? undefined : await readClockSkew(init.env, key.target, key.profile);
+      return kept ?? NO_SKEW;
+    })();
+    return loading;
+  };
+
+  /** The state with every observation so far applied, in order. */
+  const settled = async (): Promise<SkewState> => {
+    const base = await loaded();
+    // Synchronous from here: calls waiting at once each drain what is queued, in order.
+    let current = now ?? base;
+    while (queued.length > 0) {
+      const result = observe(current, queued.shift() as SkewObservation, trust);
+      current = result.state;
+      if (result.notice !== undefined) writes.push(renderMessage(init.io, skewWarning(result.notice), 'warn'));
+    }
+    now = current;
+    return current;
+  };
+
+  return {
+    async current() {
+      return skewToApply(await settled(), trust);
+    },
+    observed(observation) {
+      queued.push(observation);
+    },
+    async close() {
+      // A command that asked nothing and heard nothing has nothing to keep (and must not resolve a target for it).
+      if (loading === undefined && queued.length === 0) return;
+      const final = await settled();
+      await Promise.all(writes);
+      const key = await init.key();
+      if (key === undefined || JSON.stringify(final) === JSON.stringify(kept ?? NO_SKEW)) return;
+      // A failed write only costs the next command its correction.
+      await writeClockSkew(init.env, key.target, key.profile, final).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { renderRecord } from '../../io/render.js';
+import { writeOut } from '../../io/streams.js';
+import type { toolsCommands } from '../definitions/tools.js';
+import { defineCommand } from '../types.js';
+import { sandboxAdmin } from './admin.js';
+
+/** No options: the sandbox is found as the other `sandbox` commands find it. */
+export type UiOptions = Record<string, never>;
+
+export default defineCommand<typeof toolsCommands.sandboxUi, UiOptions>({
+  parse() {
+    return {};
+  },
+
+  async run(_options, ctx) {
+    const admin = await sandboxAdmin(ctx);
+    try {
+      const link = await admin.inspectorLink();
+      const format = ctx.outputFormat();
+      if (format === 'json') await renderRecord(ctx.io, link, { format, now: ctx.now() });
+      else await writeOut(ctx.io.stdout, `${link.url}\n`);
+    } finally {
+      await admin.close();
+    }
+  },
+});
