@@ -1,25 +1,14 @@
 /** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (see ../table.ts). */
 import { command } from '../definition.js';
 import type { Loaded } from './flags.js';
-import { BULK_NOTES, bulk, data, idempotencyKey } from './flags.js';
+import { BULK_NOTES, bulk, data, idempotencyKey, parcelFieldFlags } from './flags.js';
 
 export const parcelsCommands = {
   create: command({
     path: ['create'],
     summary: 'Register a parcel with one of your couriers',
     flags: {
-      courier: { type: 'string', flags: '--courier <code>', description: 'registered courier code (required)' },
-      country: { type: 'string', flags: '--country <code>', description: 'country code, e.g. NL (required)' },
-      postalCode: { type: 'string', flags: '--postal-code <code>', description: 'postal code, e.g. 1234AB (required)' },
-      number: { type: 'string', flags: '--number <text>', description: 'house number as text (required)' },
-      addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
-      length: { type: 'int', flags: '--length <n>', description: 'parcel length (integer)' },
-      width: { type: 'int', flags: '--width <n>', description: 'parcel width (integer)' },
-      height: { type: 'int', flags: '--height <n>', description: 'parcel height (integer)' },
-      weight: { type: 'int', flags: '--weight <n>', description: 'parcel weight (integer)' },
-      slotStart: { type: 'string', flags: '--slot-start <time>', description: 'planned slot start: Unix seconds, ISO 8601 or "now"' },
-      slotEnd: { type: 'string', flags: '--slot-end <time>', description: 'planned slot end: Unix seconds, ISO 8601 or "now"' },
-      serviceType: { type: 'string', flags: '--service-type <code>', description: 'service code: a number, or its name from `parcels reference`' },
+      ...parcelFieldFlags,
       data,
       idempotencyKey,
       ...bulk,

@@ -7,9 +7,11 @@ import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
+import { dataFlag, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
 import type { parcelsCommands } from '../definitions/parcels.js';
+import { optionKey } from '../definitions/flags.js';
+import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
@@ -54,20 +56,15 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
     const bulk: BulkFlagValues = flags;
     refuseLowerCaseCountry(flags.country, ctx);
     const fromData = await dataFlag(flags.data, ctx);
-    const fields = defined({
-      courier: flags.courier,
-      country: flags.country,
-      postal_code: flags.postalCode,
-      number: flags.number,
-      addition: flags.addition,
-      parcel_length: flags.length,
-      parcel_width: flags.width,
-      parcel_height: flags.height,
-      parcel_weight: flags.weight,
-      time_slot_period_start: time(flags.slotStart, '--slot-start'),
-      time_slot_period_end: time(flags.slotEnd, '--slot-end'),
-      service_type: flags.serviceType === undefined ? undefined : await namedCodeFlag(flags.serviceType, '--service-type', 'service_type', ctx),
-    });
+    const fields: Record<string, unknown> = {};
+    for (const f of PARCEL_FIELDS) {
+      const value = flags[optionKey(f.flag)];
+      if (value === undefined) continue;
+      const flag = `--${f.flag}`;
+      if (f.kind === 'time') fields[f.name] = time(String(value), flag);
+      else if (f.kind === 'service') fields[f.name] = await namedCodeFlag(String(value), flag, 'service_type', ctx);
+      else fields[f.name] = value;
+    }
     if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx, now);
     rejectBulkOnlyFlags(bulk);
     const body = { ...fromData, ...fields };
