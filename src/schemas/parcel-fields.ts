@@ -21,14 +21,16 @@ export interface ParcelFieldFact {
   readonly description: string;
   /** What a required field must hold, as its type error says: "must be a string (what)". */
   readonly what?: string;
+  /** A part of the address, joined in this order in the ADDRESS column of parcel tables. */
+  readonly address?: true;
 }
 
 export const PARCEL_FIELDS = [
   { name: 'courier', kind: 'text', required: true, what: 'registered courier code', flag: 'courier', placeholder: '<code>', description: 'registered courier code' },
   { name: 'country', kind: 'text', required: true, what: 'country code', flag: 'country', placeholder: '<code>', description: 'country code, e.g. NL' },
-  { name: 'postal_code', kind: 'text', required: true, what: 'postal code', flag: 'postal-code', placeholder: '<code>', description: 'postal code, e.g. 1234AB' },
-  { name: 'number', kind: 'text', required: true, what: 'house number as text', flag: 'number', placeholder: '<text>', description: 'house number as text' },
-  { name: 'addition', kind: 'text', required: false, flag: 'addition', placeholder: '<text>', description: 'house-number addition' },
+  { name: 'postal_code', kind: 'text', required: true, what: 'postal code', flag: 'postal-code', placeholder: '<code>', address: true, description: 'postal code, e.g. 1234AB' },
+  { name: 'number', kind: 'text', required: true, what: 'house number as text', flag: 'number', placeholder: '<text>', address: true, description: 'house number as text' },
+  { name: 'addition', kind: 'text', required: false, flag: 'addition', placeholder: '<text>', address: true, description: 'house-number addition' },
   { name: 'parcel_length', kind: 'integer', required: false, flag: 'length', placeholder: '<n>', description: 'parcel length (integer)' },
   { name: 'parcel_width', kind: 'integer', required: false, flag: 'width', placeholder: '<n>', description: 'parcel width (integer)' },
   { name: 'parcel_height', kind: 'integer', required: false, flag: 'height', placeholder: '<n>', description: 'parcel height (integer)' },
@@ -76,6 +78,5 @@ export const OPTIONAL_PARCEL_FIELDS = PARCEL_FIELDS.filter((f) => !f.required).m
 /** Fields whose value is an integer in a body (a CSV cell of digits becomes a number). */
 export const INTEGER_PARCEL_FIELDS: readonly ParcelFieldName[] = PARCEL_FIELDS.filter((f) => f.kind !== 'text').map((f) => f.name);
 
-export function parcelField(name: string): ParcelFieldFact | undefined {
-  return PARCEL_FIELDS.find((f) => f.name === name);
-}
+/** The address parts a parcel table shows in one column, in order. */
+export const ADDRESS_PARCEL_FIELDS: readonly ParcelFieldName[] = PARCEL_FIELDS.filter((f) => 'address' in f).map((f) => f.name);

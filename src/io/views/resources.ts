@@ -11,6 +11,7 @@ import { styles } from '../colour.js';
 import { sanitize } from '../sanitize.js';
 import type { Column } from './column.js';
 import { fieldColumn, present, read } from './column.js';
+import { ADDRESS_PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 
 export const VIEW_NAMES = ['parcels', 'events', 'attempts', 'requests', 'steps', 'states', 'batches', 'outbox'] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
@@ -102,7 +103,7 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       fieldColumn('entry_id', 'ID', { priority: ID }),
       nameColumn('STATUS', 'status', 50),
       fieldColumn('courier', 'COURIER', { priority: 30 }),
-      joinedColumn('ADDRESS', ['postal_code', 'number', 'addition'], 10),
+      joinedColumn('ADDRESS', ADDRESS_PARCEL_FIELDS, 10),
       ageColumn('AGE', 'created_at', 20),
     ],
   },
