@@ -26,7 +26,10 @@ type Shape<Required, OptionalText, OptionalInt> = {
 
 /** The schema of each field in the table, built by the field's kind and whether it is required. */
 function shape<R, T, I>(required: (what: string) => R, text: () => T, int: () => I): Shape<R, T, I> {
-  const entries = PARCEL_FIELDS.map((f) => [f.name, 'what' in f ? required(f.what) : f.kind === 'text' ? text() : int()]);
+  // Optional text fields last: a parsed body keeps the key order it always had, so its bytes (and
+  // the idempotency keys and ETags hashed from them) do not change.
+  const ordered = [...PARCEL_FIELDS.filter((f) => f.required || f.kind !== 'text'), ...PARCEL_FIELDS.filter((f) => !f.required && f.kind === 'text')];
+  const entries = ordered.map((f) => [f.name, 'what' in f ? required(f.what) : f.kind === 'text' ? text() : int()]);
   return Object.fromEntries(entries) as Shape<R, T, I>;
 }
 
