@@ -14,6 +14,7 @@ import type { OutputFormat } from './output-format.js';
 import { renderList, renderMessage, renderRecord } from './render.js';
 import type { ListOptions, RecordOptions } from './render.js';
 import type { Source } from './batches.js';
+import { writeOut } from './streams.js';
 import type { IO } from './streams.js';
 
 /** What the presenter reads of a command's context (the Context satisfies it). */
@@ -44,6 +45,13 @@ export async function presentList(ctx: PresentContext, items: Source, opts: List
 
 async function* picked(items: Source, fields: string[]): AsyncGenerator<unknown> {
   for await (const item of items) yield pickFields(item, fields);
+}
+
+/** A record whose one line says it all (a link): the record as JSON, else the line alone. */
+export async function presentRecordOrLine(ctx: PresentContext, record: unknown, line: string, now: number): Promise<void> {
+  const format = ctx.outputFormat();
+  if (format === 'json') await presentRecord(ctx, record, { format, now });
+  else await writeOut(ctx.io.stdout, `${line}\n`);
 }
 
 /** A report of checks (doctor): its items as rows and as a checklist, and the closing line a person reads. */
