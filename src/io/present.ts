@@ -25,20 +25,23 @@ export interface PresentContext {
   jq(): Promise<JqFilter | undefined>;
 }
 
+/** The format is the user's (--output, --json, the profile) unless the result has a form of its own. */
+type Formatted<T extends { format: OutputFormat }> = Omit<T, 'format'> & { format?: OutputFormat };
+
 /**
  * One value (a record, a whole page, a response body): filtered by --jq (narrowed to --fields
- * first), else in `opts.format`. --jq implies the JSON format, so `opts.format` is the form without it.
+ * first), else in the format. --jq implies the JSON format, so the format is the form without it.
  */
-export async function presentRecord(ctx: PresentContext, data: unknown, opts: RecordOptions): Promise<void> {
+export async function presentRecord(ctx: PresentContext, data: unknown, opts: Formatted<RecordOptions>): Promise<void> {
   const jq = await ctx.jq();
   if (jq !== undefined) await renderJq(ctx.io, jq, pickFields(data, opts.fields));
-  else await renderRecord(ctx.io, data, opts);
+  else await renderRecord(ctx.io, data, { ...opts, format: opts.format ?? ctx.outputFormat() });
 }
 
 /** Items, from an array or a stream: each filtered by --jq (narrowed to --fields first), else as `opts.format` lists them. */
-export async function presentList(ctx: PresentContext, items: Source, opts: ListOptions): Promise<{ count: number }> {
+export async function presentList(ctx: PresentContext, items: Source, opts: Formatted<ListOptions>): Promise<{ count: number }> {
   const jq = await ctx.jq();
-  if (jq === undefined) return renderList(ctx.io, items, opts);
+  if (jq === undefined) return renderList(ctx.io, items, { ...opts, format: opts.format ?? ctx.outputFormat() });
   const { fields } = opts;
   return renderJqStream(ctx.io, jq, fields === undefined ? items : picked(items, fields));
 }

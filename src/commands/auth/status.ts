@@ -46,7 +46,7 @@ export default defineCommand<typeof profilesCommands.authStatus, StatusOptions>(
 
 /** The record holds no service codes, so no names are looked up: --offline sends nothing at all. */
 function show(ctx: Context, record: Record<string, unknown>): Promise<void> {
-  return presentRecord(ctx, record, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now() });
+  return presentRecord(ctx, record, { fields: ctx.fields(), now: ctx.now() });
 }
 
 /** One read request with the key (GET couriers, as `auth login` does): undefined when it was accepted. */

@@ -29,7 +29,7 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
       cancelled: journal.lastRun?.cancelled ?? 0,
       age: durationText(Math.max(0, journal.ageMs / 1000)),
     }));
-    await presentList(ctx, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
+    await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });
 

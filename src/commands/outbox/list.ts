@@ -31,7 +31,6 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
       state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
     }));
     await presentList(ctx, rows, {
-      format: ctx.outputFormat(),
       fields: ctx.fields(),
       now: ctx.now(),
       view: 'outbox',

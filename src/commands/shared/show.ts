@@ -57,7 +57,6 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
     }
   }
   await presentRecord(ctx, data, {
-    format: ctx.outputFormat(),
     fields,
     names: await namesFor(ctx),
     now: await ctx.serviceNow(),
@@ -137,7 +136,6 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
     }
   } else {
     ({ count } = await presentList(ctx, checked, {
-      format: ctx.outputFormat(),
       fields: ctx.fields(),
       names: await namesFor(ctx),
       now: await ctx.serviceNow(),
@@ -228,8 +226,7 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
   for (const [path, items] of [...lists].sort((a, b) => usefulness(a) - usefulness(b))) {
     await renderHeading(ctx.io, path, first);
     first = false;
-    await renderList(ctx.io, items, {
-      format: ctx.outputFormat(),
+    await presentList(ctx, items, {
       fields: ctx.fields(),
       names,
       now: await ctx.serviceNow(),
@@ -238,6 +235,6 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await presentRecord(ctx, rest, { format: ctx.outputFormat(), names, now: await ctx.serviceNow() });
+    await presentRecord(ctx, rest, { names, now: await ctx.serviceNow() });
   }
 }
