@@ -4,8 +4,6 @@
  * or nothing for people when a script reads the output. Commands never branch on --jq or on the
  * output format for these; the renderers below (render.ts, list.ts, jq.ts) do the formatting.
  */
-import { renderChecklist } from './checklist.js';
-import type { ChecklistItem } from './checklist.js';
 import { pickFields } from './fields.js';
 import { renderJq, renderJqStream } from './jq.js';
 import type { JqFilter } from './jq.js';
@@ -55,31 +53,6 @@ export async function presentRecordOrLine(ctx: PresentContext, record: unknown, 
   const format = ctx.outputFormat();
   if (format === 'json') await presentRecord(ctx, record, { format, now });
   else await writeOut(ctx.io.stdout, `${line}\n`);
-}
-
-/** A report of checks (doctor): its items as rows and as a checklist, and the closing line a person reads. */
-export interface ReportOptions {
-  rows: readonly unknown[];
-  checklist: readonly ChecklistItem[];
-  fields: string[] | undefined;
-  now: number;
-  /** Printed under the checklist, for people only (not with --quiet). */
-  summary?: { text: string; kind: 'success' | 'warn' };
-}
-
-/** The report whole for scripts (JSON, NDJSON, --jq); one row per check for csv or --fields; a checklist for people. */
-export async function presentReport(ctx: PresentContext, report: unknown, opts: ReportOptions): Promise<void> {
-  const format = ctx.outputFormat();
-  if (format === 'json' || format === 'ndjson') {
-    await presentRecord(ctx, report, { format, fields: opts.fields, now: opts.now });
-    return;
-  }
-  if (format === 'csv' || opts.fields !== undefined) {
-    await renderList(ctx.io, opts.rows, { format, fields: opts.fields, now: opts.now });
-    return;
-  }
-  await renderChecklist(ctx.io, opts.checklist);
-  if (opts.summary !== undefined && !ctx.globals.quiet) await renderMessage(ctx.io, opts.summary.text, opts.summary.kind);
 }
 
 /** A success line on stderr (`✓ Logged in …`), left out with --quiet. */
