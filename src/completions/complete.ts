@@ -4,7 +4,8 @@
  * spec, and what the local caches hold (profiles, couriers, reference names, parcel ids). Runs on
  * the fast path: no commander, no command modules, no network.
  */
-import type { FlagSpec, FlagSyntax } from '../commands/definition.js';
+import type { FlagSpec } from '../commands/definition.js';
+import type { FlagSyntax } from '../io/hint.js';
 import { flagSyntax, helpDescription } from '../commands/definition.js';
 import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
 import { COMMANDS } from '../commands/table.js';

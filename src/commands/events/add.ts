@@ -4,7 +4,7 @@ import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
-import { otherCommand } from '../shared/retype.js';
+import { otherCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
