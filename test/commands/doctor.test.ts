@@ -155,6 +155,13 @@ describe('parcels doctor', () => {
     ]);
   });
 
+  it("--jq: the report goes through the filter as every other command's JSON does", async () => {
+    const r = await h.cli(['doctor', '--jq', '[.ok, .exit_code, (.checks | length), .checks[0].check]']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('[true,0,11,"settings"]\n');
+  });
+
   it('read-only key: missing scopes are warnings with the fix, exit 0', async () => {
     const r = await h.cli(['doctor', '--json'], { env: { PARCELS_API_KEY: READ_ONLY_KEY } });
     expect(r.code).toBe(0);

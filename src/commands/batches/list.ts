@@ -1,4 +1,4 @@
-import { renderList } from '../../io/render.js';
+import { presentList } from '../../io/present.js';
 import { durationText } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
@@ -29,7 +29,7 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
       cancelled: journal.lastRun?.cancelled ?? 0,
       age: durationText(Math.max(0, journal.ageMs / 1000)),
     }));
-    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
+    await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });
 

@@ -1,5 +1,6 @@
 import { journalTarget } from '../../bulk/target.js';
-import { renderLine, renderList } from '../../io/render.js';
+import { presentList } from '../../io/present.js';
+import { renderLine } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
 import { entryWhat } from './describe.js';
 import type { followCommands } from '../definitions/follow.js';
@@ -29,8 +30,7 @@ export default defineCommand<typeof followCommands.outbox, Record<string, never>
       what: entryWhat(entry),
       state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
     }));
-    await renderList(ctx.io, rows, {
-      format: ctx.outputFormat(),
+    await presentList(ctx, rows, {
       fields: ctx.fields(),
       now: ctx.now(),
       view: 'outbox',

@@ -2,7 +2,6 @@ import { FLAG_FOR_FIELD } from '../shared/field-flags.js';
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
 import { renderLine } from '../../io/render.js';
-import { isHumanFormat } from '../../io/output-format.js';
 import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
@@ -13,7 +12,8 @@ import type { parcelsCommands } from '../definitions/parcels.js';
 import { optionKey } from '../definitions/flags.js';
 import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
-import { showRecord, showSuccess } from '../shared/show.js';
+import { showRecord } from '../shared/show.js';
+import { presentWritten } from '../../io/present.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { withCourierCodes } from '../shared/couriers.js';
 import { rememberParcelIds } from '../shared/parcel-id.js';
@@ -94,7 +94,7 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
       return;
     }
     await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
+    await presentWritten(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
   },
 });
 
