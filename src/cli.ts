@@ -1,5 +1,6 @@
 import type { Command as CommanderCommand, CommanderError as CommanderErrorType, Option as CommanderOption } from 'commander';
 import { COMMANDS, definitions } from './commands/table.js';
+import { loadCommand } from './commands/loaders.js';
 import type { CommandDefinition, FlagSpecs } from './commands/definition.js';
 import { helpDescription, longFlag } from './commands/definition.js';
 import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
@@ -195,8 +196,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
         }
         // A bad --jq expression fails here, before anything is sent.
         await ctx.jq();
-        // Each loader's module is checked against its definition where it is written (defineCommand).
-        const module = (await def.load()).default as CommandModule<CommandDefinition, unknown>;
+        const module = (await loadCommand(def)).default as CommandModule<CommandDefinition, unknown>;
         const options = await module.parse({ args, flags }, ctx);
         await module.run(options, ctx);
       } catch (error) {

@@ -1,6 +1,5 @@
 /** Address checks, account and usage, reference codes, the oracle and the raw `api` command. Plain data: loaders import their module only when called (see ../table.ts). */
 import { command } from '../definition.js';
-import type { Loaded } from './flags.js';
 import { data, idempotencyKey } from './flags.js';
 
 export const accountCommands = {
@@ -16,49 +15,42 @@ export const accountCommands = {
       exitStatus: { type: 'bool', flags: '--exit-status', description: 'exit 10 when the service says the address is not valid (for scripts)' },
     },
     examples: ['parcels validate-address --postal-code 1234AB --number 10', 'parcels validate-address --postal-code 1234AB --number 10 --exit-status --quiet'],
-    load: (): Loaded => import('../address/validate.js'),
   }),
   usage: command({
     path: ['usage'],
     summary: 'Daily API usage totals over 30 days (same as usage daily)',
     flags: {},
     examples: ['parcels usage', 'parcels usage --json'],
-    load: (): Loaded => import('../usage/daily.js'),
   }),
   usageDaily: command({
     path: ['usage', 'daily'],
     summary: 'Daily API usage totals over 30 days',
     flags: {},
     examples: ['parcels usage daily', 'parcels usage daily --json'],
-    load: (): Loaded => import('../usage/daily.js'),
   }),
   usageRequests: command({
     path: ['usage', 'requests'],
     summary: 'The latest 100 API requests within 30 days',
     flags: {},
     examples: ['parcels usage requests --output csv'],
-    load: (): Loaded => import('../usage/requests.js'),
   }),
   couriers: command({
     path: ['couriers'],
     summary: "List your organisation's registered couriers",
     flags: {},
     examples: ['parcels couriers'],
-    load: (): Loaded => import('../account/couriers.js'),
   }),
   overview: command({
     path: ['overview'],
     summary: 'Counts within your organisation',
     flags: {},
     examples: ['parcels overview --json'],
-    load: (): Loaded => import('../account/overview.js'),
   }),
   reference: command({
     path: ['reference'],
     summary: 'Status, outcome, reason, location and service codes with their names',
     flags: {},
     examples: ['parcels reference', 'parcels reference --json'],
-    load: (): Loaded => import('../reference/show.js'),
   }),
   oracle: command({
     path: ['oracle'],
@@ -66,7 +58,6 @@ export const accountCommands = {
     summary: 'Aggregate metrics: activity, planned, or coverage metadata',
     flags: { param: { type: 'list', flags: '--param <key=value>', description: 'query parameter for the metric' } },
     examples: ['parcels oracle activity', 'parcels oracle planned --param days=7 --json', 'parcels oracle coverage'],
-    load: (): Loaded => import('../oracle/show.js'),
   }),
   api: command({
     path: ['api'],
@@ -97,6 +88,5 @@ export const accountCommands = {
       'parcels api PATCH /deliveries/v1/parcels/<id> -F parcel_weight=1200 -H \'If-Match: "etag"\'',
       "parcels api GET /deliveries/v1/parcels --paginate --jq .entry_id",
     ],
-    load: (): Loaded => import('../api/request.js'),
   }),
 } as const;

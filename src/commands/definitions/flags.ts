@@ -1,8 +1,5 @@
-/** Flags several commands share, and the declared type of a loader. */
+/** Flags several commands share. */
 import type { FlagSpec } from '../definition.js';
-
-/** A loader's declared type: annotated so the table's type never depends on the modules that import it. */
-export type Loaded = Promise<{ default: unknown }>;
 
 export const idempotencyKey = {
   type: 'string',

@@ -1,6 +1,5 @@
 /** Following parcels and bulk work: track, the outbox and bulk batches. Plain data: loaders import their module only when called (see ../table.ts). */
 import { command } from '../definition.js';
-import type { Loaded } from './flags.js';
 
 export const followCommands = {
   track: command({
@@ -25,14 +24,12 @@ export const followCommands = {
       'parcels track <id> --watch --fail-on-attempt',
       'parcels list --status in_transit --output ndjson | parcels track --from - --watch',
     ],
-    load: (): Loaded => import('../track/show.js'),
   }),
   outbox: command({
     path: ['outbox'],
     summary: 'List the requests --queue and --offline kept for later (age, command, parcel, what, state)',
     flags: {},
     examples: ['parcels outbox', 'parcels outbox --json', 'parcels outbox -q'],
-    load: (): Loaded => import('../outbox/list.js'),
   }),
   outboxDrop: command({
     path: ['outbox', 'drop'],
@@ -42,21 +39,18 @@ export const followCommands = {
       rejected: { type: 'bool', flags: '--rejected', description: 'remove every entry the service rejected' },
     },
     examples: ['parcels outbox drop 3', 'parcels outbox drop --rejected'],
-    load: (): Loaded => import('../outbox/drop.js'),
   }),
   outboxFlush: command({
     path: ['outbox', 'flush'],
     summary: 'Send what the outbox holds, in capture order, with the same keys and bytes',
     flags: {},
     examples: ['parcels outbox flush', 'parcels outbox flush --retries 3 > delivered.ndjson'],
-    load: (): Loaded => import('../outbox/flush.js'),
   }),
   batches: command({
     path: ['batches'],
     summary: 'List the journals of bulk runs (batch, input, counts, age)',
     flags: {},
     examples: ['parcels batches', 'parcels batches --json'],
-    load: (): Loaded => import('../batches/list.js'),
   }),
   batchesPrune: command({
     path: ['batches', 'prune'],
@@ -65,6 +59,5 @@ export const followCommands = {
       olderThan: { type: 'string', flags: '--older-than <age>', description: 'e.g. 7d, 12h, 30m (required)', required: true },
     },
     examples: ['parcels batches prune --older-than 7d'],
-    load: (): Loaded => import('../batches/prune.js'),
   }),
 } as const;
