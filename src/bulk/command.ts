@@ -5,7 +5,7 @@ import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
-import { JournalLockedError } from '../config/journal-lock.js';
+import { JournalLockedError } from './journal/lock.js';
 import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';

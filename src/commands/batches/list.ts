@@ -2,8 +2,8 @@ import { renderList } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
 import type { followCommands } from '../definitions/follow.js';
 import { defineCommand } from '../types.js';
-import type { JournalSummary } from '../../config/journal-list.js';
-import { listJournals } from '../../config/journal-list.js';
+import type { JournalSummary } from '../../bulk/journal/list.js';
+import { listJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 
 /**

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openOwnFile } from './atomic.js';
+import { openOwnFile } from '../../config/atomic.js';
 
 /**
  * The requests of a batch that are confirmed, by request identity (a bulk line's key does not
