@@ -3,8 +3,8 @@
  * Kept apart from the definitions so the arrows run one way: this file → the table → the definitions,
  * and each command module → its area's definition (for its options' type); no definition imports a module.
  */
-import type { CommandDefinition } from './definition.js';
-import { definitions } from './table.js';
+import type { CommandDefinition } from '../definitions/definition.js';
+import { definitions } from '../definitions/table.js';
 
 type Loaded = Promise<{ default: unknown }>;
 

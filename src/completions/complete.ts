@@ -4,11 +4,11 @@
  * spec, and what the local caches hold (profiles, couriers, reference names, parcel ids). Runs on
  * the fast path: no commander, no command modules, no network.
  */
-import type { FlagSpec, FlagSyntax } from '../commands/definition.js';
-import { flagSyntax, helpDescription } from '../commands/definition.js';
-import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
-import { COMMANDS } from '../commands/table.js';
-import { groupDescription } from '../commands/groups.js';
+import type { FlagSpec, FlagSyntax } from '../definitions/definition.js';
+import { flagSyntax, helpDescription } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
+import { COMMANDS } from '../definitions/table.js';
+import { groupDescription } from '../definitions/groups.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';

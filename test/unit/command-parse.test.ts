@@ -3,10 +3,10 @@
  * flags go through resolveFlags exactly as cli.ts sends them (raw values keyed like the definition).
  */
 import { describe, expect, it } from 'vitest';
-import type { CommandDefinition } from '../../src/commands/definition.js';
+import type { CommandDefinition } from '../../src/definitions/definition.js';
 import type { RawFlag } from '../../src/commands/resolve-flags.js';
 import { resolveFlags, resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
-import { definitions } from '../../src/commands/table.js';
+import { definitions } from '../../src/definitions/table.js';
 import { loadCommand } from '../../src/commands/loaders.js';
 import type { CommandModule } from '../../src/commands/types.js';
 import { createContext } from '../../src/context.js';

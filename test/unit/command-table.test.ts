@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/commands/table.js';
+import { COMMANDS } from '../../src/definitions/table.js';
 import { loadCommand } from '../../src/commands/loaders.js';
 import { fastAnswer } from '../../src/fast-path.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/io/did-you-mean.js';
-import type { CommandDefinition } from '../../src/commands/definition.js';
+import type { CommandDefinition } from '../../src/definitions/definition.js';
 import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/commands/shared/retype.js';
 import type { CommandLine } from '../../src/commands/shared/retype.js';
-import { definitions } from '../../src/commands/table.js';
+import { definitions } from '../../src/definitions/table.js';
 import { shellWords } from '../helpers/terminal.js';
 
 /** The command line of `definition` run with these words, as cli.ts hands it to the context. */

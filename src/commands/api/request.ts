@@ -10,7 +10,7 @@ import { renderResponseHead } from '../../io/response-head.js';
 import { untilAborted } from '../shared/abortable.js';
 import { dataFlag } from '../shared/flags.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import type { accountCommands } from '../definitions/account.js';
+import type { accountCommands } from '../../definitions/account.js';
 import { defineCommand } from '../types.js';
 import { QUERY_METHODS, fieldsFlags, headerFlags, methodArg, pathArg, queryFlags } from './parts.js';
 

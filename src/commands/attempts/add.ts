@@ -7,7 +7,7 @@ import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { UsageError } from '../../errors.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';

@@ -1,6 +1,6 @@
 import { renderList } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import type { JournalSummary } from '../../bulk/journal/list.js';
 import { listJournals } from '../../bulk/journal/list.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';

@@ -9,7 +9,7 @@ import { otherCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../shared/time.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';

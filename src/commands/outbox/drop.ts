@@ -4,7 +4,7 @@ import type { DropSelection } from '../../bulk/outbox.js';
 import { dataDir } from '../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { followCommands } from '../../definitions/follow.js';
 import { otherCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
 import { entrySummary } from './describe.js';

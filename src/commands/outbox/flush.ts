@@ -3,7 +3,7 @@ import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import { isHumanFormat } from '../../io/output-format.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
 import { flushOutbox, listOutbox } from '../../bulk/outbox.js';

@@ -2,7 +2,7 @@ import { journalTarget } from '../../bulk/target.js';
 import { renderLine, renderList } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
 import { entryWhat } from './describe.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { listOutbox } from '../../bulk/outbox.js';
 import { dataDir } from '../../config/paths.js';

@@ -8,7 +8,7 @@ import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError } from '../shared/flags.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { clearedValue, fieldName, setValue } from './patch-fields.js';
 import { otherCommand, sameCommand } from '../shared/retype.js';

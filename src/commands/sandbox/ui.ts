@@ -1,6 +1,6 @@
 import { renderRecord } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 

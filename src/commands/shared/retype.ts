@@ -1,7 +1,7 @@
 import { shellQuote } from '../../io/shell.js';
-import type { FlagSpec, FlagSyntax } from '../definition.js';
-import { flagSyntax } from '../definition.js';
-import { GLOBAL_FLAGS } from '../definitions/globals.js';
+import type { FlagSpec, FlagSyntax } from '../../definitions/definition.js';
+import { flagSyntax } from '../../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../../definitions/globals.js';
 
 /**
  * Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,

@@ -10,7 +10,7 @@ import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
 import { sleep } from '../../api/core/sleep.js';
 import { watch } from '../../track/watch.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
 import { readSnapshots } from './read.js';

@@ -47,7 +47,7 @@ export type FlagSpec = StringFlag | IntFlag | BoolFlag | ListFlag | ChoiceFlag;
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
 /**
- * A global flag (src/commands/definitions/globals.ts): a command flag's shape, plus the built-in
+ * A global flag (./globals.ts): a command flag's shape, plus the built-in
  * default src/config/settings.ts falls back to after the variable and the profile (help shows it).
  */
 export type GlobalFlagSpec = FlagSpec & { settingDefault?: string };

@@ -1,5 +1,5 @@
 /** Address checks, account and usage, reference codes, the oracle and the raw `api` command. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
+import { command } from './definition.js';
 import { data, idempotencyKey } from './flags.js';
 
 export const accountCommands = {

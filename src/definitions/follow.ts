@@ -1,5 +1,5 @@
 /** Following parcels and bulk work: track, the outbox and bulk batches. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
+import { command } from './definition.js';
 
 export const followCommands = {
   track: command({

@@ -1,5 +1,5 @@
 /** Keys, profiles and settings: auth, doctor and config. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
+import { command } from './definition.js';
 
 export const profilesCommands = {
   authLogin: command({

@@ -1,5 +1,5 @@
 /** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
+import { command } from './definition.js';
 import { BULK_NOTES, bulk, data, idempotencyKey } from './flags.js';
 
 export const parcelsCommands = {

@@ -1,6 +1,6 @@
 /** The local sandbox and shell completion. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
-import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../../schemas/scenarios.js';
+import { command } from './definition.js';
+import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
 
 export const toolsCommands = {
   sandboxServe: command({

@@ -1,5 +1,5 @@
 /** Flags several commands share. */
-import type { FlagSpec } from '../definition.js';
+import type { FlagSpec } from './definition.js';
 
 export const idempotencyKey = {
   type: 'string',
