@@ -6,7 +6,7 @@ import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
-import { timeFlag } from '../shared/time.js';
+import { timeFlag } from '../../schemas/time-input.js';
 import type { parcelsCommands } from '../../definitions/parcels.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { UsageError } from '../../errors.js';

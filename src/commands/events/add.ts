@@ -8,7 +8,7 @@ import { resolveParcelId } from '../shared/parcel-id.js';
 import { otherCommand } from '../shared/retype.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
-import { timeFlag } from '../shared/time.js';
+import { timeFlag } from '../../schemas/time-input.js';
 import type { parcelsCommands } from '../../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';

@@ -8,7 +8,7 @@ import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
-import { timeFlag } from '../shared/time.js';
+import { timeFlag } from '../../schemas/time-input.js';
 import type { parcelsCommands } from '../../definitions/parcels.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
 import { showRecord, showSuccess } from '../shared/show.js';

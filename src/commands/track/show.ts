@@ -5,7 +5,7 @@ import { renderList, renderMessage, renderRecord } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
 import { isLoopbackUrl } from '../../schemas/host.js';
 import { renderJq, renderJqStream } from '../../io/jq.js';
-import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
+import { entrySummary, renderParcelTimeline, stateItem } from '../../track/view.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
 import { sleep } from '../../api/core/sleep.js';
@@ -13,8 +13,8 @@ import { watch } from '../../track/watch.js';
 import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
-import { readSnapshots } from './read.js';
-import { WatchPrinter } from './watch-output.js';
+import { readSnapshots } from '../../track/read.js';
+import { WatchPrinter } from '../../track/watch-output.js';
 
 export interface TrackOptions {
   ids: string[];
