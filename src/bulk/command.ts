@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
 import type { CommandLine } from '../commands/shared/retype.js';
 import { sameCommand } from '../commands/shared/retype.js';
-import { renderBulkSummary, resultWriter } from '../io/bulk-report.js';
+import { renderBulkSummary, resultWriter } from './report.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';

@@ -7,7 +7,7 @@ import type { followCommands } from '../../definitions/follow.js';
 import { defineCommand } from '../types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
 import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
-import { resultText } from '../../io/bulk-report.js';
+import { resultText } from '../../bulk/report.js';
 import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
 import type { ResultLine } from '../../bulk/types.js';
