@@ -1,4 +1,4 @@
-/** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (see ../table.ts). */
+/** Parcels and their history: create, get, list, patch, events and attempts. Plain data: src/commands/loaders.ts names each command's module. */
 import { command } from './definition.js';
 import { BULK_NOTES, bulk, data, idempotencyKey } from './flags.js';
 

@@ -1,4 +1,4 @@
-/** Keys, profiles and settings: auth, doctor and config. Plain data: loaders import their module only when called (see ../table.ts). */
+/** Keys, profiles and settings: auth, doctor and config. Plain data: src/commands/loaders.ts names each command's module. */
 import { command } from './definition.js';
 
 export const profilesCommands = {

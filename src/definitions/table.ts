@@ -8,16 +8,22 @@
  */
 import type { CommandDefinition } from './definition.js';
 import { parcelsCommands } from './parcels.js';
-import { followCommands } from './follow.js';
+import { trackCommands } from './track.js';
+import { outboxCommands } from './outbox.js';
+import { batchesCommands } from './batches.js';
 import { accountCommands } from './account.js';
+import { apiCommands } from './api.js';
 import { profilesCommands } from './profiles.js';
 import { toolsCommands } from './tools.js';
 
 /** Object spread keeps each area's order: help lists the commands in this order. */
 export const definitions = {
   ...parcelsCommands,
-  ...followCommands,
+  ...trackCommands,
+  ...outboxCommands,
+  ...batchesCommands,
   ...accountCommands,
+  ...apiCommands,
   ...profilesCommands,
   ...toolsCommands,
 } as const;

@@ -1,4 +1,4 @@
-/** The local sandbox and shell completion. Plain data: loaders import their module only when called (see ../table.ts). */
+/** The local sandbox and shell completion. Plain data: src/commands/loaders.ts names each command's module. */
 import { command } from './definition.js';
 import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
 

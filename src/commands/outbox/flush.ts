@@ -3,7 +3,7 @@ import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import { isHumanFormat } from '../../io/output-format.js';
-import type { followCommands } from '../../definitions/follow.js';
+import type { outboxCommands } from '../../definitions/outbox.js';
 import { defineCommand } from '../types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
 import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
@@ -21,7 +21,7 @@ import type { Context } from '../../context.js';
  * happened. A summary on stderr counts what was sent by kind. Stops at the first entry the service
  * still cannot take (the rest wait for the next flush); exits non-zero while anything is left.
  */
-export default defineCommand<typeof followCommands.outboxFlush, Record<string, never>>({
+export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, never>>({
   parse() {
     return {};
   },

@@ -10,7 +10,7 @@ import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
 import { sleep } from '../../api/core/sleep.js';
 import { watch } from '../../track/watch.js';
-import type { followCommands } from '../../definitions/follow.js';
+import type { trackCommands } from '../../definitions/track.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
 import { readSnapshots } from '../../track/read.js';
@@ -30,7 +30,7 @@ export const DEFAULT_INTERVAL_S = 30;
 export const MIN_REMOTE_INTERVAL_S = 5;
 
 
-export default defineCommand<typeof followCommands.track, TrackOptions>({
+export default defineCommand<typeof trackCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
     if (ctx.globals.fields !== undefined) {
       throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values', '--fields');
