@@ -12,8 +12,9 @@ import { createContext } from './context.js';
 import { describeError, describeUsageError } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
-import { flagValue, tokenize, typedFlag } from './commands/shared/retype.js';
-import type { CommandLine } from './commands/shared/retype.js';
+import { flagValue, tokenize, typedFlag } from './io/hint.js';
+import type { CommandLine } from './io/hint.js';
+import { commandLine } from './commands/command-line.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context } from './context.js';
 import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
@@ -103,7 +104,7 @@ function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; di
 async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
   const { Command, CommanderError, Option } = await import('commander');
   // Before commander has parsed anything, only the global flags are known.
-  const globalsOnly = { words: argv, flags: [] };
+  const globalsOnly = commandLine(argv);
   const io = deps.io ?? systemIO({ noColor: typedFlag(globalsOnly, longFlag(GLOBAL_FLAGS.color)) });
   let exitCode: number = EXIT.OK;
   let pending: Promise<void> = Promise.resolve();
@@ -187,8 +188,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
         return;
       }
       const env = deps.env ?? process.env;
-      const commandLine = { words: argv, flags: Object.values(def.flags) };
-      const ctx = createContext({ io, env, globals, commandLine, now: deps.now, signal, claimSecondSignal: claimSecond });
+      const ctx = createContext({ io, env, globals, commandLine: commandLine(argv, Object.values(def.flags)), now: deps.now, signal, claimSecondSignal: claimSecond });
       try {
         const flags = resolveFlags(def, rawFlags(attributes, self.opts()), env);
         if (def !== definitions.authLogin) {
@@ -223,7 +223,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
  * flags. An unknown or missing first word gets them all, for commander's suggestions and errors.
  */
 function commandsFor(argv: readonly string[]): readonly CommandDefinition[] {
-  const first = tokenize({ words: argv, flags: [] }).find((token) => token.flag === undefined)?.words[0];
+  const first = tokenize(commandLine(argv)).find((token) => token.flag === undefined)?.words[0];
   const area = COMMANDS.filter((def) => def.path[0] === first);
   return area.length > 0 ? area : COMMANDS;
 }

@@ -12,7 +12,7 @@ import { sandboxDataExists } from './config/sandbox-data.js';
 import { requireApiKey, resolveSettings } from './config/settings.js';
 import { readConfig } from './config/store.js';
 import { targetId } from './config/target.js';
-import { sameCommand } from './commands/shared/retype.js';
+import { otherCommand, sameCommand } from './io/hint.js';
 import { renderMessage, renderTrace } from './io/render.js';
 import { compileJq } from './io/jq.js';
 import { waitingIndicator } from './io/spinner.js';
@@ -29,7 +29,7 @@ import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew/tracker.js';
 import type { GlobalOptions } from './definitions/globals.js';
-import type { CommandLine } from './commands/shared/retype.js';
+import type { CommandLine } from './io/hint.js';
 
 /**
  * The factory handed to every command. Everything costly (config file, HTTP client, embedded
@@ -144,7 +144,7 @@ export function createContext(init: {
       const firstUse = !(await sandboxDataExists(env));
       sandboxDb = await prepareDefaultSandboxDb(env);
       if (firstUse && noticesWanted()) {
-        await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`parcels sandbox reset\`)`);
+        await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`${otherCommand(ctx.commandLine, ['sandbox', 'reset'], [])}\`)`);
       }
       const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
       closers.push(sandbox.close);

@@ -3,8 +3,8 @@ import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
-import { otherCommand, sameCommand, typedFlag } from './commands/shared/retype.js';
-import type { CommandLine } from './commands/shared/retype.js';
+import { otherCommand, sameCommand, typedFlag } from './io/hint.js';
+import type { CommandLine } from './io/hint.js';
 
 /**
  * Turns any thrown value into what renderError prints; the one place hints are written. Every

@@ -17,9 +17,10 @@ export const COMPLETE_COMMAND = '__complete';
  */
 export function fastAnswer(argv: readonly string[]): string | undefined {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${VERSION}\n`;
+  const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
-    return topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, process.stdout.isTTY ? process.stdout.columns : undefined);
+    return topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, columns);
   }
-  if (argv.length === 2 && argv[0] === 'help') return helpTopic(argv[1] as string);
+  if (argv.length === 2 && argv[0] === 'help') return helpTopic(argv[1] as string, columns);
   return undefined;
 }

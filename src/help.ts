@@ -4,29 +4,6 @@ import { HELP_SECTIONS, groupDescription } from './definitions/groups.js';
 
 /** Help topics beyond commander's per-command help: `parcels help exit-codes`, `parcels help environment`. */
 const TOPICS: Record<string, string> = {
-  'exit-codes': `Exit codes (stable; scripts may rely on them):
-
-  0    success
-  1    unexpected failure (a bug, or an error with no better code)
-  2    invalid usage or input rejected before sending: nothing was sent
-  3    authentication or permission: 401 (invalid or expired key), 403 (missing scope or verification),
-       or no API key for the profile (nothing was sent)
-  4    not found: 404
-  5    conflict or stale precondition: 409 (Idempotency-Key reused with another body), 412 (stale or missing If-Match)
-  6    rejected by the service's validation: 400, 422, and any other 4xx
-  7    rate limited: 429 still answered after all retries
-  8    service unavailable: 5xx or a network failure after all retries
-  9    the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency,
-       is not installed or its native addon does not load; the error names the command to install it
-  10   validate-address --exit-status: the service says the address is not valid
-  11   not delivered: \`track --watch --fail-on-attempt\` saw an attempt that did not deliver the parcel
-  75   queued, not sent yet: --queue kept the request in the outbox (\`parcels outbox flush\` sends it)
-  130  interrupted (Ctrl-C, SIGINT)
-  143  terminated (SIGTERM)
-
-With --output json (or --json), errors are one JSON line on stderr:
-  {"error":{"status":422,"code":"validation_failed","message":"…","exit_code":6}}
-`,
   environment: `Environment variables:
 
   PARCELS_PROFILE      profile to use (flag --profile wins)
@@ -45,7 +22,41 @@ Precedence: flag > environment > profile (config.json) > built-in default.
 `,
 };
 
-export function helpTopic(name: string): string | undefined {
+/** The exit codes, each with what it means: `help exit-codes` wraps the meanings to the terminal. */
+const EXIT_CODES: readonly [string, string][] = [
+  ['0', 'success'],
+  ['1', 'unexpected failure (a bug, or an error with no better code)'],
+  ['2', 'invalid usage or input rejected before sending: nothing was sent'],
+  ['3', 'authentication or permission: 401 (invalid or expired key), 403 (missing scope or verification), or no API key for the profile (nothing was sent)'],
+  ['4', 'not found: 404'],
+  ['5', 'conflict or stale precondition: 409 (Idempotency-Key reused with another body), 412 (stale or missing If-Match)'],
+  ['6', "rejected by the service's validation: 400, 422, and any other 4xx"],
+  ['7', 'rate limited: 429 still answered after all retries'],
+  ['8', 'service unavailable: 5xx or a network failure after all retries'],
+  ['9', 'the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency, is not installed or its native addon does not load; the error names the command to install it'],
+  ['10', 'validate-address --exit-status: the service says the address is not valid'],
+  ['11', 'not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel'],
+  ['75', 'queued, not sent yet: --queue kept the request in the outbox (`parcels outbox flush` sends it)'],
+  ['130', 'interrupted (Ctrl-C, SIGINT)'],
+  ['143', 'terminated (SIGTERM)'],
+];
+
+function exitCodesHelp(width: number): string {
+  return [
+    ...wrap('Exit codes (stable; scripts may rely on them):', width),
+    '',
+    twoColumns(EXIT_CODES, 5, width),
+    '',
+    ...wrap('With --output json (or --json), errors are one JSON line on stderr:', width),
+    // An example to copy: never broken.
+    '  {"error":{"status":422,"code":"validation_failed","message":"…","exit_code":6}}',
+    '',
+  ].join('\n');
+}
+
+/** A help topic, wrapped to `columns` (80 when piped) like the top-level help; undefined for an unknown name. */
+export function helpTopic(name: string, columns: number = DEFAULT_WIDTH): string | undefined {
+  if (name === 'exit-codes') return exitCodesHelp(Math.max(MIN_WIDTH, columns));
   return TOPICS[name];
 }
 
@@ -61,7 +72,7 @@ export function helpFor(words: readonly string[], commands: readonly HelpCommand
   return {
     unknown:
       `error: unknown help topic '${words.join(' ')}'\n` +
-      `Topics: ${Object.keys(TOPICS).join(', ')}\n` +
+      `Topics: ${['exit-codes', ...Object.keys(TOPICS)].join(', ')}\n` +
       `Commands: ${names.join(', ')}\n`,
   };
 }

@@ -6,13 +6,14 @@ import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
 import { JournalLockedError } from './journal/lock.js';
+import { printedIds } from '../config/known-ids.js';
 import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 import type { Context } from '../context.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
-import type { CommandLine } from '../commands/shared/retype.js';
-import { sameCommand } from '../commands/shared/retype.js';
+import type { CommandLine } from '../io/hint.js';
+import { sameCommand } from '../io/hint.js';
 import { renderBulkSummary, resultWriter } from './report.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
@@ -88,6 +89,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, input) : undefined;
   // Results on the bar's terminal are written above it.
   const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
+  // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
+  const printed = printedIds();
   try {
     const summary = await runImport({
       kind: opts.kind,
@@ -109,6 +112,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       gate: sender.gate,
       emit: (result) => {
         progress?.tick();
+        if (result.ok) printed.add(result.entry_id);
         return results.write(result);
       },
       concurrency: opts.concurrency,
@@ -120,12 +124,15 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     });
     await results.end();
     progress?.stop();
+    await printed.rememberIn(await ctx.knownIds());
     await renderBulkSummary(ctx.io, { ...summary, hint: fixAndRerunHint(opts, summary, ctx.commandLine) });
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
     // The results of the lines before the failure still reach stdout, ahead of its message.
     await results.end().catch(() => undefined);
     progress?.stop();
+    // The ids printed before the failure are remembered; the failure is what the user reads.
+    await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
     if (error instanceof BatchChangedError) {
       const again = (add: string[]): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add });
       const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again(['--new-batch'])}\` imports it as a new batch`;

@@ -4,7 +4,8 @@
  * spec, and what the local caches hold (profiles, couriers, reference names, parcel ids). Runs on
  * the fast path: no commander, no command modules, no network.
  */
-import type { FlagSpec, FlagSyntax } from '../definitions/definition.js';
+import type { FlagSpec } from '../definitions/definition.js';
+import type { FlagSyntax } from '../io/hint.js';
 import { flagSyntax, helpDescription } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { COMMANDS } from '../definitions/table.js';

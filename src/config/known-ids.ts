@@ -50,3 +50,19 @@ export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN
     },
   };
 }
+
+/**
+ * The ids a long run prints (bulk results, an outbox flush), remembered together at its end: only
+ * the newest `KNOWN_IDS_MAX` could stay known, so no more are held, however long the run.
+ */
+export function printedIds(): { add(id: string | undefined): void; rememberIn(known: KnownIds): Promise<void> } {
+  let ids: string[] = [];
+  return {
+    add(id) {
+      if (id === undefined) return;
+      ids.push(id);
+      if (ids.length >= 2 * KNOWN_IDS_MAX) ids = ids.slice(-KNOWN_IDS_MAX);
+    },
+    rememberIn: (known) => known.remember(ids.slice(-KNOWN_IDS_MAX)),
+  };
+}

@@ -4,6 +4,7 @@
  * the fast help path, completions and the command reference are all derived from one place, and the
  * options object a command receives is typed from its flags.
  */
+import type { FlagSyntax } from '../io/hint.js';
 
 interface FlagBase {
   /** Commander's flag syntax, exactly as shown in help: `-d, --data <json>`, `--all`, `--no-verify`. */
@@ -101,13 +102,6 @@ export function longFlag(spec: Pick<FlagSpec, 'flags'>): string {
 }
 
 /** How a flag is typed, read from its commander syntax: the readers of argv (completion, hints) share it. */
-export interface FlagSyntax {
-  long: string;
-  /** `-o` for `-o, --output <format>`. */
-  short?: string;
-  takesValue: boolean;
-}
-
 export function flagSyntax(spec: Pick<FlagSpec, 'flags'>): FlagSyntax {
   const short = /^(-\w),/.exec(spec.flags)?.[1];
   return { long: longFlag(spec), ...(short === undefined ? {} : { short }), takesValue: /[<[]/.test(spec.flags) };

@@ -32,6 +32,9 @@ export type RouteName =
   | 'reference.get'
   | 'oracle.get';
 
+/** The prefix of the delivery routes (the account routes have their own, `/account/v1`). */
+export const API_PREFIX = '/deliveries/v1';
+
 /** The spec's section 4 route table: the 15 routes, their scopes and success statuses. */
 export const ROUTES: readonly RouteSpec[] = [
   { name: 'couriers.list', method: 'GET', path: '/account/v1/couriers', scope: 'deliveries:read', status: 200, idempotent: false },

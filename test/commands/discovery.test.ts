@@ -10,6 +10,7 @@ import { topLevelHelp } from '../../src/help.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { FULL_KEY } from '../helpers/seed.js';
 import { hintedCommands } from '../helpers/terminal.js';
+import { parcelLine, writeLines } from '../helpers/bulk.js';
 import type { Harness, RunOpts } from './harness.js';
 import { PARCEL_FLAGS, createParcel, expectNoSecrets, json, startHarness } from './harness.js';
 
@@ -31,6 +32,21 @@ describe('ids stay known for prefixes', () => {
       expect(r.code, r.stderr).toBe(0);
     }
     expect(json(await h.cli(['get', id.slice(0, 8), '--json'], { dir }))).toMatchObject({ entry_id: id, status: 2 });
+  });
+
+  it('ids printed by a bulk run and by track stay known for prefixes', async () => {
+    const dir = tempConfigDir();
+    const from = writeLines(dir, 'parcels.ndjson', [parcelLine(71), parcelLine(72)]);
+    const bulk = await h.cli(['create', '--from', from], { dir });
+    expect(bulk.code, bulk.stderr).toBe(0);
+    const created = bulk.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { entry_id: string }).entry_id);
+    expect(created).toHaveLength(2);
+    for (const id of created) expect(json(await h.cli(['get', id.slice(0, 8), '--json'], { dir })).entry_id).toBe(id);
+
+    const other = await createParcel(h);
+    const fresh = tempConfigDir();
+    expect((await h.cli(['track', other], { dir: fresh })).code).toBe(0);
+    expect(json(await h.cli(['get', other.slice(0, 8), '--json'], { dir: fresh })).entry_id).toBe(other);
   });
 
   it('an unknown prefix: the hint lists every id once, after which the prefix works', async () => {

@@ -226,7 +226,7 @@ describe('child lists and other resources', () => {
   it('usage requests: time, method, route, status', async () => {
     const r = await onTerminal(['usage', 'requests'], { columns: 200 });
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^TIME {23}METHOD {2}ROUTE +STATUS$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^TIME {23}METHOD {2}ROUTE +HTTP$/);
     expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^${local(T0).replace('+', '\\+')} {2}(GET |POST|PATCH) +/\\S+ +\\d{3}$`));
   });
 

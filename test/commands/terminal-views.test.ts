@@ -39,41 +39,49 @@ const NOTE = (columns: number, names: string): string => `Not shown at ${columns
 
 const id = (await createParcel(s.url)).body.data.entry_id as string;
 await runCli(['events', 'add', id, '--status', 'in_transit'], { env: env({ PARCELS_API_KEY: KEY_A }) });
-const EVENTS = `/deliveries/v1/parcels/${id}/events`;
+/** The route as a terminal shows it: without the delivery routes' prefix `/deliveries/v1`. */
+const EVENTS = `/parcels/${id}/events`;
 
 describe('sandbox logs at a terminal', () => {
   it('200 columns: every column, times in the local zone, one header style', async () => {
     const row = (seq: string, path: string, status: string, code: string): string =>
-      `${seq}    2026-11-02T13:00:00+01:00  POST    ${path.padEnd(EVENTS.length)}  ${status}     ${code.padEnd(17)}  no      0\n`;
+      `${seq}    2026-11-02T13:00:00+01:00  POST    ${path.padEnd(EVENTS.length)}  ${status}   ${code.padEnd(17)}  no      0\n`;
     expect(await onTerminal(['sandbox', 'logs'], 200)).toEqual({
       code: 0,
       stdout:
-        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS  CODE               REPLAY  MS\n` +
-        row('1', '/deliveries/v1/parcels', '201', '-') +
+        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP  CODE               REPLAY  MS\n` +
+        row('1', '/parcels', '201', '-') +
         row('2', EVENTS, '422', 'validation_failed'),
       stderr: '',
     });
   });
 
-  it('100 and 60 columns: paths stay whole (events and attempts never look alike); whole low-priority columns go, named once', async () => {
+  it('100 and 60 columns: routes stay whole (events and attempts never look alike) and keep their status; whole low-priority columns go, named once', async () => {
     expect(await onTerminal(['sandbox', 'logs'], 100)).toEqual({
       code: 0,
       stdout:
-        `SEQ  METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n` +
-        `1    POST    ${'/deliveries/v1/parcels'.padEnd(EVENTS.length)}  201\n` +
-        `2    POST    ${EVENTS}  422\n`,
-      stderr: NOTE(100, 'TIME, CODE, REPLAY, MS'),
+        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n` +
+        `1    2026-11-02T13:00:00+01:00  POST    ${'/parcels'.padEnd(EVENTS.length)}  201\n` +
+        `2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`,
+      stderr: NOTE(100, 'CODE, REPLAY, MS'),
     });
     expect(await onTerminal(['sandbox', 'logs'], 60)).toEqual({
       code: 0,
-      stdout: `ROUTE\n/deliveries/v1/parcels\n${EVENTS}\n`,
-      stderr: NOTE(60, 'SEQ, TIME, METHOD, STATUS, CODE, REPLAY, MS'),
+      stdout: `${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n${'/parcels'.padEnd(EVENTS.length)}  201\n${EVENTS}  422\n`,
+      stderr: NOTE(60, 'SEQ, TIME, METHOD, CODE, REPLAY, MS'),
     });
+  });
+
+  it('-o wide and --json keep the whole path', async () => {
+    const wide = await onTerminal(['sandbox', 'logs', '-o', 'wide'], 200);
+    expect(wide.stdout).toContain(`/deliveries/v1${EVENTS}`);
+    const json = await runCli(['sandbox', 'logs', '--json'], { env: env() });
+    expect((JSON.parse(json.stdout) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/deliveries/v1/parcels', `/deliveries/v1${EVENTS}`]);
   });
 
   it('--limit N: only the latest N; piped and --json too; 0 is refused with the rule', async () => {
     const latest = await onTerminal(['sandbox', 'logs', '--limit', '1'], 100);
-    expect(latest.stdout).toBe(`SEQ  METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  STATUS\n2    POST    ${EVENTS}  422\n`);
+    expect(latest.stdout).toBe(`SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`);
     const piped = await runCli(['sandbox', 'logs', '--limit', '1'], { env: env() });
     expect(piped.stdout.split('\n').slice(1, -1).map((l) => l.split('\t')[0])).toEqual(['2']);
     const json = await runCli(['sandbox', 'logs', '--limit', '2', '--json'], { env: env() });

@@ -289,7 +289,8 @@ describe('track ID ID … / --from', () => {
 describe('help exit-codes', () => {
   it('lists 11 for track --watch --fail-on-attempt', async () => {
     const r = await h.cli(['help', 'exit-codes']);
-    expect(r.stdout).toContain('\n  11   not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel\n  75 ');
+    // Piped: wrapped to 80 columns like every help text.
+    expect(r.stdout).toContain('\n  11   not delivered: `track --watch --fail-on-attempt` saw an attempt that did\n       not deliver the parcel\n  75 ');
   });
 });
 

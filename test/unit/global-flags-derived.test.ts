@@ -22,7 +22,8 @@ const { fastAnswer } = await import('../../src/fast-path.js');
 const { complete } = await import('../../src/completions/complete.js');
 const { commandsReference } = await import('../../src/docs/commands-reference.js');
 const { resolveGlobalOptions } = await import('../../src/commands/resolve-flags.js');
-const { sameCommand } = await import('../../src/commands/shared/retype.js');
+const { sameCommand } = await import('../../src/io/hint.js');
+const { commandLine } = await import('../../src/commands/command-line.js');
 
 const env = { PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
 const noValues = {
@@ -64,6 +65,6 @@ describe('a global flag added to the definition list', () => {
   });
 
   it('keeps its value in hints: the word after it is not taken for an argument', () => {
-    expect(sameCommand({ words: ['list', '--extra-global', 'two', '--limit', '5'], flags: [] }, { drop: ['--extra-global'] })).toBe('parcels list --limit 5');
+    expect(sameCommand(commandLine(['list', '--extra-global', 'two', '--limit', '5']), { drop: ['--extra-global'] })).toBe('parcels list --limit 5');
   });
 });

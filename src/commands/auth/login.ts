@@ -9,7 +9,7 @@ import { confirm } from '../shared/confirm.js';
 import { showSuccess } from '../shared/show.js';
 import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
-import { sameCommand } from '../shared/retype.js';
+import { sameCommand } from '../../io/hint.js';
 import { verifyKey } from '../../api/verify.js';
 import { updateConfig } from '../../config/store.js';
 import { maskKey } from '../../api/redact.js';

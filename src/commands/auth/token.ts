@@ -2,7 +2,7 @@ import { NotLoggedInError, UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
 import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
-import { sameCommand } from '../shared/retype.js';
+import { sameCommand } from '../../io/hint.js';
 
 /**
  * Prints the profile's key for `export PARCELS_API_KEY=$(parcels auth token)`, like `gh auth token`:

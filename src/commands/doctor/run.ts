@@ -10,7 +10,7 @@ import { checkLocalFiles } from './local.js';
 import { didYouMean } from '../../io/did-you-mean.js';
 import type { OutboxHere } from './local.js';
 import { journalTarget } from '../../bulk/target.js';
-import { otherCommand } from '../shared/retype.js';
+import { otherCommand } from '../../io/hint.js';
 import type { CheckResult, DoctorReport } from './report.js';
 import { exitCodeOf, failure, ok, skipped } from './report.js';
 import { checkService } from './service.js';

@@ -5,7 +5,7 @@ import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
 import { isHumanFormat } from '../../io/output-format.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
-import { otherCommand } from '../shared/retype.js';
+import { otherCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
 import { timeFlag } from '../../schemas/time-input.js';

@@ -5,7 +5,7 @@ import { dataDir } from '../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
-import { otherCommand } from '../shared/retype.js';
+import { otherCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import { entrySummary } from './describe.js';
 

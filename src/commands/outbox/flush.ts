@@ -10,9 +10,10 @@ import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
 import { resultText } from '../../bulk/report.js';
 import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
+import { printedIds } from '../../config/known-ids.js';
 import type { ResultLine } from '../../bulk/types.js';
 import { entrySummary } from './describe.js';
-import { otherCommand } from '../shared/retype.js';
+import { otherCommand } from '../../io/hint.js';
 import type { Context } from '../../context.js';
 
 /**
@@ -31,9 +32,11 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
     const entries = new Map((await listOutbox(place)).map((entry) => [entry.seq, entry]));
     const human = ctx.io.stdoutIsTTY && isHumanFormat(ctx.outputFormat());
     const sent: OutboxEntry[] = [];
+    const printed = printedIds();
     const emit = async (result: ResultLine): Promise<void> => {
       const entry = entries.get(result.line);
       if (result.ok && entry !== undefined) sent.push(entry);
+      if (result.ok) printed.add(result.entry_id);
       if (ctx.globals.quiet) {
         if (result.ok && result.entry_id !== undefined) await renderLine(ctx.io, result.entry_id);
         return;
@@ -44,6 +47,7 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
     const client = await engineClient(ctx, 1);
     try {
       const summary = await flushOutbox(place, { send: sendThrough(client), gate: client.gate, emit, retries, signal: ctx.signal, abandon: ctx.claimSecondSignal() });
+      await printed.rememberIn(await ctx.knownIds());
       await renderFlushSummary(ctx, summary, sent);
       if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
       if (summary.left > 0) throw new ReportedFailure(EXIT.UNAVAILABLE);

@@ -15,7 +15,7 @@ import { showRecord, showSuccess } from '../shared/show.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { withCourierCodes } from '../shared/couriers.js';
 import { rememberParcelIds } from '../shared/parcel-id.js';
-import { sameCommand } from '../shared/retype.js';
+import { sameCommand } from '../../io/hint.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { BulkRunOptions, BulkFlagValues } from '../../bulk/flags.js';

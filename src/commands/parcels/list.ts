@@ -12,7 +12,7 @@ import { untilAborted } from '../shared/abortable.js';
 import type { parcelsCommands } from '../../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
-import { sameCommand } from '../shared/retype.js';
+import { sameCommand } from '../../io/hint.js';
 import { withCourierCodes } from '../shared/couriers.js';
 import type { Context } from '../../context.js';
 

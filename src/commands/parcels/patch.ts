@@ -11,7 +11,7 @@ import { dataFlag, issuesToUsageError } from '../shared/flags.js';
 import type { parcelsCommands } from '../../definitions/parcels.js';
 import { showRecord, showSuccess } from '../shared/show.js';
 import { clearedValue, fieldName, setValue } from './patch-fields.js';
-import { otherCommand, sameCommand } from '../shared/retype.js';
+import { otherCommand, sameCommand } from '../../io/hint.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { confirm } from '../shared/confirm.js';
-import { sameCommand } from '../shared/retype.js';
+import { sameCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import type { toolsCommands } from '../../definitions/tools.js';
 import { defaultSandboxDb } from '../../config/paths.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { readConfig } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
-import { otherCommand } from './retype.js';
+import { otherCommand } from '../../io/hint.js';
 
 /** The profile used when none is chosen; it need not be saved to be named. */
 const IMPLICIT_PROFILE = 'default';

@@ -28,7 +28,7 @@ export interface ShowOptions {
   /** The parcel a child list or record belongs to: not repeated in its rows, not taken for its id. */
   parentId?: string;
 }
-import { sameCommand } from './retype.js';
+import { sameCommand } from '../../io/hint.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {

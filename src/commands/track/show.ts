@@ -13,6 +13,7 @@ import { watch } from '../../track/watch.js';
 import type { trackCommands } from '../../definitions/track.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
+import { rememberParcelIds } from '../shared/parcel-id.js';
 import { readSnapshots } from '../../track/read.js';
 import { WatchPrinter } from '../../track/watch-output.js';
 
@@ -67,6 +68,8 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
 
     if (options.intervalS === undefined) {
       const [snapshots, names] = await Promise.all([read(options.ids), namesPromise]);
+      // Every id it shows stays known for prefixes, like list and get (--from's ids included).
+      await rememberParcelIds(ctx, options.ids);
       if (options.several) await showSeveral(ctx, options.ids, snapshots, names);
       else await showOne(ctx, snapshots[0] as Snapshot, names);
       return;
@@ -78,7 +81,10 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
       intervalMs: options.intervalS * 1000,
       failOnAttempt: options.failOnAttempt,
       read,
-      first: (snapshots) => printer.first(snapshots),
+      first: async (snapshots) => {
+        await rememberParcelIds(ctx, options.ids);
+        await printer.first(snapshots);
+      },
       fresh: (batch) => printer.fresh(batch),
       pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.ceil(delayMs / 1000)} s`, 'warn'),
       sleep,

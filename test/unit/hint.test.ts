@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/io/did-you-mean.js';
 import type { CommandDefinition } from '../../src/definitions/definition.js';
-import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/commands/shared/retype.js';
-import type { CommandLine } from '../../src/commands/shared/retype.js';
+import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/io/hint.js';
+import type { CommandLine } from '../../src/io/hint.js';
 import { definitions } from '../../src/definitions/table.js';
+import { commandLine } from '../../src/commands/command-line.js';
 import { shellWords } from '../helpers/terminal.js';
 
 /** The command line of `definition` run with these words, as cli.ts hands it to the context. */
-const line = (definition: CommandDefinition, words: string[]): CommandLine => ({ words, flags: Object.values(definition.flags) });
+const line = (definition: CommandDefinition, words: string[]): CommandLine => commandLine(words, Object.values(definition.flags));
 
 describe('retyping the user command line', () => {
   it('reads options with values in every form commander accepts', () => {

@@ -1,20 +1,27 @@
-import { shellQuote } from '../../io/shell.js';
-import type { FlagSpec, FlagSyntax } from '../../definitions/definition.js';
-import { flagSyntax } from '../../definitions/definition.js';
-import { GLOBAL_FLAGS } from '../../definitions/globals.js';
+import { shellQuote } from './shell.js';
 
 /**
- * Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
+ * The one hint builder. Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
  * --base-url), the same filters, with only the change the hint suggests. This reads the user's argv
  * back into options and positionals with the syntax of the flags the command takes, so a hint never
  * loses a flag.
  */
 
-/** The user's command line (`ctx.commandLine`): the words after `parcels`, and the flags of the command they ran. */
+/** How a flag is typed, read from its commander syntax (src/commands/definition.ts `flagSyntax`). */
+export interface FlagSyntax {
+  long: string;
+  /** `-o` for `-o, --output <format>`. */
+  short?: string;
+  takesValue: boolean;
+}
+
+/**
+ * The user's command line (`ctx.commandLine`): the words after `parcels`, and the syntax of every
+ * flag the command takes, the global ones included (src/commands/command-line.ts builds it).
+ */
 export interface CommandLine {
   readonly words: readonly string[];
-  /** The command's own flags (its definition's); the global flags are always known. */
-  readonly flags: readonly Pick<FlagSpec, 'flags'>[];
+  readonly flags: readonly FlagSyntax[];
 }
 
 interface Token {
@@ -27,11 +34,10 @@ interface Token {
 /** The globals that decide where requests go: a hint for another command keeps these. */
 const WHERE_FLAGS = ['--profile', '--base-url', '--sandbox'];
 
-/** Long and short names of the global flags and the command's own. */
+/** Long and short names of the flags of the command line. */
 function syntaxTable(line: CommandLine): Map<string, FlagSyntax> {
   const table = new Map<string, FlagSyntax>();
-  for (const spec of [...Object.values(GLOBAL_FLAGS), ...line.flags]) {
-    const syntax = flagSyntax(spec);
+  for (const syntax of line.flags) {
     table.set(syntax.long, syntax);
     if (syntax.short !== undefined) table.set(syntax.short, syntax);
   }
