@@ -28,7 +28,7 @@ import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew/tracker.js';
-import type { GlobalOptions } from './commands/definitions/globals.js';
+import type { GlobalOptions } from './definitions/globals.js';
 import type { CommandLine } from './io/hint.js';
 
 /**

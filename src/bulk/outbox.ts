@@ -1,8 +1,8 @@
-import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal-records.js';
+import type { JournalRecord, LineState, RejectedRecord, SentRecord } from './journal/records.js';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
-import { JournalLockedError } from '../config/journal-lock.js';
-import { Journal, journalPath } from '../config/journal.js';
-import { readJournal } from '../config/journal-read.js';
+import { JournalLockedError } from './journal/lock.js';
+import { Journal, journalPath } from './journal/journal.js';
+import { readJournal } from './journal/read.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import { journalRecorder } from './import.js';

@@ -11,7 +11,7 @@ import { targetId } from '../../src/config/target.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRequest } from '../../src/bulk/outbox.js';
 import { run } from '../../src/cli.js';
-import { Journal } from '../../src/config/journal.js';
+import { Journal } from '../../src/bulk/journal/journal.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';

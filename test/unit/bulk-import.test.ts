@@ -11,7 +11,7 @@ import { sendThrough } from '../../src/bulk/client-send.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
-import { JournalLockedError } from '../../src/config/journal-lock.js';
+import { JournalLockedError } from '../../src/bulk/journal/lock.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 import { virtualTiming } from '../helpers/timing.js';

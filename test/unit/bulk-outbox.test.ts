@@ -9,7 +9,7 @@ import { sendThrough } from '../../src/bulk/client-send.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
-import { journalPath } from '../../src/config/journal.js';
+import { journalPath } from '../../src/bulk/journal/journal.js';
 import { ConflictError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';

@@ -15,7 +15,7 @@ import { ApiClient } from '../../src/api/http.js';
 import { MAX_EMPTY_PAGES, MAX_PAGES, paginate } from '../../src/api/paginate.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { WorkItem } from '../../src/bulk/types.js';
-import { readSnapshots } from '../../src/commands/track/read.js';
+import { readSnapshots } from '../../src/track/read.js';
 import { CancelledError, NetworkError, exitCodeFor } from '../../src/errors.js';
 import { watch } from '../../src/track/watch.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';

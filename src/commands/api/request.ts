@@ -10,7 +10,7 @@ import { renderResponseHead } from '../../io/response-head.js';
 import { untilAborted } from '../shared/abortable.js';
 import { dataFlag } from '../shared/flags.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import type { accountCommands } from '../definitions/account.js';
+import type { apiCommands } from '../../definitions/api.js';
 import { defineCommand } from '../types.js';
 import { QUERY_METHODS, fieldsFlags, headerFlags, methodArg, pathArg, queryFlags } from './parts.js';
 
@@ -26,7 +26,7 @@ export interface ApiOptions {
   paginate: boolean;
 }
 
-export default defineCommand<typeof accountCommands.api, ApiOptions>({
+export default defineCommand<typeof apiCommands.api, ApiOptions>({
   async parse({ args, flags }, ctx) {
     const method = methodArg(args[0] ?? '');
     const { path, query: pathQuery } = pathArg(args[1] ?? '');

@@ -7,7 +7,7 @@ import { isLoopbackHost } from '../../schemas/host.js';
 import { USER_AGENT } from '../../version.js';
 import { confirm } from '../shared/confirm.js';
 import { presentSuccess } from '../../io/present.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { sameCommand } from '../../io/hint.js';
 import { verifyKey } from '../../api/verify.js';

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { ExitCode } from '../../errors.js';
 import { ApiError, CheckFailedError, EXIT } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { presentRecord } from '../../io/present.js';
 import { probe } from '../../api/probe.js';
 import { getCouriers } from '../../api/account.js';

@@ -2,7 +2,7 @@ import type { SettableKey } from '../../config/store.js';
 import { parseSettableValue } from '../../config/store.js';
 import { presentSuccess } from '../../io/present.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
 import { updateConfig } from '../../config/store.js';
 

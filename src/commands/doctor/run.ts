@@ -4,7 +4,7 @@ import { CheckFailedError, UsageError } from '../../errors.js';
 import { SCOPES } from '../../api/probe.js';
 import type { Scope } from '../../schemas/routes.js';
 import { presentReport } from '../../io/present-report.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';
 import { didYouMean } from '../../io/did-you-mean.js';

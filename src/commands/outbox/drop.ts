@@ -4,7 +4,7 @@ import type { DropSelection } from '../../bulk/outbox.js';
 import { dataDir } from '../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { outboxCommands } from '../../definitions/outbox.js';
 import { otherCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import { entrySummary } from './describe.js';
@@ -13,7 +13,7 @@ import { entrySummary } from './describe.js';
  * Removes outbox entries for good: a rejected one has no other way out (a flush never retries it),
  * and a waiting one the user no longer wants sent. Nothing else changes order or keys.
  */
-export default defineCommand<typeof followCommands.outboxDrop, DropSelection>({
+export default defineCommand<typeof outboxCommands.outboxDrop, DropSelection>({
   parse({ args, flags }) {
     if (flags.rejected && args.length > 0) throw new UsageError('give entry numbers or --rejected, not both', '--rejected');
     if (flags.rejected) return { rejected: true };

@@ -3,13 +3,13 @@ import { presentList } from '../../io/present.js';
 import { renderLine } from '../../io/render.js';
 import { durationText } from '../../io/time.js';
 import { entryWhat } from './describe.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { outboxCommands } from '../../definitions/outbox.js';
 import { defineCommand } from '../types.js';
 import { listOutbox } from '../../bulk/outbox.js';
 import { dataDir } from '../../config/paths.js';
 
 /** What waits in the outbox of this profile and base URL (or of the --sandbox database), in capture order. */
-export default defineCommand<typeof followCommands.outbox, Record<string, never>>({
+export default defineCommand<typeof outboxCommands.outbox, Record<string, never>>({
   parse() {
     return {};
   },

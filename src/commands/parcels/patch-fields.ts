@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { didYouMean } from '../../io/did-you-mean.js';
-import { timeFlag } from '../shared/time.js';
+import { timeFlag } from '../../schemas/time-input.js';
 import { intFlag } from '../shared/int.js';
 import type { ParcelFieldKind } from '../../schemas/parcel-fields.js';
 import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';

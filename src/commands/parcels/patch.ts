@@ -7,7 +7,7 @@ import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError } from '../shared/flags.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { showRecord } from '../shared/show.js';
 import { presentWritten } from '../../io/present.js';
 import { clearedValue, fieldName, setValue } from './patch-fields.js';

@@ -1,5 +1,5 @@
 import { presentList } from '../../io/present.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import type { SandboxAdmin } from './admin.js';
 import { sandboxAdmin } from './admin.js';

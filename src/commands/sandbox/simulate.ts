@@ -1,7 +1,7 @@
 import { presentRecord } from '../../io/present.js';
 import { renderList, renderMessage } from '../../io/render.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 import { ApiError, UsageError } from '../../errors.js';

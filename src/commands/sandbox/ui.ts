@@ -1,5 +1,5 @@
 import { presentRecordOrLine } from '../../io/present.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 

@@ -5,17 +5,17 @@ import { renderList, renderMessage } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
 import { isLoopbackUrl } from '../../schemas/host.js';
 import { forPeople, presentList, presentRecord } from '../../io/present.js';
-import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
+import { entrySummary, renderParcelTimeline, stateItem } from '../../track/view.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
 import { sleep } from '../../api/core/sleep.js';
 import { watch } from '../../track/watch.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { trackCommands } from '../../definitions/track.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
 import { rememberParcelIds } from '../shared/parcel-id.js';
-import { readSnapshots } from './read.js';
-import { WatchPrinter } from './watch-output.js';
+import { readSnapshots } from '../../track/read.js';
+import { WatchPrinter } from '../../track/watch-output.js';
 
 export interface TrackOptions {
   ids: string[];
@@ -31,7 +31,7 @@ export const DEFAULT_INTERVAL_S = 30;
 export const MIN_REMOTE_INTERVAL_S = 5;
 
 
-export default defineCommand<typeof followCommands.track, TrackOptions>({
+export default defineCommand<typeof trackCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
     if (ctx.globals.fields !== undefined) {
       throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values', '--fields');

@@ -1,6 +1,5 @@
-/** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
-import type { Loaded } from './flags.js';
+/** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (src/commands/loaders.ts names each command's module). */
+import { command } from './definition.js';
 import { BULK_NOTES, bulk, data, idempotencyKey, parcelFieldFlags } from './flags.js';
 
 export const parcelsCommands = {
@@ -22,7 +21,6 @@ export const parcelsCommands = {
       'parcels create --queue --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10 --quiet',
     ],
     notes: BULK_NOTES,
-    load: (): Loaded => import('../parcels/create.js'),
   }),
   get: command({
     path: ['get'],
@@ -30,7 +28,6 @@ export const parcelsCommands = {
     summary: 'Show one parcel and remember its ETag for the next patch',
     flags: {},
     examples: ['parcels get <id>', 'parcels get <id> --json --fields entry_id,status'],
-    load: (): Loaded => import('../parcels/get.js'),
   }),
   list: command({
     path: ['list'],
@@ -49,7 +46,6 @@ export const parcelsCommands = {
       'parcels list --all --output ndjson | jq .entry_id',
       'parcels list --courier DEMO-BIKE --limit 10 --json',
     ],
-    load: (): Loaded => import('../parcels/list.js'),
   }),
   patch: command({
     path: ['patch'],
@@ -74,7 +70,6 @@ export const parcelsCommands = {
       'parcels patch <id> --clear weight --refresh',
       'parcels patch <id> --set service_type=2 --addition B',
     ],
-    load: (): Loaded => import('../parcels/patch.js'),
   }),
   eventsList: command({
     path: ['events', 'list'],
@@ -82,7 +77,6 @@ export const parcelsCommands = {
     summary: "List a parcel's status events (at most 1000)",
     flags: {},
     examples: ['parcels events list <id>', 'parcels events list <id> --output ndjson'],
-    load: (): Loaded => import('../events/list.js'),
   }),
   eventsAdd: command({
     path: ['events', 'add'],
@@ -102,7 +96,6 @@ export const parcelsCommands = {
       'parcels events add <id> --status in_delivery --queue',
     ],
     notes: BULK_NOTES,
-    load: (): Loaded => import('../events/add.js'),
   }),
   attemptsList: command({
     path: ['attempts', 'list'],
@@ -110,7 +103,6 @@ export const parcelsCommands = {
     summary: "List a parcel's delivery attempts",
     flags: {},
     examples: ['parcels attempts list <id>'],
-    load: (): Loaded => import('../attempts/list.js'),
   }),
   attemptsAdd: command({
     path: ['attempts', 'add'],
@@ -146,6 +138,5 @@ export const parcelsCommands = {
       'parcels attempts add <id> --outcome delivered_elsewhere --delivered-country NL --delivered-postal-code 1234AB --delivered-number 12',
     ],
     notes: BULK_NOTES,
-    load: (): Loaded => import('../attempts/add.js'),
   }),
 } as const;

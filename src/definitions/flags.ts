@@ -1,10 +1,8 @@
-/** Flags several commands share, and the declared type of a loader. */
-import type { FlagSpec, IntFlag, StringFlag } from '../definition.js';
-import type { ParcelFieldRow } from '../../schemas/parcel-fields.js';
-import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
+/** Flags several commands share. */
+import type { FlagSpec, IntFlag, StringFlag } from './definition.js';
+import type { ParcelFieldRow } from '../schemas/parcel-fields.js';
+import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 
-/** A loader's declared type: annotated so the table's type never depends on the modules that import it. */
-export type Loaded = Promise<{ default: unknown }>;
 
 export const idempotencyKey = {
   type: 'string',
