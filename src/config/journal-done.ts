@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openOwnFile } from './atomic.js';
+import { doneFileChunks, readDoneFile } from './journal-done-file.js';
+import type { DoneSections, PackedAt } from './journal-done-file.js';
 
 /**
  * The requests of a batch that are confirmed, by request identity (a bulk line's key does not
@@ -7,7 +7,7 @@ import { openOwnFile } from './atomic.js';
  * costs ~45 bytes a request, never a million objects. Per request: a 64-bit tag of its identity,
  * the line it had when confirmed (to name it), its entry id as 16 bytes when it is a UUID (other ids
  * in a map) and whether this run met it again. The same entries are the journal's compact "done"
- * file on disk (`toChunks`, `read`); done files of version 1 (by line number) are read too.
+ * file on disk (`toChunks`, `read`: journal-done-file.ts).
  */
 
 const UUID_HEX = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
@@ -27,34 +27,7 @@ export function tagOf(identity: string): [number, number] {
   return [fnv(identity, 0x811c9dc5), fnv(identity, 0x050c5d1f)];
 }
 
-export const DONE_FILE_VERSION = 2;
-
-/**
- * The first line of a done file: the sections follow it. Version 2: tags (two 32-bit words per
- * entry, this machine's byte order), lines (32-bit), states (a byte), ids (16 bytes), `count` of each.
- * Version 1 (the released journal's): states, tags and ids of line numbers 0 to lines - 1.
- */
-interface DoneFileHeader {
-  v: number;
-  count: number;
-  lines?: number;
-  /** Entry ids that are not UUIDs, by entry (v2) or line (v1) (null: the answer had none). */
-  other: Array<[number, string | null]>;
-}
-
-export class DoneFileError extends Error {
-  override readonly name = 'DoneFileError';
-}
-
 const EMPTY_SLOT = 0xffffffff;
-
-/** Reads entry `i` of a done file's sections. */
-interface PackedAt {
-  tag(i: number): [number, number];
-  line(i: number): number;
-  state(i: number): number;
-  id(i: number): Buffer;
-}
 
 export class DoneKeys {
   // ArrayBufferLike: a done file's sections are adopted as they were read.
@@ -120,13 +93,10 @@ export class DoneKeys {
 
   /** The compact form, as chunks to write one after the other. */
   toChunks(): Uint8Array[] {
-    const view = (array: Uint32Array | Uint8Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     if (this.count === this.used) {
       // Nothing removed: the sections are the arrays themselves, no copy of a million entries.
-      const n = this.used;
       const other = [...this.otherIds].map(([entry, id]): [number, string | null] => [entry, id ?? null]).sort(([a], [b]) => a - b);
-      const header: DoneFileHeader = { v: DONE_FILE_VERSION, count: n, other };
-      return [Buffer.from(`${JSON.stringify(header)}\n`), view(this.tags.subarray(0, 2 * n)), view(this.lines.subarray(0, n)), view(this.states.subarray(0, n)), this.ids.subarray(0, 16 * n)];
+      return doneFileChunks({ tags: this.tags, lines: this.lines, states: this.states, ids: this.ids }, this.used, other);
     }
     const live: number[] = [];
     for (let entry = 0; entry < this.used; entry++) if (this.states[entry] !== REMOVED) live.push(entry);
@@ -144,26 +114,13 @@ export class DoneKeys {
       this.ids.copy(ids, 16 * at, 16 * entry, 16 * entry + 16);
       if (this.states[entry] === OTHER_ID) other.push([at, this.otherIds.get(entry) ?? null]);
     });
-    const header: DoneFileHeader = { v: DONE_FILE_VERSION, count: n, other };
-    return [Buffer.from(`${JSON.stringify(header)}\n`), view(tags), view(lines), view(states), ids];
+    return doneFileChunks({ tags, lines, states, ids }, n, other);
   }
 
-  /**
-   * A done file, checked (its header and its size) and read whole. A version-1 file is by line
-   * number: its entries come back under the tags of the keys it was written with, at their lines.
-   */
+  /** A done file (journal-done-file.ts) as a table. */
   static read(path: string): DoneKeys {
-    const fd = openOwnFile(path, 'read');
-    try {
-      const { header, offset } = readHeader(fd, path);
-      const size = fstatSync(fd).size;
-      // Buffer.alloc is never taken from the shared pool: its own memory, from offset 0, so its words can be viewed in place.
-      const data = Buffer.alloc(size - offset);
-      if (readSync(fd, data, 0, data.length, offset) !== data.length) throw new DoneFileError(`${path}: shorter than its size`);
-      return header.v === 1 ? fromV1(header, data, path) : fromV2(header, data, path);
-    } finally {
-      closeSync(fd);
-    }
+    const file = readDoneFile(path);
+    return file.v === 2 ? DoneKeys.adopt(file.sections, file.count, file.other) : DoneKeys.fromSections(file.count, file.at, file.other);
   }
 
   private setTag(tag: [number, number], line: number, id: string | undefined): void {
@@ -259,7 +216,7 @@ export class DoneKeys {
   }
 
   /** The sections of a done file of version 2 as this table's entries, without a copy (they are copied when it grows). */
-  static adopt(sections: { tags: Uint32Array; lines: Uint32Array; states: Uint8Array; ids: Buffer }, n: number, other: ReadonlyMap<number, string | undefined>): DoneKeys {
+  static adopt(sections: DoneSections, n: number, other: ReadonlyMap<number, string | undefined>): DoneKeys {
     const done = new DoneKeys();
     done.tags = sections.tags;
     done.lines = sections.lines;
@@ -289,60 +246,3 @@ export class DoneKeys {
   }
 }
 
-function otherMap(header: DoneFileHeader): Map<number, string | undefined> {
-  return new Map(header.other.map(([at, id]) => [at, id ?? undefined]));
-}
-
-function fromV2(header: DoneFileHeader, data: Buffer, path: string): DoneKeys {
-  const n = header.count;
-  if (!Number.isInteger(n) || n < 0 || data.length !== n * (8 + 4 + 1 + 16)) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} entries`);
-  // `data` has a buffer of its own from offset 0 (read()): its sections become the entries as they are.
-  return DoneKeys.adopt(
-    {
-      tags: new Uint32Array(data.buffer, data.byteOffset, 2 * n),
-      lines: new Uint32Array(data.buffer, data.byteOffset + 8 * n, n),
-      states: data.subarray(12 * n, 13 * n),
-      ids: data.subarray(13 * n),
-    },
-    n,
-    otherMap(header),
-  );
-}
-
-function fromV1(header: DoneFileHeader, data: Buffer, path: string): DoneKeys {
-  const n = header.lines ?? -1;
-  if (!Number.isInteger(n) || n < 0 || data.length !== n * 25) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} lines`);
-  // The sections start at offsets that are not multiples of 4: copy the tags before viewing them as words.
-  const tags = new Uint32Array(new Uint8Array(data.subarray(n, 9 * n)).buffer, 0, 2 * n);
-  const at: PackedAt = {
-    tag: (i) => [tags[2 * i] as number, tags[2 * i + 1] as number],
-    line: (i) => i,
-    state: (i) => data[i] as number,
-    id: (i) => data.subarray(9 * n + 16 * i, 9 * n + 16 * i + 16),
-  };
-  return DoneKeys.fromSections(n, at, otherMap(header));
-}
-
-function readHeader(fd: number, path: string): { header: DoneFileHeader; offset: number } {
-  let text = Buffer.alloc(0);
-  for (let at = 0; ; ) {
-    const chunk = Buffer.alloc(64 * 1024);
-    const read = readSync(fd, chunk, 0, chunk.length, at);
-    const newline = chunk.subarray(0, read).indexOf(0x0a);
-    text = Buffer.concat([text, chunk.subarray(0, newline === -1 ? read : newline)]);
-    if (newline !== -1) {
-      let header: DoneFileHeader;
-      try {
-        header = JSON.parse(text.toString('utf8')) as DoneFileHeader;
-      } catch {
-        throw new DoneFileError(`${path}: not a done file`);
-      }
-      if ((header.v !== 1 && header.v !== DONE_FILE_VERSION) || !Array.isArray(header.other)) {
-        throw new DoneFileError(`${path}: not a done file of version 1 or ${DONE_FILE_VERSION}`);
-      }
-      return { header, offset: text.length + 1 };
-    }
-    if (read === 0) throw new DoneFileError(`${path}: not a done file`);
-    at += read;
-  }
-}

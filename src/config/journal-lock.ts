@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { processAlive } from './process-alive.js';
 import { isSymlinkSync, SymlinkError } from './atomic.js';
+import { sleep as abortableSleep, type Sleep } from '../api/core/sleep.js';
 
 /** Another live process holds the lock of this journal. */
 export class JournalLockedError extends Error {
@@ -56,11 +57,9 @@ export interface LockWait {
   waitMs: number;
   /** Look again this often (ms). */
   pollMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: Sleep;
   now?: () => number;
 }
-
-const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * acquireLock, but a lock held by another live process is waited for (polling) up to `waitMs`;
@@ -69,7 +68,7 @@ const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTim
  */
 export async function acquireLockWaiting(lockPath: string, wait: LockWait, pid: number = process.pid): Promise<JournalLock> {
   const now = wait.now ?? Date.now;
-  const sleep = wait.sleep ?? realSleep;
+  const sleep = wait.sleep ?? abortableSleep;
   const deadline = now() + wait.waitMs;
   for (;;) {
     try {
