@@ -215,7 +215,7 @@ export function createContext(init: {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
+            `run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--profile', resolved.profile], [])}\` with --base-url and your service's address, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
