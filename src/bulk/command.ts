@@ -91,6 +91,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
   // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
   const printed = printedIds();
+  // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
+  const skew = (await ctx.serviceNow()) - ctx.now();
   try {
     const summary = await runImport({
       kind: opts.kind,
@@ -120,7 +122,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       rate: opts.rate,
       signal: ctx.signal,
       abandon,
-      now: () => ctx.now(),
+      now: () => ctx.now() + skew,
     });
     await results.end();
     progress?.stop();

@@ -66,7 +66,7 @@ async function open(place: OutboxPlace, lockWaitMs: number): Promise<Journal> {
 const decoder = new TextDecoder();
 
 /** Writes the request to the outbox (fsync'd) and returns how many now wait. */
-export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number = Date.now(), lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
+export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number, lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
   const journal = await open(place, lockWaitMs);
   try {
     let seq = journal.done.maxLine + 1;

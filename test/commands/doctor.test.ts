@@ -374,8 +374,8 @@ describe('parcels doctor', () => {
     const body = Buffer.from('{"status":1,"occurred_at":1700000000}');
     const request = { method: 'POST' as const, path: `/deliveries/v1/parcels/${PARCEL}/events`, body, idempotencyKey: 'outbox-key-0001' };
     // This profile's outbox (the one its fix flushes), and another host's, which is not this check's business.
-    await captureRequest({ dir, target: `default ${targetId({ baseUrl: h.sandbox.url })}` }, { command: 'events add', parcel: PARCEL, request });
-    await captureRequest({ dir, target: 'default http://down.example' }, { command: 'events add', parcel: PARCEL, request });
+    await captureRequest({ dir, target: `default ${targetId({ baseUrl: h.sandbox.url })}` }, { command: 'events add', parcel: PARCEL, request }, Date.now());
+    await captureRequest({ dir, target: 'default http://down.example' }, { command: 'events add', parcel: PARCEL, request }, Date.now());
     const journal = await Journal.open({ dir, target: 'default http://down.example', batch: 'create-7f3a', input: 'parcels.csv', kind: 'create' });
     journal.recordSent({ line: 1, key: 'bulk-key-0001', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
     journal.recordSent({ line: 2, key: 'bulk-key-0002', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });

@@ -174,15 +174,19 @@ describe('bulk import against a real sandbox', () => {
     const input = writeInput('p.ndjson', [parcelLine(1), parcelLine(2)]);
     let release: (() => void) | undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let sending: (() => void) | undefined;
+    // The first run holds its journal from before its first request until its end.
+    const firstSends = new Promise<void>((resolve) => (sending = resolve));
     const real = sendThrough(client(url));
     const firstRun = importRun({
       input,
       send: async (req, signal) => {
+        sending?.();
         await held;
         return real(req, signal);
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await firstSends;
     const other = counting(real);
     await expect(importRun({ input, send: other })).rejects.toThrow(JournalLockedError);
     expect(other.calls).toBe(0);

@@ -182,7 +182,7 @@ describe('offline outbox', () => {
   });
 
   it('belongs to its profile and base URL: another target has its own outbox', async () => {
-    await captureRequest(place, { command: 'create', request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from('{}'), idempotencyKey: 'outbox-key-0004' } });
+    await captureRequest(place, { command: 'create', request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from('{}'), idempotencyKey: 'outbox-key-0004' } }, 1);
     expect(await listOutbox({ dir, target: 'default|https://api.example.com' })).toEqual([]);
     expect(await listOutbox(place)).toHaveLength(1);
   });

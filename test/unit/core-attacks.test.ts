@@ -121,6 +121,23 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
   });
 });
 
+describe('a long Retry-After is one bounded wait while paginating', () => {
+  it('pagination: a 503 with Retry-After 1000000000 between pages waits the cap once, then the walk goes on', async () => {
+    const { url, count } = await hostile((req, res, n) => {
+      if (n === 2) return unavailable('1000000000')(req, res);
+      json(res, 200, { data: { items: [{ entry_id: `p${n}` }], ...(n < 3 ? { next_cursor: `c${n}` } : {}) } });
+    });
+    const timing = virtualTiming();
+    const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 3, userAgent: 't', sleep: timing.sleep, now: timing.now });
+    const items: unknown[] = [];
+    for await (const page of paginate(client, { method: 'GET', path: '/deliveries/v1/parcels' })) items.push(...(page.data as { items: unknown[] }).items);
+    await client.close();
+    expect(items).toEqual([{ entry_id: 'p1' }, { entry_id: 'p3' }]);
+    expect(count()).toBe(3);
+    expect(timing.sleeps).toEqual([MAX_WAIT_MS]);
+  });
+});
+
 describe('a hostile rate-limit reset is bounded like Retry-After', () => {
   it('RateLimit-Remaining 0 with RateLimit-Reset 1000000000: each next request waits the cap, not forever, not in a spin', async () => {
     const { url, count } = await hostile((_req, res) => json(res, 200, { data: {} }, { 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '1000000000' }));

@@ -21,9 +21,11 @@ export default defineCommand<typeof outboxCommands.outbox, Record<string, never>
       for (const entry of entries) await renderLine(ctx.io, String(entry.seq));
       return;
     }
+    // Capture times are on the service's clock (src/bulk/queue.ts), as are the times their requests carry.
+    const now = await ctx.serviceNow();
     const rows = entries.map((entry) => ({
       seq: entry.seq,
-      age: durationText(Math.max(0, ctx.now() - entry.capturedAt / 1000)),
+      age: durationText(Math.max(0, now - entry.capturedAt / 1000)),
       captured_at: new Date(entry.capturedAt).toISOString(),
       command: entry.command,
       parcel: entry.parcel ?? '',
@@ -32,7 +34,7 @@ export default defineCommand<typeof outboxCommands.outbox, Record<string, never>
     }));
     await presentList(ctx, rows, {
       fields: ctx.fields(),
-      now: ctx.now(),
+      now,
       view: 'outbox',
       emptyMessage: 'The outbox is empty.',
     });
