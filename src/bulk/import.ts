@@ -94,7 +94,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       defaults: opts.defaults ?? {},
       now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
       journal,
-      occurrences: new Occurrences(),
+      // A re-run meets about as many requests as its journal confirmed: sized for them, the table never grows.
+      occurrences: new Occurrences(journal?.done.size),
     };
     const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));

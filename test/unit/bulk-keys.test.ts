@@ -145,8 +145,8 @@ describe('content digest', () => {
 });
 
 describe('occurrences', () => {
-  it('counts each digest, across growth of the table', () => {
-    const occurrences = new Occurrences();
+  it.each([undefined, 100, 5000])('counts each digest, sized for %s (grown past it when fewer)', (expected) => {
+    const occurrences = new Occurrences(expected);
     const digests = Array.from({ length: 5000 }, (_, i) => hash('sha256', `${i}`, 'base64url'));
     expect(digests.map((d) => occurrences.next(d)).every((n) => n === 0)).toBe(true);
     expect(occurrences.next(digests[1234] as string)).toBe(1);

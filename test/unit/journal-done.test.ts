@@ -54,6 +54,36 @@ describe('done file', () => {
     expect(again.unseen()).toEqual(new Map([[2, uuid(2)]]));
   });
 
+  it('requests added on top of a file, some of its own removed, are written after its entries: other ids renumbered, lines and maxLine kept', async () => {
+    const done = DoneKeys.empty(N.length);
+    for (const n of N) done.set(key(n), n, idOf(n));
+    const first = join(dir, 'a.done');
+    await writeFileAtomic(first, done.toChunks());
+    const read = DoneKeys.read(first);
+    read.delete(key(N[5] as number));
+    read.set('added-1', 900_000, 'another-non-uuid');
+    read.set('added-2', 3, undefined);
+    read.set('added-3', 4, uuid(4));
+    read.delete('added-3');
+    expect([read.size, read.maxLine]).toEqual([N.length + 1, 900_000]);
+    const second = join(dir, 'b.done');
+    await writeFileAtomic(second, read.toChunks());
+    const header = readFileSync(second, 'utf8').split('\n')[0] as string;
+    expect(JSON.parse(header)).toEqual({ v: 2, count: N.length + 1, other: [[1, 'not-a-uuid'], [2, null], [N.length - 1, 'another-non-uuid'], [N.length, null]] });
+    const again = DoneKeys.read(second);
+    expect([again.size, again.maxLine, again.has(key(N[5] as number)), again.has('added-3'), again.entryId('added-1'), again.has('added-2'), again.entryId(key(N[7] as number))]).toEqual([
+      N.length + 1,
+      900_000,
+      false,
+      false,
+      'another-non-uuid',
+      true,
+      uuid(N[7] as number),
+    ]);
+    for (const n of N) again.see(key(n));
+    expect(again.unseen()).toEqual(new Map([[900_000, 'another-non-uuid'], [3, undefined]]));
+  });
+
   it('a done file of version 1 (the released one, by line number) is read under the keys it was written with', () => {
     const name = readdirSync('test/fixtures/legacy-journals').find((f) => f.endsWith('.done')) as string;
     copyFileSync(join('test/fixtures/legacy-journals', name), join(dir, name));

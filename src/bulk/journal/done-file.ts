@@ -47,11 +47,27 @@ export type DoneFile =
   | { v: 2; count: number; sections: DoneSections; other: Map<number, string | undefined> }
   | { v: 1; count: number; at: PackedAt; other: Map<number, string | undefined> };
 
-/** The compact form of `count` entries (their non-UUID ids by entry), as chunks to write one after the other. */
-export function doneFileChunks(sections: DoneSections, count: number, other: Array<[number, string | null]>): Uint8Array[] {
+/** The first `count` entries of some sections. */
+export interface DonePart {
+  sections: DoneSections;
+  count: number;
+}
+
+/**
+ * The compact form of the entries of `parts`, one after the other (their non-UUID ids by entry
+ * over all of them), as chunks to write one after the other: no part is copied.
+ */
+export function doneFileChunks(parts: readonly DonePart[], other: Array<[number, string | null]>): Uint8Array[] {
   const view = (array: Uint32Array<ArrayBufferLike> | Uint8Array<ArrayBufferLike>): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  const count = parts.reduce((sum, part) => sum + part.count, 0);
   const header: DoneFileHeader = { v: DONE_FILE_VERSION, count, other };
-  return [Buffer.from(`${JSON.stringify(header)}\n`), view(sections.tags.subarray(0, 2 * count)), view(sections.lines.subarray(0, count)), view(sections.states.subarray(0, count)), sections.ids.subarray(0, 16 * count)];
+  return [
+    Buffer.from(`${JSON.stringify(header)}\n`),
+    ...parts.map(({ sections, count: n }) => view(sections.tags.subarray(0, 2 * n))),
+    ...parts.map(({ sections, count: n }) => view(sections.lines.subarray(0, n))),
+    ...parts.map(({ sections, count: n }) => view(sections.states.subarray(0, n))),
+    ...parts.map(({ sections, count: n }) => sections.ids.subarray(0, 16 * n)),
+  ];
 }
 
 /**

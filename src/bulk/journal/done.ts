@@ -1,5 +1,5 @@
 import { doneFileChunks, readDoneFile } from './done-file.js';
-import type { DoneSections, PackedAt } from './done-file.js';
+import type { DonePart, DoneSections, PackedAt } from './done-file.js';
 
 /**
  * The requests of a batch that are confirmed, by request identity (a bulk line's key does not
@@ -7,7 +7,9 @@ import type { DoneSections, PackedAt } from './done-file.js';
  * costs ~45 bytes a request, never a million objects. Per request: a 64-bit tag of its identity,
  * the line it had when confirmed (to name it), its entry id as 16 bytes when it is a UUID (other ids
  * in a map) and whether this run met it again. The same entries are the journal's compact "done"
- * file on disk (`toChunks`, `read`: journal-done-file.ts).
+ * file on disk (`toChunks`, `read`: journal-done-file.ts). A done file's entries, as read, are a
+ * base that is never grown: requests confirmed after it are entries of their own, so one more
+ * request never copies a million (nor holds the old arrays and the new at once).
  */
 
 const UUID_HEX = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
@@ -29,6 +31,11 @@ export function tagOf(identity: string): [number, number] {
 
 const EMPTY_SLOT = 0xffffffff;
 
+/** Open-addressing slots for `count` entries, at most 3/4 full. The tags are hashes: any size spreads them (no power of two needed). */
+function slotsFor(count: number): number {
+  return Math.max(16, Math.ceil((4 * count) / 3) + 1);
+}
+
 export class DoneKeys {
   // ArrayBufferLike: a done file's sections are adopted as they were read.
   private tags: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
@@ -42,61 +49,93 @@ export class DoneKeys {
   private count = 0;
   /** Open addressing: the entry of each slot, EMPTY_SLOT for none. */
   private slots = new Uint32Array(16).fill(EMPTY_SLOT);
-  /** Highest line number ever confirmed. */
-  maxLine = 0;
+  /** Highest line number confirmed in this table's own entries. */
+  private ownMaxLine = 0;
+  /** A done file's entries as read (see above); this table's own entries are the requests not in it. */
+  private base: DoneKeys | undefined;
 
-  static empty(): DoneKeys {
-    return new DoneKeys();
+  /** `expected`: room for this many entries up front (more only grow it). */
+  static empty(expected = 0): DoneKeys {
+    const done = new DoneKeys();
+    if (expected > 0) {
+      done.growEntries(expected);
+      done.slots = new Uint32Array(slotsFor(expected)).fill(EMPTY_SLOT);
+    }
+    return done;
   }
 
   get size(): number {
-    return this.count;
+    return this.count + (this.base?.size ?? 0);
+  }
+
+  /** Highest line number ever confirmed. */
+  get maxLine(): number {
+    return Math.max(this.ownMaxLine, this.base?.maxLine ?? 0);
   }
 
   set(identity: string, line: number, id: string | undefined): void {
-    this.setTag(tagOf(identity), line, id);
+    const tag = tagOf(identity);
+    const base = this.base;
+    const entry = base?.find(tag);
+    if (base !== undefined && entry !== undefined) base.write(entry, line, id);
+    else this.write(this.find(tag) ?? this.add(tag), line, id);
   }
 
   delete(identity: string): void {
-    const entry = this.find(tagOf(identity));
-    if (entry === undefined || this.states[entry] === REMOVED) return;
-    this.states[entry] = REMOVED;
-    this.otherIds.delete(entry);
-    this.count--;
+    const tag = tagOf(identity);
+    this.base?.deleteTag(tag);
+    this.deleteTag(tag);
   }
 
   /** Confirmed. */
   has(identity: string): boolean {
-    const entry = this.find(tagOf(identity));
-    return entry !== undefined && this.states[entry] !== REMOVED;
+    return this.entryOf(tagOf(identity)) !== undefined;
   }
 
   entryId(identity: string): string | undefined {
-    const entry = this.find(tagOf(identity));
-    return entry === undefined ? undefined : this.idOf(entry);
+    const found = this.entryOf(tagOf(identity));
+    return found === undefined ? undefined : found.table.idOf(found.entry);
   }
 
   /** Marks a confirmed request as met again by this run (see `unseen`). */
   see(identity: string): void {
-    const entry = this.find(tagOf(identity));
-    if (entry !== undefined) this.seenFlags[entry] = 1;
+    const found = this.entryOf(tagOf(identity));
+    if (found !== undefined) found.table.seenFlags[found.entry] = 1;
   }
 
   /** Confirmed requests this run has not met, by the line they had: what edited lines once created. */
   unseen(): Map<number, string | undefined> {
-    const byLine = new Map<number, string | undefined>();
+    const byLine = this.base?.unseen() ?? new Map<number, string | undefined>();
     for (let entry = 0; entry < this.used; entry++) {
       if (this.states[entry] !== REMOVED && this.seenFlags[entry] === 0) byLine.set(this.lines[entry] as number, this.idOf(entry));
     }
     return byLine;
   }
 
-  /** The compact form, as chunks to write one after the other. */
+  /** The compact form, as chunks to write one after the other: the base's sections, then this table's own. */
   toChunks(): Uint8Array[] {
+    const parts = [...(this.base === undefined ? [] : [this.base.livePart()]), this.livePart()];
+    const other: Array<[number, string | null]> = [];
+    let offset = 0;
+    for (const part of parts) {
+      for (const [entry, id] of part.other) other.push([offset + entry, id]);
+      offset += part.count;
+    }
+    return doneFileChunks(parts, other);
+  }
+
+  /** A done file (journal-done-file.ts) as a table. */
+  static read(path: string): DoneKeys {
+    const file = readDoneFile(path);
+    return file.v === 2 ? DoneKeys.adopt(file.sections, file.count, file.other) : DoneKeys.fromSections(file.count, file.at, file.other);
+  }
+
+  /** This table's own live entries as done file sections (copied only when some were removed), with their non-UUID ids by entry. */
+  private livePart(): DonePart & { other: Array<[number, string | null]> } {
     if (this.count === this.used) {
       // Nothing removed: the sections are the arrays themselves, no copy of a million entries.
       const other = [...this.otherIds].map(([entry, id]): [number, string | null] => [entry, id ?? null]).sort(([a], [b]) => a - b);
-      return doneFileChunks({ tags: this.tags, lines: this.lines, states: this.states, ids: this.ids }, this.used, other);
+      return { sections: { tags: this.tags, lines: this.lines, states: this.states, ids: this.ids }, count: this.used, other };
     }
     const live: number[] = [];
     for (let entry = 0; entry < this.used; entry++) if (this.states[entry] !== REMOVED) live.push(entry);
@@ -114,21 +153,28 @@ export class DoneKeys {
       this.ids.copy(ids, 16 * at, 16 * entry, 16 * entry + 16);
       if (this.states[entry] === OTHER_ID) other.push([at, this.otherIds.get(entry) ?? null]);
     });
-    return doneFileChunks({ tags, lines, states, ids }, n, other);
+    return { sections: { tags, lines, states, ids }, count: n, other };
   }
 
-  /** A done file (journal-done-file.ts) as a table. */
-  static read(path: string): DoneKeys {
-    const file = readDoneFile(path);
-    return file.v === 2 ? DoneKeys.adopt(file.sections, file.count, file.other) : DoneKeys.fromSections(file.count, file.at, file.other);
+  /** The live entry of `tag`, in the base or in this table's own. */
+  private entryOf(tag: [number, number]): { table: DoneKeys; entry: number } | undefined {
+    for (const table of this.base === undefined ? [this] : [this.base, this]) {
+      const entry = table.find(tag);
+      if (entry !== undefined && table.states[entry] !== REMOVED) return { table, entry };
+    }
+    return undefined;
   }
 
-  private setTag(tag: [number, number], line: number, id: string | undefined): void {
-    let entry = this.find(tag);
-    if (entry === undefined) {
-      entry = this.add(tag);
-    } else if (this.states[entry] !== REMOVED) this.count--;
-    this.count++;
+  private deleteTag(tag: [number, number]): void {
+    const entry = this.find(tag);
+    if (entry === undefined || this.states[entry] === REMOVED) return;
+    this.states[entry] = REMOVED;
+    this.otherIds.delete(entry);
+    this.count--;
+  }
+
+  private write(entry: number, line: number, id: string | undefined): void {
+    if (this.states[entry] === REMOVED) this.count++;
     this.lines[entry] = line;
     const uuid = id === undefined ? null : UUID_HEX.exec(id);
     if (uuid !== null) {
@@ -139,7 +185,7 @@ export class DoneKeys {
       this.otherIds.set(entry, id);
       this.states[entry] = OTHER_ID;
     }
-    if (line > this.maxLine) this.maxLine = line;
+    if (line > this.ownMaxLine) this.ownMaxLine = line;
   }
 
   private idOf(entry: number): string | undefined {
@@ -150,8 +196,8 @@ export class DoneKeys {
   }
 
   private find([high, low]: [number, number]): number | undefined {
-    const mask = this.slots.length - 1;
-    for (let slot = high & mask; ; slot = (slot + 1) & mask) {
+    const size = this.slots.length;
+    for (let slot = high % size; ; slot = slot + 1 === size ? 0 : slot + 1) {
       const entry = this.slots[slot] as number;
       if (entry === EMPTY_SLOT) return undefined;
       if (this.tags[2 * entry] === high && this.tags[2 * entry + 1] === low) return entry;
@@ -164,14 +210,16 @@ export class DoneKeys {
     const entry = this.used++;
     this.tags[2 * entry] = tag[0];
     this.tags[2 * entry + 1] = tag[1];
+    // Removed until written (write counts it then).
+    this.states[entry] = REMOVED;
     this.place(entry);
     return entry;
   }
 
   private place(entry: number): void {
-    const mask = this.slots.length - 1;
-    let slot = (this.tags[2 * entry] as number) & mask;
-    while (this.slots[slot] !== EMPTY_SLOT) slot = (slot + 1) & mask;
+    const size = this.slots.length;
+    let slot = (this.tags[2 * entry] as number) % size;
+    while (this.slots[slot] !== EMPTY_SLOT) slot = slot + 1 === size ? 0 : slot + 1;
     this.slots[slot] = entry;
   }
 
@@ -198,9 +246,7 @@ export class DoneKeys {
   /** Loads the `n` entries of a done file's sections, one by one (each is placed in the table). */
   private load(n: number, at: PackedAt, other: ReadonlyMap<number, string | undefined>): void {
     this.growEntries(Math.max(64, n));
-    let size = 16;
-    while (4 * n > 3 * size) size *= 2;
-    this.slots = new Uint32Array(size).fill(EMPTY_SLOT);
+    this.slots = new Uint32Array(slotsFor(n)).fill(EMPTY_SLOT);
     for (let i = 0; i < n; i++) {
       const state = at.state(i);
       if (state === REMOVED) continue;
@@ -211,30 +257,30 @@ export class DoneKeys {
       at.id(i).copy(this.ids, 16 * entry);
       if (state === OTHER_ID) this.otherIds.set(entry, other.get(i));
       this.count++;
-      if (line > this.maxLine) this.maxLine = line;
+      if (line > this.ownMaxLine) this.ownMaxLine = line;
     }
   }
 
-  /** The sections of a done file of version 2 as this table's entries, without a copy (they are copied when it grows). */
+  /** The sections of a done file of version 2, without a copy, as the base of a table (never grown: see above). */
   static adopt(sections: DoneSections, n: number, other: ReadonlyMap<number, string | undefined>): DoneKeys {
-    const done = new DoneKeys();
-    done.tags = sections.tags;
-    done.lines = sections.lines;
-    done.states = sections.states;
-    done.ids = sections.ids;
-    done.seenFlags = new Uint8Array(n);
-    done.used = n;
-    let size = 16;
-    while (4 * n > 3 * size) size *= 2;
-    done.rehash(size);
+    const base = new DoneKeys();
+    base.tags = sections.tags;
+    base.lines = sections.lines;
+    base.states = sections.states;
+    base.ids = sections.ids;
+    base.seenFlags = new Uint8Array(n);
+    base.used = n;
+    base.rehash(slotsFor(n));
     for (let entry = 0; entry < n; entry++) {
-      const state = done.states[entry];
+      const state = base.states[entry];
       if (state === REMOVED) continue;
-      done.count++;
-      if (state === OTHER_ID) done.otherIds.set(entry, other.get(entry));
-      const line = done.lines[entry] as number;
-      if (line > done.maxLine) done.maxLine = line;
+      base.count++;
+      if (state === OTHER_ID) base.otherIds.set(entry, other.get(entry));
+      const line = base.lines[entry] as number;
+      if (line > base.ownMaxLine) base.ownMaxLine = line;
     }
+    const done = new DoneKeys();
+    done.base = base;
     return done;
   }
 

@@ -18,6 +18,8 @@ export interface ReadResult {
   /** The journal is in its compact form: a compact record, and after it no request's record (input and run records may follow). */
   compact: boolean;
   done: DoneKeys;
+  /** The done file named by the journal's compact record. */
+  doneFile: string | undefined;
   lastInput: InputRecord | undefined;
   lastRun: RunRecord | undefined;
   /** Bytes up to the end of the last complete line. */
@@ -26,9 +28,21 @@ export interface ReadResult {
   torn: boolean;
 }
 
-/** Reads a journal; a missing file is an empty journal; a partial last line is ignored; a symbolic link is refused (SymlinkError). */
-export async function readJournal(path: string): Promise<ReadResult> {
-  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: DoneKeys.empty(), lastInput: undefined, lastRun: undefined, goodBytes: 0, torn: false };
+/** What a reader knows already, to spare memory when it reads a journal again. */
+export interface ReadHints {
+  /** The table its done file `file` was read into, with every record after it applied: used (and changed) instead of reading the file again. */
+  known?: { file: string; done: DoneKeys };
+  /** About how many requests are confirmed: the table is sized for them up front rather than grown. */
+  expected?: number;
+}
+
+/**
+ * Reads a journal; a missing file is an empty journal; a partial last line is ignored; a symbolic
+ * link is refused (SymlinkError). The records after a compact record are applied to its table
+ * whether or not they were already: applying the same records again leaves it as it was.
+ */
+export async function readJournal(path: string, hints: ReadHints = {}): Promise<ReadResult> {
+  const result: ReadResult = { meta: undefined, compact: false, lines: new Map(), done: DoneKeys.empty(hints.expected), doneFile: undefined, lastInput: undefined, lastRun: undefined, goodBytes: 0, torn: false };
   let fd: number;
   try {
     fd = openOwnFile(path, 'read');
@@ -61,7 +75,7 @@ export async function readJournal(path: string): Promise<ReadResult> {
         throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
       }
       result.goodBytes += newline + 1;
-      apply(result, record, path, byLine);
+      apply(result, record, path, byLine, hints.known);
       data = data.subarray(newline + 1);
     }
     rest = Buffer.from(data);
@@ -71,7 +85,7 @@ export async function readJournal(path: string): Promise<ReadResult> {
   return result;
 }
 
-function apply(result: ReadResult, record: JournalRecord, path: string, byLine: Map<number, string>): void {
+function apply(result: ReadResult, record: JournalRecord, path: string, byLine: Map<number, string>, known: ReadHints['known']): void {
   // Input and run records after a compaction leave it compact: no request changed.
   if (record.t !== 'input' && record.t !== 'run' && record.t !== 'meta') result.compact = record.t === 'compact';
   switch (record.t) {
@@ -85,8 +99,9 @@ function apply(result: ReadResult, record: JournalRecord, path: string, byLine: 
       result.lastRun = record;
       return;
     case 'compact':
+      result.doneFile = basename(record.file);
       try {
-        result.done = DoneKeys.read(join(dirname(path), basename(record.file)));
+        result.done = known?.file === result.doneFile ? known.done : DoneKeys.read(join(dirname(path), result.doneFile));
       } catch (error) {
         if (error instanceof SymlinkError) throw error;
         throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
