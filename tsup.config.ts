@@ -9,19 +9,6 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 const define = { __PARCELS_VERSION__: JSON.stringify(version) };
 
 /**
- * The fast path reads the command table for help, never its loaders: leave the command modules the
- * loaders import out of dist/fast-path.cjs (the `import()` calls stay, unreached).
- */
-const commandModulesExternal: Plugin = {
-  name: 'command-modules-external',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/[\w-]+\/[\w-]+\.js$/ }, (args) =>
-      /\/commands\/definitions\/[\w-]+\.ts$/.test(args.importer) ? { path: args.path, external: true } : undefined,
-    );
-  },
-};
-
-/**
  * esbuild's code splitting puts the modules reached from the same set of entry points into one chunk.
  * Each command module is an entry (its loader imports it lazily), and each uses its own subset of the
  * CLI's core (context, config, API client, output), so the core fell into ~40 chunks of a few hundred
@@ -37,7 +24,7 @@ const commandsShareCore: Plugin = {
   name: 'commands-share-core',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const command = /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/](shared|definitions)[\\/]/.test(args.path);
+      const command = /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/]shared[\\/]/.test(args.path);
       if (!command && !LAZY_CLI_MODULES.includes(args.path)) return undefined;
       const source = await readFile(args.path, 'utf8');
       return { contents: `import ${JSON.stringify(CLI_ENTRY)};\n${source}`, loader: 'ts' };
@@ -80,7 +67,6 @@ export default defineConfig([
     clean: false,
     define,
     outExtension: () => ({ js: '.cjs' }),
-    esbuildPlugins: [commandModulesExternal],
   },
   {
     // The sandbox's web inspector (src/inspector-page): one script and one style sheet for browsers,

@@ -1,9 +1,10 @@
 import type { Command as CommanderCommand, CommanderError as CommanderErrorType, Option as CommanderOption } from 'commander';
-import { COMMANDS, definitions } from './commands/table.js';
-import type { CommandDefinition, FlagSpecs } from './commands/definition.js';
-import { helpDescription, longFlag } from './commands/definition.js';
-import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
-import type { GlobalOptions } from './commands/definitions/globals.js';
+import { COMMANDS, definitions } from './definitions/table.js';
+import { loadCommand } from './commands/loaders.js';
+import type { CommandDefinition, FlagSpecs } from './definitions/definition.js';
+import { helpDescription, longFlag } from './definitions/definition.js';
+import { GLOBAL_FLAGS } from './definitions/globals.js';
+import type { GlobalOptions } from './definitions/globals.js';
 import type { RawFlag } from './commands/resolve-flags.js';
 import { resolveFlags, resolveGlobalOptions } from './commands/resolve-flags.js';
 import { requireKnownProfile } from './commands/shared/profile.js';
@@ -22,7 +23,7 @@ import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
 import { argValuesHelp, helpFor, topLevelHelp } from './help.js';
-import { groupDescription } from './commands/groups.js';
+import { groupDescription } from './definitions/groups.js';
 
 export { COMMANDS };
 
@@ -195,8 +196,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
         }
         // A bad --jq expression fails here, before anything is sent.
         await ctx.jq();
-        // Each loader's module is checked against its definition where it is written (defineCommand).
-        const module = (await def.load()).default as CommandModule<CommandDefinition, unknown>;
+        const module = (await loadCommand(def)).default as CommandModule<CommandDefinition, unknown>;
         const options = await module.parse({ args, flags }, ctx);
         await module.run(options, ctx);
       } catch (error) {

@@ -28,7 +28,7 @@ import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew/tracker.js';
-import type { GlobalOptions } from './commands/definitions/globals.js';
+import type { GlobalOptions } from './definitions/globals.js';
 import type { CommandLine } from './io/hint.js';
 
 /**
@@ -215,7 +215,7 @@ export function createContext(init: {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`parcels auth login --profile ${resolved.profile} --base-url URL\`, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
+            `run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--profile', resolved.profile], [])}\` with --base-url and your service's address, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.

@@ -3,7 +3,7 @@ import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
-import { otherCommand, sameCommand, typedFlag } from './io/hint.js';
+import { otherCommand, renderHint, sameCommand, typedFlag } from './io/hint.js';
 import type { CommandLine } from './io/hint.js';
 
 /**
@@ -14,7 +14,7 @@ import type { CommandLine } from './io/hint.js';
 export async function describeError(error: unknown, ctx: Context): Promise<ErrorInfo> {
   const exitCode = exitCodeFor(error);
   const code = errorCodeFor(error);
-  if (error instanceof UsageError) return describeUsageError(error);
+  if (error instanceof UsageError) return describeUsageError(error, ctx.commandLine);
   if (error instanceof ApiError) {
     return inUserTerms(
       {
@@ -37,7 +37,13 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
     return { message: error.message, code, exitCode, hint: error.hint };
   }
   if (error instanceof NotLoggedInError) {
-    const hint = error.loginProfile === undefined ? error.hint : `run \`${await loginCommand(ctx)}\`, or set PARCELS_API_KEY`;
+    const login = error.loginProfile === undefined ? undefined : await loginCommand(ctx, error.loginBaseUrl);
+    const hint =
+      login === undefined
+        ? error.hint
+        : error.loginBaseUrl === undefined
+          ? `run \`${login}\`, or set PARCELS_API_KEY`
+          : `set PARCELS_API_KEY for a one-off request, or run \`${login}\` to save a key for that host`;
     return { message: error.message, code, exitCode, hint };
   }
   if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
@@ -45,9 +51,13 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
 }
 
-/** Bad input refused before anything was sent (exit 2); needs no context, so it also serves before one exists. */
-export function describeUsageError(error: UsageError): ErrorInfo {
-  const info: ErrorInfo = { message: error.message, code: errorCodeFor(error), exitCode: exitCodeFor(error), field: error.field, hint: error.hint };
+/**
+ * Bad input refused before anything was sent (exit 2); needs no context, so it also serves before one
+ * exists (then a hint's commands are rendered without the user's where-flags).
+ */
+export function describeUsageError(error: UsageError, line?: CommandLine): ErrorInfo {
+  const hint = error.hintParts === undefined ? error.hint : renderHint(error.hintParts, line);
+  const info: ErrorInfo = { message: error.message, code: errorCodeFor(error), exitCode: exitCodeFor(error), field: error.field, hint };
   if (error.details !== undefined) info.details = [...error.details];
   return info;
 }
@@ -87,10 +97,11 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
   }
 }
 
-/** `parcels auth login` for the profile in use, with the --base-url the user typed. */
-async function loginCommand(ctx: Context): Promise<string> {
+/** `parcels auth login` for the profile in use, with the --base-url the user typed (or `baseUrl`, the host the key is wanted for). */
+async function loginCommand(ctx: Context, baseUrl?: string): Promise<string> {
   const words = ['auth', 'login'];
   if (!typedFlag(ctx.commandLine, '--profile')) words.push('--profile', await profileName(ctx));
+  if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) words.push('--base-url', baseUrl);
   return otherCommand(ctx.commandLine, words, ['--profile', '--base-url']);
 }
 

@@ -3,6 +3,8 @@
  * (see `exitCodeFor`); commands throw, they never exit.
  */
 
+import { renderHint } from './io/hint.js';
+import type { HintPart } from './io/hint.js';
 export const EXIT = {
   OK: 0,
   UNEXPECTED: 1,
@@ -39,8 +41,11 @@ export class UsageError extends Error {
     readonly hint?: string,
     /** Each problem found (e.g. in a file a flag names): where, and the rule it breaks. */
     readonly details?: readonly { field: string; message: string }[],
+    /** The hint as parts whose commands describe-error renders on the user's command line; `hint` is then their plain form. */
+    readonly hintParts?: readonly HintPart[],
   ) {
     super(message);
+    if (hint === undefined && hintParts !== undefined) this.hint = renderHint(hintParts);
   }
 }
 
@@ -113,6 +118,8 @@ export class NotLoggedInError extends Error {
     readonly hint: string,
     /** Set when logging in to this profile fixes it: the hint then names `auth login` with the --base-url the user typed. */
     readonly loginProfile?: string,
+    /** The host the key is for, when the profile's key belongs to another: the login hint names it. */
+    readonly loginBaseUrl?: string,
   ) {
     super(message);
   }

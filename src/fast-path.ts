@@ -1,5 +1,5 @@
-import { COMMANDS } from './commands/table.js';
-import { GLOBAL_FLAGS } from './commands/definitions/globals.js';
+import { COMMANDS } from './definitions/table.js';
+import { GLOBAL_FLAGS } from './definitions/globals.js';
 import { helpTopic, topLevelHelp } from './help.js';
 import { VERSION } from './version.js';
 

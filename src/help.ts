@@ -1,6 +1,6 @@
-import type { CommandDefinition, GlobalFlagSpec } from './commands/definition.js';
-import { helpDescription } from './commands/definition.js';
-import { HELP_SECTIONS, groupDescription } from './commands/groups.js';
+import type { CommandDefinition, GlobalFlagSpec } from './definitions/definition.js';
+import { helpDescription } from './definitions/definition.js';
+import { HELP_SECTIONS, groupDescription } from './definitions/groups.js';
 
 /** Help topics beyond commander's per-command help: `parcels help exit-codes`, `parcels help environment`. */
 const TOPICS: Record<string, string> = {

@@ -5,7 +5,7 @@ import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
-import { JournalLockedError } from '../config/journal-lock.js';
+import { JournalLockedError } from './journal/lock.js';
 import { printedIds } from '../config/known-ids.js';
 import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
 import type { CommandLine } from '../io/hint.js';
 import { sameCommand } from '../io/hint.js';
-import { renderBulkSummary, resultWriter } from '../io/bulk-report.js';
+import { renderBulkSummary, resultWriter } from './report.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
@@ -93,6 +93,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
   // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
   const printed = printedIds();
+  // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
+  const skew = (await ctx.serviceNow()) - ctx.now();
   try {
     const summary = await runImport({
       kind: opts.kind,
@@ -122,7 +124,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       rate: opts.rate,
       signal: ctx.signal,
       abandon,
-      now: () => ctx.now(),
+      now: () => ctx.now() + skew,
     });
     await results.end();
     progress?.stop();

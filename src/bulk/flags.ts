@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
-import { timeFlag } from '../commands/shared/time.js';
+import { timeFlag } from '../schemas/time-input.js';
 import type { BulkKind } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Journal } from '../config/journal.js';
-import { Journal as JournalFile } from '../config/journal.js';
+import type { Journal } from './journal/journal.js';
+import { Journal as JournalFile } from './journal/journal.js';
 import { UsageError } from '../errors.js';
 import type { Clock } from '../schemas/time.js';
 import type { BatchPlan } from './batch.js';

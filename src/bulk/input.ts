@@ -4,6 +4,7 @@ import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import type { InputFormat } from './input-format.js';
 import type { InputSource, RawLine } from './input-lines.js';
 import { MAX_LINE_BYTES, splitLines } from './input-lines.js';
+import { INTEGER_PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 
 export type { InputSource } from './input-lines.js';
 
@@ -31,10 +32,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Fields the spec types as integers: in CSV, where every cell is text, their digits become numbers. */
 export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
-  'parcel_length', 'parcel_width', 'parcel_height', 'parcel_weight', 'time_slot_period_start', 'time_slot_period_end',
-  'service_type', 'status', 'occurred_at', 'time_attempt', 'outcome', 'reason', 'attempt_no', 'delivered_location_type',
+  ...INTEGER_PARCEL_FIELDS,
+  'status', 'occurred_at', 'time_attempt', 'outcome', 'reason', 'attempt_no', 'delivered_location_type',
 ]);
-
 export interface ReadOptions {
   /** A line that is only a UUID stands for `{"entry_id": …}` (events and attempts). */
   bareIds: boolean;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import type { Journal } from '../config/journal.js';
-import { identityOf } from '../config/journal-records.js';
+import type { Journal } from './journal/journal.js';
+import { identityOf } from './journal/records.js';
 import type { BuildContext } from './build.js';
 import { buildLine, lineRequest } from './build.js';
 import type { InputLine } from './input.js';

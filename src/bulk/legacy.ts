@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { JournalMeta, SentRecord } from '../config/journal-records.js';
-import { journalPath } from '../config/journal.js';
-import type { ReadResult } from '../config/journal-read.js';
-import { readJournal } from '../config/journal-read.js';
+import type { JournalMeta, SentRecord } from './journal/records.js';
+import { journalPath } from './journal/journal.js';
+import type { ReadResult } from './journal/read.js';
+import { readJournal } from './journal/read.js';
 import { legacyLineKey } from './keys.js';
 import type { BulkKind } from './types.js';
 

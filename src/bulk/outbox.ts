@@ -1,8 +1,8 @@
-import type { JournalRecord, LineState, RejectedRecord, SentRecord } from '../config/journal-records.js';
+import type { JournalRecord, LineState, RejectedRecord, SentRecord } from './journal/records.js';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
-import { JournalLockedError } from '../config/journal-lock.js';
-import { Journal, journalPath } from '../config/journal.js';
-import { readJournal } from '../config/journal-read.js';
+import { JournalLockedError } from './journal/lock.js';
+import { Journal, journalPath } from './journal/journal.js';
+import { readJournal } from './journal/read.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import { journalRecorder } from './import.js';
@@ -66,7 +66,7 @@ async function open(place: OutboxPlace, lockWaitMs: number): Promise<Journal> {
 const decoder = new TextDecoder();
 
 /** Writes the request to the outbox (fsync'd) and returns how many now wait. */
-export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number = Date.now(), lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
+export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number, lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
   const journal = await open(place, lockWaitMs);
   try {
     let seq = journal.done.maxLine + 1;

@@ -65,6 +65,7 @@ export async function sendOrQueue(
       ...(request.parcel === undefined ? {} : { parcel: request.parcel }),
       request: { method: 'POST', path, body: bytes, idempotencyKey: request.idempotencyKey },
     },
+    (await ctx.serviceNow()) * 1000,
   );
   await renderMessage(ctx.io, `queued (${waiting} waiting); \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` sends it`, 'warn');
   throw new ReportedFailure(EXIT.QUEUED);

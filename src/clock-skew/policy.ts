@@ -10,6 +10,7 @@
  * - a target that says its clock is a test clock (the sandbox's `Parcels-Test-Clock` header) is
  *   trusted at once and without the bound, and is not warned about: its clock was moved on purpose.
  */
+import { MAX_FUTURE_SKEW_S } from '../schemas/observation-window.js';
 
 /**
  * The Date header has whole seconds and an answer takes time to arrive, so a measured skew of one
@@ -19,7 +20,7 @@ export const SKEW_NOISE_S = 1;
 /** A skew this large is worth a warning (the service accepts observation times up to five minutes ahead). */
 export const SKEW_WARN_S = 60;
 /** Doctor fails its clock check above this: event and attempt times more than five minutes ahead are rejected. */
-export const SKEW_FAIL_S = 300;
+export const SKEW_FAIL_S = MAX_FUTURE_SKEW_S;
 /** The largest skew applied to `now` without being told to (PARCELS_TRUST_CLOCK_SKEW=1). */
 export const SKEW_BOUND_S = 3600;
 /** Two measurements this close agree (the Date header has whole seconds; an answer takes time). */

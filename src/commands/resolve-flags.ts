@@ -1,8 +1,8 @@
 import { UsageError } from '../errors.js';
-import type { CommandDefinition, FlagSpec, FlagSpecs, FlagValues } from './definition.js';
-import { longFlag } from './definition.js';
-import type { GlobalOptions } from './definitions/globals.js';
-import { GLOBAL_FLAGS } from './definitions/globals.js';
+import type { CommandDefinition, FlagSpec, FlagSpecs, FlagValues } from '../definitions/definition.js';
+import { longFlag } from '../definitions/definition.js';
+import type { GlobalOptions } from '../definitions/globals.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { intFlag } from './shared/int.js';
 
 /** A flag's raw value as commander collected it: a string, a switch, or the strings of a repeated flag. */

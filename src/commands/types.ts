@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { CommandDefinition, FlagSpecs, FlagValues } from './definition.js';
+import type { CommandDefinition, FlagSpecs, FlagValues } from '../definitions/definition.js';
 
 /** What a command's `parse` receives: its positional arguments and its own flags, typed from its definition. */
 export interface CommandInput<Specs extends FlagSpecs = FlagSpecs> {

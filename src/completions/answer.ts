@@ -1,4 +1,4 @@
-import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from '../config/completion-values.js';
+import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from './values.js';
 import type { ValueSources } from './complete.js';
 import { complete, formatCandidates } from './complete.js';
 

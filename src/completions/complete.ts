@@ -4,12 +4,12 @@
  * spec, and what the local caches hold (profiles, couriers, reference names, parcel ids). Runs on
  * the fast path: no commander, no command modules, no network.
  */
-import type { FlagSpec } from '../commands/definition.js';
+import type { FlagSpec } from '../definitions/definition.js';
 import type { FlagSyntax } from '../io/hint.js';
-import { flagSyntax, helpDescription } from '../commands/definition.js';
-import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
-import { COMMANDS } from '../commands/table.js';
-import { groupDescription } from '../commands/groups.js';
+import { flagSyntax, helpDescription } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
+import { COMMANDS } from '../definitions/table.js';
+import { groupDescription } from '../definitions/groups.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';

@@ -172,7 +172,10 @@ export function requireApiKey(settings: Settings): string {
     const target = settings.baseUrl === undefined ? 'no base URL' : originOf(settings.baseUrl);
     throw new NotLoggedInError(
       `the API key of profile "${profile}" is for ${settings.withheldKey.boundTo}, not ${target}; it was not sent`,
-      `set PARCELS_API_KEY for a one-off request, or run \`parcels auth login --profile ${profile} --base-url ${settings.baseUrl ?? 'URL'}\` to save a key for that host`,
+      // describe-error rewrites this on the user's command line; this plain form serves without one.
+      `set PARCELS_API_KEY for a one-off request, or run \`parcels auth login --profile ${profile}${settings.baseUrl === undefined ? '' : ` --base-url ${settings.baseUrl}`}\` to save a key for that host`,
+      profile,
+      settings.baseUrl,
     );
   }
   throw new NotLoggedInError(`no API key for profile "${profile}"`, `run \`parcels auth login --profile ${profile}\`, or set PARCELS_API_KEY`, profile);

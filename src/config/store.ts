@@ -26,7 +26,7 @@ export class ConfigFileError extends UsageError {
     readonly path: string,
     problem: string,
   ) {
-    super(`config file ${path} ${problem}`, undefined, `fix the file by hand, or move it away and run \`parcels auth login\` again`);
+    super(`config file ${path} ${problem}`, undefined, undefined, undefined, ['fix the file by hand, or move it away and run ', { run: ['auth', 'login'], keep: ['--profile', '--base-url'] }, ' again']);
   }
 }
 
@@ -84,7 +84,11 @@ function checkProfileValue(key: string, value: unknown, where = 'config', shown:
  */
 export function parseSettableValue(key: string, text: string): string | number {
   if (key === 'api_key') {
-    throw new UsageError('api_key cannot be set with `config set`', 'api_key', 'run `parcels auth login` (it reads the key from stdin or a prompt)');
+    throw new UsageError('api_key cannot be set with `config set`', 'api_key', undefined, undefined, [
+      'run ',
+      { run: ['auth', 'login'], keep: ['--profile', '--base-url'] },
+      ' (it reads the key from stdin or a prompt)',
+    ]);
   }
   if (!(SETTABLE_KEYS as readonly string[]).includes(key)) {
     throw new UsageError(`unknown config key "${key}"; settable keys: ${SETTABLE_KEYS.join(', ')}`, key);
@@ -128,7 +132,15 @@ function checkKeyStaysBound(name: string, before: Profile, after: Profile): void
   throw new UsageError(
     `the API key of profile "${name}" is bound to ${from ?? before.base_url}; changing base_url would send it to ${to ?? 'another host'}`,
     'base_url',
-    `run \`parcels auth login --profile ${name} --base-url ${after.base_url ?? 'URL'}\` to save a key for that host, or \`parcels auth logout --profile ${name}\` first`,
+    undefined,
+    undefined,
+    [
+      'run ',
+      { run: ['auth', 'login', '--profile', name, ...(after.base_url === undefined ? [] : ['--base-url', after.base_url])], keep: [] },
+      ' to save a key for that host, or ',
+      { run: ['auth', 'logout', '--profile', name], keep: [] },
+      ' first',
+    ],
   );
 }
 

@@ -3,10 +3,10 @@
  * (default and rules), the global flags, examples, and the help topics. `npm run docs` writes it;
  * test/unit/docs.test.ts fails when the file in the repository differs from this rendering.
  */
-import type { CommandDefinition, FlagSpec, GlobalFlagSpec } from '../commands/definition.js';
-import { longFlag } from '../commands/definition.js';
-import { GLOBAL_FLAGS } from '../commands/definitions/globals.js';
-import { COMMANDS } from '../commands/table.js';
+import type { CommandDefinition, FlagSpec, GlobalFlagSpec } from '../definitions/definition.js';
+import { longFlag } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
+import { COMMANDS } from '../definitions/table.js';
 import { helpTopic } from '../help.js';
 
 /** A table cell: pipes escaped, so a description never splits a Markdown row. */
@@ -83,7 +83,7 @@ export function commandsReference(
   const lines = [
     '# Command reference',
     '',
-    '<!-- Generated from src/commands/definitions/ by `npm run docs`. Do not edit: a test fails when this file is stale. -->',
+    '<!-- Generated from src/definitions/ by `npm run docs`. Do not edit: a test fails when this file is stale. -->',
     '',
     '`parcels help COMMAND` (or `parcels COMMAND --help`) prints the same for one command.',
     '',

@@ -9,6 +9,7 @@ import type { Styles } from './colour.js';
 import { sanitize } from './sanitize.js';
 import type { IO } from './streams.js';
 import { isoUtcSeconds, relativeTime, timeText } from './time.js';
+import { DELIVERED_OUTCOMES } from '../schemas/codes.js';
 
 export type { CodeNames };
 
@@ -98,7 +99,7 @@ function humanTime(seconds: number, ctx: FormatContext): string {
 
 /** Attempt outcomes at a glance (spec 2.4): delivered (0) and delivered elsewhere (2) green, failed (1) and refused (3) red. */
 export function outcomeStyle(outcome: number, s: Styles): (text: string) => string {
-  if (outcome === 0 || outcome === 2) return s.green;
+  if (DELIVERED_OUTCOMES.has(outcome)) return s.green;
   if (outcome === 1 || outcome === 3) return s.red;
   return (text) => text;
 }

@@ -106,3 +106,23 @@ export function otherCommand(line: CommandLine, command: readonly string[], keep
 export function typedFlag(line: CommandLine, flag: string): boolean {
   return tokenize(line).some((t) => t.flag === flag);
 }
+
+/**
+ * A hint stated by a layer that has no command line (the config files, settings): its text, with
+ * each command as words. describe-error renders the commands where the user's ran (`renderHint`
+ * with ctx.commandLine), so `--profile`, `--base-url` and `--sandbox` come along as typed.
+ */
+export type HintPart = string | { readonly run: readonly string[]; readonly keep?: readonly string[] };
+
+const NO_LINE: CommandLine = { words: [], flags: [] };
+
+/** The hint's text with each command in backticks, keeping the user's where-flags the command does not already name. */
+export function renderHint(parts: readonly HintPart[], line: CommandLine = NO_LINE): string {
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const keep = (part.keep ?? WHERE_FLAGS).filter((flag) => !part.run.includes(flag));
+      return `\`${otherCommand(line, part.run, keep)}\``;
+    })
+    .join('');
+}

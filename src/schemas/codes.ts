@@ -44,3 +44,9 @@ export type CodeNames = {
   location_type?: Readonly<Record<number, string>>;
   service_type?: Readonly<Record<number, string>>;
 };
+
+/**
+ * Attempt outcomes that deliver the parcel (spec 2.4: 0 delivered, 2 delivered elsewhere): the
+ * parcel's status becomes 4, and only these may carry a delivered-address group.
+ */
+export const DELIVERED_OUTCOMES: ReadonlySet<number> = new Set([0, 2]);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { EVENT_STATUS_MAX } from './codes.js';
+import { DELIVERED_OUTCOMES, EVENT_STATUS_MAX } from './codes.js';
 import { boundedText, intRange, typeError } from './text.js';
 import type { Clock } from './time.js';
 import { observationTime } from './time.js';
@@ -30,9 +30,6 @@ export function statusEventSchema(now: Clock) {
 }
 export type StatusEventInput = z.infer<ReturnType<typeof statusEventSchema>>;
 
-/** Outcomes after which a delivered-address group may be given: delivered (0) and delivered elsewhere (2). */
-export const OUTCOMES_WITH_ADDRESS: readonly number[] = [0, 2];
-
 /** Delivery attempt body (spec 2.4); no other properties. */
 export function deliveryAttemptSchema(now: Clock) {
   return z
@@ -44,7 +41,7 @@ export function deliveryAttemptSchema(now: Clock) {
       attempt_no: z.optional(z.literal(0, { error: 'must be omitted (the service assigns it); only 0 is valid' })),
     })
     .check(
-      z.refine((a) => a.delivered === undefined || OUTCOMES_WITH_ADDRESS.includes(a.outcome), {
+      z.refine((a) => a.delivered === undefined || DELIVERED_OUTCOMES.has(a.outcome), {
         message: 'is allowed only when outcome is 0 (delivered) or 2 (delivered elsewhere)',
         path: ['delivered'],
       }),

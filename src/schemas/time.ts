@@ -1,10 +1,8 @@
 import * as z from 'zod/mini';
 import { typeError } from './text.js';
+import { MAX_FUTURE_SKEW_S, MIN_OBSERVATION_TIME } from './observation-window.js';
 
-/** 1 January 2000 00:00:00 UTC, the earliest observation time the spec allows. */
-export const MIN_OBSERVATION_TIME = 946_684_800;
-/** Observation times may lie at most this many seconds in the future. */
-export const MAX_FUTURE_SKEW_S = 300;
+export { MAX_FUTURE_SKEW_S, MIN_OBSERVATION_TIME };
 
 /** Seconds since the Unix epoch, as the caller's clock sees it. */
 export type Clock = () => number;

@@ -9,6 +9,7 @@
  */
 
 import { isRecord } from '../schemas/record.js';
+import { DELIVERED_OUTCOMES } from '../schemas/codes.js';
 
 export type EntryKind = 'event' | 'attempt';
 
@@ -20,8 +21,6 @@ export interface TimelineEntry {
   record: unknown;
 }
 
-/** Attempt outcomes that deliver the parcel (spec 2.4: 0 delivered, 2 delivered elsewhere). */
-const DELIVERED_OUTCOMES: ReadonlySet<number> = new Set([0, 2]);
 
 function integerField(record: unknown, name: string): number | undefined {
   if (!isRecord(record)) return undefined;

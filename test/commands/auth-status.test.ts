@@ -50,6 +50,11 @@ describe('auth status', () => {
     expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'check_failed', exit_code: 3 });
   });
 
+  it('--jq filters the record (strings print raw)', async () => {
+    const r = await h.cli(['auth', 'status', '--jq', '.profile, .logged_in'], { env: { PARCELS_API_KEY: READ_ONLY_KEY } });
+    expect(r).toEqual({ code: 0, stdout: 'default\ntrue\n', stderr: '' });
+  });
+
   it('a refused profile key names `parcels auth login --profile P`, which works as printed', async () => {
     const dir = (await import('../helpers/cli.js')).tempConfigDir();
     const env = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };

@@ -4,8 +4,8 @@
  * completion of scenarios and clock actions; did-you-mean; parser errors in the CLI's own style.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/commands/table.js';
-import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
+import { COMMANDS } from '../../src/definitions/table.js';
+import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
 import { topLevelHelp } from '../../src/help.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { FULL_KEY } from '../helpers/seed.js';

@@ -11,7 +11,7 @@ import { targetId } from '../../src/config/target.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRequest } from '../../src/bulk/outbox.js';
 import { run } from '../../src/cli.js';
-import { Journal } from '../../src/config/journal.js';
+import { Journal } from '../../src/bulk/journal/journal.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
@@ -153,6 +153,13 @@ describe('parcels doctor', () => {
       'outbox=ok',
       'bulk batches=ok',
     ]);
+  });
+
+  it("--jq: the report goes through the filter as every other command's JSON does", async () => {
+    const r = await h.cli(['doctor', '--jq', '[.ok, .exit_code, (.checks | length), .checks[0].check]']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('[true,0,11,"settings"]\n');
   });
 
   it('read-only key: missing scopes are warnings with the fix, exit 0', async () => {
@@ -367,8 +374,8 @@ describe('parcels doctor', () => {
     const body = Buffer.from('{"status":1,"occurred_at":1700000000}');
     const request = { method: 'POST' as const, path: `/deliveries/v1/parcels/${PARCEL}/events`, body, idempotencyKey: 'outbox-key-0001' };
     // This profile's outbox (the one its fix flushes), and another host's, which is not this check's business.
-    await captureRequest({ dir, target: `default ${targetId({ baseUrl: h.sandbox.url })}` }, { command: 'events add', parcel: PARCEL, request });
-    await captureRequest({ dir, target: 'default http://down.example' }, { command: 'events add', parcel: PARCEL, request });
+    await captureRequest({ dir, target: `default ${targetId({ baseUrl: h.sandbox.url })}` }, { command: 'events add', parcel: PARCEL, request }, Date.now());
+    await captureRequest({ dir, target: 'default http://down.example' }, { command: 'events add', parcel: PARCEL, request }, Date.now());
     const journal = await Journal.open({ dir, target: 'default http://down.example', batch: 'create-7f3a', input: 'parcels.csv', kind: 'create' });
     journal.recordSent({ line: 1, key: 'bulk-key-0001', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });
     journal.recordSent({ line: 2, key: 'bulk-key-0002', method: 'POST', path: '/deliveries/v1/parcels', body: '{}', at: Date.now() });

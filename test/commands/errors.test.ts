@@ -118,7 +118,7 @@ describe('usage errors', () => {
       stdout: '',
       stderr:
         'Error: --base-url: no API base URL for profile "default"\n' +
-        'Hint: run `parcels auth login --profile default --base-url URL`, set PARCELS_BASE_URL, or try the local sandbox: `parcels list --status registered --sandbox`\n',
+        "Hint: run `parcels auth login --profile default` with --base-url and your service's address, set PARCELS_BASE_URL, or try the local sandbox: `parcels list --status registered --sandbox`\n",
     });
     const sandboxed = h.record(await runCli(hintedCommands(r.stderr)[1] as string[], { env }));
     expect(sandboxed.code, sandboxed.stderr).toBe(0);

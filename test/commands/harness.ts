@@ -7,6 +7,7 @@ import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js'
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/cli.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { replayHints } from '../helpers/hint-replay.js';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -63,7 +64,14 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
       const e = env({ ...(opts.dir === undefined ? {} : { PARCELS_CONFIG_DIR: opts.dir }), ...opts.env });
       return record(await runCli(argv, { env: e, stdin: opts.stdin, tty: opts.tty, now: opts.now }));
     },
-    close: () => sandbox.close(),
+    // Every hint this file provoked is run as printed while the sandbox still listens.
+    async close() {
+      try {
+        await replayHints(expect.getState().testPath ?? 'harness');
+      } finally {
+        await sandbox.close();
+      }
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 /** `parcels help …`: a command's or group's help, the topics, and an unknown topic (exit 2 with the list). */
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
-import { COMMANDS } from '../../src/commands/table.js';
+import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
+import { COMMANDS } from '../../src/definitions/table.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 const env = { PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };

@@ -129,7 +129,7 @@ describe('a way out for rejected entries, and a doctor fix that works', () => {
     expect(await h.cli(['--sandbox', 'outbox', 'drop'], opts)).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: SEQ: give the numbers of the entries to remove (the seq column of `parcels outbox`), or --rejected\n',
+      stderr: 'Error: SEQ: give the numbers of the entries to remove (the seq column of the outbox), or --rejected\nHint: run `parcels outbox --sandbox` to see the entries and their numbers\n',
     });
     expect(await h.cli(['--sandbox', 'outbox', 'drop', '--rejected'], opts)).toEqual({ code: 0, stdout: '', stderr: 'No rejected entries in the outbox; nothing was removed.\n' });
   });

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli.js';
+import { recordHints } from './hint-replay.js';
 import { captureIO } from './io.js';
 
 export interface CliResult {
@@ -22,5 +23,6 @@ export async function runCli(
 ): Promise<CliResult> {
   const captured = captureIO({ env: opts.env, stdin: opts.stdin, tty: opts.tty });
   const code = await run(argv, { io: captured.io, env: opts.env, now: opts.now });
+  recordHints(argv, opts.env, captured.stderr());
   return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { answerCompletion } from '../../src/completions/answer.js';
 import { writeCached } from '../../src/config/cache.js';
-import { COURIERS_CACHE_NAME } from '../../src/config/completion-values.js';
+import { COURIERS_CACHE_NAME } from '../../src/completions/values.js';
 import { targetId } from '../../src/config/target.js';
 import { tempConfigDir } from '../helpers/cli.js';
 

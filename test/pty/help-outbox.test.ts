@@ -3,7 +3,7 @@
  * and 200 columns without cutting a word; `outbox flush` as lines a person reads, not NDJSON.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/commands/table.js';
+import { COMMANDS } from '../../src/definitions/table.js';
 import { hasPty, runCli } from '../helpers/pty.js';
 import { FULL_KEY } from '../helpers/seed.js';
 import { binaryEnv } from '../helpers/spawn.js';

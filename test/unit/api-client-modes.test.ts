@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dryRunRecorder, formatDescription } from '../../src/api/dry-run.js';
 import { ApiClient } from '../../src/api/http.js';
 import type { ApiClientOptions } from '../../src/api/http.js';
@@ -49,6 +49,7 @@ function client(url: string, extra: Partial<ApiClientOptions> = {}): ApiClient {
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   for (const c of clients.splice(0)) await c.close();
   for (const s of servers.splice(0)) {
     s.closeAllConnections();
@@ -198,11 +199,12 @@ describe('Retry-After gate', () => {
 
 describe('cancellation', () => {
   it('an aborted client signal ends a waiting request as CancelledError with the signal (SIGTERM → 143)', async () => {
-    const { url } = await serve(() => undefined); // never answers
+    const { url, seen } = await serve(() => undefined); // never answers
     const controller = new AbortController();
     const c = client(url, { signal: controller.signal });
     const pending = c.request({ method: 'GET', path: '/slow' }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    // Aborted while the request waits for its answer, not before it is sent.
+    await expect.poll(() => seen.length).toBe(1);
     controller.abort(new CancelledError('terminated', 'SIGTERM'));
     const error = await pending;
     expect(error).toBeInstanceOf(CancelledError);
@@ -238,17 +240,20 @@ describe('waitingIndicator', () => {
   });
 
   it('on a terminal: one spinner shared by concurrent requests, cleared by the last to stop', async () => {
+    vi.useFakeTimers();
     const c = captureIO({ tty: true, columns: 80 });
     const w = waitingIndicator(c.io, { spin: true });
     await Promise.all([w.start('GET /a'), w.start('GET /b')]);
     await w.stop();
     const afterFirstStop = c.stderr().length;
-    await expect.poll(() => c.stderr().length, { timeout: 2000 }).toBeGreaterThan(afterFirstStop);
+    vi.advanceTimersByTime(1000);
+    expect(c.stderr().length).toBeGreaterThan(afterFirstStop);
     w.notice('retrying');
     expect(c.stderr()).toContain('retrying\n');
     await w.stop();
     const afterLastStop = c.stderr().length;
-    await new Promise((r) => setTimeout(r, 250));
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(1000);
     expect(c.stderr().length).toBe(afterLastStop);
     expect(c.stderr().match(/GET \/b/g) ?? []).toEqual([]);
   });

@@ -240,8 +240,11 @@ describe('retries', () => {
     const { url, seen } = await serve(() => undefined);
     const { client: c } = client(url);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    await expect(c.request({ method: 'GET', path: '/slow', signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+    const pending = c.request({ method: 'GET', path: '/slow', signal: controller.signal });
+    // Aborted while it waits for the answer, not before it is sent.
+    await expect.poll(() => seen.length).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
     expect(seen).toHaveLength(1);
   });
 });

@@ -3,10 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandDefinition } from '../../src/commands/definition.js';
+import type { CommandDefinition } from '../../src/definitions/definition.js';
 import type { RawFlag } from '../../src/commands/resolve-flags.js';
 import { resolveFlags, resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
-import { definitions } from '../../src/commands/table.js';
+import { definitions } from '../../src/definitions/table.js';
+import { loadCommand } from '../../src/commands/loaders.js';
 import type { CommandModule } from '../../src/commands/types.js';
 import { createContext } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
@@ -19,7 +20,7 @@ const FILE = join(dir, 'lines.ndjson');
 writeFileSync(FILE, '{}\n');
 
 async function parse(definition: CommandDefinition, raw: Record<string, RawFlag>, args: string[] = [], dryRun = false): Promise<unknown> {
-  const module = (await definition.load()).default as CommandModule<CommandDefinition, unknown>;
+  const module = (await loadCommand(definition)).default as CommandModule<CommandDefinition, unknown>;
   const { io } = captureIO({ env: {} });
   const ctx = createContext({ io, env: {}, now: () => NOW, globals: resolveGlobalOptions({ dryRun }) });
   try {

@@ -11,7 +11,7 @@ import { sendThrough } from '../../src/bulk/client-send.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
-import { JournalLockedError } from '../../src/config/journal-lock.js';
+import { JournalLockedError } from '../../src/bulk/journal/lock.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 import { virtualTiming } from '../helpers/timing.js';
@@ -174,15 +174,19 @@ describe('bulk import against a real sandbox', () => {
     const input = writeInput('p.ndjson', [parcelLine(1), parcelLine(2)]);
     let release: (() => void) | undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let sending: (() => void) | undefined;
+    // The first run holds its journal from before its first request until its end.
+    const firstSends = new Promise<void>((resolve) => (sending = resolve));
     const real = sendThrough(client(url));
     const firstRun = importRun({
       input,
       send: async (req, signal) => {
+        sending?.();
         await held;
         return real(req, signal);
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await firstSends;
     const other = counting(real);
     await expect(importRun({ input, send: other })).rejects.toThrow(JournalLockedError);
     expect(other.calls).toBe(0);

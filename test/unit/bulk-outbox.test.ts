@@ -9,7 +9,7 @@ import { sendThrough } from '../../src/bulk/client-send.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
-import { journalPath } from '../../src/config/journal.js';
+import { journalPath } from '../../src/bulk/journal/journal.js';
 import { ConflictError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
@@ -182,7 +182,7 @@ describe('offline outbox', () => {
   });
 
   it('belongs to its profile and base URL: another target has its own outbox', async () => {
-    await captureRequest(place, { command: 'create', request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from('{}'), idempotencyKey: 'outbox-key-0004' } });
+    await captureRequest(place, { command: 'create', request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from('{}'), idempotencyKey: 'outbox-key-0004' } }, 1);
     expect(await listOutbox({ dir, target: 'default|https://api.example.com' })).toEqual([]);
     expect(await listOutbox(place)).toHaveLength(1);
   });

@@ -3,10 +3,11 @@
  * flags go through resolveFlags exactly as cli.ts sends them (raw values keyed like the definition).
  */
 import { describe, expect, it } from 'vitest';
-import type { CommandDefinition } from '../../src/commands/definition.js';
+import type { CommandDefinition } from '../../src/definitions/definition.js';
 import type { RawFlag } from '../../src/commands/resolve-flags.js';
 import { resolveFlags, resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
-import { definitions } from '../../src/commands/table.js';
+import { definitions } from '../../src/definitions/table.js';
+import { loadCommand } from '../../src/commands/loaders.js';
 import type { CommandModule } from '../../src/commands/types.js';
 import { createContext } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
@@ -26,7 +27,7 @@ function context(env: NodeJS.ProcessEnv = {}) {
 }
 
 async function parse<Def extends CommandDefinition>(definition: Def, raw: Record<string, RawFlag>, args: string[] = []): Promise<unknown> {
-  const module = (await definition.load()).default as CommandModule<CommandDefinition, unknown>;
+  const module = (await loadCommand(definition)).default as CommandModule<CommandDefinition, unknown>;
   const ctx = context();
   const options = await module.parse({ args, flags: resolveFlags(definition, raw) }, ctx);
   await ctx.close();
@@ -110,7 +111,7 @@ describe('parse alone (no network)', () => {
   it('auth login: --no-verify reads as verify: false, its default true', async () => {
     const { io } = captureIO({ tty: true });
     const ctx = createContext({ io, env: {}, globals: resolveGlobalOptions({}) });
-    const module = (await definitions.authLogin.load()).default as CommandModule<CommandDefinition, unknown>;
+    const module = (await loadCommand(definitions.authLogin)).default as CommandModule<CommandDefinition, unknown>;
     expect(await module.parse({ args: [], flags: resolveFlags(definitions.authLogin, {}) }, ctx)).toEqual({ keyFrom: 'prompt', verify: true, insecure: false });
     expect(await module.parse({ args: [], flags: resolveFlags(definitions.authLogin, { verify: false }) }, ctx)).toEqual({
       keyFrom: 'prompt',
@@ -125,7 +126,6 @@ describe('resolveFlags', () => {
     path: ['demo'],
     summary: 'demo',
     examples: ['parcels demo'],
-    load: () => Promise.resolve({ default: {} }),
     flags: {
       mode: { type: 'choice', flags: '--mode <mode>', description: 'x', choices: ['fast', 'safe'], default: 'safe' },
       name: { type: 'string', flags: '--name <name>', description: 'x', required: true, env: 'DEMO_NAME' },

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/commands/table.js';
+import { COMMANDS } from '../../src/definitions/table.js';
+import { loadCommand } from '../../src/commands/loaders.js';
 import { fastAnswer } from '../../src/fast-path.js';
 
 describe('command table', () => {
   it('every command loads an implementation with parse and run', async () => {
     for (const command of COMMANDS) {
-      const loaded = (await command.load()).default as { parse?: unknown; run?: unknown };
+      const loaded = (await loadCommand(command)).default as { parse?: unknown; run?: unknown };
       expect(typeof loaded.parse, command.path.join(' ')).toBe('function');
       expect(typeof loaded.run, command.path.join(' ')).toBe('function');
     }

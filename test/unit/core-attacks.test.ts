@@ -15,7 +15,7 @@ import { ApiClient } from '../../src/api/http.js';
 import { MAX_EMPTY_PAGES, MAX_PAGES, paginate } from '../../src/api/paginate.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { WorkItem } from '../../src/bulk/types.js';
-import { readSnapshots } from '../../src/commands/track/read.js';
+import { readSnapshots } from '../../src/track/read.js';
 import { CancelledError, NetworkError, exitCodeFor } from '../../src/errors.js';
 import { watch } from '../../src/track/watch.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -118,6 +118,23 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
     // Three polls of three reads each (parcel, events, attempts), none retried by the client.
     expect(count()).toBeLessThanOrEqual(9);
     expect(count()).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('a long Retry-After is one bounded wait while paginating', () => {
+  it('pagination: a 503 with Retry-After 1000000000 between pages waits the cap once, then the walk goes on', async () => {
+    const { url, count } = await hostile((req, res, n) => {
+      if (n === 2) return unavailable('1000000000')(req, res);
+      json(res, 200, { data: { items: [{ entry_id: `p${n}` }], ...(n < 3 ? { next_cursor: `c${n}` } : {}) } });
+    });
+    const timing = virtualTiming();
+    const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 3, userAgent: 't', sleep: timing.sleep, now: timing.now });
+    const items: unknown[] = [];
+    for await (const page of paginate(client, { method: 'GET', path: '/deliveries/v1/parcels' })) items.push(...(page.data as { items: unknown[] }).items);
+    await client.close();
+    expect(items).toEqual([{ entry_id: 'p1' }, { entry_id: 'p3' }]);
+    expect(count()).toBe(3);
+    expect(timing.sleeps).toEqual([MAX_WAIT_MS]);
   });
 });
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { longFlag } from '../../src/commands/definition.js';
-import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
-import { COMMANDS } from '../../src/commands/table.js';
+import { longFlag } from '../../src/definitions/definition.js';
+import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
+import { COMMANDS } from '../../src/definitions/table.js';
 import { commandsReference } from '../../src/docs/commands-reference.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -4,8 +4,8 @@
  * reference documents it, hints keep its value with it, and commands receive it typed.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { GlobalFlagSpec } from '../../src/commands/definition.js';
-import type * as Globals from '../../src/commands/definitions/globals.js';
+import type { GlobalFlagSpec } from '../../src/definitions/definition.js';
+import type * as Globals from '../../src/definitions/globals.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 // Hoisted with the mock below, which runs before any import.
@@ -13,7 +13,7 @@ const EXTRA = vi.hoisted(
   () => ({ type: 'choice', flags: '--extra-global <mode>', description: 'a flag only this test defines', choices: ['one', 'two'], env: 'PARCELS_EXTRA' }) as const satisfies GlobalFlagSpec,
 );
 
-vi.mock('../../src/commands/definitions/globals.js', async (importOriginal) => {
+vi.mock('../../src/definitions/globals.js', async (importOriginal) => {
   const original = await importOriginal<typeof Globals>();
   return { ...original, GLOBAL_FLAGS: { ...original.GLOBAL_FLAGS, extraGlobal: EXTRA } };
 });

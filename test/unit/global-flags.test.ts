@@ -1,7 +1,7 @@
 /** The global flags' parse step alone: typed values from commander's raw ones, and the refusals (exit 2, the flag named). */
 import { describe, expect, it } from 'vitest';
-import { longFlag } from '../../src/commands/definition.js';
-import { GLOBAL_FLAGS } from '../../src/commands/definitions/globals.js';
+import { longFlag } from '../../src/definitions/definition.js';
+import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
 import { resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
 import { helpTopic } from '../../src/help.js';
 import { UsageError } from '../../src/errors.js';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/config/atomic.js';
-import { DoneKeys } from '../../src/config/journal-done.js';
-import { DoneFileError } from '../../src/config/journal-done-file.js';
+import { DoneKeys } from '../../src/bulk/journal/done.js';
+import { DoneFileError } from '../../src/bulk/journal/done-file.js';
 import { legacyLineKey } from '../../src/bulk/keys.js';
 
 let dir: string;

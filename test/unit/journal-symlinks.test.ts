@@ -4,10 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureRequest, listOutbox, OUTBOX_BATCH } from '../../src/bulk/outbox.js';
 import { SymlinkError } from '../../src/config/atomic.js';
-import { Journal, journalPath } from '../../src/config/journal.js';
-import { listJournals } from '../../src/config/journal-list.js';
-import { acquireLock } from '../../src/config/journal-lock.js';
-import { readJournal } from '../../src/config/journal-read.js';
+import { Journal, journalPath } from '../../src/bulk/journal/journal.js';
+import { listJournals } from '../../src/bulk/journal/list.js';
+import { acquireLock } from '../../src/bulk/journal/lock.js';
+import { readJournal } from '../../src/bulk/journal/read.js';
 import { UsageError } from '../../src/errors.js';
 
 /** Journals, their locks and done files, the outbox: a symbolic link where one goes is refused, its target untouched. */

@@ -3,10 +3,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, journalPath } from '../../src/config/journal.js';
-import { CorruptJournalError, readJournal } from '../../src/config/journal-read.js';
-import { JournalLockedError, acquireLock, acquireLockWaiting } from '../../src/config/journal-lock.js';
-import { listJournals, pruneJournals } from '../../src/config/journal-list.js';
+import { Journal, journalPath } from '../../src/bulk/journal/journal.js';
+import { CorruptJournalError, readJournal } from '../../src/bulk/journal/read.js';
+import { JournalLockedError, acquireLock, acquireLockWaiting } from '../../src/bulk/journal/lock.js';
+import { listJournals, pruneJournals } from '../../src/bulk/journal/list.js';
 
 let dir: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { idsFromLines } from '../../src/commands/track/ids.js';
 import { isLoopbackUrl } from '../../src/schemas/host.js';
 import type { FormatContext } from '../../src/io/format.js';
-import { deliveredAddress, entrySummary, stateItem, timelineCells } from '../../src/io/timeline.js';
+import { deliveredAddress, entrySummary, stateItem, timelineCells } from '../../src/track/view.js';
 import type { TimelineEntry } from '../../src/track/timeline.js';
 import { buildTimeline, entryJson, isDelivery, isFailedAttempt, latestEntry, parcelState, takeNew } from '../../src/track/timeline.js';
 

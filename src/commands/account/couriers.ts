@@ -1,6 +1,6 @@
 import { getCouriers } from '../../api/account.js';
 import { showPage } from '../shared/show.js';
-import type { accountCommands } from '../definitions/account.js';
+import type { accountCommands } from '../../definitions/account.js';
 import { defineCommand } from '../types.js';
 import { rememberForCompletion } from '../shared/couriers.js';
 

@@ -3,7 +3,7 @@ import { NotValidError } from '../../errors.js';
 import { isRecord } from '../../schemas/record.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined } from '../shared/flags.js';
-import type { accountCommands } from '../definitions/account.js';
+import type { accountCommands } from '../../definitions/account.js';
 import { showRecord } from '../shared/show.js';
 
 export interface ValidateAddressOptions {

@@ -4,13 +4,13 @@ import type { ApiRequest, ApiResponse, HttpMethod } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { renderJq, renderJqStream } from '../../io/jq.js';
-import { renderList, renderRecord } from '../../io/render.js';
+import { presentList, presentRecord } from '../../io/present.js';
+import { renderRecord } from '../../io/render.js';
 import { renderResponseHead } from '../../io/response-head.js';
 import { untilAborted } from '../shared/abortable.js';
 import { dataFlag } from '../shared/flags.js';
 import { idempotencyKeyFlag } from '../shared/idempotency.js';
-import type { accountCommands } from '../definitions/account.js';
+import type { apiCommands } from '../../definitions/api.js';
 import { defineCommand } from '../types.js';
 import { QUERY_METHODS, fieldsFlags, headerFlags, methodArg, pathArg, queryFlags } from './parts.js';
 
@@ -26,7 +26,7 @@ export interface ApiOptions {
   paginate: boolean;
 }
 
-export default defineCommand<typeof accountCommands.api, ApiOptions>({
+export default defineCommand<typeof apiCommands.api, ApiOptions>({
   async parse({ args, flags }, ctx) {
     const method = methodArg(args[0] ?? '');
     const { path, query: pathQuery } = pathArg(args[1] ?? '');
@@ -86,22 +86,13 @@ async function* items(pages: AsyncIterable<{ data: unknown }>): AsyncGenerator<u
   for await (const page of pages) yield* findItems(page.data) ?? [page.data];
 }
 
+/** The body as sent: JSON (one NDJSON line with --output ndjson), never a table. */
 async function showBody(ctx: Context, body: unknown): Promise<void> {
-  const jq = await ctx.jq();
-  if (jq !== undefined) {
-    await renderJq(ctx.io, jq, body);
-    return;
-  }
-  await renderRecord(ctx.io, body, { format: ctx.outputFormat() === 'ndjson' ? 'ndjson' : 'json', now: ctx.now() });
+  await presentRecord(ctx, body, { format: ctx.outputFormat() === 'ndjson' ? 'ndjson' : 'json', now: ctx.now() });
 }
 
 async function showItems(ctx: Context, source: AsyncIterable<unknown>): Promise<void> {
-  const jq = await ctx.jq();
-  if (jq !== undefined) {
-    await renderJqStream(ctx.io, jq, source);
-    return;
-  }
-  await renderList(ctx.io, source, { format: 'ndjson', now: ctx.now(), stream: true });
+  await presentList(ctx, source, { format: 'ndjson', now: ctx.now(), stream: true });
 }
 
 /** Like gh api: the service's error body is the answer asked for, so it goes to stdout; the error itself to stderr. */

@@ -1,17 +1,17 @@
 import { createAttempt } from '../../api/history.js';
-import { isHumanFormat } from '../../io/output-format.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
-import { timeFlag } from '../shared/time.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import { timeFlag } from '../../schemas/time-input.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { UsageError } from '../../errors.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
-import { showRecord, showSuccess } from '../shared/show.js';
+import { showRecord } from '../shared/show.js';
+import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
@@ -95,6 +95,6 @@ export default defineCommand<typeof parcelsCommands.attemptsAdd, AttemptAddOptio
     );
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded delivery attempt for parcel ${id}${replayNote(response.headers)}`);
+    await presentWritten(ctx, `Recorded delivery attempt for parcel ${id}${replayNote(response.headers)}`);
   },
 });

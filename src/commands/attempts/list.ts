@@ -2,7 +2,7 @@ import { listAttempts } from '../../api/history.js';
 import { defineCommand } from '../types.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { showPage } from '../shared/show.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 
 export default defineCommand<typeof parcelsCommands.attemptsList, { id: string }>({
   parse: async ({ args }, ctx) => ({ id: await resolveParcelId(args[0] ?? '', ctx) }),

@@ -6,8 +6,8 @@ import { readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../schemas/host.js';
 import { USER_AGENT } from '../../version.js';
 import { confirm } from '../shared/confirm.js';
-import { showSuccess } from '../shared/show.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import { presentSuccess } from '../../io/present.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { sameCommand } from '../../io/hint.js';
 import { verifyKey } from '../../api/verify.js';
@@ -58,7 +58,7 @@ export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
       config.profiles[settings.profile] = { ...profile, base_url: settings.baseUrl, api_key: key };
       config.current_profile ??= settings.profile;
     });
-    await showSuccess(ctx, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`);
+    await presentSuccess(ctx, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`);
   },
 });
 

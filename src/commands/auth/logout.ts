@@ -1,6 +1,6 @@
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<typeof profilesCommands.authLogout, Record<string, never>>({

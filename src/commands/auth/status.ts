@@ -4,8 +4,8 @@ import type { Context } from '../../context.js';
 import type { ExitCode } from '../../errors.js';
 import { ApiError, CheckFailedError, EXIT } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
-import { renderRecord } from '../../io/render.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
+import { presentRecord } from '../../io/present.js';
 import { probe } from '../../api/probe.js';
 import { getCouriers } from '../../api/account.js';
 
@@ -46,7 +46,7 @@ export default defineCommand<typeof profilesCommands.authStatus, StatusOptions>(
 
 /** The record holds no service codes, so no names are looked up: --offline sends nothing at all. */
 function show(ctx: Context, record: Record<string, unknown>): Promise<void> {
-  return renderRecord(ctx.io, record, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now() });
+  return presentRecord(ctx, record, { fields: ctx.fields(), now: ctx.now() });
 }
 
 /** One read request with the key (GET couriers, as `auth login` does): undefined when it was accepted. */

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { updateConfig } from '../../config/store.js';
 
 /** `auth switch PROFILE` and its alias `config use PROFILE`: the saved profile used when none is named. */

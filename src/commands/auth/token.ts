@@ -1,6 +1,6 @@
 import { NotLoggedInError, UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { sameCommand } from '../../io/hint.js';
 

@@ -1,9 +1,9 @@
-import { renderList } from '../../io/render.js';
+import { presentList } from '../../io/present.js';
 import { durationText } from '../../io/time.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { batchesCommands } from '../../definitions/batches.js';
 import { defineCommand } from '../types.js';
-import type { JournalSummary } from '../../config/journal-list.js';
-import { listJournals } from '../../config/journal-list.js';
+import type { JournalSummary } from '../../bulk/journal/list.js';
+import { listJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 
 /**
@@ -11,7 +11,7 @@ import { dataDir } from '../../config/paths.js';
  * run's summary prints it, the target it belongs to, and its last run's counts in the summary's
  * words (`done`: every line confirmed so far). The outbox is listed by `parcels outbox`.
  */
-export default defineCommand<typeof followCommands.batches, Record<string, never>>({
+export default defineCommand<typeof batchesCommands.batches, Record<string, never>>({
   parse() {
     return {};
   },
@@ -29,7 +29,7 @@ export default defineCommand<typeof followCommands.batches, Record<string, never
       cancelled: journal.lastRun?.cancelled ?? 0,
       age: durationText(Math.max(0, journal.ageMs / 1000)),
     }));
-    await renderList(ctx.io, rows, { format: ctx.outputFormat(), fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
+    await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });
 

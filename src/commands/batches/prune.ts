@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { batchesCommands } from '../../definitions/batches.js';
 import { defineCommand } from '../types.js';
-import { pruneJournals } from '../../config/journal-list.js';
+import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 import { OUTBOX_BATCH } from '../../bulk/outbox.js';
 
@@ -20,7 +20,7 @@ export function ageFlag(value: string, flag: string): number {
 }
 
 /** Removes bulk-run journals (and stdin spools) not written for longer than --older-than; never one a run holds, never the outbox. */
-export default defineCommand<typeof followCommands.batchesPrune, PruneOptions>({
+export default defineCommand<typeof batchesCommands.batchesPrune, PruneOptions>({
   parse({ flags }) {
     return { olderThanMs: ageFlag(flags.olderThan, '--older-than') };
   },

@@ -2,7 +2,7 @@ import { SHELLS, completionScript } from '../../completions/scripts.js';
 import type { Shell } from '../../completions/scripts.js';
 import { UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 
 export default defineCommand<typeof toolsCommands.completion, { shell: Shell }>({

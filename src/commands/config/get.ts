@@ -1,6 +1,6 @@
 import { writeOut } from '../../io/streams.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import type { SettableKey } from '../../config/store.js';
 import { configKeyArg } from './keys.js';
 

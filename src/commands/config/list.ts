@@ -1,6 +1,6 @@
 import { maskKey } from '../../api/redact.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { showStream } from '../shared/show.js';
 import { readConfig } from '../../config/store.js';
 

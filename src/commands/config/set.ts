@@ -1,8 +1,8 @@
 import type { SettableKey } from '../../config/store.js';
 import { parseSettableValue } from '../../config/store.js';
-import { showSuccess } from '../shared/show.js';
+import { presentSuccess } from '../../io/present.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
 import { updateConfig } from '../../config/store.js';
 
@@ -21,6 +21,6 @@ export default defineCommand<typeof profilesCommands.configSet, ConfigSetOptions
     await updateConfig(ctx.env, (config) => {
       config.profiles[settings.profile] = { ...config.profiles[settings.profile], [key]: value };
     });
-    await showSuccess(ctx, `Set ${key} = ${String(value)} for profile "${settings.profile}"`);
+    await presentSuccess(ctx, `Set ${key} = ${String(value)} for profile "${settings.profile}"`);
   },
 });

@@ -1,7 +1,7 @@
 import type { SettableKey } from '../../config/store.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { configKeyArg } from './keys.js';
 import { updateConfig } from '../../config/store.js';
 

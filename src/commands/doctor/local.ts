@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { JournalSummary } from '../../config/journal-list.js';
-import { listJournals } from '../../config/journal-list.js';
+import type { JournalSummary } from '../../bulk/journal/list.js';
+import { listJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 import { configFileState } from '../../config/permissions.js';
 import { shellQuote } from '../../io/shell.js';
@@ -34,7 +34,7 @@ async function checkConfigFile(env: NodeJS.ProcessEnv): Promise<CheckResult> {
 }
 
 /**
- * Work the journals hold (src/config/journal*): requests the outbox of this profile and base URL
+ * Work the journals hold (src/bulk/journal/): requests the outbox of this profile and base URL
  * captured while offline (another profile's outbox is flushed only to its own host, so its fix
  * would not work here), and bulk batches with lines sent but never confirmed (every target's: they
  * are all on this machine, whichever profile is in use).

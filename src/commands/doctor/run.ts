@@ -3,8 +3,8 @@ import type { Settings, SettingSource } from '../../config/settings.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import { SCOPES } from '../../api/probe.js';
 import type { Scope } from '../../schemas/routes.js';
-import { printReport } from './print.js';
-import type { profilesCommands } from '../definitions/profiles.js';
+import { presentReport } from '../../io/present-report.js';
+import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';
 import { didYouMean } from '../../io/did-you-mean.js';
@@ -14,7 +14,6 @@ import { otherCommand } from '../../io/hint.js';
 import type { CheckResult, DoctorReport } from './report.js';
 import { exitCodeOf, failure, ok, skipped } from './report.js';
 import { checkService } from './service.js';
-import { renderMessage } from '../../io/render.js';
 
 export interface DoctorOptions {
   required: Scope[];
@@ -34,19 +33,26 @@ export default defineCommand<typeof profilesCommands.doctor, DoctorOptions>({
 
   async run({ required }, ctx) {
     const report = await diagnose(ctx, required);
-    await printReport(ctx, report);
     const failed = report.checks.filter((c) => c.result === 'failure');
+    // It holds no service codes, so no names are looked up (the report costs no extra request).
+    await presentReport(ctx, report, {
+      rows: report.checks,
+      checklist: report.checks.map((c) => ({ name: c.check, state: c.result, detail: c.detail, fix: c.fix })),
+      fields: ctx.fields(),
+      now: ctx.now(),
+      summary: failed.length > 0 ? undefined : summary(report.checks.filter((c) => c.result === 'warning').length),
+    });
     if (failed.length > 0) {
       const names = failed.map((c) => c.check).join(', ');
       throw new CheckFailedError(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${names}`, report.exit_code, failed[0]?.fix);
     }
-    if (ctx.outputFormat() === 'table' && !ctx.globals.quiet) {
-      const warnings = report.checks.filter((c) => c.result === 'warning').length;
-      if (warnings > 0) await renderMessage(ctx.io, `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (each with its fix above)`, 'warn');
-      else await renderMessage(ctx.io, 'All checks passed', 'success');
-    }
   },
 });
+
+function summary(warnings: number): { text: string; kind: 'success' | 'warn' } {
+  if (warnings === 0) return { text: 'All checks passed', kind: 'success' };
+  return { text: `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (each with its fix above)`, kind: 'warn' };
+}
 
 async function diagnose(ctx: Context, required: readonly Scope[]): Promise<DoctorReport> {
   const report: DoctorReport = {

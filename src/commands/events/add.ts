@@ -3,16 +3,16 @@ import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
-import { isHumanFormat } from '../../io/output-format.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { otherCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
-import { timeFlag } from '../shared/time.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import { timeFlag } from '../../schemas/time-input.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
-import { showRecord, showSuccess } from '../shared/show.js';
+import { showRecord } from '../shared/show.js';
+import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
@@ -72,6 +72,6 @@ export default defineCommand<typeof parcelsCommands.eventsAdd, EventAddOptions>(
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
     await showRecord(ctx, response.data, { view: 'events', parentId: id, afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Recorded status event for parcel ${id}${replayNote(response.headers)}`);
+    await presentWritten(ctx, `Recorded status event for parcel ${id}${replayNote(response.headers)}`);
   },
 });

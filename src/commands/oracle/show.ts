@@ -2,7 +2,7 @@ import { getOracle } from '../../api/oracle.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
 import { showPage } from '../shared/show.js';
-import type { accountCommands } from '../definitions/account.js';
+import type { accountCommands } from '../../definitions/account.js';
 
 export interface OracleOptions {
   metric: string;

@@ -4,22 +4,24 @@ import type { DropSelection } from '../../bulk/outbox.js';
 import { dataDir } from '../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
-import type { followCommands } from '../definitions/follow.js';
-import { otherCommand } from '../../io/hint.js';
+import type { outboxCommands } from '../../definitions/outbox.js';
+import type { HintPart } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
 import { entrySummary } from './describe.js';
+
+const SEE_OUTBOX: readonly HintPart[] = ['run ', { run: ['outbox'] }, ' to see the entries and their numbers'];
 
 /**
  * Removes outbox entries for good: a rejected one has no other way out (a flush never retries it),
  * and a waiting one the user no longer wants sent. Nothing else changes order or keys.
  */
-export default defineCommand<typeof followCommands.outboxDrop, DropSelection>({
+export default defineCommand<typeof outboxCommands.outboxDrop, DropSelection>({
   parse({ args, flags }) {
     if (flags.rejected && args.length > 0) throw new UsageError('give entry numbers or --rejected, not both', '--rejected');
     if (flags.rejected) return { rejected: true };
-    if (args.length === 0) throw new UsageError('give the numbers of the entries to remove (the seq column of `parcels outbox`), or --rejected', 'SEQ');
+    if (args.length === 0) throw new UsageError('give the numbers of the entries to remove (the seq column of the outbox), or --rejected', 'SEQ', undefined, undefined, SEE_OUTBOX);
     const seqs = args.map((arg) => {
-      if (!/^[1-9]\d{0,9}$/.test(arg)) throw new UsageError(`SEQ must be an entry number from the seq column of \`parcels outbox\` (got "${arg}")`, 'SEQ');
+      if (!/^[1-9]\d{0,9}$/.test(arg)) throw new UsageError(`SEQ must be an entry number from the seq column of the outbox (got "${arg}")`, 'SEQ', undefined, undefined, SEE_OUTBOX);
       return Number(arg);
     });
     return { seqs };
@@ -28,11 +30,7 @@ export default defineCommand<typeof followCommands.outboxDrop, DropSelection>({
   async run(selection, ctx) {
     const { dropped, unknown } = await dropFromOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) }, selection);
     if (unknown.length > 0) {
-      throw new UsageError(
-        `no outbox entry ${unknown.join(', ')}; nothing was removed`,
-        'SEQ',
-        `run \`${otherCommand(ctx.commandLine, ['outbox'])}\` to see the entries and their numbers`,
-      );
+      throw new UsageError(`no outbox entry ${unknown.join(', ')}; nothing was removed`, 'SEQ', undefined, undefined, SEE_OUTBOX);
     }
     if (ctx.globals.quiet) {
       for (const entry of dropped) await renderLine(ctx.io, String(entry.seq));

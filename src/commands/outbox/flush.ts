@@ -3,11 +3,11 @@ import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import { isHumanFormat } from '../../io/output-format.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { outboxCommands } from '../../definitions/outbox.js';
 import { defineCommand } from '../types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
 import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
-import { resultText } from '../../io/bulk-report.js';
+import { resultText } from '../../bulk/report.js';
 import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
 import { printedIds } from '../../config/known-ids.js';
@@ -22,7 +22,7 @@ import type { Context } from '../../context.js';
  * happened. A summary on stderr counts what was sent by kind. Stops at the first entry the service
  * still cannot take (the rest wait for the next flush); exits non-zero while anything is left.
  */
-export default defineCommand<typeof followCommands.outboxFlush, Record<string, never>>({
+export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, never>>({
   parse() {
     return {};
   },

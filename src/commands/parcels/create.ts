@@ -2,16 +2,18 @@ import { FLAG_FOR_FIELD } from '../shared/field-flags.js';
 import { createParcel } from '../../api/parcels.js';
 import { entryId } from '../../api/envelope.js';
 import { renderLine } from '../../io/render.js';
-import { isHumanFormat } from '../../io/output-format.js';
 import type { ParcelCreateInput } from '../../schemas/parcel.js';
 import { parcelCreateSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
-import { timeFlag } from '../shared/time.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import { dataFlag, issuesToUsageError } from '../shared/flags.js';
+import { timeFlag } from '../../schemas/time-input.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
+import { optionKey } from '../../definitions/flags.js';
+import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
-import { showRecord, showSuccess } from '../shared/show.js';
+import { showRecord } from '../shared/show.js';
+import { presentWritten } from '../../io/present.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { withCourierCodes } from '../shared/couriers.js';
 import { rememberParcelIds } from '../shared/parcel-id.js';
@@ -54,20 +56,15 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
     const bulk: BulkFlagValues = flags;
     refuseLowerCaseCountry(flags.country, ctx);
     const fromData = await dataFlag(flags.data, ctx);
-    const fields = defined({
-      courier: flags.courier,
-      country: flags.country,
-      postal_code: flags.postalCode,
-      number: flags.number,
-      addition: flags.addition,
-      parcel_length: flags.length,
-      parcel_width: flags.width,
-      parcel_height: flags.height,
-      parcel_weight: flags.weight,
-      time_slot_period_start: time(flags.slotStart, '--slot-start'),
-      time_slot_period_end: time(flags.slotEnd, '--slot-end'),
-      service_type: flags.serviceType === undefined ? undefined : await namedCodeFlag(flags.serviceType, '--service-type', 'service_type', ctx),
-    });
+    const fields: Record<string, unknown> = {};
+    for (const f of PARCEL_FIELDS) {
+      const value = flags[optionKey(f.flag)];
+      if (value === undefined) continue;
+      const flag = `--${f.flag}`;
+      if (f.kind === 'time') fields[f.name] = time(String(value), flag);
+      else if (f.kind === 'service') fields[f.name] = await namedCodeFlag(String(value), flag, 'service_type', ctx);
+      else fields[f.name] = value;
+    }
     if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx, now);
     rejectBulkOnlyFlags(bulk);
     const body = { ...fromData, ...fields };
@@ -97,7 +94,7 @@ export default defineCommand<typeof parcelsCommands.create, CreateOptions>({
       return;
     }
     await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) await showSuccess(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
+    await presentWritten(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
   },
 });
 

@@ -1,7 +1,7 @@
 import { getParcel } from '../../api/parcels.js';
 import { defineCommand } from '../types.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { showRecord } from '../shared/show.js';
 
 export interface GetOptions {

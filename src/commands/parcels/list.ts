@@ -9,7 +9,7 @@ import { defineCommand } from '../types.js';
 import { defined, issuesToUsageError } from '../shared/flags.js';
 import { intFlag } from '../shared/int.js';
 import { untilAborted } from '../shared/abortable.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
 import { statusFlag } from '../shared/codes.js';
 import { showPage, showStream } from '../shared/show.js';
 import { sameCommand } from '../../io/hint.js';

@@ -2,40 +2,18 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { namedCodeFlag } from '../shared/codes.js';
 import { didYouMean } from '../../io/did-you-mean.js';
-import { timeFlag } from '../shared/time.js';
+import { timeFlag } from '../../schemas/time-input.js';
 import { intFlag } from '../shared/int.js';
+import type { ParcelFieldKind } from '../../schemas/parcel-fields.js';
+import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 
-/** The field names `--set` and `--clear` take, and how `--set` reads each one's value. */
+/** Short names accepted by --clear and --set (the create flags' names), next to the body's own field names. */
+const FIELD_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
+  PARCEL_FIELDS.filter((f) => f.flag !== f.name).map((f) => [f.flag, f.name]),
+);
 
-/** Short names accepted by --clear and --set, next to the body's own field names. */
-const FIELD_ALIASES: Readonly<Record<string, string>> = {
-  weight: 'parcel_weight',
-  length: 'parcel_length',
-  width: 'parcel_width',
-  height: 'parcel_height',
-  'slot-start': 'time_slot_period_start',
-  'slot-end': 'time_slot_period_end',
-  'service-type': 'service_type',
-  'postal-code': 'postal_code',
-};
-
-type FieldType = 'text' | 'integer' | 'time' | 'service';
-
-/** The spec's parcel fields (2.2) by type. Other names pass through: the spec does not show every field. */
-const FIELD_TYPES: Readonly<Record<string, FieldType>> = {
-  courier: 'text',
-  country: 'text',
-  postal_code: 'text',
-  number: 'text',
-  addition: 'text',
-  parcel_length: 'integer',
-  parcel_width: 'integer',
-  parcel_height: 'integer',
-  parcel_weight: 'integer',
-  time_slot_period_start: 'time',
-  time_slot_period_end: 'time',
-  service_type: 'service',
-};
+/** The spec's parcel fields (2.2) by kind. Other names pass through: the spec does not show every field. */
+const FIELD_TYPES: Readonly<Record<string, ParcelFieldKind>> = Object.fromEntries(PARCEL_FIELDS.map((f) => [f.name, f.kind]));
 
 /** Text fields are cleared with "" (spec 4.4); every other field with null. */
 export function clearedValue(field: string): '' | null {

@@ -1,15 +1,15 @@
 import { getParcel, patchParcel, recordRefreshedPatch } from '../../api/parcels.js';
 import type { Context } from '../../context.js';
 import { DryRunComplete, UsageError } from '../../errors.js';
-import { isHumanFormat } from '../../io/output-format.js';
 import { etagSchema } from '../../schemas/headers.js';
 import { parcelPatchSchema } from '../../schemas/parcel.js';
 import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import { defineCommand } from '../types.js';
 import { dataFlag, issuesToUsageError } from '../shared/flags.js';
-import type { parcelsCommands } from '../definitions/parcels.js';
-import { showRecord, showSuccess } from '../shared/show.js';
+import type { parcelsCommands } from '../../definitions/parcels.js';
+import { showRecord } from '../shared/show.js';
+import { presentWritten } from '../../io/present.js';
 import { clearedValue, fieldName, setValue } from './patch-fields.js';
 import { otherCommand, sameCommand } from '../../io/hint.js';
 
@@ -75,10 +75,8 @@ export default defineCommand<typeof parcelsCommands.patch, PatchOptions>({
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
     await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
-    if (isHumanFormat(ctx.outputFormat())) {
-      const note = response.recoveredAfter412 ? ' (an earlier attempt had already applied it)' : '';
-      await showSuccess(ctx, `Updated parcel ${id}${note}`);
-    }
+    const note = response.recoveredAfter412 ? ' (an earlier attempt had already applied it)' : '';
+    await presentWritten(ctx, `Updated parcel ${id}${note}`);
   },
 });
 

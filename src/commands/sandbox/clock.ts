@@ -2,7 +2,7 @@ import type { ClockAction } from '../../api/sandbox-admin.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../schemas/duration.js';
 import { showRecord } from '../shared/show.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 

@@ -1,5 +1,5 @@
-import { renderList } from '../../io/render.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import { presentList } from '../../io/present.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import type { SandboxAdmin } from './admin.js';
 import { sandboxAdmin } from './admin.js';
@@ -39,7 +39,7 @@ export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
       // A followed log never ends: JSON goes out one entry per line instead of one unfinished array.
       const shown = options.follow && format === 'json' ? 'ndjson' : format;
       const rows = shown === 'csv' || (shown === 'table' && !ctx.io.stdoutIsTTY);
-      await renderList(ctx.io, entries(admin, options, ctx.signal), {
+      await presentList(ctx, entries(admin, options, ctx.signal), {
         format: shown,
         fields: ctx.fields() ?? (rows ? TABLE_FIELDS : undefined),
         view: 'requests',

@@ -3,7 +3,7 @@ import { renderMessage } from '../../io/render.js';
 import { confirm } from '../shared/confirm.js';
 import { sameCommand } from '../../io/hint.js';
 import { defineCommand } from '../types.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defaultSandboxDb } from '../../config/paths.js';
 import { resetSandboxData } from '../../config/sandbox-data.js';
 

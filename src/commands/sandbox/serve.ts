@@ -3,7 +3,7 @@ import { writeOut } from '../../io/streams.js';
 import { timeText } from '../../io/time.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../types.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
 

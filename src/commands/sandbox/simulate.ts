@@ -1,6 +1,7 @@
-import { renderList, renderMessage, renderRecord } from '../../io/render.js';
+import { presentRecord } from '../../io/present.js';
+import { renderList, renderMessage } from '../../io/render.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -44,7 +45,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
       const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as RunView;
       const format = ctx.outputFormat();
       if (format === 'json') {
-        await renderRecord(ctx.io, view, { format, now: await ctx.serviceNow() });
+        await presentRecord(ctx, view, { format, now: await ctx.serviceNow() });
         return;
       }
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;

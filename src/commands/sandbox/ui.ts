@@ -1,6 +1,5 @@
-import { renderRecord } from '../../io/render.js';
-import { writeOut } from '../../io/streams.js';
-import type { toolsCommands } from '../definitions/tools.js';
+import { presentRecordOrLine } from '../../io/present.js';
+import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
 import { sandboxAdmin } from './admin.js';
 
@@ -16,9 +15,7 @@ export default defineCommand<typeof toolsCommands.sandboxUi, UiOptions>({
     const admin = await sandboxAdmin(ctx);
     try {
       const link = await admin.inspectorLink();
-      const format = ctx.outputFormat();
-      if (format === 'json') await renderRecord(ctx.io, link, { format, now: ctx.now() });
-      else await writeOut(ctx.io.stdout, `${link.url}\n`);
+      await presentRecordOrLine(ctx, link, link.url, ctx.now());
     } finally {
       await admin.close();
     }

@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { isRecord } from '../../schemas/record.js';
 import { closest } from '../../io/did-you-mean.js';
 import { sameCommand, typedFlag } from '../../io/hint.js';
-import { COURIERS_CACHE_NAME, readCachedCouriers } from '../../config/completion-values.js';
+import { COURIERS_CACHE_NAME, readCachedCouriers } from '../../completions/values.js';
 import { writeCached } from '../../config/cache.js';
 
 /** Whether a refusal is about the courier field: by the field it names, or (naming none) by its message. */

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/http.js';
-import type { CommandDefinition } from '../definition.js';
+import type { CommandDefinition } from '../../definitions/definition.js';
 import { defineCommand } from '../types.js';
 import { showPage } from './show.js';
 import type { ShowOptions } from './show.js';

@@ -3,11 +3,10 @@ import type { Context } from '../../context.js';
 import type { CodeNames } from '../../io/format.js';
 import { pickFields } from '../../io/fields.js';
 import { assertKnownFields } from '../../io/list.js';
-import { isHumanFormat } from '../../io/output-format.js';
+import { forPeople, presentList, presentRecord } from '../../io/present.js';
 import { idOf } from '../../io/views/ids.js';
 import type { ViewName } from '../../io/views/resources.js';
-import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage, renderRecord } from '../../io/render.js';
-import { renderJq, renderJqStream } from '../../io/jq.js';
+import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage } from '../../io/render.js';
 import { isRecord } from '../../schemas/record.js';
 import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
 import { rememberParcelIds } from './parcel-id.js';
@@ -32,7 +31,7 @@ import { sameCommand } from '../../io/hint.js';
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
 async function namesFor(ctx: Context): Promise<CodeNames | undefined> {
-  return isHumanFormat(ctx.outputFormat()) ? ctx.codeNames() : undefined;
+  return forPeople(ctx) ? ctx.codeNames() : undefined;
 }
 
 /**
@@ -57,23 +56,12 @@ export async function showRecord(ctx: Context, data: unknown, opts: ShowOptions 
       fields = undefined;
     }
   }
-  const jq = await ctx.jq();
-  if (jq !== undefined) {
-    await renderJq(ctx.io, jq, pickFields(data, fields));
-    return;
-  }
-  await renderRecord(ctx.io, data, {
-    format: ctx.outputFormat(),
+  await presentRecord(ctx, data, {
     fields,
     names: await namesFor(ctx),
     now: await ctx.serviceNow(),
     view: opts.view,
   });
-}
-
-/** A success line on stderr (`✓ Created parcel …`), left out with --quiet. */
-export async function showSuccess(ctx: Context, text: string): Promise<void> {
-  if (!ctx.globals.quiet) await renderMessage(ctx.io, text, 'success');
 }
 
 /**
@@ -93,14 +81,14 @@ export async function showPage(
     await showRecord(ctx, data, opts);
     return;
   }
-  const jq = await ctx.jq();
-  if (!looksLikePage(data) && jq === undefined) {
+  // JSON (and --jq, which implies it) keeps the record whole; --quiet wins over --jq, as for a record.
+  if (!looksLikePage(data) && (ctx.globals.quiet || format !== 'json')) {
     // A record, not a list: --quiet prints its id (an overview has none), not the ids of one of its lists.
     if (ctx.globals.quiet) {
       await showRecord(ctx, data, opts);
       return;
     }
-    if (isHumanFormat(format)) {
+    if (forPeople(ctx)) {
       await showSections(ctx, data as Record<string, unknown>);
       return;
     }
@@ -116,12 +104,8 @@ export async function showPage(
     }
     return;
   }
-  if (jq !== undefined) {
-    await renderJq(ctx.io, jq, narrowItems(data, items, fields));
-    return;
-  }
   if (format === 'json') {
-    await renderRecord(ctx.io, narrowItems(data, items, fields), { format, now: await ctx.serviceNow() });
+    await presentRecord(ctx, narrowItems(data, items, fields), { format, now: await ctx.serviceNow() });
     return;
   }
   await renderList(ctx.io, items, {
@@ -140,7 +124,6 @@ export async function showPage(
 
 /** Streams the items of many pages (`--all`): JSON as one incrementally written array. */
 export async function showStream(ctx: Context, items: AsyncIterable<unknown>, emptyMessage: string, opts: ShowOptions = {}): Promise<number> {
-  const jq = await ctx.jq();
   const recent: unknown[] = [];
   const checked = latest(checkedFirst(items, ctx.fields()), recent);
   let count: number;
@@ -151,26 +134,18 @@ export async function showStream(ctx: Context, items: AsyncIterable<unknown>, em
       if (id !== undefined) await renderLine(ctx.io, id);
       count++;
     }
-  } else if (jq !== undefined) {
-    const fields = ctx.fields();
-    ({ count } = await renderJqStream(ctx.io, jq, mapItems(checked, (item) => pickFields(item, fields))));
   } else {
-    ({ count } = await renderList(ctx.io, checked, {
-    format: ctx.outputFormat(),
-    fields: ctx.fields(),
-    names: await namesFor(ctx),
-    now: await ctx.serviceNow(),
-    view: opts.view,
-    stream: true,
-    emptyMessage,
-  }));
+    ({ count } = await presentList(ctx, checked, {
+      fields: ctx.fields(),
+      names: await namesFor(ctx),
+      now: await ctx.serviceNow(),
+      view: opts.view,
+      stream: true,
+      emptyMessage,
+    }));
   }
   await rememberParcels(ctx, recent.slice(-KNOWN_IDS_MAX), opts);
   return count;
-}
-
-async function* mapItems(items: AsyncIterable<unknown>, map: (item: unknown) => unknown): AsyncGenerator<unknown> {
-  for await (const item of items) yield map(item);
 }
 
 /** The items, keeping the latest ones (at most about twice the known-ids bound) in `into`. */
@@ -251,8 +226,7 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
   for (const [path, items] of [...lists].sort((a, b) => usefulness(a) - usefulness(b))) {
     await renderHeading(ctx.io, path, first);
     first = false;
-    await renderList(ctx.io, items, {
-      format: ctx.outputFormat(),
+    await presentList(ctx, items, {
       fields: ctx.fields(),
       names,
       now: await ctx.serviceNow(),
@@ -261,6 +235,6 @@ export async function showSections(ctx: Context, data: Record<string, unknown>):
   }
   if (Object.keys(rest).length > 0) {
     await renderHeading(ctx.io, 'summary', first);
-    await renderRecord(ctx.io, rest, { format: ctx.outputFormat(), names, now: await ctx.serviceNow() });
+    await presentRecord(ctx, rest, { names, now: await ctx.serviceNow() });
   }
 }

@@ -1,21 +1,21 @@
 import type { Context } from '../../context.js';
 import { NotDeliveredError, UsageError } from '../../errors.js';
 import type { CodeNames } from '../../io/format.js';
-import { renderList, renderMessage, renderRecord } from '../../io/render.js';
+import { renderList, renderMessage } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
 import { isLoopbackUrl } from '../../schemas/host.js';
-import { renderJq, renderJqStream } from '../../io/jq.js';
-import { entrySummary, renderParcelTimeline, stateItem } from '../../io/timeline.js';
+import { forPeople, presentList, presentRecord } from '../../io/present.js';
+import { entrySummary, renderParcelTimeline, stateItem } from '../../track/view.js';
 import { entryJson, parcelState } from '../../track/timeline.js';
 import type { Snapshot } from '../../track/watch.js';
 import { sleep } from '../../api/core/sleep.js';
 import { watch } from '../../track/watch.js';
-import type { followCommands } from '../definitions/follow.js';
+import type { trackCommands } from '../../definitions/track.js';
 import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
 import { rememberParcelIds } from '../shared/parcel-id.js';
-import { readSnapshots } from './read.js';
-import { WatchPrinter } from './watch-output.js';
+import { readSnapshots } from '../../track/read.js';
+import { WatchPrinter } from '../../track/watch-output.js';
 
 export interface TrackOptions {
   ids: string[];
@@ -31,7 +31,7 @@ export const DEFAULT_INTERVAL_S = 30;
 export const MIN_REMOTE_INTERVAL_S = 5;
 
 
-export default defineCommand<typeof followCommands.track, TrackOptions>({
+export default defineCommand<typeof trackCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
     if (ctx.globals.fields !== undefined) {
       throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values', '--fields');
@@ -95,7 +95,7 @@ export default defineCommand<typeof followCommands.track, TrackOptions>({
       throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
     }
     // How it ended, for people (scripts read the NDJSON lines and the exit code).
-    if (!ctx.globals.quiet && format !== 'json' && format !== 'ndjson') {
+    if (!ctx.globals.quiet && forPeople(ctx)) {
       await renderMessage(ctx.io, options.ids.length === 1 ? 'delivered; stopped watching' : `all ${options.ids.length} parcels delivered; stopped watching`);
     }
   },
@@ -105,15 +105,12 @@ async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | unde
   const format = ctx.outputFormat();
   const now = await ctx.serviceNow();
   const data = { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) };
-  const jq = await ctx.jq();
-  if (jq !== undefined) {
-    await renderJq(ctx.io, jq, data);
-  } else if (format === 'table') {
+  if (format === 'table') {
     await renderParcelTimeline(ctx.io, snapshot.parcel, snapshot.timeline, { names, now });
   } else if (format === 'csv') {
     await renderList(ctx.io, data.timeline, { format, now });
   } else {
-    await renderRecord(ctx.io, data, { format, now });
+    await presentRecord(ctx, data, { format, now });
   }
 }
 
@@ -121,11 +118,10 @@ async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | unde
 async function showSeveral(ctx: Context, ids: readonly string[], snapshots: readonly Snapshot[], names: CodeNames | undefined): Promise<void> {
   const format = ctx.outputFormat();
   const now = await ctx.serviceNow();
-  const jq = await ctx.jq();
-  if (jq !== undefined || format === 'json' || format === 'ndjson') {
+  // --jq implies json.
+  if (format === 'json' || format === 'ndjson') {
     const states = ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? []));
-    if (jq !== undefined) await renderJqStream(ctx.io, jq, states);
-    else await renderList(ctx.io, states, { format: 'ndjson', now });
+    await presentList(ctx, states, { format: 'ndjson', now });
     return;
   }
   const items = ids.map((id, i) => stateItem(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [], { names, now }));

@@ -12,6 +12,7 @@ import { sanitize } from '../sanitize.js';
 import { API_PREFIX } from '../../schemas/routes.js';
 import type { Column } from './column.js';
 import { fieldColumn, present, read } from './column.js';
+import { ADDRESS_PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 
 export const VIEW_NAMES = ['parcels', 'events', 'attempts', 'requests', 'steps', 'states', 'batches', 'outbox'] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
@@ -120,7 +121,7 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       fieldColumn('entry_id', 'ID', { priority: ID }),
       nameColumn('STATUS', 'status', 50),
       fieldColumn('courier', 'COURIER', { priority: 30 }),
-      joinedColumn('ADDRESS', ['postal_code', 'number', 'addition'], 10),
+      joinedColumn('ADDRESS', ADDRESS_PARCEL_FIELDS, 10),
       ageColumn('AGE', 'created_at', 20),
     ],
   },

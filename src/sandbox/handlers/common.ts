@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { STATUS_NAMES } from '../../schemas/codes.js';
+import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 import { validate } from '../../schemas/validate.js';
 import { SandboxError, badRequest, validationError } from '../errors.js';
 import { sha1Base64url } from '../hash.js';
@@ -57,25 +58,14 @@ export type ApiParcel = ParcelFields & {
   updated_at: number;
 };
 
+/** Identity, then the fields in the table's order (the ETag hashes this JSON), then status and times. */
 export function toApiParcel(p: ParcelRecord): ApiParcel {
-  return {
-    entry_id: p.entry_id,
-    courier: p.courier,
-    country: p.country,
-    postal_code: p.postal_code,
-    number: p.number,
-    addition: p.addition,
-    parcel_length: p.parcel_length,
-    parcel_width: p.parcel_width,
-    parcel_height: p.parcel_height,
-    parcel_weight: p.parcel_weight,
-    time_slot_period_start: p.time_slot_period_start,
-    time_slot_period_end: p.time_slot_period_end,
-    service_type: p.service_type,
-    status: p.status,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
+  const api: Record<string, unknown> = { entry_id: p.entry_id };
+  for (const f of PARCEL_FIELDS) api[f.name] = p[f.name];
+  api.status = p.status;
+  api.created_at = p.created_at;
+  api.updated_at = p.updated_at;
+  return api as ApiParcel;
 }
 
 /** `"v<version>-<hash>"`: changes whenever the representation changes (every change bumps version). */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { deliveryAttemptSchema, statusEventSchema } from '../../schemas/history.js';
 import type { Clock } from '../../schemas/time.js';
 import { SandboxError } from '../errors.js';
-import type { ParcelRecord } from '../store/types.js';
+import { DELIVERED_OUTCOMES } from '../../schemas/codes.js';
+import type { AttemptInput, ParcelRecord, Repository } from '../store/types.js';
 import { PARCEL_STATUS_NAMES, STATUS_DELIVERED, STATUS_NOT_DELIVERED, check, findParcel, parcelChanged, requireObject } from './common.js';
 import type { RouteHandler } from './types.js';
 import { defineHandler } from './types.js';
@@ -35,6 +36,24 @@ export function assertEventTransition(parcel: ParcelRecord, to: number): void {
   }
 }
 
+/** Stores a status event and moves the parcel to its status: the events route and scenario steps both write here. */
+export function recordEvent(repo: Repository, parcel: ParcelRecord, eventId: string, status: number, occurredAt: number, now: number) {
+  assertEventTransition(parcel, status);
+  const event = repo.addEvent(parcel, eventId, status, occurredAt, now);
+  const updated = repo.setParcelStatus(parcel, status, now);
+  if (updated === undefined) throw parcelChanged();
+  return { event, parcel: updated };
+}
+
+/** Stores a delivery attempt and sets the status it leads to: the attempts route and scenario steps both write here. */
+export function recordAttempt(repo: Repository, parcel: ParcelRecord, input: AttemptInput, now: number) {
+  assertNotDelivered(parcel);
+  const attempt = repo.addAttempt(parcel, input, now);
+  const updated = repo.setParcelStatus(parcel, DELIVERED_OUTCOMES.has(input.outcome) ? STATUS_DELIVERED : STATUS_NOT_DELIVERED, now);
+  if (updated === undefined) throw parcelChanged();
+  return { attempt, parcel: updated };
+}
+
 export const listEvents = defineHandler({
   validate: () => undefined,
   run(ctx) {
@@ -48,11 +67,7 @@ export function createEvent(clock: Clock): RouteHandler {
   return defineHandler({
     validate: (ctx) => check(schema, requireObject(ctx.body)),
     run(ctx, input) {
-      const repo = ctx.deps.repo;
-      const parcel = findParcel(ctx);
-      assertEventTransition(parcel, input.status);
-      const event = repo.addEvent(parcel, randomUUID(), input.status, input.occurred_at, ctx.now);
-      if (!repo.setParcelStatus(parcel, input.status, ctx.now)) throw parcelChanged();
+      const { event } = recordEvent(ctx.deps.repo, findParcel(ctx), randomUUID(), input.status, input.occurred_at, ctx.now);
       return { status: 201, data: event };
     },
   });
@@ -71,16 +86,12 @@ export function createAttempt(clock: Clock): RouteHandler {
   return defineHandler({
     validate: (ctx) => check(schema, requireObject(ctx.body)),
     run(ctx, input) {
-      const repo = ctx.deps.repo;
-      const parcel = findParcel(ctx);
-      assertNotDelivered(parcel);
-      const attempt = repo.addAttempt(
-        parcel,
+      const { attempt } = recordAttempt(
+        ctx.deps.repo,
+        findParcel(ctx),
         { outcome: input.outcome, reason: input.reason, time_attempt: input.time_attempt, delivered: input.delivered ?? null },
         ctx.now,
       );
-      const delivered = input.outcome === 0 || input.outcome === 2;
-      if (!repo.setParcelStatus(parcel, delivered ? STATUS_DELIVERED : STATUS_NOT_DELIVERED, ctx.now)) throw parcelChanged();
       return { status: 201, data: attempt };
     },
   });

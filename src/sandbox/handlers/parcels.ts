@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../schemas/parcel.js';
+import type { ParcelFieldRow } from '../../schemas/parcel-fields.js';
+import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 import { assertSameWalk, decodeCursor, encodeCursor } from '../cursor.js';
 import { SandboxError, validationError } from '../errors.js';
 import { crossFieldIssues, sandboxCreateSchema, sandboxPatchSchema } from '../rules.js';
 import type { ParcelFields } from '../store/types.js';
-import { OPTIONAL_PARCEL_FIELDS } from '../store/types.js';
 import { check, etagOf, findParcel, intParam, parcelChanged, parcelResult, requireObject, toApiParcel } from './common.js';
 import type { HandlerContext } from './types.js';
 import { defineHandler } from './types.js';
@@ -44,21 +45,16 @@ export const listParcels = defineHandler({
   },
 });
 
+/** A validated body value as stored: an absent optional field, null and "" (text) are null. */
+function stored(f: ParcelFieldRow, value: unknown): unknown {
+  if (f.required) return value;
+  return value === undefined || value === null || (f.kind === 'text' && value === '') ? null : value;
+}
+
 function createFields(body: Record<string, unknown>): ParcelFields {
-  return {
-    courier: body.courier as string,
-    country: body.country as string,
-    postal_code: body.postal_code as string,
-    number: body.number as string,
-    addition: body.addition === undefined || body.addition === '' ? null : (body.addition as string),
-    parcel_length: (body.parcel_length as number | undefined) ?? null,
-    parcel_width: (body.parcel_width as number | undefined) ?? null,
-    parcel_height: (body.parcel_height as number | undefined) ?? null,
-    parcel_weight: (body.parcel_weight as number | undefined) ?? null,
-    time_slot_period_start: (body.time_slot_period_start as number | undefined) ?? null,
-    time_slot_period_end: (body.time_slot_period_end as number | undefined) ?? null,
-    service_type: (body.service_type as number | undefined) ?? null,
-  };
+  const fields: Record<string, unknown> = {};
+  for (const f of PARCEL_FIELDS) fields[f.name] = stored(f, body[f.name]);
+  return fields as ParcelFields;
 }
 
 function checkCross(ctx: HandlerContext, fields: ParcelFields): void {
@@ -113,16 +109,12 @@ export const patchParcel = defineHandler({
     if (!ifMatch.includes(current)) {
       throw new SandboxError(412, 'precondition_failed', `If-Match does not match the parcel's current ETag ${current}; read it again`, 'If-Match');
     }
-    const next: ParcelFields = { ...parcel };
-    for (const key of ['courier', 'country', 'postal_code', 'number'] as const) {
-      if (typeof body[key] === 'string') next[key] = body[key];
+    const changed: Record<string, unknown> = {};
+    for (const f of PARCEL_FIELDS) {
+      if (!(f.name in body) || (f.required && typeof body[f.name] !== 'string')) continue;
+      changed[f.name] = stored(f, body[f.name]);
     }
-    for (const key of OPTIONAL_PARCEL_FIELDS) {
-      if (!(key in body)) continue;
-      const v = body[key];
-      if (key === 'addition') next.addition = v === null || v === '' ? null : (v as string);
-      else next[key] = v as number | null;
-    }
+    const next = { ...parcel, ...changed } as ParcelFields;
     checkCross(ctx, next);
     const updated = ctx.deps.repo.updateParcel(parcel, next, ctx.now);
     if (!updated) throw parcelChanged();

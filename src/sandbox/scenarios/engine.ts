@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SandboxError } from '../errors.js';
-import { STATUS_DELIVERED, STATUS_NOT_DELIVERED } from '../handlers/common.js';
-import { assertEventTransition, assertNotDelivered } from '../handlers/history.js';
+import { recordAttempt, recordEvent } from '../handlers/history.js';
 import type { ParcelRecord, PlannedStep, Repository, ScenarioRunRecord } from '../store/types.js';
 import { resolvePlan, runRandom } from './plan.js';
 import type { ScenarioCatalogue, ScenarioDefinition, TrackingFaultOptions } from './types.js';
@@ -144,19 +143,8 @@ export class ScenarioEngine {
   private report(run: ScenarioRunRecord, index: number, copy: number, parcel: ParcelRecord, step: PlannedStep): ParcelRecord {
     const at = Math.floor((run.startedMs + step.atMs) / 1000);
     const occurred = Math.floor((run.startedMs + step.occurredMs) / 1000);
-    let status: number;
-    if ('event' in step.report) {
-      status = step.report.event;
-      assertEventTransition(parcel, status);
-      this.repo.addEvent(parcel, stepUuid(run, index, copy), status, occurred, at);
-    } else {
-      const { outcome, reason, delivered } = step.report.attempt;
-      assertNotDelivered(parcel);
-      this.repo.addAttempt(parcel, { outcome, reason, time_attempt: occurred, delivered: delivered ?? null }, at);
-      status = outcome === 0 || outcome === 2 ? STATUS_DELIVERED : STATUS_NOT_DELIVERED;
-    }
-    const updated = this.repo.setParcelStatus(parcel, status, at);
-    if (updated === undefined) throw new SandboxError(409, 'parcel_changed', 'the parcel changed while the step was applied');
-    return updated;
+    if ('event' in step.report) return recordEvent(this.repo, parcel, stepUuid(run, index, copy), step.report.event, occurred, at).parcel;
+    const { outcome, reason, delivered } = step.report.attempt;
+    return recordAttempt(this.repo, parcel, { outcome, reason, time_attempt: occurred, delivered: delivered ?? null }, at).parcel;
   }
 }

@@ -1,3 +1,4 @@
+import type { ParcelFieldValues } from '../../schemas/parcel-fields.js';
 import type { DeliveredAddress } from '../../schemas/history.js';
 import type { Scope } from '../../schemas/routes.js';
 import type { TestClockState } from '../clock.js';
@@ -25,36 +26,10 @@ export interface KeyRecord {
   expiresAt: number | null;
 }
 
-/** The optional parcel fields: absent ones are null, and a change body may clear them. */
-export const OPTIONAL_PARCEL_FIELDS = [
-  'addition',
-  'parcel_length',
-  'parcel_width',
-  'parcel_height',
-  'parcel_weight',
-  'time_slot_period_start',
-  'time_slot_period_end',
-  'service_type',
-] as const;
+export { OPTIONAL_PARCEL_FIELDS, REQUIRED_PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 
-/** The required parcel fields, which can change but never be cleared. */
-export const REQUIRED_PARCEL_FIELDS = ['courier', 'country', 'postal_code', 'number'] as const;
-
-/** The changeable fields of a parcel; absent optional values are null. */
-export interface ParcelFields {
-  courier: string;
-  country: string;
-  postal_code: string;
-  number: string;
-  addition: string | null;
-  parcel_length: number | null;
-  parcel_width: number | null;
-  parcel_height: number | null;
-  parcel_weight: number | null;
-  time_slot_period_start: number | null;
-  time_slot_period_end: number | null;
-  service_type: number | null;
-}
+/** The changeable fields of a parcel (the table in schemas/parcel-fields.ts); absent optional values are null. */
+export type ParcelFields = ParcelFieldValues;
 
 export interface ParcelRecord extends ParcelFields {
   /** Creation sequence (SQLite rowid); orders lists; never shown (cursors are sealed). */

@@ -1,13 +1,13 @@
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { openOwnFile, writeFileAtomic } from './atomic.js';
-import type { DoneKeys } from './journal-done.js';
-import { readJournal } from './journal-read.js';
-import type { JournalLock } from './journal-lock.js';
-import { acquireLock, acquireLockWaiting } from './journal-lock.js';
-import type { CompactRecord, InputRecord, JournalMeta, JournalRecord, LineState, RunRecord, SentRecord } from './journal-records.js';
-import { identityOf } from './journal-records.js';
+import { openOwnFile, writeFileAtomic } from '../../config/atomic.js';
+import type { DoneKeys } from './done.js';
+import { readJournal } from './read.js';
+import type { JournalLock } from './lock.js';
+import { acquireLock, acquireLockWaiting } from './lock.js';
+import type { CompactRecord, InputRecord, JournalMeta, JournalRecord, LineState, RunRecord, SentRecord } from './records.js';
+import { identityOf } from './records.js';
 
 /**
  * The write-ahead journal of bulk runs and of the offline outbox: one append-only NDJSON file per

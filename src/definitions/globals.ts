@@ -8,8 +8,8 @@
  * config.json (the current profile, a profile's base URL, output, timeout, retries) stands between
  * the variable and the built-in default; resolveGlobalOptions therefore reads no environment.
  */
-import type { FlagValues, GlobalFlagSpec } from '../definition.js';
-import { OUTPUT_FORMATS } from '../../io/output-format.js';
+import type { FlagValues, GlobalFlagSpec } from './definition.js';
+import { OUTPUT_FORMATS } from '../io/output-format.js';
 
 export const GLOBAL_FLAGS = {
   profile: { type: 'string', flags: '-p, --profile <name>', description: 'profile to use', env: 'PARCELS_PROFILE' },

@@ -1,25 +1,13 @@
-/** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
-import type { Loaded } from './flags.js';
-import { BULK_NOTES, bulk, data, idempotencyKey } from './flags.js';
+/** Parcels and their history: create, get, list, patch, events and attempts. Plain data: loaders import their module only when called (src/commands/loaders.ts names each command's module). */
+import { command } from './definition.js';
+import { BULK_NOTES, bulk, data, idempotencyKey, parcelFieldFlags } from './flags.js';
 
 export const parcelsCommands = {
   create: command({
     path: ['create'],
     summary: 'Register a parcel with one of your couriers',
     flags: {
-      courier: { type: 'string', flags: '--courier <code>', description: 'registered courier code (required)' },
-      country: { type: 'string', flags: '--country <code>', description: 'country code, e.g. NL (required)' },
-      postalCode: { type: 'string', flags: '--postal-code <code>', description: 'postal code, e.g. 1234AB (required)' },
-      number: { type: 'string', flags: '--number <text>', description: 'house number as text (required)' },
-      addition: { type: 'string', flags: '--addition <text>', description: 'house-number addition' },
-      length: { type: 'int', flags: '--length <n>', description: 'parcel length (integer)' },
-      width: { type: 'int', flags: '--width <n>', description: 'parcel width (integer)' },
-      height: { type: 'int', flags: '--height <n>', description: 'parcel height (integer)' },
-      weight: { type: 'int', flags: '--weight <n>', description: 'parcel weight (integer)' },
-      slotStart: { type: 'string', flags: '--slot-start <time>', description: 'planned slot start: Unix seconds, ISO 8601 or "now"' },
-      slotEnd: { type: 'string', flags: '--slot-end <time>', description: 'planned slot end: Unix seconds, ISO 8601 or "now"' },
-      serviceType: { type: 'string', flags: '--service-type <code>', description: 'service code: a number, or its name from `parcels reference`' },
+      ...parcelFieldFlags,
       data,
       idempotencyKey,
       ...bulk,
@@ -33,7 +21,6 @@ export const parcelsCommands = {
       'parcels create --queue --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10 --quiet',
     ],
     notes: BULK_NOTES,
-    load: (): Loaded => import('../parcels/create.js'),
   }),
   get: command({
     path: ['get'],
@@ -41,7 +28,6 @@ export const parcelsCommands = {
     summary: 'Show one parcel and remember its ETag for the next patch',
     flags: {},
     examples: ['parcels get <id>', 'parcels get <id> --json --fields entry_id,status'],
-    load: (): Loaded => import('../parcels/get.js'),
   }),
   list: command({
     path: ['list'],
@@ -60,7 +46,6 @@ export const parcelsCommands = {
       'parcels list --all --output ndjson | jq .entry_id',
       'parcels list --courier DEMO-BIKE --limit 10 --json',
     ],
-    load: (): Loaded => import('../parcels/list.js'),
   }),
   patch: command({
     path: ['patch'],
@@ -85,7 +70,6 @@ export const parcelsCommands = {
       'parcels patch <id> --clear weight --refresh',
       'parcels patch <id> --set service_type=2 --addition B',
     ],
-    load: (): Loaded => import('../parcels/patch.js'),
   }),
   eventsList: command({
     path: ['events', 'list'],
@@ -93,7 +77,6 @@ export const parcelsCommands = {
     summary: "List a parcel's status events (at most 1000)",
     flags: {},
     examples: ['parcels events list <id>', 'parcels events list <id> --output ndjson'],
-    load: (): Loaded => import('../events/list.js'),
   }),
   eventsAdd: command({
     path: ['events', 'add'],
@@ -113,7 +96,6 @@ export const parcelsCommands = {
       'parcels events add <id> --status in_delivery --queue',
     ],
     notes: BULK_NOTES,
-    load: (): Loaded => import('../events/add.js'),
   }),
   attemptsList: command({
     path: ['attempts', 'list'],
@@ -121,7 +103,6 @@ export const parcelsCommands = {
     summary: "List a parcel's delivery attempts",
     flags: {},
     examples: ['parcels attempts list <id>'],
-    load: (): Loaded => import('../attempts/list.js'),
   }),
   attemptsAdd: command({
     path: ['attempts', 'add'],
@@ -157,6 +138,5 @@ export const parcelsCommands = {
       'parcels attempts add <id> --outcome delivered_elsewhere --delivered-country NL --delivered-postal-code 1234AB --delivered-number 12',
     ],
     notes: BULK_NOTES,
-    load: (): Loaded => import('../attempts/add.js'),
   }),
 } as const;

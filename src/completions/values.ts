@@ -6,8 +6,8 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from './paths.js';
-import { targetId } from './target.js';
+import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from '../config/paths.js';
+import { targetId } from '../config/target.js';
 import { isRecord } from '../schemas/record.js';
 
 /** The cache entry of the last `parcels couriers` answer, kept per target like the code names. */

@@ -1,8 +1,8 @@
-/** Flags several commands share, and the declared type of a loader. */
-import type { FlagSpec } from '../definition.js';
+/** Flags several commands share. */
+import type { FlagSpec, IntFlag, StringFlag } from './definition.js';
+import type { ParcelFieldRow } from '../schemas/parcel-fields.js';
+import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 
-/** A loader's declared type: annotated so the table's type never depends on the modules that import it. */
-export type Loaded = Promise<{ default: unknown }>;
 
 export const idempotencyKey = {
   type: 'string',
@@ -55,3 +55,24 @@ export const BULK_NOTES = [
   One path written over with each day's export: give each day its own batch (--new-batch,
   or --batch-id with the date). Stdin without --batch-id: each different input is a batch.`,
 ];
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The option key commander gives a long flag: `slot-start` → `slotStart`. */
+export function optionKey<S extends string>(flag: S): CamelCase<S> {
+  return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<S>;
+}
+
+type ParcelFieldFlags = { [F in ParcelFieldRow as CamelCase<F['flag']>]: F['kind'] extends 'integer' ? IntFlag : StringFlag };
+
+/** One create flag per parcel field, from the table in schemas/parcel-fields.ts. */
+export const parcelFieldFlags = Object.fromEntries(
+  PARCEL_FIELDS.map((f) => [
+    optionKey(f.flag),
+    {
+      type: f.kind === 'integer' ? 'int' : 'string',
+      flags: `--${f.flag} ${f.placeholder}`,
+      description: f.required ? `${f.description} (required)` : f.description,
+    },
+  ]),
+) as ParcelFieldFlags;

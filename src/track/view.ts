@@ -3,19 +3,19 @@
  * (status or outcome name), the reason and the delivered address. On a terminal an aligned table,
  * piped tab-separated rows (table.ts's two forms). Machine formats print `entryJson` instead.
  */
-import type { TimelineEntry } from '../track/timeline.js';
+import type { TimelineEntry } from './timeline.js';
 import { isRecord } from '../schemas/record.js';
-import { isDelivery, latestEntry } from '../track/timeline.js';
-import { styles } from './colour.js';
-import type { CodeNames, FormatContext } from './format.js';
-import { formatCell, formatContext, outcomeStyle } from './format.js';
-import type { ColumnFit } from './table.js';
-import { relativeTime, timeText } from './time.js';
-import { renderHeading, renderRecord } from './render.js';
-import { sanitize } from './sanitize.js';
-import { writeOut } from './streams.js';
-import type { IO } from './streams.js';
-import { renderTsv } from './tsv.js';
+import { isDelivery, latestEntry } from './timeline.js';
+import { styles } from '../io/colour.js';
+import type { CodeNames, FormatContext } from '../io/format.js';
+import { formatCell, formatContext, outcomeStyle } from '../io/format.js';
+import type { ColumnFit } from '../io/table.js';
+import { relativeTime, timeText } from '../io/time.js';
+import { renderHeading, renderRecord } from '../io/render.js';
+import { sanitize } from '../io/sanitize.js';
+import { writeOut } from '../io/streams.js';
+import type { IO } from '../io/streams.js';
+import { renderTsv } from '../io/tsv.js';
 
 export interface TimelineViewOptions {
   names?: CodeNames;
@@ -128,7 +128,7 @@ export async function renderTimeline(
     await writeOut(io.stdout, renderTsv(opts.header ? headers : [], rows));
     return undefined;
   }
-  const table = await import('./table.js');
+  const table = await import('../io/table.js');
   const fits = opts.withId ? [ID_FIT, ...TIMELINE_FITS] : TIMELINE_FITS;
   let natural = table.naturalWidths(headers, rows);
   if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [ID_WIDTH, ...room(io)] : room(io))[i] ?? 0));

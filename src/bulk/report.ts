@@ -1,10 +1,10 @@
-import type { ResultLine } from '../bulk/types.js';
-import type { RunSummary } from '../bulk/runner.js';
-import { styles } from './colour.js';
-import type { ProgressLine } from './progress.js';
-import { sanitize } from './sanitize.js';
-import type { IO } from './streams.js';
-import { writeOut } from './streams.js';
+import type { ResultLine } from './types.js';
+import type { RunSummary } from './runner.js';
+import { styles } from '../io/colour.js';
+import type { ProgressLine } from '../io/progress.js';
+import { sanitize } from '../io/sanitize.js';
+import type { IO } from '../io/streams.js';
+import { writeOut } from '../io/streams.js';
 
 /** What a bulk run or an outbox flush shows: its result lines on stdout and its summary on stderr (the bar: progress.ts). */
 

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { processAlive } from './process-alive.js';
-import { isSymlinkSync, SymlinkError } from './atomic.js';
-import { sleep as abortableSleep, type Sleep } from '../api/core/sleep.js';
+import { processAlive } from '../../config/process-alive.js';
+import { isSymlinkSync, SymlinkError } from '../../config/atomic.js';
+import { sleep as abortableSleep, type Sleep } from '../../api/core/sleep.js';
 
 /** Another live process holds the lock of this journal. */
 export class JournalLockedError extends Error {

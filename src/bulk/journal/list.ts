@@ -1,9 +1,9 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { DoneKeys } from './journal-done.js';
-import type { LineState, RunRecord } from './journal-records.js';
+import type { DoneKeys } from './done.js';
+import type { LineState, RunRecord } from './records.js';
 import { journalsRoot } from './journal.js';
-import { readJournal } from './journal-read.js';
+import { readJournal } from './read.js';
 
 export interface JournalCounts {
   /** Lines confirmed by the service. */

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * Time flags (`--at`, `--slot-start`, `--slot-end`) as people say them. Every form resolves to

@@ -1,7 +1,6 @@
-/** The local sandbox and shell completion. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
-import type { Loaded } from './flags.js';
-import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../../schemas/scenarios.js';
+/** The local sandbox and shell completion. Plain data: src/commands/loaders.ts names each command's module. */
+import { command } from './definition.js';
+import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
 
 export const toolsCommands = {
   sandboxServe: command({
@@ -38,14 +37,12 @@ export const toolsCommands = {
       'parcels sandbox serve --port 0 --db :memory: --fail-rate 0.2 --fault-seed 7',
       'parcels sandbox serve --speed 600 --scenarios flows.json --duplicate-rate 0.1',
     ],
-    load: (): Loaded => import('../sandbox/serve.js'),
   }),
   sandboxReset: command({
     path: ['sandbox', 'reset'],
     summary: "Empty the --sandbox database and its caches (asks first on a terminal)",
     flags: { yes: { type: 'bool', flags: '-y, --yes', description: 'do not ask (needed off a terminal)' } },
     examples: ['parcels sandbox reset', 'parcels sandbox reset --yes'],
-    load: (): Loaded => import('../sandbox/reset.js'),
   }),
   sandboxClock: command({
     path: ['sandbox', 'clock'],
@@ -60,7 +57,6 @@ export const toolsCommands = {
       'parcels --sandbox sandbox clock freeze',
       'parcels sandbox clock speed 600',
     ],
-    load: (): Loaded => import('../sandbox/clock.js'),
   }),
   sandboxSimulate: command({
     path: ['sandbox', 'simulate'],
@@ -69,7 +65,6 @@ export const toolsCommands = {
     flags: {},
     argValues: { 1: { name: 'Scenarios (built in; without one: show the parcel\'s run)', values: BUILTIN_SCENARIOS_DESCRIBED } },
     examples: ['parcels sandbox simulate <id> happy', 'parcels sandbox simulate <id>', 'parcels --sandbox sandbox simulate <id> three-failures-returned'],
-    load: (): Loaded => import('../sandbox/simulate.js'),
   }),
   sandboxLogs: command({
     path: ['sandbox', 'logs'],
@@ -80,14 +75,12 @@ export const toolsCommands = {
       limit: { type: 'int', flags: '--limit <n>', description: 'only the latest n requests (then, with --follow, the new ones)', min: 1 },
     },
     examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
-    load: (): Loaded => import('../sandbox/logs.js'),
   }),
   sandboxUi: command({
     path: ['sandbox', 'ui'],
     summary: "Print a fresh login link of a running sandbox's web inspector",
     flags: {},
     examples: ['parcels sandbox ui', 'parcels sandbox ui --base-url http://127.0.0.1:8787'],
-    load: (): Loaded => import('../sandbox/ui.js'),
   }),
   completion: command({
     path: ['completion'],
@@ -95,6 +88,5 @@ export const toolsCommands = {
     summary: 'Print the completion script for bash, zsh or fish',
     flags: {},
     examples: ['parcels completion bash > ~/.local/share/bash-completion/completions/parcels', 'parcels completion fish > ~/.config/fish/completions/parcels.fish'],
-    load: (): Loaded => import('../completion/show.js'),
   }),
 } as const;

@@ -1,10 +1,10 @@
-import { findItems } from '../../api/envelope.js';
-import type { ApiClient } from '../../api/http.js';
-import { listAttempts, listEvents } from '../../api/history.js';
-import { getParcel } from '../../api/parcels.js';
-import { ApiError } from '../../errors.js';
-import { buildTimeline } from '../../track/timeline.js';
-import type { Snapshot } from '../../track/watch.js';
+import { findItems } from '../api/envelope.js';
+import type { ApiClient } from '../api/http.js';
+import { listAttempts, listEvents } from '../api/history.js';
+import { getParcel } from '../api/parcels.js';
+import { ApiError } from '../errors.js';
+import { buildTimeline } from './timeline.js';
+import type { Snapshot } from './watch.js';
 
 /** Parcels read at the same time when following several (three requests each, one pool). */
 export const PARCELS_AT_ONCE = 8;

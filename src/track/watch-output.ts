@@ -1,12 +1,12 @@
-import type { Context } from '../../context.js';
-import type { CodeNames } from '../../io/format.js';
-import { renderJqStream } from '../../io/jq.js';
-import { renderHeading, renderList } from '../../io/render.js';
-import { renderParcelTimeline, renderTimeline, stateItem } from '../../io/timeline.js';
-import type { TimelineFit, TimelineLine } from '../../io/timeline.js';
-import type { TimelineEntry } from '../../track/timeline.js';
-import { entryJson } from '../../track/timeline.js';
-import type { Snapshot } from '../../track/watch.js';
+import type { Context } from '../context.js';
+import type { CodeNames } from '../io/format.js';
+import { presentList } from '../io/present.js';
+import { renderHeading, renderList } from '../io/render.js';
+import { renderParcelTimeline, renderTimeline, stateItem } from './view.js';
+import type { TimelineFit, TimelineLine } from './view.js';
+import type { TimelineEntry } from './timeline.js';
+import { entryJson } from './timeline.js';
+import type { Snapshot } from './watch.js';
 
 /**
  * What `track --watch` prints. People: the usual view first (one parcel with its timeline, or the
@@ -72,8 +72,6 @@ export class WatchPrinter {
 
   private async jsonLines(batch: readonly { id: string; entries: readonly TimelineEntry[] }[]): Promise<void> {
     const lines = batch.flatMap(({ id, entries }) => entries.map((entry) => Object.assign({ entry_id: id }, entryJson(entry), { entry_id: id })));
-    const jq = await this.ctx.jq();
-    if (jq !== undefined) await renderJqStream(this.ctx.io, jq, lines);
-    else await renderList(this.ctx.io, lines, { format: 'ndjson', now: await this.ctx.serviceNow() });
+    await presentList(this.ctx, lines, { format: 'ndjson', now: await this.ctx.serviceNow() });
   }
 }

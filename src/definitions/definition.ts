@@ -1,6 +1,6 @@
 /**
- * The shape of one command's definition: plain data (path, arguments, typed flags, examples) plus a
- * lazy loader. Everything about a command that is not its behaviour lives here, so commander's tree,
+ * The shape of one command's definition: plain data (path, arguments, typed flags, examples); the module
+ * that runs it is named in ./loaders.ts. Everything about a command that is not its behaviour lives here, so commander's tree,
  * the fast help path, completions and the command reference are all derived from one place, and the
  * options object a command receives is typed from its flags.
  */
@@ -48,7 +48,7 @@ export type FlagSpec = StringFlag | IntFlag | BoolFlag | ListFlag | ChoiceFlag;
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
 /**
- * A global flag (src/commands/definitions/globals.ts): a command flag's shape, plus the built-in
+ * A global flag (./globals.ts): a command flag's shape, plus the built-in
  * default src/config/settings.ts falls back to after the variable and the profile (help shows it).
  */
 export type GlobalFlagSpec = FlagSpec & { settingDefault?: string };
@@ -87,8 +87,6 @@ export interface CommandDefinition<Specs extends FlagSpecs = FlagSpecs> {
   examples: readonly string[];
   /** Paragraphs shown after the examples in --help (rules a flag's line has no room for). */
   notes?: readonly string[];
-  /** The implementation, imported only when the command runs (one bundle chunk per command). */
-  load: () => Promise<{ default: unknown }>;
 }
 
 /** Declares a command; the identity function only keeps the flags' literal types for inference. */

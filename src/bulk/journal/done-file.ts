@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openOwnFile } from './atomic.js';
+import { openOwnFile } from '../../config/atomic.js';
 
 /**
  * The journal's compact "done" file on disk: a JSON header line, then the packed sections of a

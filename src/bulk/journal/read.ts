@@ -1,11 +1,11 @@
 import { closeSync, createReadStream, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openOwnFile, SymlinkError } from './atomic.js';
-import { DoneKeys } from './journal-done.js';
-import type { InputRecord, JournalMeta, JournalRecord, LineState, RunRecord } from './journal-records.js';
-import { identityOf } from './journal-records.js';
+import { openOwnFile, SymlinkError } from '../../config/atomic.js';
+import { DoneKeys } from './done.js';
+import type { InputRecord, JournalMeta, JournalRecord, LineState, RunRecord } from './records.js';
+import { identityOf } from './records.js';
 
-/** Reading a journal (src/config/journal.ts): what earlier runs left, record by record, or from a compaction's done file. */
+/** Reading a journal (./journal.ts): what earlier runs left, record by record, or from a compaction's done file. */
 
 export class CorruptJournalError extends Error {
   override readonly name = 'CorruptJournalError';

@@ -1,5 +1,5 @@
-import { doneFileChunks, readDoneFile } from './journal-done-file.js';
-import type { DonePart, DoneSections, PackedAt } from './journal-done-file.js';
+import { doneFileChunks, readDoneFile } from './done-file.js';
+import type { DonePart, DoneSections, PackedAt } from './done-file.js';
 
 /**
  * The requests of a batch that are confirmed, by request identity (a bulk line's key does not

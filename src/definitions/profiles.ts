@@ -1,6 +1,5 @@
-/** Keys, profiles and settings: auth, doctor and config. Plain data: loaders import their module only when called (see ../table.ts). */
-import { command } from '../definition.js';
-import type { Loaded } from './flags.js';
+/** Keys, profiles and settings: auth, doctor and config. Plain data: src/commands/loaders.ts names each command's module. */
+import { command } from './definition.js';
 
 export const profilesCommands = {
   authLogin: command({
@@ -15,28 +14,24 @@ export const profilesCommands = {
       'parcels auth login --base-url https://api.example.com',
       'printf %s "$KEY" | parcels auth login --profile ci --base-url https://api.example.com --with-key-stdin',
     ],
-    load: (): Loaded => import('../auth/login.js'),
   }),
   authStatus: command({
     path: ['auth', 'status'],
     summary: 'Check the key with the service; show the profile, base URL and masked key',
     flags: { offline: { type: 'bool', flags: '--offline', description: 'answer from the local settings only, without asking the service' } },
     examples: ['parcels auth status', 'parcels auth status --json', 'parcels auth status --offline'],
-    load: (): Loaded => import('../auth/status.js'),
   }),
   authToken: command({
     path: ['auth', 'token'],
     summary: "Print the profile's API key, for PARCELS_API_KEY=$(parcels auth token)",
     flags: { show: { type: 'bool', flags: '--show', description: 'print the key even when stdout is a terminal' } },
     examples: ['parcels auth token --show', 'parcels auth token --profile ci | gh secret set PARCELS_API_KEY'],
-    load: (): Loaded => import('../auth/token.js'),
   }),
   authLogout: command({
     path: ['auth', 'logout'],
     summary: "Remove a profile's saved key",
     flags: {},
     examples: ['parcels auth logout --profile ci'],
-    load: (): Loaded => import('../auth/logout.js'),
   }),
   doctor: command({
     path: ['doctor'],
@@ -49,7 +44,6 @@ export const profilesCommands = {
       },
     },
     examples: ['parcels doctor', 'parcels doctor --json --require-scope deliveries:write'],
-    load: (): Loaded => import('../doctor/run.js'),
   }),
   authSwitch: command({
     path: ['auth', 'switch'],
@@ -57,14 +51,12 @@ export const profilesCommands = {
     summary: 'Make a saved profile the default one',
     flags: {},
     examples: ['parcels auth switch prod'],
-    load: (): Loaded => import('../auth/switch.js'),
   }),
   configList: command({
     path: ['config', 'list'],
     summary: 'Show the settings of every profile (keys masked)',
     flags: {},
     examples: ['parcels config list'],
-    load: (): Loaded => import('../config/list.js'),
   }),
   configGet: command({
     path: ['config', 'get'],
@@ -72,7 +64,6 @@ export const profilesCommands = {
     summary: 'Print one setting of the profile (output, timeout, retries, base_url)',
     flags: {},
     examples: ['parcels config get output'],
-    load: (): Loaded => import('../config/get.js'),
   }),
   configSet: command({
     path: ['config', 'set'],
@@ -80,7 +71,6 @@ export const profilesCommands = {
     summary: 'Change one setting of the profile (output, timeout, retries, base_url)',
     flags: {},
     examples: ['parcels config set output json', 'parcels config set timeout 10 --profile ci'],
-    load: (): Loaded => import('../config/set.js'),
   }),
   configUse: command({
     path: ['config', 'use'],
@@ -88,7 +78,6 @@ export const profilesCommands = {
     summary: 'Make a saved profile the default one (same as auth switch)',
     flags: {},
     examples: ['parcels config use prod'],
-    load: (): Loaded => import('../auth/switch.js'),
   }),
   configUnset: command({
     path: ['config', 'unset'],
@@ -96,6 +85,5 @@ export const profilesCommands = {
     summary: 'Remove one setting from the profile (output, timeout, retries, base_url)',
     flags: {},
     examples: ['parcels config unset output', 'parcels config unset timeout --profile ci'],
-    load: (): Loaded => import('../config/unset.js'),
   }),
 } as const;

@@ -1,0 +1,95 @@
+/**
+ * Issue 20: every hint the suite provokes is run exactly as printed. Each in-process run
+ * (`runCli`, `runAtTerminal`) records the backquoted `parcels …` commands on its stderr with the env
+ * (config dir, target) that provoked them; `replayHints()` runs each with that env while the file's
+ * sandbox still listens (the harness's close() calls it first), writes one line per replay to the
+ * run's report, and throws if any replay was refused as usage (exit 2, "unknown option") or failed
+ * unexpectedly (exit 1). See docs/contributing.md, "Every hint is run".
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { run } from '../../src/cli.js';
+import { captureIO } from './io.js';
+
+/** POSIX shell words of a printed command (bare words and '…' quoting, as shellQuote writes them). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  const pattern = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (const match of command.matchAll(pattern)) words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : (match[2] as string));
+  return words;
+}
+
+/** Every `parcels …` command quoted in backticks on stderr, as argv (without "parcels"). */
+export function hintedCommands(stderr: string): string[][] {
+  return [...stderr.matchAll(/`parcels ([^`]+)`/g)].map((m) => shellWords(m[1] as string));
+}
+
+/**
+ * The one allow-list: hints a replay cannot run as a bare command would, each with its reason and
+ * what it does instead — skip it, answer a prompt at a terminal (`typed`), or accept an outcome the
+ * user's own input (not the hint) decides (`accepts`). Keep it short: any other failure is a bug in the hint.
+ */
+export const REPLAY_RULES: readonly ReplayRule[] = [
+  { reason: 'waits for the user to type a key at a prompt (errors.test.ts types one and runs it)', matches: (a) => a[0] === 'auth' && a[1] === 'login', skip: true },
+  { reason: 'runs until stopped (a server, a watch)', matches: (a) => (a[0] === 'sandbox' && a[1] === 'serve') || a.includes('--watch'), skip: true },
+  { reason: 'asks before deleting the sandbox data: pasted at a terminal, answered yes', matches: (a) => a[0] === 'sandbox' && a[1] === 'reset', typed: 'y\n' },
+  {
+    reason: 'the fix-and-rerun hint of a bulk file: until the user fixes the file the rerun reports the same invalid lines (exit 2, a summary, not a refusal)',
+    matches: (a) => a.includes('--from') && a.includes('--continue'),
+    accepts: (code, stderr) => code === 2 && /\(\d+ invalid\)/.test(stderr) && !stderr.startsWith('Error:'),
+  },
+];
+
+interface ReplayRule {
+  reason: string;
+  matches(argv: readonly string[]): boolean;
+  skip?: boolean;
+  typed?: string;
+  accepts?(code: number, stderr: string): boolean;
+}
+
+interface Provoked {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  hint: string[];
+}
+
+const pending: Provoked[] = [];
+
+/** Called by the in-process runners with what a run printed on stderr. */
+export function recordHints(argv: readonly string[], env: NodeJS.ProcessEnv, stderr: string): void {
+  for (const hint of hintedCommands(stderr)) pending.push({ argv: [...argv], env: { ...env }, hint });
+}
+
+/** Where this run's replay reports go (one NDJSON file per test file and process). */
+export const REPORT_DIR = join(tmpdir(), 'parcels-hint-replays');
+
+/** Replays every hint recorded so far (each distinct hint and env once); throws naming each one that failed. */
+export async function replayHints(label: string): Promise<void> {
+  const batch = pending.splice(0);
+  const seen = new Set<string>();
+  const failures: string[] = [];
+  mkdirSync(REPORT_DIR, { recursive: true });
+  const report = join(REPORT_DIR, `${label.replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}.ndjson`);
+  for (const p of batch) {
+    const key = JSON.stringify([p.hint, p.env.PARCELS_CONFIG_DIR, p.env.PARCELS_BASE_URL]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const rule = REPLAY_RULES.find((r) => r.matches(p.hint));
+    if (rule?.skip === true) {
+      appendFileSync(report, JSON.stringify({ argv: p.argv, hint: p.hint, skipped: rule.reason }) + '\n');
+      continue;
+    }
+    const captured = captureIO({ env: p.env, ...(rule?.typed === undefined ? { stdin: '' } : { tty: true }) });
+    const io = rule?.typed === undefined ? captured.io : { ...captured.io, stdin: Readable.from([Buffer.from(rule.typed, 'utf8')]), stdinIsTTY: true };
+    const code = await run(p.hint as string[], { io, env: p.env });
+    const stderr = captured.stderr();
+    const accepted = rule?.accepts?.(code, stderr) === true;
+    const failed = !accepted && (code === 2 || code === 1 || /unknown (option|command)/.test(stderr));
+    appendFileSync(report, JSON.stringify({ argv: p.argv, hint: p.hint, code, stderr, failed }) + '\n');
+    if (failed) failures.push(`parcels ${p.argv.join(' ')}\n  hinted: parcels ${p.hint.join(' ')}\n  → exit ${code}: ${stderr.trim()}`);
+  }
+  if (failures.length > 0) throw new Error(`${failures.length} hint(s) failed when run as printed (report: ${report}):\n${failures.join('\n')}`);
+}
