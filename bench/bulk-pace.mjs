@@ -2,7 +2,8 @@
 //   node bench/bulk-pace.mjs [--latency-lines 4000] [--rate-lines 900] [--cpu-lines 4000]
 // 1. latency: `create --from` of --latency-lines lines, --concurrency 32, against `sandbox serve
 //    --latency 50`: the run's own rate (first send to last answer, from its summary) as a fraction
-//    of concurrency / RTT = 640 lines/s (target >= 0.93).
+//    of concurrency / RTT = 640 lines/s (target >= 0.93), and of concurrency / the round trip measured
+//    in the same run (the 50 ms plus the sandbox's own work), with a bare fetch loop as baseline.
 // 2. rate limit: --rate-lines lines, --concurrency 32, against a seed limiting the organisation to
 //    300 requests per 5 s, started right before: the run's wall time against the ideal (the run
 //    cannot finish before the window that takes its last 300 opens: (lines / 300 - 1) windows after
@@ -83,6 +84,38 @@ function create(name, url, file, lines) {
   );
 }
 
+
+const createBody = (n) => JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: `rtt-${n}` });
+let bareKeys = 0;
+function postCreate(url) {
+  const n = ++bareKeys;
+  return fetch(`${url}/deliveries/v1/parcels`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEMO_API_KEY}`, 'content-type': 'application/json', 'idempotency-key': `bench-pace-${process.pid}-${n}-key` },
+    body: createBody(n),
+  }).then((r) => r.arrayBuffer());
+}
+
+/** Median of 20 sequential creates on one kept-alive connection: the round trip a line really waits. */
+async function measuredRtt(url) {
+  await postCreate(url);
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    const t0 = performance.now();
+    await postCreate(url);
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[10];
+}
+
+/** The same number of creates from a bare fetch loop at the same concurrency: lines/s. */
+async function bareLoop(url, lines) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next++ < lines) await postCreate(url); }));
+  return lines / ((performance.now() - t0) / 1000);
+}
+
 const latencyLines = Number(values['latency-lines']);
 const rateLines = Number(values['rate-lines']);
 const cpuLines = Number(values['cpu-lines']);
@@ -97,10 +130,15 @@ try {
 
   if (latencyLines > 0) {
     const slow = await serve('latency', unlimited, ['--latency', '50']);
+    const rttMs = await measuredRtt(slow.url);
+    const bare = await bareLoop(slow.url, latencyLines);
     const latency = await create('latency', slow.url, input('latency', latencyLines), latencyLines);
     slow.stop();
     const ideal = CONCURRENCY / 0.05;
-    console.log(`latency: ${latencyLines} lines, --latency 50, concurrency ${CONCURRENCY}: ${latency.rate} lines/s = ${(latency.rate / ideal).toFixed(3)} of ${ideal}/s (wall ${(latency.wallMs / 1000).toFixed(2)} s)`);
+    const idealMeasured = CONCURRENCY / (rttMs / 1000);
+    console.log(`latency: ${latencyLines} lines, --latency 50, concurrency ${CONCURRENCY}: ${latency.rate} lines/s = ${(latency.rate / ideal).toFixed(3)} of ${ideal}/s nominal (wall ${(latency.wallMs / 1000).toFixed(2)} s)`);
+    console.log(`  measured round trip of one create: ${rttMs.toFixed(1)} ms (the 50 ms plus the sandbox's own work) -> ${(latency.rate / idealMeasured).toFixed(3)} of ${idealMeasured.toFixed(0)}/s`);
+    console.log(`  baseline in the same run, a bare fetch loop at concurrency ${CONCURRENCY}: ${bare.toFixed(0)} lines/s (${(bare / ideal).toFixed(3)} of nominal); the CLI / that loop: ${(latency.rate / bare).toFixed(3)}`);
   }
 
   if (rateLines > 0) {
