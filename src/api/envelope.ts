@@ -43,3 +43,8 @@ export function entryId(data: unknown): string | undefined {
   if (typeof id === 'number') return String(id);
   return undefined;
 }
+
+/** A page as the presenter takes it (io/present/resource.ts `Page`): the data whole, its list and its next cursor. */
+export function pageOf(data: unknown): { data: unknown; items: unknown[] | undefined; nextCursor: string | undefined } {
+  return { data, items: findItems(data), nextCursor: nextCursor(data) };
+}

@@ -13,8 +13,10 @@ export const KNOWN_IDS_MAX = 1000;
 export interface KnownIds {
   /** Ids remembered, oldest first. */
   all(): Promise<string[]>;
-  /** Adds ids (moving ones already known to the most recent end) and keeps the newest `KNOWN_IDS_MAX`. */
+  /** Adds ids (moving ones already known to the most recent end) and keeps the newest `max`. */
   remember(ids: readonly string[]): Promise<void>;
+  /** How many stay known. */
+  readonly max: number;
 }
 
 export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN_IDS_MAX): KnownIds {
@@ -37,6 +39,7 @@ export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN
   };
   return {
     all,
+    max,
     async remember(ids) {
       if (ids.length === 0) return;
       const fresh = new Set(ids);

@@ -4,7 +4,7 @@
  */
 import { renderChecklist } from './checklist.js';
 import type { ChecklistItem } from './checklist.js';
-import { presentRecord } from './present.js';
+import { recordAs } from './present.js';
 import type { PresentContext } from './present.js';
 import { renderList, renderMessage } from './render.js';
 
@@ -22,7 +22,7 @@ export interface ReportOptions {
 export async function presentReport(ctx: PresentContext, report: unknown, opts: ReportOptions): Promise<void> {
   const format = ctx.outputFormat();
   if (format === 'json' || format === 'ndjson') {
-    await presentRecord(ctx, report, { format, fields: opts.fields, now: opts.now });
+    await recordAs(ctx, report, { fields: opts.fields, now: opts.now }, () => format);
     return;
   }
   if (format === 'csv' || opts.fields !== undefined) {

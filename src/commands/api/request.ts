@@ -4,8 +4,7 @@ import type { ApiRequest, ApiResponse, HttpMethod } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { presentList, presentRecord } from '../../io/present.js';
-import { renderRecord } from '../../io/render.js';
+import { presentBodies, presentBody, presentErrorBody } from '../../io/present/raw.js';
 import { renderResponseHead } from '../../io/response-head.js';
 import { untilAborted } from '../shared/abortable.js';
 import { dataFlag } from '../shared/flags.js';
@@ -66,7 +65,7 @@ export default defineCommand<typeof apiCommands.api, ApiOptions>({
       signal: ctx.signal,
     };
     if (options.paginate) {
-      await showItems(ctx, untilAborted(items(paginate(client, request)), ctx.signal));
+      await presentBodies(ctx, untilAborted(items(paginate(client, request)), ctx.signal), ctx.now());
       return;
     }
     let response: ApiResponse;
@@ -77,7 +76,7 @@ export default defineCommand<typeof apiCommands.api, ApiOptions>({
       throw error;
     }
     if (options.include) await renderResponseHead(ctx.io, response.status, statusPhrase(response.status), response.headers);
-    if (response.body !== undefined) await showBody(ctx, response.body);
+    if (response.body !== undefined) await presentBody(ctx, response.body, ctx.now());
   },
 });
 
@@ -86,17 +85,8 @@ async function* items(pages: AsyncIterable<{ data: unknown }>): AsyncGenerator<u
   for await (const page of pages) yield* findItems(page.data) ?? [page.data];
 }
 
-/** The body as sent: JSON (one NDJSON line with --output ndjson), never a table. */
-async function showBody(ctx: Context, body: unknown): Promise<void> {
-  await presentRecord(ctx, body, { format: ctx.outputFormat() === 'ndjson' ? 'ndjson' : 'json', now: ctx.now() });
-}
-
-async function showItems(ctx: Context, source: AsyncIterable<unknown>): Promise<void> {
-  await presentList(ctx, source, { format: 'ndjson', now: ctx.now(), stream: true });
-}
-
-/** Like gh api: the service's error body is the answer asked for, so it goes to stdout; the error itself to stderr. */
+/** The status line with --include, and the service's error body (io/present/raw.ts). */
 async function showErrorAnswer(ctx: Context, error: ApiError, include: boolean): Promise<void> {
   if (include) await renderResponseHead(ctx.io, error.status, statusPhrase(error.status), {});
-  if (error.body !== undefined) await renderRecord(ctx.io, error.body, { format: ctx.outputFormat() === 'ndjson' ? 'ndjson' : 'json', now: ctx.now() });
+  if (error.body !== undefined) await presentErrorBody(ctx, error.body, ctx.now());
 }

@@ -1,8 +1,8 @@
 import { engineClient, engineRetries } from '../../bulk/command.js';
 import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
-import { renderLine, renderMessage } from '../../io/render.js';
-import { isHumanFormat } from '../../io/output-format.js';
+import { renderMessage } from '../../io/render.js';
+import { runLines } from '../../io/present/run.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
 import { defineCommand } from '../types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
@@ -30,18 +30,14 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
   async run(_options, ctx) {
     const place = { dir: dataDir(ctx.env), target: await journalTarget(ctx) };
     const entries = new Map((await listOutbox(place)).map((entry) => [entry.seq, entry]));
-    const human = ctx.io.stdoutIsTTY && isHumanFormat(ctx.outputFormat());
+    const show = runLines(ctx);
     const sent: OutboxEntry[] = [];
     const printed = printedIds();
     const emit = async (result: ResultLine): Promise<void> => {
       const entry = entries.get(result.line);
       if (result.ok && entry !== undefined) sent.push(entry);
       if (result.ok) printed.add(result.entry_id);
-      if (ctx.globals.quiet) {
-        if (result.ok && result.entry_id !== undefined) await renderLine(ctx.io, result.entry_id);
-        return;
-      }
-      await renderLine(ctx.io, human ? resultLine(result, entry) : resultText(result));
+      await show({ json: resultText(result), text: () => resultLine(result, entry), quietId: result.ok ? result.entry_id : undefined });
     };
     const retries = await engineRetries(ctx);
     const client = await engineClient(ctx, 1);

@@ -35,13 +35,11 @@ export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
   async run(options, ctx) {
     const admin = await sandboxAdmin(ctx);
     try {
-      const format = ctx.outputFormat();
-      // A followed log never ends: JSON goes out one entry per line instead of one unfinished array.
-      const shown = options.follow && format === 'json' ? 'ndjson' : format;
-      const rows = shown === 'csv' || (shown === 'table' && !ctx.io.stdoutIsTTY);
       await presentList(ctx, entries(admin, options, ctx.signal), {
-        format: shown,
-        fields: ctx.fields() ?? (rows ? TABLE_FIELDS : undefined),
+        fields: ctx.fields(),
+        rowFields: TABLE_FIELDS,
+        // A followed log never ends.
+        endless: options.follow,
         view: 'requests',
         now: await ctx.serviceNow(),
         stream: true,

@@ -1,5 +1,4 @@
-import { presentRecord } from '../../io/present.js';
-import { renderList, renderMessage } from '../../io/render.js';
+import { presentRecordRows } from '../../io/present.js';
 import { resolveParcelId } from '../shared/parcel-id.js';
 import type { toolsCommands } from '../../definitions/tools.js';
 import { defineCommand } from '../types.js';
@@ -43,13 +42,7 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
     const admin = await sandboxAdmin(ctx);
     try {
       const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as RunView;
-      const format = ctx.outputFormat();
-      if (format === 'json') {
-        await presentRecord(ctx, view, { format, now: await ctx.serviceNow() });
-        return;
-      }
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;
-      await renderMessage(ctx.io, `Parcel ${view.entry_id}: scenario ${view.scenario} (run ${view.run}), ${state}`, 'info');
       const steps = view.steps.map((s, n) => ({
         step: n,
         arrives_at: s.arrives_at,
@@ -61,7 +54,13 @@ export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptio
         applied: s.applied,
         refused: view.refused.find((r) => r.step === n)?.code ?? null,
       }));
-      await renderList(ctx.io, steps, { format, fields: ctx.fields(), now: await ctx.serviceNow(), view: 'steps' });
+      await presentRecordRows(ctx, view, {
+        line: `Parcel ${view.entry_id}: scenario ${view.scenario} (run ${view.run}), ${state}`,
+        rows: steps,
+        fields: ctx.fields(),
+        now: await ctx.serviceNow(),
+        view: 'steps',
+      });
     } finally {
       await admin.close();
     }

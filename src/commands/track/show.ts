@@ -1,12 +1,10 @@
-import type { Context } from '../../context.js';
 import { NotDeliveredError, UsageError } from '../../errors.js';
-import type { CodeNames } from '../../io/format.js';
-import { renderList, renderMessage } from '../../io/render.js';
+import { renderMessage } from '../../io/render.js';
 import { sanitize } from '../../io/sanitize.js';
 import { isLoopbackUrl } from '../../schemas/host.js';
-import { forPeople, presentList, presentRecord } from '../../io/present.js';
-import { entrySummary, renderParcelTimeline, stateItem } from '../../track/view.js';
-import { entryJson, parcelState } from '../../track/timeline.js';
+import { assertPresentable } from '../../io/present/kinds.js';
+import { TIMELINE, TIMELINE_WATCH, TimelinePresenter } from '../../io/present/timeline.js';
+import { entrySummary } from '../../track/view.js';
 import type { Snapshot } from '../../track/watch.js';
 import { sleep } from '../../api/core/sleep.js';
 import { watch } from '../../track/watch.js';
@@ -15,7 +13,7 @@ import { defineCommand } from '../types.js';
 import { parcelIds } from './ids.js';
 import { rememberParcelIds } from '../shared/parcel-id.js';
 import { readSnapshots } from '../../track/read.js';
-import { WatchPrinter } from '../../track/watch-output.js';
+import { WatchUpdates, statesOf, timelineOf } from '../../track/results.js';
 
 export interface TrackOptions {
   ids: string[];
@@ -33,18 +31,14 @@ export const MIN_REMOTE_INTERVAL_S = 5;
 
 export default defineCommand<typeof trackCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
-    if (ctx.globals.fields !== undefined) {
-      throw new UsageError('--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values', '--fields');
-    }
+    await assertPresentable(ctx, flags.watch ? TIMELINE_WATCH : TIMELINE);
     if (!flags.watch) {
       if (flags.interval !== undefined) throw new UsageError('--interval works only with --watch', '--interval');
       if (flags.failOnAttempt) throw new UsageError('--fail-on-attempt works only with --watch', '--fail-on-attempt');
     }
     let intervalS: number | undefined;
     if (flags.watch) {
-      // The profile's output setting is known only once the settings are read.
       const settings = await ctx.settings();
-      if (ctx.outputFormat() === 'csv') throw new UsageError('--watch prints a table or NDJSON lines, not csv', '--output');
       intervalS = flags.interval ?? DEFAULT_INTERVAL_S;
       if (intervalS < MIN_REMOTE_INTERVAL_S && !ctx.globals.sandbox && !isLoopbackUrl(settings.baseUrl)) {
         throw new UsageError(`--interval must be at least ${MIN_REMOTE_INTERVAL_S} seconds (1 against this machine) (got ${intervalS})`, '--interval');
@@ -61,21 +55,18 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
     }
     // --watch owns its pause after a failed poll: its reads are not retried on top of it.
     const client = options.intervalS === undefined ? await ctx.api() : (await ctx.api()).withRetries(0);
-    const format = ctx.outputFormat();
+    const out = new TimelinePresenter(ctx);
     const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, ctx.signal, options.several);
-    // Names matter only to people reading tables; they are looked up while the parcels are read.
-    const namesPromise: Promise<CodeNames | undefined> = format === 'table' ? ctx.codeNames() : Promise.resolve(undefined);
 
     if (options.intervalS === undefined) {
-      const [snapshots, names] = await Promise.all([read(options.ids), namesPromise]);
+      const snapshots = await read(options.ids);
       // Every id it shows stays known for prefixes, like list and get (--from's ids included).
       await rememberParcelIds(ctx, options.ids);
-      if (options.several) await showSeveral(ctx, options.ids, snapshots, names);
-      else await showOne(ctx, snapshots[0] as Snapshot, names);
+      await out.show(options.several ? statesOf(options.ids, snapshots) : timelineOf(snapshots[0] as Snapshot));
       return;
     }
 
-    const printer = new WatchPrinter(ctx, { several: options.several, names: await namesPromise });
+    const updates = new WatchUpdates(options.several);
     const end = await watch({
       ids: options.ids,
       intervalMs: options.intervalS * 1000,
@@ -83,47 +74,17 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
       read,
       first: async (snapshots) => {
         await rememberParcelIds(ctx, options.ids);
-        await printer.first(snapshots);
+        await out.update(updates.first(snapshots));
       },
-      fresh: (batch) => printer.fresh(batch),
+      fresh: (batch) => out.update(updates.fresh(batch)),
       pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.ceil(delayMs / 1000)} s`, 'warn'),
       sleep,
       signal: ctx.signal,
     });
     if (!end.delivered) {
-      const what = entrySummary(end.attempt, { names: printer.names, now: await ctx.serviceNow(), colour: false });
+      const what = entrySummary(end.attempt, { names: await out.names(), now: await ctx.serviceNow(), colour: false });
       throw new NotDeliveredError(`parcel ${end.id} was not delivered: ${what}`);
     }
-    // How it ended, for people (scripts read the NDJSON lines and the exit code).
-    if (!ctx.globals.quiet && forPeople(ctx)) {
-      await renderMessage(ctx.io, options.ids.length === 1 ? 'delivered; stopped watching' : `all ${options.ids.length} parcels delivered; stopped watching`);
-    }
+    await out.end(options.ids.length === 1 ? 'delivered; stopped watching' : `all ${options.ids.length} parcels delivered; stopped watching`);
   },
 });
-
-async function showOne(ctx: Context, snapshot: Snapshot, names: CodeNames | undefined): Promise<void> {
-  const format = ctx.outputFormat();
-  const now = await ctx.serviceNow();
-  const data = { parcel: snapshot.parcel, timeline: snapshot.timeline.map(entryJson) };
-  if (format === 'table') {
-    await renderParcelTimeline(ctx.io, snapshot.parcel, snapshot.timeline, { names, now });
-  } else if (format === 'csv') {
-    await renderList(ctx.io, data.timeline, { format, now });
-  } else {
-    await presentRecord(ctx, data, { format, now });
-  }
-}
-
-/** Where each parcel stands: a table for people, one JSON line per parcel for scripts. */
-async function showSeveral(ctx: Context, ids: readonly string[], snapshots: readonly Snapshot[], names: CodeNames | undefined): Promise<void> {
-  const format = ctx.outputFormat();
-  const now = await ctx.serviceNow();
-  // --jq implies json.
-  if (format === 'json' || format === 'ndjson') {
-    const states = ids.map((id, i) => parcelState(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? []));
-    await presentList(ctx, states, { format: 'ndjson', now });
-    return;
-  }
-  const items = ids.map((id, i) => stateItem(id, snapshots[i]?.parcel, snapshots[i]?.timeline ?? [], { names, now }));
-  await renderList(ctx.io, items, { format, names, now, view: 'states' });
-}
