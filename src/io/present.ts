@@ -3,8 +3,8 @@
  * success line) and this module chooses how it prints: --jq, JSON, NDJSON, CSV/TSV, a table, wide,
  * or nothing for people when a script reads the output. Commands never branch on --jq or on the
  * output format; the renderers (render.ts, list.ts, jq.ts) do the formatting. The other result
- * kinds are in present/ (a service's resources, a timeline, a raw body, a run's lines) and in
- * present-report.ts, each loaded only by the commands that print it.
+ * kinds are in present/ (a service's resources, a timeline, a raw body, a run's lines, a report of
+ * checks), each loaded only by the commands that print it.
  */
 import { pickFields } from './fields.js';
 import { renderJq, renderJqStream } from './jq.js';

@@ -3,7 +3,7 @@ import type { Settings, SettingSource } from '../../config/settings.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import { SCOPES } from '../../api/probe.js';
 import type { Scope } from '../../schemas/routes.js';
-import { presentReport } from '../../io/present-report.js';
+import { presentReport } from '../../io/present/report.js';
 import type { profilesCommands } from '../../definitions/profiles.js';
 import { defineCommand } from '../types.js';
 import { checkLocalFiles } from './local.js';

@@ -1,12 +1,12 @@
 /**
- * The presenter's report kind (see present.ts), apart from it: the checklist measures text with the
+ * The presenter's report kind (see ../present.ts), apart from it: the checklist measures text with the
  * table module, which a one-shot get or create never loads.
  */
-import { renderChecklist } from './checklist.js';
-import type { ChecklistItem } from './checklist.js';
-import { recordAs } from './present.js';
-import type { PresentContext } from './present.js';
-import { renderList, renderMessage } from './render.js';
+import { renderChecklist } from '../checklist.js';
+import type { ChecklistItem } from '../checklist.js';
+import { recordAs } from '../present.js';
+import type { PresentContext } from '../present.js';
+import { renderList, renderMessage } from '../render.js';
 
 /** A report of checks (doctor): its items as rows and as a checklist, and the closing line a person reads. */
 export interface ReportOptions {
