@@ -14,7 +14,6 @@ import { readConfig } from './config/store.js';
 import { targetId } from './config/target.js';
 import { otherCommand, sameCommand } from './io/hint.js';
 import { renderMessage, renderTrace } from './io/render.js';
-import { compileJq } from './io/jq.js';
 import { waitingIndicator } from './io/spinner.js';
 import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { EtagCache } from './config/etags.js';
@@ -298,6 +297,7 @@ export function createContext(init: {
     jq() {
       jqPromise ??= (async () => {
         if (globals.jq === undefined) return undefined;
+        const { compileJq } = await import('./io/jq.js');
         return compileJq(globals.jq, { signal });
       })();
       return jqPromise;

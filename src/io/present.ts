@@ -7,7 +7,6 @@
  * checks), each loaded only by the commands that print it.
  */
 import { pickFields } from './fields.js';
-import { renderJq, renderJqStream } from './jq.js';
 import type { JqFilter } from './jq.js';
 import { isHumanFormat } from './output-format.js';
 import type { OutputFormat } from './output-format.js';
@@ -81,7 +80,8 @@ export async function presentRecordRows(
  */
 export async function recordAs(ctx: PresentContext, data: unknown, opts: RecordShape, format: () => OutputFormat): Promise<void> {
   const jq = await ctx.jq();
-  if (jq !== undefined) await renderJq(ctx.io, jq, pickFields(data, opts.fields));
+  // jq.js (and its worker thread) is loaded only when --jq is given.
+  if (jq !== undefined) await (await import('./jq.js')).renderJq(ctx.io, jq, pickFields(data, opts.fields));
   else await renderRecord(ctx.io, data, { ...opts, format: format() });
 }
 
@@ -90,7 +90,7 @@ export async function listAs(ctx: PresentContext, items: Source, opts: ListShape
   const jq = await ctx.jq();
   if (jq === undefined) return renderList(ctx.io, items, { ...opts, format: format() });
   const { fields } = opts;
-  return renderJqStream(ctx.io, jq, fields === undefined ? items : picked(items, fields));
+  return (await import('./jq.js')).renderJqStream(ctx.io, jq, fields === undefined ? items : picked(items, fields));
 }
 
 async function* picked(items: Source, fields: string[]): AsyncGenerator<unknown> {
