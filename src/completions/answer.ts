@@ -23,7 +23,7 @@ export const COURIER_FETCH_TIMEOUT_MS = 2000;
 
 /**
  * `parcels couriers` run on the command line's target, output dropped: the command caches what it
- * reads (src/commands/shared/couriers.ts), with the same settings, key and host rules as any other.
+ * reads (src/args/couriers.ts), with the same settings, key and host rules as any other.
  * Only from the installed launcher (bin/parcels.js), which completion scripts call; a failure or a
  * timeout leaves the cache empty and completion offers nothing, as before.
  */
