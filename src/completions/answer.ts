@@ -1,5 +1,5 @@
 import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from './values.js';
-import type { ValueSources } from './complete.js';
+import type { ValueSources } from './value-candidates.js';
 import { complete, formatCandidates } from './complete.js';
 
 /** The hidden `parcels __complete WORD…`: candidates from the definitions and the local caches only. */
