@@ -2,9 +2,10 @@
  * Every command, defined once: path, arguments, typed flags, summary and examples, as plain data.
  * commander's tree (cli.ts), the fast help path (fast-path.ts), the typed options each command's
  * `parse` receives, completions and the command reference all derive from this table. The
- * definitions live beside it by area and import no command code: src/commands/loaders.ts names the
- * module that runs each one. The global flags are defined beside them, in ./globals.ts. Command
- * modules take their definition's type from their area's file; nothing here imports a layer above.
+ * definitions live beside it, one file per first word (`events add` in ./events.ts), and import no
+ * command code: src/commands/loaders.ts names the module that runs each one. The global flags are
+ * defined beside them, in ./globals.ts. Command modules take their definition's type from their
+ * first word's file; nothing here imports a layer above.
  */
 import type { CommandDefinition } from './definition.js';
 import { createCommands } from './create.js';
@@ -29,7 +30,7 @@ import { configCommands } from './config.js';
 import { sandboxCommands } from './sandbox.js';
 import { completionCommands } from './completion.js';
 
-/** Object spread keeps each area's order: help lists the commands in this order. */
+/** Object spread keeps each file's order: help lists the commands of a section (groups.ts) in this order. */
 export const definitions = {
   ...createCommands,
   ...getCommands,
