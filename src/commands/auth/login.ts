@@ -1,11 +1,10 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { promptHidden } from '../../io/prompt.js';
+import { confirm, promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../schemas/host.js';
 import { USER_AGENT } from '../../version.js';
-import { confirm } from '../../io/confirm.js';
 import { presentSuccess } from '../../io/present.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { defineCommand } from '../../command-kit/types.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import { confirm } from '../../io/confirm.js';
+import { confirm } from '../../io/prompt.js';
 import { sameCommand } from '../../io/hint.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
