@@ -19,7 +19,7 @@ const define = { __PARCELS_VERSION__: JSON.stringify(version) };
  * static import (that would be a cycle); the sandbox library entry never imports cli.ts.
  */
 const CLI_ENTRY = resolve('src/cli.ts');
-const LAZY_CLI_MODULES = ['src/bulk/command.ts', 'src/bulk/outbox.ts', 'src/io/table.ts', 'src/completions/answer.ts', 'src/sandbox-loader.ts'].map((file) => resolve(file));
+const LAZY_CLI_MODULES = ['src/bulk/command.ts', 'src/io/jq.ts', 'src/bulk/outbox.ts', 'src/io/table.ts', 'src/completions/answer.ts', 'src/sandbox-loader.ts'].map((file) => resolve(file));
 const commandsShareCore: Plugin = {
   name: 'commands-share-core',
   setup(build) {

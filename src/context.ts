@@ -4,7 +4,6 @@ import { stdoutZone } from './io/time.js';
 import { ApiClient } from './api/http.js';
 import { otherCommand, sameCommand } from './io/hint.js';
 import { renderTrace } from './io/render.js';
-import { compileJq } from './io/jq.js';
 import { waitingIndicator } from './io/spinner.js';
 import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { EtagCache } from './config/etags.js';
@@ -189,6 +188,7 @@ export function createContext(init: {
     jq() {
       jqPromise ??= (async () => {
         if (globals.jq === undefined) return undefined;
+        const { compileJq } = await import('./io/jq.js');
         return compileJq(globals.jq, { signal });
       })();
       return jqPromise;
