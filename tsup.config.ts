@@ -24,7 +24,8 @@ const commandsShareCore: Plugin = {
   name: 'commands-share-core',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const command = /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/]shared[\\/]/.test(args.path);
+      const command =
+        /[\\/]src[\\/]commands[\\/]([\w-]+[\\/])?[\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/](shared[\\/]|loaders\.ts$)/.test(args.path);
       if (!command && !LAZY_CLI_MODULES.includes(args.path)) return undefined;
       const source = await readFile(args.path, 'utf8');
       return { contents: `import ${JSON.stringify(CLI_ENTRY)};\n${source}`, loader: 'ts' };

@@ -1,10 +1,10 @@
 import { maskKey } from '../../api/redact.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
-import { showStream } from '../shared/show.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { configCommands } from '../../definitions/config.js';
+import { presentStream } from '../../io/present/resource.js';
 import { readConfig } from '../../config/store.js';
 
-export default defineCommand<typeof profilesCommands.configList, Record<string, never>>({
+export default defineCommand<typeof configCommands.configList, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const config = await readConfig(ctx.env);
@@ -18,7 +18,7 @@ export default defineCommand<typeof profilesCommands.configList, Record<string, 
       timeout: profile.timeout ?? null,
       retries: profile.retries ?? null,
     }));
-    await showStream(ctx, toAsync(rows), 'No profiles yet: run `parcels auth login --base-url URL`.');
+    await presentStream(ctx, toAsync(rows), 'No profiles yet: run `parcels auth login --base-url URL`.');
   },
 });
 

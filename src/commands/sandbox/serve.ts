@@ -2,8 +2,8 @@ import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
 import { timeText } from '../../io/time.js';
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../types.js';
-import type { toolsCommands } from '../../definitions/tools.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
 
@@ -79,7 +79,7 @@ async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv)
   return token;
 }
 
-export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
+export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>({
   parse({ flags }) {
     return {
       host: flags.host,

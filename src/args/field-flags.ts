@@ -1,0 +1,11 @@
+import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
+
+/**
+ * Request field → the flag that sets it, so errors name what the user typed. Fields missing here
+ * are set by `--` + the field name with dashes (`delivered_country` → `--delivered-country`).
+ */
+export const FLAG_FOR_FIELD: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(PARCEL_FIELDS.map((f) => [f.name, `--${f.flag}`])),
+  time_attempt: '--at',
+  occurred_at: '--at',
+};

@@ -1,0 +1,21 @@
+import type { ApiClient } from '../api/http.js';
+import type { CommandDefinition } from '../definitions/definition.js';
+import { defineCommand } from './types.js';
+import { presentPage } from '../io/present/resource.js';
+import { pageOf } from '../api/envelope.js';
+import type { ResourceOptions } from '../io/present/resource.js';
+
+/** A command with no arguments that reads one route and shows its data (a list or a record). */
+export function readOnlyCommand(
+  fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ data: unknown }>,
+  emptyMessage: string,
+  show: ResourceOptions = {},
+) {
+  return defineCommand<CommandDefinition<Record<string, never>>, Record<string, never>>({
+    parse: () => ({}),
+    async run(_options, ctx) {
+      const response = await fetch(await ctx.api(), ctx.signal);
+      await presentPage(ctx, pageOf(response.data), emptyMessage, show);
+    },
+  });
+}
