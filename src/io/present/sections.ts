@@ -1,7 +1,7 @@
 /** A record holding several lists (reference codes, an overview), split for people into its lists and the rest. */
 import { isRecord } from '../../schemas/record.js';
 
-export interface Sections {
+interface Sections {
   /** Lists, by dotted path, the most useful first. */
   lists: [string, unknown[]][];
   /** Everything else, by dotted path. */

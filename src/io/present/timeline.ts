@@ -1,7 +1,7 @@
 /**
  * The timeline kind (`track`): one parcel and its timeline, several parcels' states, or a watch's
  * stream of timeline updates. Scripts read JSON (one record, or NDJSON lines), csv reads rows, and
- * people see what the feature that knows the entries draws (src/track/view.ts; io knows no parcel),
+ * people see what the feature that knows the entries draws (src/track/results.ts; io knows no parcel),
  * given the code names and the service's time, which the presenter looks up only for people.
  */
 import type { CodeNames } from '../format.js';
