@@ -52,7 +52,7 @@ export interface ResourceOptions {
  * attempt) names the parcel written to or read.
  */
 async function rememberParcels(ctx: ResourceContext, items: readonly unknown[], opts: ResourceOptions): Promise<void> {
-  const ids = opts.view === 'parcels' ? items.map((item) => idOf(item, opts)).filter((id): id is string => id !== undefined) : opts.parentId === undefined ? [] : [opts.parentId];
+  const ids = (opts.view === 'parcels' ? items.map((item) => idOf(item, opts)) : [opts.parentId]).filter((id): id is string => id !== undefined);
   if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
 }
 
