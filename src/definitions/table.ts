@@ -7,6 +7,7 @@
  * modules take their definition's type from their area's file; nothing here imports a layer above.
  */
 import type { CommandDefinition } from './definition.js';
+import type { GLOBAL_FLAGS } from './globals.js';
 import { parcelsCommands } from './parcels.js';
 import { trackCommands } from './track.js';
 import { outboxCommands } from './outbox.js';
@@ -30,3 +31,11 @@ export const definitions = {
 
 /** The command tree in the order help lists it. */
 export const COMMANDS: readonly CommandDefinition[] = Object.values(definitions);
+
+/** The flags FlagName (./flag-name.ts) is typed from: every command's and the global ones. */
+declare module './flag-name.js' {
+  interface FlagRegistry {
+    commands: typeof definitions;
+    globals: typeof GLOBAL_FLAGS;
+  }
+}
