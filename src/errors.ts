@@ -32,13 +32,16 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Invalid flags or input, caught before anything was sent. */
-export class UsageError<Field extends string = string> extends Error {
+export class UsageError<Field extends string = never> extends Error {
   override readonly name = 'UsageError';
   /** The flag or field at fault, e.g. `--postal-code` or `delivered.delivered_number`. */
   readonly field?: string;
   constructor(
     message: string,
-    /** A literal that looks like a flag must name one that exists (CheckedWord). */
+    /**
+     * Checked when it is a literal: a word that looks like a flag must name one that exists
+     * (CheckedWord). A subclass that passes one declares it: `extends UsageError<'--from'>`.
+     */
     field?: CheckedWord<Field>,
     /** One line telling the user what to do instead. */
     readonly hint?: string,
@@ -57,7 +60,7 @@ export class UsageError<Field extends string = string> extends Error {
 const FLAG_FOR_HEADER: Readonly<Record<string, FlagName>> = { 'idempotency-key': '--idempotency-key', 'if-match': '--if-match' };
 
 /** A request header value with CR, LF or another control character: refused before anything is sent. */
-export class InvalidHeaderError extends UsageError {
+export class InvalidHeaderError extends UsageError<string> {
   constructor(readonly header: string) {
     const flag = FLAG_FOR_HEADER[header.toLowerCase()];
     super(

@@ -1,5 +1,7 @@
 import { NotLoggedInError, UsageError } from '../errors.js';
 import type { OutputFormat } from '../io/output-format.js';
+import { longFlag } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import type { ConfigFile, Profile, ProfileKey } from './schema.js';
 import { checkSetting, originOf } from './schema.js';
 
@@ -47,16 +49,22 @@ const DEFAULT_OUTPUT: OutputFormat = 'table';
 const DEFAULT_TIMEOUT_S = 30;
 const DEFAULT_RETRIES = 3;
 
+/** The variable behind each setting: the global flag's (GLOBAL_FLAGS), and the key's, which no flag sets. */
 const ENV = {
-  profile: 'PARCELS_PROFILE',
-  baseUrl: 'PARCELS_BASE_URL',
+  profile: GLOBAL_FLAGS.profile.env,
+  baseUrl: GLOBAL_FLAGS.baseUrl.env,
   apiKey: 'PARCELS_API_KEY',
-  output: 'PARCELS_OUTPUT',
-  timeout: 'PARCELS_TIMEOUT',
-  retries: 'PARCELS_RETRIES',
+  output: GLOBAL_FLAGS.output.env,
+  timeout: GLOBAL_FLAGS.timeout.env,
+  retries: GLOBAL_FLAGS.retries.env,
 } as const;
 
-const FLAG = { profile: '--profile', baseUrl: '--base-url', output: '--output', timeout: '--timeout', retries: '--retries' } as const;
+const FLAG = {
+  baseUrl: longFlag(GLOBAL_FLAGS.baseUrl),
+  output: longFlag(GLOBAL_FLAGS.output),
+  timeout: longFlag(GLOBAL_FLAGS.timeout),
+  retries: longFlag(GLOBAL_FLAGS.retries),
+};
 
 function present(value: string | number | undefined): value is string | number {
   return value !== undefined && value !== '';

@@ -45,6 +45,9 @@ export type FlagName = BuiltinFlag | GlobalFlag | CommandFlags<Registered<'comma
 /** The flags one command takes (`CommandFlag<typeof definitions.create>`): its own, the global ones and commander's. */
 export type CommandFlag<Definition extends { flags: object }> = LongFlags<Definition['flags']> | GlobalFlag | BuiltinFlag;
 
+/** A flag as an error names it: alone, or with the word after it (`--set slot_start`). */
+export type FlagField = FlagName | `${FlagName} ${string}`;
+
 /**
  * A word where a flag may be named (an error's field, a word of a hint's command): a literal that
  * looks like a long flag must be one that exists, alone or with its value (`--set weight`,
@@ -53,7 +56,7 @@ export type CommandFlag<Definition extends { flags: object }> = LongFlags<Defini
  */
 export type CheckedWord<W extends string> = string extends W
   ? W
-  : W extends FlagName | `${FlagName} ${string}` | `${FlagName}=${string}` | '--'
+  : W extends FlagField | `${FlagName}=${string}` | '--'
     ? W
     : W extends `--${string}`
       ? FlagName

@@ -40,7 +40,7 @@ export function fieldName(name: string, flag: string): string {
  * code or its name (`null` clears any of these). An unknown field's value is read as JSON when it parses, else as text.
  */
 export async function setValue(field: string, raw: string, ctx: Context): Promise<unknown> {
-  const flag = `--set ${field}`;
+  const flag = `--set ${field}` as const;
   const type = FIELD_TYPES[field];
   // `null` clears a number field, as in the spec's change body; a text field takes "null" as text.
   if (type !== undefined && type !== 'text' && raw.trim() === 'null') return null;
