@@ -5,7 +5,7 @@
  * options object a command receives is typed from its flags.
  */
 import type { FlagSyntax } from '../io/hint.js';
-import type { LongFlag } from './flag-name.js';
+import type { LongFlag, VariableName } from './flag-name.js';
 
 interface FlagBase {
   /** Commander's flag syntax, exactly as shown in help: `-d, --data <json>`, `--all`, `--no-verify`. */
@@ -14,7 +14,7 @@ interface FlagBase {
   /** Other flags (by key) that may not be given together with this one. */
   conflicts?: readonly string[];
   /** Environment variable read when the flag is absent. */
-  env?: string;
+  env?: VariableName;
 }
 
 export interface StringFlag extends FlagBase {

@@ -48,6 +48,12 @@ export type CommandFlag<Definition extends { flags: object }> = LongFlags<Defini
 /** A flag as an error names it: alone, or with the word after it (`--set slot_start`). */
 export type FlagField = FlagName | `${FlagName} ${string}`;
 
+/** Flags named together by the word after their dashes (`--delivered-*`): that word begins a flag that exists. */
+export type FlagGroup = FlagName extends infer Flag ? (Flag extends `--${infer Word}-${string}` ? `--${Word}-*` : never) : never;
+
+/** An environment variable read when its flag is absent (`PARCELS_TIMEOUT`): errors name it instead of the flag. */
+export type VariableName = Uppercase<string>;
+
 /**
  * A word where a flag may be named (an error's field, a word of a hint's command): a literal that
  * looks like a long flag must be one that exists, alone or with its value (`--set weight`,

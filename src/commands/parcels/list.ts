@@ -15,6 +15,7 @@ import { showPage, showStream } from '../shared/show.js';
 import { sameCommand } from '../../io/hint.js';
 import { withCourierCodes } from '../shared/couriers.js';
 import type { Context } from '../../context.js';
+import type { CommandFlag } from '../../definitions/flag-name.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */
@@ -24,7 +25,7 @@ export interface ListOptions {
   max: number | undefined;
 }
 
-const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
+const LIST_FLAGS: Readonly<Record<string, CommandFlag<typeof parcelsCommands.list>>> = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
 
 export default defineCommand<typeof parcelsCommands.list, ListOptions>({
   async parse({ flags }, ctx) {
