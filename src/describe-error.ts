@@ -5,7 +5,7 @@ import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, Networ
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './io/hint.js';
 import type { CommandLine } from './io/hint.js';
-import type { CommandFlag } from './definitions/flag-name.js';
+import type { CommandFlag, GlobalFlag } from './definitions/flag-name.js';
 import type { definitions } from './definitions/table.js';
 
 /**
@@ -101,10 +101,10 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
 
 /** `parcels auth login` for the profile in use, with the --base-url the user typed (or `baseUrl`, the host the key is wanted for). */
 async function loginCommand(ctx: Context, baseUrl?: string): Promise<string> {
-  const words = ['auth', 'login'];
-  if (!typedFlag(ctx.commandLine, '--profile')) words.push('--profile', await profileName(ctx));
-  if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) words.push('--base-url', baseUrl);
-  return otherCommand(ctx.commandLine, words, ['--profile', '--base-url']);
+  const added: Partial<Record<GlobalFlag, string>> = {};
+  if (!typedFlag(ctx.commandLine, '--profile')) added['--profile'] = await profileName(ctx);
+  if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) added['--base-url'] = baseUrl;
+  return otherCommand(ctx.commandLine, ['auth', 'login', ...Object.entries(added).flat()], ['--profile', '--base-url']);
 }
 
 /** The parcel id in a request path `/deliveries/v1/parcels/{id}[/…]`. */
