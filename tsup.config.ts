@@ -19,12 +19,13 @@ const define = { __PARCELS_VERSION__: JSON.stringify(version) };
  * static import (that would be a cycle); the sandbox library entry never imports cli.ts.
  */
 const CLI_ENTRY = resolve('src/cli.ts');
-const LAZY_CLI_MODULES = ['src/bulk/command.ts', 'src/bulk/outbox.ts', 'src/io/table.ts', 'src/completions/answer.ts', 'src/sandbox-loader.ts'].map((file) => resolve(file));
+const LAZY_CLI_MODULES = ['src/bulk/command.ts', 'src/io/jq.ts', 'src/bulk/outbox.ts', 'src/io/table.ts', 'src/completions/answer.ts', 'src/sandbox-loader.ts'].map((file) => resolve(file));
 const commandsShareCore: Plugin = {
   name: 'commands-share-core',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const command = /[\\/]src[\\/]commands[\\/][\w-]+[\\/][\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/]shared[\\/]/.test(args.path);
+      const command =
+        /[\\/]src[\\/]commands[\\/]([\w-]+[\\/])?[\w-]+\.ts$/.test(args.path) && !/[\\/]commands[\\/](shared[\\/]|loaders\.ts$)/.test(args.path);
       if (!command && !LAZY_CLI_MODULES.includes(args.path)) return undefined;
       const source = await readFile(args.path, 'utf8');
       return { contents: `import ${JSON.stringify(CLI_ENTRY)};\n${source}`, loader: 'ts' };

@@ -1,20 +1,9 @@
-// Over 300 lines on purpose: the one lazy factory every command receives; each member is small and they share its state.
 import { randomUUID } from 'node:crypto';
 import { dryRunRecorder } from './api/dry-run.js';
 import { stdoutZone } from './io/time.js';
 import { ApiClient } from './api/http.js';
-import { loadCodeNames } from './api/reference.js';
-import { readCached, writeCached } from './config/cache.js';
-import { openEtagCache } from './config/etags.js';
-import { openKnownIds } from './config/known-ids.js';
-import { defaultSandboxDb, prepareDefaultSandboxDb } from './config/paths.js';
-import { sandboxDataExists } from './config/sandbox-data.js';
-import { requireApiKey, resolveSettings } from './config/settings.js';
-import { readConfig } from './config/store.js';
-import { targetId } from './config/target.js';
 import { otherCommand, sameCommand } from './io/hint.js';
-import { renderMessage, renderTrace } from './io/render.js';
-import { compileJq } from './io/jq.js';
+import { renderTrace } from './io/render.js';
 import { waitingIndicator } from './io/spinner.js';
 import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
 import type { EtagCache } from './config/etags.js';
@@ -28,6 +17,9 @@ import type { OutputFormat } from './io/output-format.js';
 import type { IO } from './io/streams.js';
 import type { JqFilter } from './io/jq.js';
 import { skewTracker } from './clock-skew/tracker.js';
+import { requireApiKey } from './config/settings.js';
+import { targetCaches } from './context/caches.js';
+import { targets } from './context/target.js';
 import type { GlobalOptions } from './definitions/globals.js';
 import type { CommandLine } from './io/hint.js';
 
@@ -80,9 +72,6 @@ export interface Context {
   close(): Promise<void>;
 }
 
-/** Profile name shown for --sandbox. */
-const SANDBOX_PROFILE = 'sandbox';
-
 export function parseOutputFormat(value: string, source: string): OutputFormat {
   if (isOutputFormat(value)) return value;
   throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")`, source);
@@ -102,82 +91,10 @@ export function createContext(init: {
   io.timeZone = stdoutZone(io.stdoutIsTTY, env, globals.utc === true);
   const signal = init.signal ?? new AbortController().signal;
   const now = init.now ?? (() => Math.floor(Date.now() / 1000));
-  let settingsPromise: Promise<Settings> | undefined;
-  let targetPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
-  let etagsPromise: Promise<EtagCache> | undefined;
-  let knownIdsPromise: Promise<KnownIds> | undefined;
-  let namesPromise: Promise<CodeNames> | undefined;
   let jqPromise: Promise<JqFilter | undefined> | undefined;
-  let profileOutput: OutputFormat | undefined;
-  /** The --sandbox database: the target its ETags and names are kept for. */
-  let sandboxDb: string | undefined;
   let recorder: DryRunRecorder | undefined;
   const closers: (() => Promise<void>)[] = [];
-
-  const settings = (): Promise<Settings> => {
-    settingsPromise ??= (async () => {
-      const config = await readConfig(env);
-      const resolved = resolveSettings({
-        flags: {
-          profile: globals.profile,
-          baseUrl: globals.baseUrl,
-          output: globals.output,
-          timeout: globals.timeout,
-          retries: globals.retries,
-        },
-        env,
-        config,
-      });
-      profileOutput = resolved.output;
-      return resolved;
-    })();
-    return settingsPromise;
-  };
-
-  const target = (): Promise<Settings> => {
-    targetPromise ??= (async () => {
-      const resolved = await settings();
-      if (!globals.sandbox) return resolved;
-      const { loadSandbox } = await import('./sandbox-loader.js');
-      const { startSandbox, DEMO_API_KEY } = await loadSandbox();
-      const firstUse = !(await sandboxDataExists(env));
-      sandboxDb = await prepareDefaultSandboxDb(env);
-      if (firstUse && noticesWanted()) {
-        await renderMessage(io, `Using the local sandbox; its data is kept in ${sandboxDb} (empty it with \`${otherCommand(ctx.commandLine, ['sandbox', 'reset'], [])}\`)`);
-      }
-      const sandbox = await startSandbox({ db: sandboxDb, port: 0 });
-      closers.push(sandbox.close);
-      return {
-        ...resolved,
-        profile: SANDBOX_PROFILE,
-        baseUrl: sandbox.url,
-        apiKey: DEMO_API_KEY,
-        sources: { ...resolved.sources, profile: 'sandbox', baseUrl: 'sandbox', apiKey: 'sandbox' },
-      };
-    })();
-    return targetPromise;
-  };
-
-  /** The id per-target caches are kept under: the sandbox's database, or the base URL (none without one). */
-  const targetKey = async (): Promise<string | undefined> => {
-    const resolved = await target();
-    if (sandboxDb !== undefined) return targetId({ sandboxDb });
-    return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
-  };
-
-  // The skew is kept per target and profile: the embedded sandbox's test clock can be moved too.
-  const skew = skewTracker({
-    io,
-    env,
-    // Never starts the embedded sandbox: its database names the target.
-    async key() {
-      if (globals.sandbox) return { target: targetId({ sandboxDb: defaultSandboxDb(env) }), profile: SANDBOX_PROFILE };
-      const resolved = await settings();
-      if (resolved.baseUrl === undefined) return undefined;
-      return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
-    },
-  });
 
   // A spinner helps a person waiting at a terminal; it would only get in the way of a trace.
   const spinnerWanted = (): boolean => io.stderrIsTTY && !globals.verbose && !globals.quiet && !globals.dryRun;
@@ -193,11 +110,18 @@ export function createContext(init: {
   // errors are one JSON line on stderr), they stay out of the way.
   const noticesWanted = (): boolean => !globals.quiet && !machineOutput();
 
+  const commandLine = init.commandLine ?? { words: [], flags: [] };
+  const where = targets({ io, env, globals, commandLine, noticesWanted });
+  const { settings, target, targetKey } = where;
+  // The skew is kept per target and profile: the embedded sandbox's test clock can be moved too.
+  const skew = skewTracker({ io, env, key: where.skewKey });
+  const caches = targetCaches({ env, targetKey, api: () => ctx.api(), dryRun: globals.dryRun === true, signal });
+
   const ctx: Context = {
     io,
     env,
     globals,
-    commandLine: init.commandLine ?? { words: [], flags: [] },
+    commandLine,
     now,
     signal,
     claimSecondSignal: init.claimSecondSignal ?? (() => new AbortController().signal),
@@ -237,43 +161,9 @@ export function createContext(init: {
       })();
       return apiPromise;
     },
-    etags() {
-      etagsPromise ??= (async () => {
-        const cacheTarget = await targetKey();
-        if (cacheTarget !== undefined) return openEtagCache(env, cacheTarget);
-        // Without a base URL there is no target: api() raises the usage error saying how to set one.
-        await ctx.api();
-        throw new Error('unreachable: api() refuses a missing base URL');
-      })();
-      return etagsPromise;
-    },
-    knownIds() {
-      knownIdsPromise ??= (async () => {
-        const cacheTarget = await targetKey();
-        if (cacheTarget !== undefined) return openKnownIds(env, cacheTarget);
-        // Without a base URL there is no target: api() raises the usage error saying how to set one.
-        await ctx.api();
-        throw new Error('unreachable: api() refuses a missing base URL');
-      })();
-      return knownIdsPromise;
-    },
-    codeNames() {
-      namesPromise ??= (async () => {
-        const cacheTarget = await targetKey();
-        // With no service to ask (no base URL), the spec's own meanings serve.
-        if (cacheTarget === undefined) return {};
-        return loadCodeNames({
-          cache: {
-            read: (name, maxAgeS) => readCached<CodeNames>(env, cacheTarget, name, maxAgeS),
-            write: (name, names) => writeCached(env, cacheTarget, name, names),
-          },
-          // A dry run sends nothing, so it cannot look names up.
-          client: globals.dryRun ? undefined : () => ctx.api(),
-          signal,
-        });
-      })();
-      return namesPromise;
-    },
+    etags: caches.etags,
+    knownIds: caches.knownIds,
+    codeNames: caches.codeNames,
     outputFormat() {
       if (globals.jq !== undefined) {
         // jq reads JSON: --jq implies --json, and any other explicit format contradicts it.
@@ -284,7 +174,7 @@ export function createContext(init: {
       }
       if (globals.output !== undefined) return globals.output;
       if (env.PARCELS_OUTPUT) return parseOutputFormat(env.PARCELS_OUTPUT, 'PARCELS_OUTPUT');
-      return profileOutput ?? 'table';
+      return where.profileOutput() ?? 'table';
     },
     fields() {
       if (globals.fields === undefined) return undefined;
@@ -298,6 +188,7 @@ export function createContext(init: {
     jq() {
       jqPromise ??= (async () => {
         if (globals.jq === undefined) return undefined;
+        const { compileJq } = await import('./io/jq.js');
         return compileJq(globals.jq, { signal });
       })();
       return jqPromise;
@@ -306,6 +197,7 @@ export function createContext(init: {
     dryRunRequests: () => recorder?.requests ?? [],
     async close() {
       for (const close of closers.reverse()) await close();
+      await where.close();
       await skew.close();
     },
   };

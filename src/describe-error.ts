@@ -1,4 +1,4 @@
-import { FLAG_FOR_FIELD } from './commands/shared/field-flags.js';
+import { FLAG_FOR_FIELD } from './args/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';

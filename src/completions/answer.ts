@@ -1,5 +1,5 @@
 import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from './values.js';
-import type { ValueSources } from './complete.js';
+import type { ValueSources } from './value-candidates.js';
 import { complete, formatCandidates } from './complete.js';
 import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
@@ -25,7 +25,7 @@ export const COURIER_FETCH_TIMEOUT_MS = 2000;
 
 /**
  * `parcels couriers` run on the command line's target, output dropped: the command caches what it
- * reads (src/commands/shared/couriers.ts), with the same settings, key and host rules as any other.
+ * reads (src/args/couriers.ts), with the same settings, key and host rules as any other.
  * Only from the installed launcher (bin/parcels.js), which completion scripts call; a failure or a
  * timeout leaves the cache empty and completion offers nothing, as before.
  */

@@ -18,7 +18,7 @@ export interface FlagSyntax {
 
 /**
  * The user's command line (`ctx.commandLine`): the words after `parcels`, and the syntax of every
- * flag the command takes, the global ones included (src/commands/command-line.ts builds it).
+ * flag the command takes, the global ones included (src/command-kit/command-line.ts builds it).
  */
 export interface CommandLine {
   readonly words: readonly string[];

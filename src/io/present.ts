@@ -5,7 +5,6 @@
  * output format for these; the renderers below (render.ts, list.ts, jq.ts) do the formatting.
  */
 import { pickFields } from './fields.js';
-import { renderJq, renderJqStream } from './jq.js';
 import type { JqFilter } from './jq.js';
 import { isHumanFormat } from './output-format.js';
 import type { OutputFormat } from './output-format.js';
@@ -32,7 +31,8 @@ type Formatted<T extends { format: OutputFormat }> = Omit<T, 'format'> & { forma
  */
 export async function presentRecord(ctx: PresentContext, data: unknown, opts: Formatted<RecordOptions>): Promise<void> {
   const jq = await ctx.jq();
-  if (jq !== undefined) await renderJq(ctx.io, jq, pickFields(data, opts.fields));
+  // jq.js (and its worker thread) is loaded only when --jq is given.
+  if (jq !== undefined) await (await import('./jq.js')).renderJq(ctx.io, jq, pickFields(data, opts.fields));
   else await renderRecord(ctx.io, data, { ...opts, format: opts.format ?? ctx.outputFormat() });
 }
 
@@ -41,7 +41,7 @@ export async function presentList(ctx: PresentContext, items: Source, opts: Form
   const jq = await ctx.jq();
   if (jq === undefined) return renderList(ctx.io, items, { ...opts, format: opts.format ?? ctx.outputFormat() });
   const { fields } = opts;
-  return renderJqStream(ctx.io, jq, fields === undefined ? items : picked(items, fields));
+  return (await import('./jq.js')).renderJqStream(ctx.io, jq, fields === undefined ? items : picked(items, fields));
 }
 
 async function* picked(items: Source, fields: string[]): AsyncGenerator<unknown> {

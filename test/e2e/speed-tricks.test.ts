@@ -48,12 +48,13 @@ async function esModulesLoadedBy(args: string[], env: NodeJS.ProcessEnv): Promis
 const ES_MODULE_LOADER = 'NativeModule internal/modules/esm/module_job';
 
 describe('the CommonJS fast path (bin/parcels.js, dist/fast-path.cjs, dist/complete.cjs)', () => {
-  it('--version and --help load one small CommonJS file and no ES module', async () => {
+  it('--version and --help load one small CommonJS file, no ES module and, piped, no stream modules (the answer goes straight to fd 1)', async () => {
     for (const args of [['--version'], ['--help']]) {
       const { stdout, builtins, files } = await loadedBy(args);
       expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /^Usage: parcels /);
       expect(files).toEqual(['bin/parcels.js', 'dist/fast-path.cjs']);
       expect(builtins).not.toContain(ES_MODULE_LOADER);
+      expect(builtins).not.toContain('NativeModule stream');
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerFlags, methodArg, pathArg, queryFlags } from '../../src/commands/api/parts.js';
+import { headerFlags, methodArg, pathArg, queryFlags } from '../../src/args/api-request.js';
 import { UsageError } from '../../src/errors.js';
 import { codeName } from '../../src/io/format.js';
 

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CommandDefinition } from '../../src/definitions/definition.js';
-import type { RawFlag } from '../../src/commands/resolve-flags.js';
-import { resolveFlags, resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
+import type { RawFlag } from '../../src/command-kit/resolve-flags.js';
+import { resolveFlags, resolveGlobalOptions } from '../../src/command-kit/resolve-flags.js';
 import { definitions } from '../../src/definitions/table.js';
 import { loadCommand } from '../../src/commands/loaders.js';
-import type { CommandModule } from '../../src/commands/types.js';
+import type { CommandModule } from '../../src/command-kit/types.js';
 import { createContext } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { captureIO } from '../helpers/io.js';

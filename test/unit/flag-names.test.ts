@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BULK_ONLY_FLAGS } from '../../src/bulk/flags.js';
-import { FLAG_FOR_FIELD } from '../../src/commands/shared/field-flags.js';
+import { FLAG_FOR_FIELD } from '../../src/args/field-flags.js';
 import { longFlag } from '../../src/definitions/definition.js';
 import type { CommandFlag, FlagName } from '../../src/definitions/flag-name.js';
 import { bulk } from '../../src/definitions/flags.js';
@@ -15,7 +15,7 @@ import type { definitions } from '../../src/definitions/table.js';
 import { COMMANDS } from '../../src/definitions/table.js';
 import { UsageError } from '../../src/errors.js';
 import { hintCommand, sameCommand } from '../../src/io/hint.js';
-import { commandLine } from '../../src/commands/command-line.js';
+import { commandLine } from '../../src/command-kit/command-line.js';
 import { STATE_FIELDS } from '../../src/schemas/required-state.js';
 import { timeFlag } from '../../src/schemas/time-input.js';
 

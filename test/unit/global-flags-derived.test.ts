@@ -22,9 +22,9 @@ vi.mock('../../src/definitions/globals.js', async (importOriginal) => {
 const { fastAnswer } = await import('../../src/fast-path.js');
 const { complete } = await import('../../src/completions/complete.js');
 const { commandsReference } = await import('../../src/docs/commands-reference.js');
-const { resolveGlobalOptions } = await import('../../src/commands/resolve-flags.js');
+const { resolveGlobalOptions } = await import('../../src/command-kit/resolve-flags.js');
 const { sameCommand } = await import('../../src/io/hint.js');
-const { commandLine } = await import('../../src/commands/command-line.js');
+const { commandLine } = await import('../../src/command-kit/command-line.js');
 
 const env = { PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
 const noValues = {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { longFlag } from '../../src/definitions/definition.js';
 import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
-import { resolveGlobalOptions } from '../../src/commands/resolve-flags.js';
+import { resolveGlobalOptions } from '../../src/command-kit/resolve-flags.js';
 import { helpTopic } from '../../src/help.js';
 import { UsageError } from '../../src/errors.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';

@@ -4,7 +4,7 @@ import type { CommandDefinition } from '../../src/definitions/definition.js';
 import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/io/hint.js';
 import type { CommandLine } from '../../src/io/hint.js';
 import { definitions } from '../../src/definitions/table.js';
-import { commandLine } from '../../src/commands/command-line.js';
+import { commandLine } from '../../src/command-kit/command-line.js';
 import { shellWords } from '../helpers/terminal.js';
 
 /** The command line of `definition` run with these words, as cli.ts hands it to the context. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readInput } from '../../src/bulk/input.js';
 import { longFlag } from '../../src/definitions/definition.js';
-import { parcelsCommands } from '../../src/definitions/parcels.js';
-import { FLAG_FOR_FIELD } from '../../src/commands/shared/field-flags.js';
-import { clearedValue, fieldName } from '../../src/commands/parcels/patch-fields.js';
+import { createCommands } from '../../src/definitions/create.js';
+import { FLAG_FOR_FIELD } from '../../src/args/field-flags.js';
+import { clearedValue, fieldName } from '../../src/args/patch-fields.js';
 import { VIEWS } from '../../src/io/views/resources.js';
 import { openSqliteRepository } from '../../src/sandbox/store/sqlite.js';
 import type { ParcelFields } from '../../src/sandbox/store/types.js';
@@ -44,7 +44,7 @@ describe.each(PARCEL_FIELDS.map((f) => [f.name, f] as const))('the table row %s'
   });
 
   it(`has the create flag --${f.flag}, named in errors and taken by patch --set/--clear`, () => {
-    const specs = Object.values(parcelsCommands.create.flags).filter((spec) => longFlag(spec) === `--${f.flag}`);
+    const specs = Object.values(createCommands.create.flags).filter((spec) => longFlag(spec) === `--${f.flag}`);
     expect(specs.map((spec) => spec.type)).toEqual([f.kind === 'integer' ? 'int' : 'string']);
     expect(FLAG_FOR_FIELD[name]).toBe(`--${f.flag}`);
     expect(fieldName(f.flag, '--set')).toBe(name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idsFromLines } from '../../src/commands/track/ids.js';
+import { idsFromLines } from '../../src/track/ids.js';
 import { isLoopbackUrl } from '../../src/schemas/host.js';
 import type { FormatContext } from '../../src/io/format.js';
 import { deliveredAddress, entrySummary, stateItem, timelineCells } from '../../src/track/view.js';

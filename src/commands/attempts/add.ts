@@ -2,22 +2,22 @@ import { createAttempt } from '../../api/history.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
-import { resolveParcelId } from '../shared/parcel-id.js';
-import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
+import { resolveParcelId } from '../../args/parcel-id.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { dataFlag, defined, issuesToUsageError } from '../../args/flags.js';
 import { timeFlag } from '../../schemas/time-input.js';
-import type { parcelsCommands } from '../../definitions/parcels.js';
-import { namedCodeFlag } from '../shared/codes.js';
+import type { attemptsCommands } from '../../definitions/attempts.js';
+import { namedCodeFlag } from '../../args/codes.js';
 import { UsageError } from '../../errors.js';
-import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
+import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
 import { showRecord } from '../shared/show.js';
 import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
-import { bareIdArg } from '../shared/bulk-args.js';
-import { requireState } from '../shared/required-state.js';
+import { bareIdArg } from '../../bulk/args.js';
+import { requireState } from '../../args/required-state.js';
 import type { FlagGroup, FlagName } from '../../definitions/flag-name.js';
 
 export interface SingleAttemptOptions {
@@ -44,7 +44,7 @@ const ATTEMPT_FLAGS: Readonly<Record<string, FlagName | FlagGroup>> = {
   'delivered.delivered_location_type': '--delivered-location-type',
 };
 
-export default defineCommand<typeof parcelsCommands.attemptsAdd, AttemptAddOptions>({
+export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOptions>({
   async parse({ args, flags }, ctx) {
     const bulk: BulkFlagValues = flags;
     const { outcome, reason, at } = flags;

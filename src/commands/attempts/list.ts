@@ -1,10 +1,10 @@
 import { listAttempts } from '../../api/history.js';
-import { defineCommand } from '../types.js';
-import { resolveParcelId } from '../shared/parcel-id.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { resolveParcelId } from '../../args/parcel-id.js';
 import { showPage } from '../shared/show.js';
-import type { parcelsCommands } from '../../definitions/parcels.js';
+import type { attemptsCommands } from '../../definitions/attempts.js';
 
-export default defineCommand<typeof parcelsCommands.attemptsList, { id: string }>({
+export default defineCommand<typeof attemptsCommands.attemptsList, { id: string }>({
   parse: async ({ args }, ctx) => ({ id: await resolveParcelId(args[0] ?? '', ctx) }),
   async run({ id }, ctx) {
     const response = await listAttempts(await ctx.api(), id, ctx.signal);

@@ -1,14 +1,13 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { promptHidden } from '../../io/prompt.js';
+import { confirm, promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../schemas/host.js';
 import { USER_AGENT } from '../../version.js';
-import { confirm } from '../shared/confirm.js';
 import { presentSuccess } from '../../io/present.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
-import { defineCommand } from '../types.js';
+import type { authCommands } from '../../definitions/auth.js';
+import { defineCommand } from '../../command-kit/types.js';
 import { sameCommand } from '../../io/hint.js';
 import { verifyKey } from '../../api/verify.js';
 import { updateConfig } from '../../config/store.js';
@@ -20,7 +19,7 @@ export interface LoginOptions {
   insecure: boolean;
 }
 
-export default defineCommand<typeof profilesCommands.authLogin, LoginOptions>({
+export default defineCommand<typeof authCommands.authLogin, LoginOptions>({
   parse({ flags }, ctx) {
     if (ctx.globals.sandbox) throw new UsageError('--sandbox needs no login: it uses the sandbox demo key', '--sandbox');
     const keyFrom = flags.withKeyStdin ? 'stdin' : 'prompt';

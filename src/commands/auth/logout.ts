@@ -1,9 +1,9 @@
 import { renderMessage } from '../../io/render.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { authCommands } from '../../definitions/auth.js';
 import { updateConfig } from '../../config/store.js';
 
-export default defineCommand<typeof profilesCommands.authLogout, Record<string, never>>({
+export default defineCommand<typeof authCommands.authLogout, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const settings = await ctx.settings();

@@ -3,8 +3,8 @@ import type { Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import type { ExitCode } from '../../errors.js';
 import { ApiError, CheckFailedError, EXIT } from '../../errors.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { authCommands } from '../../definitions/auth.js';
 import { presentRecord } from '../../io/present.js';
 import { probe } from '../../api/probe.js';
 import { getCouriers } from '../../api/account.js';
@@ -20,7 +20,7 @@ interface Problem {
   hint: string;
 }
 
-export default defineCommand<typeof profilesCommands.authStatus, StatusOptions>({
+export default defineCommand<typeof authCommands.authStatus, StatusOptions>({
   parse: ({ flags }) => ({ offline: flags.offline }),
   async run({ offline }, ctx) {
     // With --sandbox, the status of what requests would use: the embedded sandbox.

@@ -1,11 +1,12 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { authCommands } from '../../definitions/auth.js';
+import type { configCommands } from '../../definitions/config.js';
 import { updateConfig } from '../../config/store.js';
 
 /** `auth switch PROFILE` and its alias `config use PROFILE`: the saved profile used when none is named. */
-export default defineCommand<typeof profilesCommands.authSwitch | typeof profilesCommands.configUse, { profile: string }>({
+export default defineCommand<typeof authCommands.authSwitch | typeof configCommands.configUse, { profile: string }>({
   parse({ args }) {
     const profile = (args[0] ?? '').trim();
     if (profile === '') throw new UsageError('PROFILE must be a profile name', 'PROFILE');

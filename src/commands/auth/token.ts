@@ -1,7 +1,7 @@
 import { NotLoggedInError, UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
-import { defineCommand } from '../types.js';
+import type { authCommands } from '../../definitions/auth.js';
+import { defineCommand } from '../../command-kit/types.js';
 import { sameCommand } from '../../io/hint.js';
 
 /**
@@ -9,7 +9,7 @@ import { sameCommand } from '../../io/hint.js';
  * the one deliberate exception to "the key never appears in output". On a terminal it refuses
  * unless --show is given, so the key does not land on screen or in a scrollback by accident.
  */
-export default defineCommand<typeof profilesCommands.authToken, { show: boolean }>({
+export default defineCommand<typeof authCommands.authToken, { show: boolean }>({
   parse({ flags }, ctx) {
     if (ctx.globals.sandbox) throw new UsageError('--sandbox uses the sandbox demo key; there is no profile key to print', '--sandbox');
     if (ctx.io.stdoutIsTTY && !flags.show) {

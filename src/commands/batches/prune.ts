@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import type { batchesCommands } from '../../definitions/batches.js';
-import { defineCommand } from '../types.js';
+import { defineCommand } from '../../command-kit/types.js';
 import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 import { OUTBOX_BATCH } from '../../bulk/outbox.js';

@@ -1,10 +1,10 @@
 import { writeOut } from '../../io/streams.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { configCommands } from '../../definitions/config.js';
 import type { SettableKey } from '../../config/store.js';
-import { configKeyArg } from './keys.js';
+import { configKeyArg } from '../../args/config-key.js';
 
-export default defineCommand<typeof profilesCommands.configGet, { key: SettableKey }>({
+export default defineCommand<typeof configCommands.configGet, { key: SettableKey }>({
   parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
   async run({ key }, ctx) {
     const settings = await ctx.settings();

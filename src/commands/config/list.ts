@@ -1,10 +1,10 @@
 import { maskKey } from '../../api/redact.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { configCommands } from '../../definitions/config.js';
 import { showStream } from '../shared/show.js';
 import { readConfig } from '../../config/store.js';
 
-export default defineCommand<typeof profilesCommands.configList, Record<string, never>>({
+export default defineCommand<typeof configCommands.configList, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
     const config = await readConfig(ctx.env);

@@ -1,9 +1,9 @@
 import type { SettableKey } from '../../config/store.js';
 import { parseSettableValue } from '../../config/store.js';
 import { presentSuccess } from '../../io/present.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
-import { configKeyArg } from './keys.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { configCommands } from '../../definitions/config.js';
+import { configKeyArg } from '../../args/config-key.js';
 import { updateConfig } from '../../config/store.js';
 
 export interface ConfigSetOptions {
@@ -11,7 +11,7 @@ export interface ConfigSetOptions {
   value: string | number;
 }
 
-export default defineCommand<typeof profilesCommands.configSet, ConfigSetOptions>({
+export default defineCommand<typeof configCommands.configSet, ConfigSetOptions>({
   parse({ args }) {
     const key = configKeyArg(args[0] ?? '');
     return { key, value: parseSettableValue(key, args[1] ?? '') };

@@ -1,11 +1,11 @@
 import type { SettableKey } from '../../config/store.js';
 import { renderMessage } from '../../io/render.js';
-import { defineCommand } from '../types.js';
-import type { profilesCommands } from '../../definitions/profiles.js';
-import { configKeyArg } from './keys.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { configCommands } from '../../definitions/config.js';
+import { configKeyArg } from '../../args/config-key.js';
 import { updateConfig } from '../../config/store.js';
 
-export default defineCommand<typeof profilesCommands.configUnset, { key: SettableKey }>({
+export default defineCommand<typeof configCommands.configUnset, { key: SettableKey }>({
   parse: ({ args }) => ({ key: configKeyArg(args[0] ?? '') }),
   async run({ key }, ctx) {
     const settings = await ctx.settings();

@@ -3,22 +3,22 @@ import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
-import { resolveParcelId } from '../shared/parcel-id.js';
+import { resolveParcelId } from '../../args/parcel-id.js';
 import { otherCommand } from '../../io/hint.js';
-import { defineCommand } from '../types.js';
-import { dataFlag, defined, issuesToUsageError } from '../shared/flags.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { dataFlag, defined, issuesToUsageError } from '../../args/flags.js';
 import { timeFlag } from '../../schemas/time-input.js';
-import type { parcelsCommands } from '../../definitions/parcels.js';
-import { statusFlag } from '../shared/codes.js';
-import { idempotencyKeyFlag, replayNote } from '../shared/idempotency.js';
+import type { eventsCommands } from '../../definitions/events.js';
+import { statusFlag } from '../../args/codes.js';
+import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
 import { showRecord } from '../shared/show.js';
 import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
-import { bareIdArg } from '../shared/bulk-args.js';
-import { requireState } from '../shared/required-state.js';
+import { bareIdArg } from '../../bulk/args.js';
+import { requireState } from '../../args/required-state.js';
 import type { CommandFlag } from '../../definitions/flag-name.js';
 
 export interface SingleEventOptions {
@@ -31,9 +31,9 @@ export interface SingleEventOptions {
 /** One event for the parcel given, or one per line of --from. */
 export type EventAddOptions = SingleEventOptions | BulkRunOptions;
 
-const EVENT_FLAGS: Readonly<Record<string, CommandFlag<typeof parcelsCommands.eventsAdd>>> = { status: '--status', occurred_at: '--at' };
+const EVENT_FLAGS: Readonly<Record<string, CommandFlag<typeof eventsCommands.eventsAdd>>> = { status: '--status', occurred_at: '--at' };
 
-export default defineCommand<typeof parcelsCommands.eventsAdd, EventAddOptions>({
+export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {
     const bulk: BulkFlagValues = flags;
     const { status, at } = flags;

@@ -1,10 +1,10 @@
 import { listEvents } from '../../api/history.js';
-import { defineCommand } from '../types.js';
-import { resolveParcelId } from '../shared/parcel-id.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { resolveParcelId } from '../../args/parcel-id.js';
 import { showPage } from '../shared/show.js';
-import type { parcelsCommands } from '../../definitions/parcels.js';
+import type { eventsCommands } from '../../definitions/events.js';
 
-export default defineCommand<typeof parcelsCommands.eventsList, { id: string }>({
+export default defineCommand<typeof eventsCommands.eventsList, { id: string }>({
   parse: async ({ args }, ctx) => ({ id: await resolveParcelId(args[0] ?? '', ctx) }),
   async run({ id }, ctx) {
     const response = await listEvents(await ctx.api(), id, ctx.signal);

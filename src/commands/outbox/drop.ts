@@ -6,8 +6,8 @@ import { UsageError } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
 import type { HintPart } from '../../io/hint.js';
-import { defineCommand } from '../types.js';
-import { entrySummary } from './describe.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { entrySummary } from '../../bulk/outbox-describe.js';
 
 const SEE_OUTBOX: readonly HintPart[] = ['run ', { run: ['outbox'] }, ' to see the entries and their numbers'];
 

@@ -4,7 +4,7 @@ import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import { isHumanFormat } from '../../io/output-format.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
-import { defineCommand } from '../types.js';
+import { defineCommand } from '../../command-kit/types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
 import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
 import { resultText } from '../../bulk/report.js';
@@ -12,7 +12,7 @@ import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
 import { printedIds } from '../../config/known-ids.js';
 import type { ResultLine } from '../../bulk/types.js';
-import { entrySummary } from './describe.js';
+import { entrySummary } from '../../bulk/outbox-describe.js';
 import { otherCommand } from '../../io/hint.js';
 import type { Context } from '../../context.js';
 

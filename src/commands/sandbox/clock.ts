@@ -2,9 +2,9 @@ import type { ClockAction } from '../../api/sandbox-admin.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../schemas/duration.js';
 import { showRecord } from '../shared/show.js';
-import type { toolsCommands } from '../../definitions/tools.js';
-import { defineCommand } from '../types.js';
-import { sandboxAdmin } from './admin.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { sandboxAdmin } from '../../sandbox-admin.js';
 
 export interface ClockOptions {
   /** undefined: show the clock. */
@@ -27,7 +27,7 @@ function needsValue(action: string, value: string | undefined, example: string):
   return value;
 }
 
-export default defineCommand<typeof toolsCommands.sandboxClock, ClockOptions>({
+export default defineCommand<typeof sandboxCommands.sandboxClock, ClockOptions>({
   parse({ args }) {
     const [action = 'show', value] = args;
     if (!(ACTIONS as readonly string[]).includes(action)) {

@@ -1,8 +1,8 @@
 import { presentList } from '../../io/present.js';
-import type { toolsCommands } from '../../definitions/tools.js';
-import { defineCommand } from '../types.js';
-import type { SandboxAdmin } from './admin.js';
-import { sandboxAdmin } from './admin.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { SandboxAdmin } from '../../sandbox-admin.js';
+import { sandboxAdmin } from '../../sandbox-admin.js';
 
 export interface LogsOptions {
   follow: boolean;
@@ -27,7 +27,7 @@ async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSig
   }
 }
 
-export default defineCommand<typeof toolsCommands.sandboxLogs, LogsOptions>({
+export default defineCommand<typeof sandboxCommands.sandboxLogs, LogsOptions>({
   parse({ flags }) {
     return { follow: flags.follow, bodies: flags.bodies, limit: flags.limit };
   },

@@ -1,14 +1,14 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import { confirm } from '../shared/confirm.js';
+import { confirm } from '../../io/prompt.js';
 import { sameCommand } from '../../io/hint.js';
-import { defineCommand } from '../types.js';
-import type { toolsCommands } from '../../definitions/tools.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { defaultSandboxDb } from '../../config/paths.js';
 import { resetSandboxData } from '../../config/sandbox-data.js';
 
 /** `sandbox reset`: empties what `--sandbox` keeps between runs (its database, ETags and code names). */
-export default defineCommand<typeof toolsCommands.sandboxReset, { yes: boolean }>({
+export default defineCommand<typeof sandboxCommands.sandboxReset, { yes: boolean }>({
   parse({ flags }, ctx) {
     if (!flags.yes && !ctx.io.stdinIsTTY) {
       throw new UsageError('no terminal to ask for confirmation', '--yes', `add --yes to reset without asking: \`${sameCommand(ctx.commandLine, { drop: ['--yes'], add: ['--yes'] })}\``);

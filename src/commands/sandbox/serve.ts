@@ -2,8 +2,8 @@ import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
 import { timeText } from '../../io/time.js';
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../types.js';
-import type { toolsCommands } from '../../definitions/tools.js';
+import { defineCommand } from '../../command-kit/types.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
 import type { CommandFlag, VariableName } from '../../definitions/flag-name.js';
@@ -38,7 +38,7 @@ export function clockLine(clock: { now_ms: number; frozen: boolean; speed: numbe
   return `Clock: ${at}, real time`;
 }
 
-type ServeFlag = CommandFlag<typeof toolsCommands.sandboxServe>;
+type ServeFlag = CommandFlag<typeof sandboxCommands.sandboxServe>;
 
 /** A seed or scenario file that cannot be used: the flag, the file, and each problem on a line of its own. */
 function fileUsageError(err: { heading: string; problems: readonly { field: string; message: string }[] }, flag: ServeFlag): UsageError {
@@ -82,7 +82,7 @@ async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv)
   return token;
 }
 
-export default defineCommand<typeof toolsCommands.sandboxServe, ServeOptions>({
+export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>({
   parse({ flags }) {
     return {
       host: flags.host,

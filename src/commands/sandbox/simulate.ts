@@ -1,9 +1,9 @@
 import { presentRecord } from '../../io/present.js';
 import { renderList, renderMessage } from '../../io/render.js';
-import { resolveParcelId } from '../shared/parcel-id.js';
-import type { toolsCommands } from '../../definitions/tools.js';
-import { defineCommand } from '../types.js';
-import { sandboxAdmin } from './admin.js';
+import { resolveParcelId } from '../../args/parcel-id.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { sandboxAdmin } from '../../sandbox-admin.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { didYouMean } from '../../io/did-you-mean.js';
 
@@ -34,7 +34,7 @@ function unknownScenario(typed: string): (error: unknown) => never {
   };
 }
 
-export default defineCommand<typeof toolsCommands.sandboxSimulate, SimulateOptions>({
+export default defineCommand<typeof sandboxCommands.sandboxSimulate, SimulateOptions>({
   async parse({ args }, ctx) {
     return { id: await resolveParcelId(args[0] ?? '', ctx), scenario: args[1] };
   },

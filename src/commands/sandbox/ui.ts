@@ -1,12 +1,12 @@
 import { presentRecordOrLine } from '../../io/present.js';
-import type { toolsCommands } from '../../definitions/tools.js';
-import { defineCommand } from '../types.js';
-import { sandboxAdmin } from './admin.js';
+import type { sandboxCommands } from '../../definitions/sandbox.js';
+import { defineCommand } from '../../command-kit/types.js';
+import { sandboxAdmin } from '../../sandbox-admin.js';
 
 /** No options: the sandbox is found as the other `sandbox` commands find it. */
 export type UiOptions = Record<string, never>;
 
-export default defineCommand<typeof toolsCommands.sandboxUi, UiOptions>({
+export default defineCommand<typeof sandboxCommands.sandboxUi, UiOptions>({
   parse() {
     return {};
   },

@@ -9,7 +9,7 @@ import type { ViewName } from '../../io/views/resources.js';
 import { refuseListsInRows, renderHeading, renderLine, renderList, renderMessage } from '../../io/render.js';
 import { isRecord } from '../../schemas/record.js';
 import { KNOWN_IDS_MAX } from '../../config/known-ids.js';
-import { rememberParcelIds } from './parcel-id.js';
+import { rememberParcelIds } from '../../args/parcel-id.js';
 
 /**
  * Parcel ids shown are remembered for this target, so a unique prefix of one can be typed next

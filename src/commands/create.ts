@@ -1,0 +1,101 @@
+import { FLAG_FOR_FIELD } from '../args/field-flags.js';
+import { createParcel } from '../api/parcels.js';
+import { entryId } from '../api/envelope.js';
+import { renderLine } from '../io/render.js';
+import type { ParcelCreateInput } from '../schemas/parcel.js';
+import { parcelCreateSchema } from '../schemas/parcel.js';
+import { validate } from '../schemas/validate.js';
+import { defineCommand } from '../command-kit/types.js';
+import { dataFlag, issuesToUsageError } from '../args/flags.js';
+import { timeFlag } from '../schemas/time-input.js';
+import type { createCommands } from '../definitions/create.js';
+import { optionKey } from '../definitions/flags.js';
+import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
+import { idempotencyKeyFlag, replayNote } from '../args/idempotency.js';
+import { showRecord } from './shared/show.js';
+import { presentWritten } from '../io/present.js';
+import { namedCodeFlag } from '../args/codes.js';
+import { withCourierCodes } from '../args/couriers.js';
+import { rememberParcelIds } from '../args/parcel-id.js';
+import { sameCommand } from '../io/hint.js';
+import { UsageError } from '../errors.js';
+import type { Context } from '../context.js';
+import type { BulkRunOptions, BulkFlagValues } from '../bulk/flags.js';
+import { bulkOptions, rejectBulkOnlyFlags } from '../bulk/flags.js';
+import type { QueueMode } from '../bulk/queue.js';
+import { queueMode, sendOrQueue } from '../bulk/queue.js';
+import type { FlagName } from '../definitions/flag-name.js';
+
+export interface SingleCreateOptions {
+  body: ParcelCreateInput;
+  idempotencyKey: string;
+  queue?: QueueMode;
+}
+
+/** One parcel from flags or --data, or one per line of --from. */
+export type CreateOptions = SingleCreateOptions | BulkRunOptions;
+
+/**
+ * A country code is data, sent as typed; `nl` for `NL` is a typo the service would refuse (exit 6
+ * after a round trip), so it is refused here with the code meant, as --delivered-country is.
+ */
+function refuseLowerCaseCountry(country: string | undefined, ctx: Context): void {
+  if (country === undefined || !/^[a-z]{2}$/i.test(country) || country === country.toUpperCase()) return;
+  const meant = country.toUpperCase();
+  throw new UsageError(
+    `--country must be an upper-case country code, e.g. NL (got "${country}"); did you mean ${meant}?`,
+    '--country',
+    `\`${sameCommand(ctx.commandLine, { drop: ['--country'], add: ['--country', meant] })}\``,
+  );
+}
+
+export default defineCommand<typeof createCommands.create, CreateOptions>({
+  async parse({ flags }, ctx) {
+    const now = await ctx.serviceNow();
+    const time = (value: string | undefined, flag: FlagName): number | undefined =>
+      value === undefined ? undefined : timeFlag(value, flag, now);
+    const bulk: BulkFlagValues = flags;
+    refuseLowerCaseCountry(flags.country, ctx);
+    const fromData = await dataFlag(flags.data, ctx);
+    const fields: Record<string, unknown> = {};
+    for (const f of PARCEL_FIELDS) {
+      const value = flags[optionKey(f.flag)];
+      if (value === undefined) continue;
+      const flag = `--${f.flag}` as const;
+      if (f.kind === 'time') fields[f.name] = time(String(value), flag);
+      else if (f.kind === 'service') fields[f.name] = await namedCodeFlag(String(value), flag, 'service_type', ctx);
+      else fields[f.name] = value;
+    }
+    if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx, now);
+    rejectBulkOnlyFlags(bulk);
+    const body = { ...fromData, ...fields };
+    const checked = validate(parcelCreateSchema, body);
+    if (!checked.ok) {
+      const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};
+      throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
+    }
+    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
+  },
+
+  async run(options, ctx) {
+    if ('from' in options) return (await import('../bulk/command.js')).runBulkCommand(options, ctx);
+    const client = await ctx.api();
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'create', body: options.body, idempotencyKey: options.idempotencyKey }, (bytes) =>
+      createParcel(client, bytes, options.idempotencyKey, ctx.signal),
+    ).catch(async (error: unknown) => {
+      // An unknown courier: the refusal lists the organisation's couriers, with the closest one.
+      throw await withCourierCodes(error, ctx, options.body.courier);
+    });
+    const id = entryId(response.data);
+    if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
+    if (ctx.globals.quiet) {
+      if (id === undefined) throw new Error('the service answered without data.entry_id');
+      await rememberParcelIds(ctx, [id]);
+      await renderLine(ctx.io, id);
+      return;
+    }
+    await showRecord(ctx, response.data, { view: 'parcels', afterWrite: true });
+    await presentWritten(ctx, `Created parcel ${id ?? '(no entry_id in the answer)'}${replayNote(response.headers)}`);
+  },
+});
+

@@ -1,0 +1,31 @@
+import { getOracle } from '../api/oracle.js';
+import { UsageError } from '../errors.js';
+import { defineCommand } from '../command-kit/types.js';
+import { showPage } from './shared/show.js';
+import type { oracleCommands } from '../definitions/oracle.js';
+
+export interface OracleOptions {
+  metric: string;
+  query: Record<string, string>;
+}
+
+export default defineCommand<typeof oracleCommands.oracle, OracleOptions>({
+  parse({ args, flags }) {
+    const metric = (args[0] ?? '').trim();
+    // The spec does not list the metrics, so any single path segment is passed on for the service to judge.
+    if (!/^[A-Za-z0-9_.-]+$/.test(metric)) {
+      throw new UsageError(`METRIC must be a metric name such as activity, planned or coverage (got "${args[0] ?? ''}")`, 'METRIC');
+    }
+    const query: Record<string, string> = {};
+    for (const pair of flags.param) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--param takes key=value (got "${pair}")`, '--param');
+      query[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    return { metric, query };
+  },
+  async run({ metric, query }, ctx) {
+    const response = await getOracle(await ctx.api(), metric, query, ctx.signal);
+    await showPage(ctx, response.data, 'No data for this metric.');
+  },
+});

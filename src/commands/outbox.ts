@@ -1,0 +1,42 @@
+import { journalTarget } from '../bulk/target.js';
+import { presentList } from '../io/present.js';
+import { renderLine } from '../io/render.js';
+import { durationText } from '../io/time.js';
+import { entryWhat } from '../bulk/outbox-describe.js';
+import type { outboxCommands } from '../definitions/outbox.js';
+import { defineCommand } from '../command-kit/types.js';
+import { listOutbox } from '../bulk/outbox.js';
+import { dataDir } from '../config/paths.js';
+
+/** What waits in the outbox of this profile and base URL (or of the --sandbox database), in capture order. */
+export default defineCommand<typeof outboxCommands.outbox, Record<string, never>>({
+  parse() {
+    return {};
+  },
+
+  async run(_options, ctx) {
+    const entries = await listOutbox({ dir: dataDir(ctx.env), target: await journalTarget(ctx) });
+    if (ctx.globals.quiet) {
+      // -q: the entry numbers alone, e.g. for `parcels outbox drop $(parcels outbox -q)`.
+      for (const entry of entries) await renderLine(ctx.io, String(entry.seq));
+      return;
+    }
+    // Capture times are on the service's clock (src/bulk/queue.ts), as are the times their requests carry.
+    const now = await ctx.serviceNow();
+    const rows = entries.map((entry) => ({
+      seq: entry.seq,
+      age: durationText(Math.max(0, now - entry.capturedAt / 1000)),
+      captured_at: new Date(entry.capturedAt).toISOString(),
+      command: entry.command,
+      parcel: entry.parcel ?? '',
+      what: entryWhat(entry),
+      state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
+    }));
+    await presentList(ctx, rows, {
+      fields: ctx.fields(),
+      now,
+      view: 'outbox',
+      emptyMessage: 'The outbox is empty.',
+    });
+  },
+});

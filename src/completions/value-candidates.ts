@@ -1,0 +1,126 @@
+/**
+ * The values completion offers for a flag or a positional argument: code names built in from the
+ * spec, and what the local caches of the command's target hold (profiles, couriers, reference
+ * names, parcel ids).
+ */
+import type { FlagInfo, Line } from './parse-line.js';
+import { OUTPUT_FORMATS } from '../io/output-format.js';
+import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
+import { ROUTES } from '../schemas/routes.js';
+
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+/** Where values come from; the fast path passes readers of the local caches. */
+export interface ValueSources {
+  env: NodeJS.ProcessEnv;
+  profiles(): { current: string | undefined; names: string[]; baseUrls: Record<string, string> };
+  /** The id per-target caches are kept under, for --sandbox or a base URL; undefined without either. */
+  targetKey(line: { sandbox: boolean; baseUrl: string | undefined }): string | undefined;
+  couriers(target: string): { code: string; name?: string }[];
+  /**
+   * Asks the service for its couriers (which caches them), when none are cached yet: `where` are
+   * the command line's target flags. Short and silent: nothing happens on failure.
+   */
+  fetchCouriers?(where: readonly string[]): void;
+  codeNames(target: string): Record<string, Record<string, string>>;
+  parcelIds(target: string): string[];
+}
+
+/** The four scopes, as the spec's route table names them. */
+const SCOPES = [...new Set(ROUTES.map((route) => route.scope))];
+/** The spec's metric names (section 4.8): activity, planned, coverage. */
+const METRICS = ['activity', 'planned', 'coverage'];
+const SHELLS = ['bash', 'zsh', 'fish'];
+const HTTP_METHODS = ['GET', 'POST', 'PATCH'];
+/** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
+export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url'];
+/** A shell shows every candidate; past this many parcel ids the list stops helping. */
+const MAX_IDS = 50;
+
+function named(table: Readonly<Record<string | number, string>>, max?: number): Candidate[] {
+  return Object.entries(table)
+    .filter(([code]) => max === undefined || Number(code) <= max)
+    .map(([code, name]) => ({ value: name, description: `code ${code}` }));
+}
+
+function codes(table: Readonly<Record<string, string>> | undefined): Candidate[] {
+  return Object.entries(table ?? {}).map(([code, name]) => ({ value: code, description: name }));
+}
+
+/** The cache key of the service the completed command would talk to: flag, environment, profile. */
+function targetKey(line: Line, sources: ValueSources): string | undefined {
+  if (line.sandbox) return sources.targetKey({ sandbox: true, baseUrl: undefined });
+  const view = sources.profiles();
+  const profile = line.profile || sources.env.PARCELS_PROFILE || view.current || 'default';
+  return sources.targetKey({ sandbox: false, baseUrl: line.baseUrl || sources.env.PARCELS_BASE_URL || view.baseUrls[profile] });
+}
+
+/** Values some cache of the target holds; none when there is no target. */
+function fromTarget<T>(line: Line, sources: ValueSources, read: (target: string) => T[]): T[] {
+  const key = targetKey(line, sources);
+  return key === undefined ? [] : read(key);
+}
+
+export function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidate[] {
+  const names = (kind: string): Record<string, string> => {
+    const key = targetKey(line, sources);
+    return key === undefined ? {} : (sources.codeNames(key)[kind] ?? {});
+  };
+  switch (flag.long) {
+    case '--profile':
+      return sources.profiles().names.map((value) => ({ value }));
+    case '--require-scope':
+      return SCOPES.map((value) => ({ value }));
+    case '--status': {
+      // Names for statuses 4 and 5 come only from a cached reference answer; events take 0–3.
+      const events = line.command?.path.join(' ') === 'events add';
+      return named({ ...names('status'), ...STATUS_NAMES }, events ? 3 : 5);
+    }
+    case '--outcome':
+      return named(OUTCOME_NAMES);
+    case '--reason':
+      return named(REASON_NAMES);
+    case '--delivered-location-type':
+      return codes(names('location_type'));
+    case '--service-type':
+      return codes(names('service_type'));
+    case '--courier': {
+      let couriers = fromTarget(line, sources, sources.couriers);
+      if (couriers.length === 0 && sources.fetchCouriers !== undefined && targetKey(line, sources) !== undefined) {
+        sources.fetchCouriers(line.where);
+        couriers = fromTarget(line, sources, sources.couriers);
+      }
+      return couriers.map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
+    }
+    default:
+      return (flag.choices ?? []).map((value) => ({ value }));
+  }
+}
+
+export function argumentValues(line: Line, sources: ValueSources): Candidate[] {
+  const command = line.command;
+  if (command === undefined) return [];
+  // Required (<id>) and optional ([id]) arguments alike.
+  const args = (command.args ?? '').match(/[<[][\w-]+[>\]]/g) ?? [];
+  const listed = command.argValues?.[line.words.length];
+  if (listed !== undefined) return Object.entries(listed.values).map(([value, description]) => ({ value, description }));
+  const arg = args[line.words.length]?.slice(1, -1);
+  if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
+  if (arg === 'metric') return METRICS.map((value) => ({ value }));
+  if (arg === 'shell') return SHELLS.map((value) => ({ value }));
+  if (arg === 'method') return HTTP_METHODS.map((value) => ({ value }));
+  if (arg === 'path') return routePaths();
+  if (arg === 'key') return CONFIG_KEYS.map((value) => ({ value }));
+  if (arg === 'value' && line.words.at(-1) === 'output') return OUTPUT_FORMATS.map((value) => ({ value }));
+  return [];
+}
+
+/** The spec's route paths, each with the methods it takes (`{id}` left for the user to fill in). */
+function routePaths(): Candidate[] {
+  const methods = new Map<string, string[]>();
+  for (const route of ROUTES) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method]);
+  return [...methods].map(([value, list]) => ({ value, description: list.join(', ') }));
+}

@@ -1,0 +1,65 @@
+import type { ApiClient } from '../api/http.js';
+import { loadCodeNames } from '../api/reference.js';
+import { readCached, writeCached } from '../config/cache.js';
+import { openEtagCache } from '../config/etags.js';
+import type { EtagCache } from '../config/etags.js';
+import { openKnownIds } from '../config/known-ids.js';
+import type { KnownIds } from '../config/known-ids.js';
+import type { CodeNames } from '../io/format.js';
+
+/** What a command keeps per target (one service, or the --sandbox database), each opened on first use. */
+export interface TargetCaches {
+  etags(): Promise<EtagCache>;
+  /** Parcel ids this target has shown recently (for id prefixes). */
+  knownIds(): Promise<KnownIds>;
+  codeNames(): Promise<CodeNames>;
+}
+
+export function targetCaches(init: {
+  env: NodeJS.ProcessEnv;
+  targetKey: () => Promise<string | undefined>;
+  api: () => Promise<ApiClient>;
+  /** A dry run sends nothing, so it cannot look names up. */
+  dryRun: boolean;
+  signal: AbortSignal;
+}): TargetCaches {
+  const { env, targetKey, api } = init;
+  let etagsPromise: Promise<EtagCache> | undefined;
+  let knownIdsPromise: Promise<KnownIds> | undefined;
+  let namesPromise: Promise<CodeNames> | undefined;
+
+  /** The store of this target; without a base URL there is none, and api() raises the usage error saying how to set one. */
+  const open = async <T>(store: (env: NodeJS.ProcessEnv, target: string) => T): Promise<T> => {
+    const cacheTarget = await targetKey();
+    if (cacheTarget !== undefined) return store(env, cacheTarget);
+    await api();
+    throw new Error('unreachable: api() refuses a missing base URL');
+  };
+
+  return {
+    etags() {
+      etagsPromise ??= open(openEtagCache);
+      return etagsPromise;
+    },
+    knownIds() {
+      knownIdsPromise ??= open(openKnownIds);
+      return knownIdsPromise;
+    },
+    codeNames() {
+      namesPromise ??= (async () => {
+        const cacheTarget = await targetKey();
+        // With no service to ask (no base URL), the spec's own meanings serve.
+        if (cacheTarget === undefined) return {};
+        return loadCodeNames({
+          cache: {
+            read: (name, maxAgeS) => readCached<CodeNames>(env, cacheTarget, name, maxAgeS),
+            write: (name, names) => writeCached(env, cacheTarget, name, names),
+          },
+          client: init.dryRun ? undefined : api,
+          signal: init.signal,
+        });
+      })();
+      return namesPromise;
+    },
+  };
+}

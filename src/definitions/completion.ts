@@ -1,0 +1,12 @@
+/** `completion`: plain data; src/commands/loaders.ts names the module that runs it. */
+import { command } from './definition.js';
+
+export const completionCommands = {
+  completion: command({
+    path: ['completion'],
+    args: '<shell>',
+    summary: 'Print the completion script for bash, zsh or fish',
+    flags: {},
+    examples: ['parcels completion bash > ~/.local/share/bash-completion/completions/parcels', 'parcels completion fish > ~/.config/fish/completions/parcels.fish'],
+  }),
+} as const;

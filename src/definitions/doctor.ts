@@ -1,0 +1,17 @@
+/** `doctor`: plain data; src/commands/loaders.ts names the module that runs it. */
+import { command } from './definition.js';
+
+export const doctorCommands = {
+  doctor: command({
+    path: ['doctor'],
+    summary: 'Check the set-up as a checklist: settings, host, key, scopes, clock, config file, unfinished work',
+    flags: {
+      requireScope: {
+        type: 'list',
+        flags: '--require-scope <scope>',
+        description: 'fail unless the key holds this scope (repeatable): deliveries:read, deliveries:write, usage:read, oracle:read',
+      },
+    },
+    examples: ['parcels doctor', 'parcels doctor --json --require-scope deliveries:write'],
+  }),
+} as const;

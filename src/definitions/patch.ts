@@ -1,0 +1,30 @@
+/** `patch`: plain data; src/commands/loaders.ts names the module that runs it. */
+import { command } from './definition.js';
+import { data } from './flags.js';
+
+export const patchCommands = {
+  patch: command({
+    path: ['patch'],
+    args: '<id>',
+    summary: 'Change a parcel (sends If-Match with the cached ETag)',
+    flags: {
+      weight: { type: 'int', flags: '--weight <n>', description: 'new parcel weight (integer)' },
+      addition: { type: 'string', flags: '--addition <text>', description: 'new house-number addition' },
+      clear: { type: 'list', flags: '--clear <field>', description: 'clear a field: weight, addition, or any field name' },
+      set: { type: 'list', flags: '--set <field=value>', description: 'set any field; value parsed as JSON when it can be' },
+      data,
+      ifMatch: {
+        type: 'string',
+        flags: '--if-match <etag>',
+        description: 'ETag to send instead of the cached one (quotes included)',
+        conflicts: ['refresh'],
+      },
+      refresh: { type: 'bool', flags: '--refresh', description: 'read the latest ETag first, then patch' },
+    },
+    examples: [
+      'parcels get <id> && parcels patch <id> --weight 1200',
+      'parcels patch <id> --clear weight --refresh',
+      'parcels patch <id> --set service_type=2 --addition B',
+    ],
+  }),
+} as const;

@@ -1,0 +1,85 @@
+/** `sandbox …`: plain data; src/commands/loaders.ts names the module that runs each. */
+import { command } from './definition.js';
+import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
+
+export const sandboxCommands = {
+  sandboxServe: command({
+    path: ['sandbox', 'serve'],
+    summary: 'Run the local sandbox API server',
+    flags: {
+      host: { type: 'string', flags: '--host <host>', description: 'address to listen on (default 127.0.0.1)', default: '127.0.0.1' },
+      port: { type: 'int', flags: '--port <port>', description: 'port; 0 picks a free one (default 8787)', default: 8787, min: 0, max: 65535 },
+      db: { type: 'string', flags: '--db <file>', description: 'SQLite file, or :memory: (default: in the data directory)' },
+      seed: { type: 'string', flags: '--seed <file>', description: 'seed JSON: organisations, couriers, keys, rate limits' },
+      latency: { type: 'int', flags: '--latency <ms>', description: 'delay every response', min: 0, max: 60_000 },
+      failRate: { type: 'string', flags: '--fail-rate <p>', description: 'share of requests answered 500/503 before any change' },
+      dropRate: { type: 'string', flags: '--drop-rate <p>', description: 'share of requests committed but cut before the answer' },
+      faultSeed: { type: 'int', flags: '--fault-seed <n>', description: 'make injected faults reproducible' },
+      clockOffset: { type: 'int', flags: '--clock-offset <seconds>', description: "shift the sandbox's clock" },
+      oracleUnavailable: { type: 'bool', flags: '--oracle-unavailable', description: 'make the oracle routes answer 503' },
+      headersTimeout: { type: 'int', flags: '--headers-timeout <ms>', description: 'time to receive request headers (default 20000)', min: 1, max: 3_600_000 },
+      requestTimeout: { type: 'int', flags: '--request-timeout <ms>', description: 'time to receive a whole request (default 30000)', min: 1, max: 3_600_000 },
+      keepAliveTimeout: { type: 'int', flags: '--keep-alive-timeout <ms>', description: 'idle keep-alive connection lifetime (default 5000)', min: 1, max: 3_600_000 },
+      idleTimeout: { type: 'int', flags: '--idle-timeout <ms>', description: 'close a socket silent this long (default 60000)', min: 1, max: 3_600_000 },
+      maxConnections: { type: 'int', flags: '--max-connections <n>', description: 'open connections at most (default 1024)', min: 1, max: 1_000_000 },
+      frozen: { type: 'bool', flags: '--frozen', description: 'start with the test clock stopped' },
+      speed: { type: 'string', flags: '--speed <n>', description: 'run the test clock n times real time (e.g. 600)' },
+      scenarios: { type: 'string', flags: '--scenarios <file>', description: 'custom scenarios and rules (JSON)' },
+      scenarioSeed: { type: 'int', flags: '--scenario-seed <n>', description: "seed of the scenarios' random choices", min: 0, max: 4_294_967_295 },
+      duplicateRate: { type: 'string', flags: '--duplicate-rate <p>', description: 'share of scenario reports sent twice' },
+      lateRate: { type: 'string', flags: '--late-rate <p>', description: 'share of scenario reports observed 5 min to 6 h before they arrive' },
+      reorderRate: { type: 'string', flags: '--reorder-rate <p>', description: 'share of scenario reports arriving after the next one' },
+      dateDrift: { type: 'int', flags: '--date-drift <s>', description: 'the Date header drifts this many seconds per hour', min: -3600, max: 3600 },
+      adminTokenFile: { type: 'string', flags: '--admin-token-file <file>', description: 'read the admin token from this file (env PARCELS_SANDBOX_ADMIN_TOKEN)' },
+    },
+    examples: [
+      'parcels sandbox serve',
+      'parcels sandbox serve --port 0 --db :memory: --fail-rate 0.2 --fault-seed 7',
+      'parcels sandbox serve --speed 600 --scenarios flows.json --duplicate-rate 0.1',
+    ],
+  }),
+  sandboxReset: command({
+    path: ['sandbox', 'reset'],
+    summary: "Empty the --sandbox database and its caches (asks first on a terminal)",
+    flags: { yes: { type: 'bool', flags: '-y, --yes', description: 'do not ask (needed off a terminal)' } },
+    examples: ['parcels sandbox reset', 'parcels sandbox reset --yes'],
+  }),
+  sandboxClock: command({
+    path: ['sandbox', 'clock'],
+    args: '[action] [value]',
+    summary: "Show or move the sandbox's test clock (advance, set, freeze, resume, speed)",
+    flags: {},
+    argValues: { 0: { name: 'Actions (without one: show the clock)', values: CLOCK_ACTIONS_DESCRIBED } },
+    examples: [
+      'parcels sandbox clock',
+      'parcels sandbox clock advance 36h',
+      'parcels sandbox clock set 2026-12-01T09:00Z',
+      'parcels --sandbox sandbox clock freeze',
+      'parcels sandbox clock speed 600',
+    ],
+  }),
+  sandboxSimulate: command({
+    path: ['sandbox', 'simulate'],
+    args: '<id> [scenario]',
+    summary: 'Give a parcel a scenario that moves it by itself as the clock runs',
+    flags: {},
+    argValues: { 1: { name: 'Scenarios (built in; without one: show the parcel\'s run)', values: BUILTIN_SCENARIOS_DESCRIBED } },
+    examples: ['parcels sandbox simulate <id> happy', 'parcels sandbox simulate <id>', 'parcels --sandbox sandbox simulate <id> three-failures-returned'],
+  }),
+  sandboxLogs: command({
+    path: ['sandbox', 'logs'],
+    summary: 'Show the requests the sandbox received and what it answered (keys redacted)',
+    flags: {
+      follow: { type: 'bool', flags: '-f, --follow', description: 'keep printing requests as they arrive' },
+      bodies: { type: 'bool', flags: '--bodies', description: 'include request and response bodies (never keys)' },
+      limit: { type: 'int', flags: '--limit <n>', description: 'only the latest n requests (then, with --follow, the new ones)', min: 1 },
+    },
+    examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
+  }),
+  sandboxUi: command({
+    path: ['sandbox', 'ui'],
+    summary: "Print a fresh login link of a running sandbox's web inspector",
+    flags: {},
+    examples: ['parcels sandbox ui', 'parcels sandbox ui --base-url http://127.0.0.1:8787'],
+  }),
+} as const;

@@ -1,0 +1,126 @@
+import type { Context } from './context.js';
+import { ApiError, UsageError } from './errors.js';
+import type { ClockAction } from './api/sandbox-admin.js';
+import { USER_AGENT } from './version.js';
+import { prepareDefaultSandboxDb } from './config/paths.js';
+import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
+import { ApiClient } from './api/http.js';
+import { dryRunRecorder } from './api/dry-run.js';
+import type { CredentialSource } from './api/dry-run.js';
+import { shellQuote } from './io/shell.js';
+import * as api from './api/sandbox-admin.js';
+
+/** A page of the request log. */
+export interface LogPage {
+  entries: Array<Record<string, unknown>>;
+  latest: number;
+}
+
+/** What the `parcels sandbox …` commands do to a sandbox, embedded (--sandbox) or over its admin route. */
+export interface SandboxAdmin {
+  clock(): Promise<unknown>;
+  moveClock(action: ClockAction, body: Record<string, unknown>): Promise<unknown>;
+  scenario(id: string): Promise<unknown>;
+  simulate(id: string, scenario: string): Promise<unknown>;
+  logs(after: number, waitMs: number, bodies: boolean): Promise<LogPage>;
+  /** A fresh one-time login link of the web inspector. */
+  inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
+  /** The longest a log request may wait for news without the request timing out, in ms. */
+  readonly longestWaitMs: number;
+  close(): Promise<void>;
+}
+
+/** The library throws plain errors; the commands report them as the admin route would answer. */
+function asApiError(err: unknown): never {
+  if (err instanceof Error && err.name === 'UnknownScenarioError') throw new ApiError(422, 'unknown_scenario', err.message, undefined);
+  if (err instanceof Error && err.name === 'ClockError') throw new ApiError(422, 'validation_failed', err.message, undefined);
+  if (err instanceof RangeError && err.message.startsWith('no parcel')) throw new ApiError(404, 'parcel_not_found', err.message, undefined);
+  throw err;
+}
+
+async function embedded(ctx: Context): Promise<SandboxAdmin> {
+  const { loadSandbox } = await import('./sandbox-loader.js');
+  const { startSandbox } = await loadSandbox();
+  const sandbox = await startSandbox({ db: await prepareDefaultSandboxDb(ctx.env), port: 0 });
+  const attempt = async <T>(fn: () => T): Promise<T> => {
+    try {
+      return fn();
+    } catch (err) {
+      return asApiError(err);
+    }
+  };
+  return {
+    clock: () => attempt(() => sandbox.clock.status()),
+    moveClock: (action, body) =>
+      attempt(() => {
+        if (action === 'advance') return sandbox.clock.advance(body.ms as number);
+        if (action === 'set') return sandbox.clock.set(body.to as number);
+        if (action === 'freeze') return sandbox.clock.freeze();
+        if (action === 'resume') return sandbox.clock.resume();
+        return sandbox.clock.setSpeed(body.speed as number);
+      }),
+    scenario: (id) =>
+      attempt(() => {
+        const run = sandbox.scenarios.get(id);
+        if (run === undefined) throw new ApiError(404, 'scenario_not_found', `parcel ${id} has no scenario`, undefined);
+        return run;
+      }),
+    simulate: (id, scenario) => attempt(() => sandbox.scenarios.assign(id, scenario)),
+    logs: () => {
+      throw new UsageError('the embedded sandbox (--sandbox) keeps no request log between commands; read the log of a running `parcels sandbox serve` with --base-url URL', '--sandbox');
+    },
+    inspectorLink: () => {
+      throw new UsageError('the embedded sandbox (--sandbox) serves no inspector page; start `parcels sandbox serve` and run `parcels sandbox ui` without --sandbox', '--sandbox');
+    },
+    longestWaitMs: 0,
+    close: () => sandbox.close(),
+  };
+}
+
+async function remote(ctx: Context): Promise<SandboxAdmin> {
+  const settings = await ctx.settings();
+  if (settings.baseUrl === undefined) {
+    throw new UsageError(`no sandbox base URL for profile "${settings.profile}": give --base-url URL (the line \`parcels sandbox serve\` prints), or use --sandbox`, '--base-url');
+  }
+  const { token, file, stale } = await findAdminToken(ctx.env, settings.baseUrl);
+  if (token === undefined) {
+    const where = file === undefined ? '' : stale ? ` (the token file ${file} was left by a sandbox that no longer runs)` : ` (no token file ${file})`;
+    throw new UsageError(`no admin token for the sandbox at ${settings.baseUrl}${where}: set ${ADMIN_TOKEN_ENV}, or run the sandbox on this machine with \`parcels sandbox serve\``, ADMIN_TOKEN_ENV);
+  }
+  // A dry run's curl line reads the token where this command found it, and never prints it.
+  const credential: CredentialSource =
+    file === undefined
+      ? { shell: `"$${ADMIN_TOKEN_ENV}"`, note: `# the admin token is read from $${ADMIN_TOKEN_ENV}` }
+      : { shell: `"$(head -n1 ${shellQuote(file)})"`, note: `# the admin token is read from the first line of ${file}, the file \`parcels sandbox serve\` wrote` };
+  const client: ApiClient = new ApiClient({
+    baseUrl: settings.baseUrl,
+    apiKey: token,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    userAgent: USER_AGENT,
+    trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
+    dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text), { credential }) : undefined,
+    credential,
+    signal: ctx.signal,
+  });
+  const data = async (pending: Promise<{ data: unknown }>) => (await pending).data;
+  return {
+    clock: () => data(api.getSandboxClock(client, ctx.signal)),
+    moveClock: (action, body) => data(api.moveSandboxClock(client, action, body, ctx.signal)),
+    scenario: (id) => data(api.getParcelScenario(client, id, ctx.signal)),
+    simulate: (id, scenario) => data(api.assignParcelScenario(client, id, scenario, ctx.signal)),
+    logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
+    inspectorLink: async () => {
+      const { path, expires_in_s } = (await data(api.createInspectorLogin(client, ctx.signal))) as { path: string; expires_in_s: number };
+      return { url: new URL(path, settings.baseUrl).href, expires_in_s };
+    },
+    // Leave the request time to answer after the server's wait ends.
+    longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
+    close: () => client.close(),
+  };
+}
+
+/** The sandbox the command talks to: the embedded one with --sandbox (no token), else the one at the base URL. */
+export function sandboxAdmin(ctx: Context): Promise<SandboxAdmin> {
+  return ctx.globals.sandbox ? embedded(ctx) : remote(ctx);
+}
