@@ -32,8 +32,8 @@ interface Token {
   words: string[];
 }
 
-/** The globals that decide where requests go: a hint for another command keeps these. */
-const WHERE_FLAGS: readonly FlagName[] = ['--profile', '--base-url', '--sandbox'];
+/** The globals that decide where requests go: a hint for another command keeps these, completion reads the target from them. */
+export const WHERE_FLAGS: readonly FlagName[] = ['--profile', '--base-url', '--sandbox'];
 
 /** Long and short names of the flags of the command line. */
 function syntaxTable(line: CommandLine): Map<string, FlagSyntax> {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { BULK_ONLY_FLAGS } from '../../src/bulk/flags.js';
 import { FLAG_FOR_FIELD } from '../../src/args/field-flags.js';
+import { VALUES_BY_FLAG } from '../../src/completions/value-candidates.js';
 import { longFlag } from '../../src/definitions/definition.js';
 import type { CommandFlag, FlagName } from '../../src/definitions/flag-name.js';
 import { bulk } from '../../src/definitions/flags.js';
@@ -14,7 +15,7 @@ import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
 import type { definitions } from '../../src/definitions/table.js';
 import { COMMANDS } from '../../src/definitions/table.js';
 import { UsageError } from '../../src/errors.js';
-import { hintCommand, sameCommand } from '../../src/io/hint.js';
+import { WHERE_FLAGS, hintCommand, sameCommand } from '../../src/io/hint.js';
 import { commandLine } from '../../src/command-kit/command-line.js';
 import { STATE_FIELDS } from '../../src/schemas/required-state.js';
 import { timeFlag } from '../../src/schemas/time-input.js';
@@ -69,8 +70,9 @@ describe('flag names typed from the definitions', () => {
     }
   });
 
-  it('the tables that name flags name flags that exist', () => {
-    const named = [...Object.values(FLAG_FOR_FIELD), ...Object.values(STATE_FIELDS).map((s) => s.flag)];
+  it("the tables that name flags (completion's values, the target flags, the flag of a request field or a required state) name flags that exist", () => {
+    const named = [...Object.keys(VALUES_BY_FLAG), ...WHERE_FLAGS, ...Object.values(FLAG_FOR_FIELD), ...Object.values(STATE_FIELDS).map((s) => s.flag)];
+    expect(Object.keys(VALUES_BY_FLAG)).toEqual(['--profile', '--require-scope', '--status', '--outcome', '--reason', '--delivered-location-type', '--service-type', '--courier']);
     expect(named.filter((flag) => !DEFINED.has(flag))).toEqual([]);
   });
 });
