@@ -4,6 +4,7 @@ import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import type { ConfigFile, Profile, ProfileKey } from './schema.js';
 import { checkSetting, originOf } from './schema.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 /** Where a setting came from; `profile` = the profile in config.json, `sandbox` marks the embedded sandbox of --sandbox. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
@@ -119,8 +120,8 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   const stored: Profile | undefined = Object.hasOwn(config.profiles, profile) ? config.profiles[profile] : undefined;
   const p: Profile = stored ?? {};
 
-  function pick(key: ProfileKey, flag: string | number | undefined, flagName: string, envName: string): { value: unknown; source: SettingSource } {
-    if (present(flag)) return { value: check(key, flag, flagName), source: 'flag' };
+  function pick(key: ProfileKey, flag: string | number | undefined, flagName: FlagName | undefined, envName: string): { value: unknown; source: SettingSource } {
+    if (present(flag) && flagName !== undefined) return { value: check(key, flag, flagName), source: 'flag' };
     const fromEnv = envValue(env, envName);
     if (fromEnv !== undefined) return { value: check(key, fromEnv, envName), source: 'env' };
     const fromProfile = p[key];
@@ -129,7 +130,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   }
 
   const baseUrl = pick('base_url', flags.baseUrl, FLAG.baseUrl, ENV.baseUrl);
-  const apiKey = pick('api_key', undefined, '', ENV.apiKey);
+  const apiKey = pick('api_key', undefined, undefined, ENV.apiKey);
   const output = pick('output', flags.output, FLAG.output, ENV.output);
   const timeout = pick('timeout', flags.timeout, FLAG.timeout, ENV.timeout);
   const retries = pick('retries', flags.retries, FLAG.retries, ENV.retries);
