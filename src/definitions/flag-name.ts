@@ -58,7 +58,8 @@ export type VariableName = Uppercase<string>;
  * A word where a flag may be named (an error's field, a word of a hint's command): a literal that
  * looks like a long flag must be one that exists, alone or with its value (`--set weight`,
  * `--limit=5`); other words and values only known at run time (`string`) pass as they are.
- * Used as `W & CheckedWord<W>` on a parameter typed `W`, so the literal is inferred, then checked.
+ * A parameter typed `CheckedWord<W>` infers `W` from the argument (TypeScript infers through
+ * both branches of the condition), then checks it.
  */
 export type CheckedWord<W extends string> = string extends W
   ? W
