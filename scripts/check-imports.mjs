@@ -11,10 +11,15 @@ const SRC = join(ROOT, 'src');
 
 /** Folders (or files) under src/ and what nothing in them may import: the layers above them. */
 const ABOVE = ['cli.ts', 'commands/', 'command-kit/'];
+/** The flag names typed from the definitions (FlagName and its kin). */
+const FLAG_NAMES = 'definitions/flag-name.ts';
 const RULES = [
   // The sandbox is a library of its own: it reaches only the shared schemas.
   { from: 'sandbox/', allowed: (to) => to.startsWith('sandbox/') || to.startsWith('schemas/') },
-  { from: 'schemas/', allowed: (to) => to.startsWith('schemas/') || to === 'errors.ts' },
+  // The flag names' types (a time flag's errors name it) are the one thing above errors.ts schemas may see.
+  { from: 'schemas/', allowed: (to) => to.startsWith('schemas/') || to === 'errors.ts' || to === FLAG_NAMES },
+  // Types only, read by every layer: it imports nothing (src/definitions/table.ts fills it in).
+  { from: FLAG_NAMES, allowed: () => false },
   // The definitions are plain data, bundled into the fast path and completion: only light helpers below them.
   { from: 'definitions/', allowed: (to) => ['definitions/', 'schemas/', 'io/'].some((below) => to.startsWith(below)) },
   ...['io/', 'api/', 'config/', 'bulk/', 'track/', 'clock-skew/', 'completions/', 'args/', 'doctor/', 'context/', 'context.ts'].map((from) => ({

@@ -22,6 +22,7 @@ import { targetCaches } from './context/caches.js';
 import { targets } from './context/target.js';
 import type { GlobalOptions } from './definitions/globals.js';
 import type { CommandLine } from './io/hint.js';
+import type { FlagName, VariableName } from './definitions/flag-name.js';
 
 /**
  * The factory handed to every command. Everything costly (config file, HTTP client, embedded
@@ -72,7 +73,7 @@ export interface Context {
   close(): Promise<void>;
 }
 
-export function parseOutputFormat(value: string, source: string): OutputFormat {
+export function parseOutputFormat(value: string, source: FlagName | VariableName): OutputFormat {
   if (isOutputFormat(value)) return value;
   throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")`, source);
 }

@@ -5,6 +5,8 @@ import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, Networ
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './io/hint.js';
 import type { CommandLine } from './io/hint.js';
+import type { CommandFlag, GlobalFlag } from './definitions/flag-name.js';
+import type { definitions } from './definitions/table.js';
 
 /**
  * Turns any thrown value into what renderError prints; the one place hints are written. Every
@@ -99,10 +101,10 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
 
 /** `parcels auth login` for the profile in use, with the --base-url the user typed (or `baseUrl`, the host the key is wanted for). */
 async function loginCommand(ctx: Context, baseUrl?: string): Promise<string> {
-  const words = ['auth', 'login'];
-  if (!typedFlag(ctx.commandLine, '--profile')) words.push('--profile', await profileName(ctx));
-  if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) words.push('--base-url', baseUrl);
-  return otherCommand(ctx.commandLine, words, ['--profile', '--base-url']);
+  const added: Partial<Record<GlobalFlag, string>> = {};
+  if (!typedFlag(ctx.commandLine, '--profile')) added['--profile'] = await profileName(ctx);
+  if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) added['--base-url'] = baseUrl;
+  return otherCommand(ctx.commandLine, ['auth', 'login', ...Object.entries(added).flat()], ['--profile', '--base-url']);
 }
 
 /** The parcel id in a request path `/deliveries/v1/parcels/{id}[/…]`. */
@@ -193,12 +195,16 @@ function validationDetails(body: unknown): Pick<ErrorInfo, 'field' | 'details'> 
   };
 }
 
+/** `patch --set field=value`: a field the user set by its name. */
+const SET_FLAG: CommandFlag<typeof definitions.patch> = '--set';
+
 /** The flag the user typed for a request field (`parcel_weight` → `--weight`, or `--set parcel_weight`), if any. */
 function typedFlagFor(field: string, line: CommandLine): string | undefined {
   const leaf = field.replace(/^delivered\./, '');
-  const flag = FLAG_FOR_FIELD[leaf] ?? `--${leaf.replace(/_/g, '-')}`;
-  if (typedFlag(line, flag)) return flag;
-  const set = line.words.some((word, i) => line.words[i - 1] === '--set' && (word.startsWith(`${leaf}=`) || word.startsWith(`${field}=`)));
+  const dashed = `--${leaf.replace(/_/g, '-')}`;
+  const flag = FLAG_FOR_FIELD[leaf] ?? line.flags.find((syntax) => syntax.long === dashed)?.long;
+  if (flag !== undefined && typedFlag(line, flag)) return flag;
+  const set = line.words.some((word, i) => line.words[i - 1] === SET_FLAG && (word.startsWith(`${leaf}=`) || word.startsWith(`${field}=`)));
   return set ? `--set ${leaf}` : undefined;
 }
 

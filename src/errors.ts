@@ -5,6 +5,7 @@
 
 import { renderHint } from './io/hint.js';
 import type { HintPart } from './io/hint.js';
+import type { CheckedWord, FlagName } from './definitions/flag-name.js';
 export const EXIT = {
   OK: 0,
   UNEXPECTED: 1,
@@ -31,12 +32,17 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Invalid flags or input, caught before anything was sent. */
-export class UsageError extends Error {
+export class UsageError<Field extends string = never> extends Error {
   override readonly name = 'UsageError';
+  /** The flag or field at fault, e.g. `--postal-code` or `delivered.delivered_number`. */
+  readonly field?: string;
   constructor(
     message: string,
-    /** The flag or field at fault, e.g. `--postal-code` or `delivered.delivered_number`. */
-    readonly field?: string,
+    /**
+     * Checked when it is a literal: a word that looks like a flag must name one that exists
+     * (CheckedWord). A subclass that passes one declares it: `extends UsageError<'--from'>`.
+     */
+    field?: CheckedWord<Field>,
     /** One line telling the user what to do instead. */
     readonly hint?: string,
     /** Each problem found (e.g. in a file a flag names): where, and the rule it breaks. */
@@ -45,15 +51,16 @@ export class UsageError extends Error {
     readonly hintParts?: readonly HintPart[],
   ) {
     super(message);
+    this.field = field;
     if (hint === undefined && hintParts !== undefined) this.hint = renderHint(hintParts);
   }
 }
 
 /** The flag that sets each request header, where one does. */
-const FLAG_FOR_HEADER: Readonly<Record<string, string>> = { 'idempotency-key': '--idempotency-key', 'if-match': '--if-match' };
+const FLAG_FOR_HEADER: Readonly<Record<string, FlagName>> = { 'idempotency-key': '--idempotency-key', 'if-match': '--if-match' };
 
 /** A request header value with CR, LF or another control character: refused before anything is sent. */
-export class InvalidHeaderError extends UsageError {
+export class InvalidHeaderError extends UsageError<string> {
   constructor(readonly header: string) {
     const flag = FLAG_FOR_HEADER[header.toLowerCase()];
     super(

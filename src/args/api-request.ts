@@ -4,6 +4,8 @@ import { UsageError } from '../errors.js';
 import type { HttpMethod } from '../api/http.js';
 import { isReservedHeader } from '../api/request.js';
 import { readAll } from '../io/streams.js';
+import type { CommandFlag } from '../definitions/flag-name.js';
+import type { apiCommands } from '../definitions/api.js';
 
 /**
  * The parts of a raw `parcels api` request as the user types them: method, path, fields, query
@@ -52,13 +54,16 @@ function splitOnce(text: string, separator: string): [string, string | undefined
   return i === -1 ? [text, undefined] : [text.slice(0, i), text.slice(i + separator.length)];
 }
 
-function keyValue(entry: string, flag: string): [string, string] {
+/** The flags of `parcels api`, which its errors name. */
+type ApiFlag = CommandFlag<typeof apiCommands.api>;
+
+function keyValue(entry: string, flag: ApiFlag): [string, string] {
   const [key, value] = splitOnce(entry, '=');
   if (value === undefined || key.trim() === '') throw new UsageError(`${flag} must be key=value (got "${entry}")`, flag);
   return [key.trim(), value];
 }
 
-async function fileOrStdin(spec: string, ctx: Context, flag: string): Promise<string> {
+async function fileOrStdin(spec: string, ctx: Context, flag: ApiFlag): Promise<string> {
   if (spec === '-') return readAll(ctx.io.stdin);
   try {
     return await readFile(spec, 'utf8');
@@ -68,7 +73,7 @@ async function fileOrStdin(spec: string, ctx: Context, flag: string): Promise<st
 }
 
 /** gh's `-F` typing: true, false, null and integers become JSON values; `@file` (or `@-`) its text; the rest a string. */
-async function typedValue(value: string, ctx: Context, flag: string): Promise<unknown> {
+async function typedValue(value: string, ctx: Context, flag: ApiFlag): Promise<unknown> {
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (value === 'null') return null;

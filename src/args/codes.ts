@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import type { CodeNames } from '../schemas/codes.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { codeFlag, normaliseName } from './flags.js';
+import type { FlagField, FlagName } from '../definitions/flag-name.js';
 
 /** The spec's own names per table; the others (location and service types) come only from the reference route. */
 const SPEC_NAMES: Readonly<Record<keyof CodeNames, Readonly<Record<number, string>>>> = {
@@ -18,7 +19,7 @@ const SPEC_NAMES: Readonly<Record<keyof CodeNames, Readonly<Record<number, strin
  * looked up in the service's reference names (one cached request), so a name the output prints is
  * always accepted as input.
  */
-export async function namedCodeFlag(value: string, flag: string, table: keyof CodeNames, ctx: Context): Promise<number> {
+export async function namedCodeFlag(value: string, flag: FlagField, table: keyof CodeNames, ctx: Context): Promise<number> {
   const spec = SPEC_NAMES[table];
   const isNumber = /^\s*-?\d+\s*$/.test(value);
   if (isNumber || Object.values(spec).some((n) => normaliseName(n) === normaliseName(value))) return codeFlag(value, flag, spec);
@@ -26,6 +27,6 @@ export async function namedCodeFlag(value: string, flag: string, table: keyof Co
   return codeFlag(value, flag, names);
 }
 
-export function statusFlag(value: string, flag: string, ctx: Context): Promise<number> {
+export function statusFlag(value: string, flag: FlagName, ctx: Context): Promise<number> {
   return namedCodeFlag(value, flag, 'status', ctx);
 }

@@ -7,12 +7,13 @@ import { parcelIdSchema } from '../schemas/parcel-id.js';
 import type { FieldIssue } from '../schemas/validate.js';
 import { didYouMean } from '../io/did-you-mean.js';
 import { intFlag } from './int.js';
+import type { FlagField, FlagGroup, FlagName } from '../definitions/flag-name.js';
 
 /**
  * A code flag given as its number or its name (`2` or `in_transit`; case, spaces and dashes are
  * forgiven). `names` maps codes to names; numbers outside them are left to the schema to judge.
  */
-export function codeFlag(value: string, flag: string, names: Readonly<Record<number, string>>): number {
+export function codeFlag(value: string, flag: FlagField, names: Readonly<Record<number, string>>): number {
   const trimmed = value.trim();
   if (/^-?\d+$/.test(trimmed)) return intFlag(trimmed, flag);
   const wanted = normaliseName(trimmed);
@@ -37,7 +38,7 @@ export function parcelIdArg(value: string): string {
 }
 
 /** The body given with --data: inline JSON, @file.json, or - for stdin. Must be a JSON object; absent: {}. */
-export async function dataFlag(value: string | undefined, ctx: Context, flag = '--data'): Promise<Record<string, unknown>> {
+export async function dataFlag(value: string | undefined, ctx: Context, flag: FlagName = '--data'): Promise<Record<string, unknown>> {
   if (value === undefined) return {};
   let text: string;
   if (value === '-') {
@@ -72,7 +73,7 @@ export function defined<T extends Record<string, unknown>>(record: T): Partial<T
  * Turns schema issues into one UsageError that names the flag for each field (or the body field
  * when it came from --data), so `--postal-code must not be empty` reads like the command line.
  */
-export function issuesToUsageError(issues: FieldIssue[], flagFor: Readonly<Record<string, string>>, what: string): UsageError {
+export function issuesToUsageError(issues: FieldIssue[], flagFor: Readonly<Record<string, FlagField | FlagGroup>>, what: string): UsageError {
   const lines = issues.map((issue) => {
     const name = flagFor[issue.path] ?? (issue.path === '' ? what : issue.path);
     return `${name} ${issue.message}`;

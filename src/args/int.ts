@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
+import type { FlagField, VariableName } from '../definitions/flag-name.js';
 
 /** A strict base-10 integer flag (no "1.5", "1e3", "12abc"), optionally bounded. */
-export function intFlag(value: string, flag: string, bounds: { min?: number; max?: number } = {}): number {
+export function intFlag(value: string, flag: FlagField | VariableName, bounds: { min?: number; max?: number } = {}): number {
   const trimmed = value.trim();
   if (!/^-?\d+$/.test(trimmed)) throw new UsageError(`${flag} must be an integer (got "${value}")`, flag);
   const n = Number(trimmed);

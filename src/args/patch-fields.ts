@@ -6,6 +6,7 @@ import { timeFlag } from '../schemas/time-input.js';
 import { intFlag } from './int.js';
 import type { ParcelFieldKind } from '../schemas/parcel-fields.js';
 import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 /** Short names accepted by --clear and --set (the create flags' names), next to the body's own field names. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
@@ -24,7 +25,7 @@ export function clearedValue(field: string): '' | null {
  * The body field a `--set`/`--clear` name means. A name that is not a known field but is one typo
  * away from one is refused with "did you mean"; any other name is sent as given.
  */
-export function fieldName(name: string, flag: string): string {
+export function fieldName(name: string, flag: FlagName): string {
   const trimmed = name.trim();
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(trimmed)) throw new UsageError(`${flag} needs a field name (got "${name}")`, flag);
   const field = FIELD_ALIASES[trimmed] ?? FIELD_ALIASES[trimmed.replace(/_/g, '-')] ?? trimmed;
@@ -40,7 +41,7 @@ export function fieldName(name: string, flag: string): string {
  * code or its name (`null` clears any of these). An unknown field's value is read as JSON when it parses, else as text.
  */
 export async function setValue(field: string, raw: string, ctx: Context): Promise<unknown> {
-  const flag = `--set ${field}`;
+  const flag = `--set ${field}` as const;
   const type = FIELD_TYPES[field];
   // `null` clears a number field, as in the spec's change body; a text field takes "null" as text.
   if (type !== undefined && type !== 'text' && raw.trim() === 'null') return null;

@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import { readConfig } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { otherCommand } from '../io/hint.js';
+import type { FlagName, VariableName } from '../definitions/flag-name.js';
 
 /** The profile used when none is chosen; it need not be saved to be named. */
 const IMPLICIT_PROFILE = 'default';
@@ -15,8 +16,9 @@ export async function requireKnownProfile(ctx: Context): Promise<void> {
   if (named === undefined || named === '' || named === IMPLICIT_PROFILE) return;
   const profiles = Object.keys((await readConfig(ctx.env)).profiles);
   if (profiles.includes(named)) return;
-  const flag = ctx.globals.profile === undefined ? 'PARCELS_PROFILE' : '--profile';
+  const flag: FlagName | VariableName = ctx.globals.profile === undefined ? 'PARCELS_PROFILE' : '--profile';
   const known = profiles.length === 0 ? 'no profiles are saved yet' : `profiles: ${profiles.join(', ')}`;
-  const login = otherCommand(ctx.commandLine, ['auth', 'login', ...(flag === '--profile' ? [] : ['--profile', named])], ['--profile', '--base-url']);
+  const keep: readonly FlagName[] = ['--profile', '--base-url'];
+  const login = flag === '--profile' ? otherCommand(ctx.commandLine, ['auth', 'login'], keep) : otherCommand(ctx.commandLine, ['auth', 'login', '--profile', named], keep);
   throw new UsageError(`profile "${named}" does not exist (${known})`, flag, `create it with \`${login}\``);
 }

@@ -14,6 +14,7 @@ import type { Context } from '../context.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
 import type { CommandLine } from '../io/hint.js';
 import { sameCommand } from '../io/hint.js';
+import type { FlagName } from '../definitions/flag-name.js';
 import { renderBulkSummary, resultWriter } from './report.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
@@ -138,9 +139,9 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     // The ids printed before the failure are remembered; the failure is what the user reads.
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
     if (error instanceof BatchChangedError) {
-      const again = (add: string[]): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add });
-      const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again(['--new-batch'])}\` imports it as a new batch`;
-      throw new UsageError(error.message, '--from', `\`${again(['--continue'])}\` sends its changed and new lines and replays the others; ${newBatch}`);
+      const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add: [add] });
+      const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again('--new-batch')}\` imports it as a new batch`;
+      throw new UsageError(error.message, '--from', `\`${again('--continue')}\` sends its changed and new lines and replays the others; ${newBatch}`);
     }
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
@@ -159,10 +160,9 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
 export function fixAndRerunHint(opts: BulkRunOptions, summary: ImportSummary, line: CommandLine): string | undefined {
   if (summary.failed === 0) return undefined;
   const named = (opts.from === '-' && opts.batchId === undefined) || opts.newBatch;
-  const command = sameCommand(line, {
-    drop: named ? ['--continue', '--new-batch', '--batch-id'] : ['--continue'],
-    add: named ? ['--batch-id', summary.batch, '--continue'] : ['--continue'],
-  });
+  const command = named
+    ? sameCommand(line, { drop: ['--continue', '--new-batch', '--batch-id'], add: ['--batch-id', summary.batch, '--continue'] })
+    : sameCommand(line, { drop: ['--continue'], add: ['--continue'] });
   const what = opts.from === '-' ? 'the same input with those lines fixed' : `it once those lines are fixed in ${opts.from}`;
   return `run ${what}: \`${command}\` (it sends the fixed lines and replays the others)`;
 }

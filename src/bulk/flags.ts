@@ -3,6 +3,9 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
+import type { FlagValues } from '../definitions/definition.js';
+import { longFlag } from '../definitions/definition.js';
+import { bulk } from '../definitions/flags.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import { timeFlag } from '../schemas/time-input.js';
 import type { BulkKind } from './types.js';
@@ -13,20 +16,11 @@ import type { BulkKind } from './types.js';
  * single create never loads.
  */
 
-/** The bulk and outbox flags, as the three command definitions share them. */
-export interface BulkFlagValues {
-  from?: string;
-  format?: InputFormat;
-  concurrency?: number;
-  rate?: string;
-  batchId?: string;
-  continue?: boolean;
-  newBatch?: boolean;
-  /** The observation time of events and attempts, as typed. */
-  at?: string;
-  queue: boolean;
-  offline: boolean;
-}
+/**
+ * The bulk and outbox flags, typed from the definition the three commands share, and the
+ * observation time of events and attempts (`--at`), as typed.
+ */
+export type BulkFlagValues = FlagValues<typeof bulk> & { at?: string };
 
 export interface BulkRunOptions {
   kind: BulkKind;
@@ -99,17 +93,16 @@ function rateFlag(value: string): number {
   return rate;
 }
 
+/** The bulk flags that mean something without --from: --from itself and the outbox's. */
+const WITHOUT_FROM: ReadonlySet<keyof typeof bulk> = new Set(['from', 'queue', 'offline'] as const);
+
+/** The other bulk flags, in the definition's order (the first given is the one named). */
+export const BULK_ONLY_FLAGS = (Object.keys(bulk) as (keyof typeof bulk)[]).filter((key) => !WITHOUT_FROM.has(key));
+
 /** Flags that only mean something with --from: refused for a single request rather than ignored. */
 export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
-  const given = (
-    [
-      ['--format', flags.format],
-      ['--concurrency', flags.concurrency],
-      ['--rate', flags.rate],
-      ['--batch-id', flags.batchId],
-      ['--continue', flags.continue || undefined],
-      ['--new-batch', flags.newBatch || undefined],
-    ] as const
-  ).find(([, value]) => value !== undefined);
-  if (given !== undefined) throw new UsageError(`${given[0]} needs --from FILE|-`, given[0]);
+  const given = BULK_ONLY_FLAGS.find((key) => flags[key] !== undefined && flags[key] !== false);
+  if (given === undefined) return;
+  const flag = longFlag(bulk[given]);
+  throw new UsageError(`${flag} needs --from FILE|-`, flag);
 }

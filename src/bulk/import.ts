@@ -68,7 +68,7 @@ export interface ImportSummary extends RunSummary {
 }
 
 /** The input changed since its batch last ran, and neither --continue nor --new-batch was given: nothing was sent. */
-export class BatchChangedError extends UsageError {
+export class BatchChangedError extends UsageError<'--from'> {
   constructor(
     readonly input: string,
     readonly batch: string,

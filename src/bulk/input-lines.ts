@@ -48,7 +48,7 @@ const RECORD_START = -1;
  * /dev/zero). `line` is undefined when the NUL byte was in the first read, before any line was
  * handed on: then nothing was sent.
  */
-export class NotTextError extends UsageError {
+export class NotTextError extends UsageError<'--from'> {
   constructor(
     readonly input: string,
     readonly line: number | undefined,

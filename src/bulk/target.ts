@@ -1,3 +1,5 @@
+import { longFlag } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import type { Context } from '../context.js';
 
 /** Where journals and the outbox are kept apart: the profile and its base URL, or the `--sandbox` database. */
@@ -11,7 +13,7 @@ export async function journalTarget(ctx: Context): Promise<string> {
 
 /** The same target as the user knows it, for `parcels batches`: `--sandbox`, or the profile and its base URL (no user or password). */
 export async function journalWhere(ctx: Context): Promise<string> {
-  if (ctx.globals.sandbox) return '--sandbox';
+  if (ctx.globals.sandbox) return longFlag(GLOBAL_FLAGS.sandbox);
   const settings = await ctx.settings();
   let url = settings.baseUrl ?? '';
   try {

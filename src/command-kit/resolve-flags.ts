@@ -4,6 +4,7 @@ import { longFlag } from '../definitions/definition.js';
 import type { GlobalOptions } from '../definitions/globals.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { intFlag } from '../args/int.js';
+import type { FlagName, VariableName } from '../definitions/flag-name.js';
 
 /** A flag's raw value as commander collected it: a string, a switch, or the strings of a repeated flag. */
 export type RawFlag = string | boolean | string[] | undefined;
@@ -36,7 +37,7 @@ export function resolveFlags<Specs extends FlagSpecs>(
   for (const [key, spec] of Object.entries(definition.flags)) {
     const fromEnv = spec.env === undefined ? undefined : env[spec.env];
     const value = raw[key] ?? (fromEnv === '' ? undefined : fromEnv);
-    values[key] = typed(spec, value, raw[key] === undefined && fromEnv ? spec.env : longFlag(spec));
+    values[key] = typed(spec, value, raw[key] === undefined && fromEnv && spec.env !== undefined ? spec.env : longFlag(spec));
   }
   return values as FlagValues<Specs>;
 }
@@ -51,8 +52,8 @@ export function resolveGlobalOptions(raw: Readonly<Record<string, RawFlag>>): Gl
   return globals.json ? { ...globals, output: 'json' } : globals;
 }
 
-function typed(spec: FlagSpec, value: RawFlag, source: string | undefined): unknown {
-  const name = source ?? longFlag(spec);
+function typed(spec: FlagSpec, value: RawFlag, source: FlagName | VariableName): unknown {
+  const name = source;
   switch (spec.type) {
     case 'bool':
       // `--no-x` switches default to true; commander sets them already, this covers a missing key.

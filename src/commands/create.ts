@@ -24,6 +24,7 @@ import type { BulkRunOptions, BulkFlagValues } from '../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../bulk/flags.js';
 import type { QueueMode } from '../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../bulk/queue.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 export interface SingleCreateOptions {
   body: ParcelCreateInput;
@@ -51,7 +52,7 @@ function refuseLowerCaseCountry(country: string | undefined, ctx: Context): void
 export default defineCommand<typeof createCommands.create, CreateOptions>({
   async parse({ flags }, ctx) {
     const now = await ctx.serviceNow();
-    const time = (value: string | undefined, flag: string): number | undefined =>
+    const time = (value: string | undefined, flag: FlagName): number | undefined =>
       value === undefined ? undefined : timeFlag(value, flag, now);
     const bulk: BulkFlagValues = flags;
     refuseLowerCaseCountry(flags.country, ctx);
@@ -60,7 +61,7 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
     for (const f of PARCEL_FIELDS) {
       const value = flags[optionKey(f.flag)];
       if (value === undefined) continue;
-      const flag = `--${f.flag}`;
+      const flag = `--${f.flag}` as const;
       if (f.kind === 'time') fields[f.name] = time(String(value), flag);
       else if (f.kind === 'service') fields[f.name] = await namedCodeFlag(String(value), flag, 'service_type', ctx);
       else fields[f.name] = value;

@@ -14,6 +14,7 @@ import { otherCommand } from '../io/hint.js';
 import type { CheckResult, DoctorReport } from '../doctor/report.js';
 import { exitCodeOf, failure, ok, skipped } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 export interface DoctorOptions {
   required: Scope[];
@@ -108,7 +109,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
   return report;
 }
 
-const FROM: Readonly<Record<SettingSource, string>> = { flag: 'flag', env: 'environment', profile: 'profile', default: 'default', sandbox: '--sandbox' };
+const FROM: Readonly<Record<SettingSource, string>> = { flag: 'flag', env: 'environment', profile: 'profile', default: 'default', sandbox: '--sandbox' satisfies FlagName };
 
 function settingsCheck(settings: Settings): CheckResult {
   const profile = `profile "${settings.profile}" (${settings.sources.profile === 'profile' ? 'current_profile' : FROM[settings.sources.profile]})`;
@@ -119,13 +120,13 @@ function settingsCheck(settings: Settings): CheckResult {
   if (settings.apiKey === undefined) {
     return failure('settings', `${profile}, ${baseUrl}: no API key`, `run \`parcels auth login --profile ${settings.profile}\`, or set PARCELS_API_KEY`, 3);
   }
-  const key = `key from ${settings.sources.apiKey === 'sandbox' ? 'the sandbox demo key' : sourceName(settings.sources.apiKey, 'PARCELS_API_KEY', '', settings.profile)}`;
+  const key = `key from ${settings.sources.apiKey === 'sandbox' ? 'the sandbox demo key' : sourceName(settings.sources.apiKey, 'PARCELS_API_KEY', undefined, settings.profile)}`;
   return ok('settings', `${profile}, ${baseUrl}, ${key}`);
 }
 
-function sourceName(source: SettingSource, envName: string, flag: string, profile: string): string {
+function sourceName(source: SettingSource, envName: string, flag: FlagName | undefined, profile: string): string {
   if (source === 'env') return envName;
-  if (source === 'flag') return flag;
+  if (source === 'flag') return flag ?? '';
   if (source === 'profile') return `profile "${profile}"`;
   return FROM[source];
 }

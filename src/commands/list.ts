@@ -15,6 +15,7 @@ import { presentPage, presentStream } from '../io/present/resource.js';
 import { sameCommand } from '../io/hint.js';
 import { withCourierCodes } from '../args/couriers.js';
 import type { Context } from '../context.js';
+import type { CommandFlag } from '../definitions/flag-name.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */
@@ -24,7 +25,7 @@ export interface ListOptions {
   max: number | undefined;
 }
 
-const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
+const LIST_FLAGS: Readonly<Record<string, CommandFlag<typeof listCommands.list>>> = { limit: '--limit', cursor: '--cursor', courier: '--courier', status: '--status' };
 
 export default defineCommand<typeof listCommands.list, ListOptions>({
   async parse({ flags }, ctx) {

@@ -12,6 +12,7 @@ import { presentResource } from '../io/present/resource.js';
 import { presentWritten } from '../io/present.js';
 import { clearedValue, fieldName, setValue } from '../args/patch-fields.js';
 import { otherCommand, sameCommand } from '../io/hint.js';
+import type { CommandFlag } from '../definitions/flag-name.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };
@@ -22,12 +23,15 @@ export interface PatchOptions {
   ifMatch: IfMatchSource;
 }
 
+/** The flags that change a field; an error names the one that did. */
+type PatchFlag = CommandFlag<typeof patchCommands.patch>;
+
 export default defineCommand<typeof patchCommands.patch, PatchOptions>({
   async parse({ args, flags }, ctx) {
     const id = await resolveParcelId(args[0] ?? '', ctx);
     const body: Record<string, unknown> = await dataFlag(flags.data, ctx);
-    const setBy = new Map<string, string>();
-    const assign = (field: string, value: unknown, flag: string): void => {
+    const setBy = new Map<string, PatchFlag>();
+    const assign = (field: string, value: unknown, flag: PatchFlag): void => {
       const earlier = setBy.get(field);
       if (earlier !== undefined && earlier !== flag) {
         throw new UsageError(`${flag} and ${earlier} both change ${field}: give one`, flag);
@@ -54,7 +58,7 @@ export default defineCommand<typeof patchCommands.patch, PatchOptions>({
         throw new UsageError('nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data', '--data');
       }
       // Name the flag that set each field, as the user typed it (`--set parcel_weight`, `--weight`).
-      const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? `--set ${field}` : flag]));
+      const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? (`--set ${field}` as const) : flag]));
       throw issuesToUsageError(checked.issues, flagFor, 'the change');
     }
 

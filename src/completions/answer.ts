@@ -1,6 +1,8 @@
 import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from './values.js';
 import type { ValueSources } from './value-candidates.js';
 import { complete, formatCandidates } from './complete.js';
+import { longFlag } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
 
 /** The hidden `parcels __complete WORD…`: candidates from the definitions and the local caches only. */
 export function answerCompletion(words: readonly string[], env: NodeJS.ProcessEnv): string {
@@ -31,5 +33,5 @@ function fetchCouriers(where: readonly string[], env: NodeJS.ProcessEnv): void {
   const launcher = process.argv[1];
   if (launcher === undefined || !/[\\/]parcels(\.js)?$/.test(launcher)) return;
   const { spawnSync } = process.getBuiltinModule('node:child_process');
-  spawnSync(process.execPath, [launcher, 'couriers', '--quiet', ...where], { env, stdio: 'ignore', timeout: COURIER_FETCH_TIMEOUT_MS });
+  spawnSync(process.execPath, [launcher, 'couriers', longFlag(GLOBAL_FLAGS.quiet), ...where], { env, stdio: 'ignore', timeout: COURIER_FETCH_TIMEOUT_MS });
 }

@@ -8,6 +8,7 @@ import { flagSyntax, helpDescription } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { COMMANDS } from '../definitions/table.js';
 import type { FlagSyntax } from '../io/hint.js';
+import { WHERE_FLAGS } from '../io/hint.js';
 
 export interface FlagInfo extends FlagSyntax {
   repeatable: boolean;
@@ -45,9 +46,6 @@ export interface Line {
   where: string[];
 }
 
-/** The flags that choose the service a command talks to. */
-const TARGET_FLAGS = ['--sandbox', '--profile', '--base-url'];
-
 export function flagsOf(line: Line): FlagInfo[] {
   return [...EVERY_COMMAND_FLAGS, ...Object.values(line.command?.flags ?? {}).map(flagInfo)];
 }
@@ -69,7 +67,7 @@ export function parseLine(words: readonly string[]): { line: Line; pending: Flag
   for (const word of words) {
     if (pending !== undefined) {
       noteValue(line, pending, word);
-      if (TARGET_FLAGS.includes(pending.long)) line.where.push(word);
+      if (WHERE_FLAGS.includes(pending.long)) line.where.push(word);
       pending = undefined;
       continue;
     }
@@ -82,7 +80,7 @@ export function parseLine(words: readonly string[]): { line: Line; pending: Flag
       const flag = findFlag(line, name);
       if (flag === undefined) continue;
       line.given.add(flag.long);
-      if (TARGET_FLAGS.includes(flag.long)) line.where.push(word);
+      if (WHERE_FLAGS.includes(flag.long)) line.where.push(word);
       if (flag.long === '--sandbox') line.sandbox = true;
       if (flag.takesValue && inline === undefined) pending = flag;
       else if (inline !== undefined) noteValue(line, flag, inline);

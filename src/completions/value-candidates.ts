@@ -7,6 +7,7 @@ import type { FlagInfo, Line } from './parse-line.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 export interface Candidate {
   value: string;
@@ -64,40 +65,40 @@ function fromTarget<T>(line: Line, sources: ValueSources, read: (target: string)
   return key === undefined ? [] : read(key);
 }
 
+/** The reference names of one kind (`status`, `location_type`) cached for the target. */
+function cachedNames(line: Line, sources: ValueSources, kind: string): Record<string, string> {
+  const key = targetKey(line, sources);
+  return key === undefined ? {} : (sources.codeNames(key)[kind] ?? {});
+}
+
+type FlagValueReader = (line: Line, sources: ValueSources) => Candidate[];
+
+/** Where a flag's values come from, by its name (a flag that exists: FlagName); any other flag offers its `choices`. */
+export const VALUES_BY_FLAG: Readonly<Partial<Record<FlagName, FlagValueReader>>> = {
+  '--profile': (_line, sources) => sources.profiles().names.map((value) => ({ value })),
+  '--require-scope': () => SCOPES.map((value) => ({ value })),
+  '--status': (line, sources) => {
+    // Names for statuses 4 and 5 come only from a cached reference answer; events take 0–3.
+    const events = line.command?.path.join(' ') === 'events add';
+    return named({ ...cachedNames(line, sources, 'status'), ...STATUS_NAMES }, events ? 3 : 5);
+  },
+  '--outcome': () => named(OUTCOME_NAMES),
+  '--reason': () => named(REASON_NAMES),
+  '--delivered-location-type': (line, sources) => codes(cachedNames(line, sources, 'location_type')),
+  '--service-type': (line, sources) => codes(cachedNames(line, sources, 'service_type')),
+  '--courier': (line, sources) => {
+    let couriers = fromTarget(line, sources, sources.couriers);
+    if (couriers.length === 0 && sources.fetchCouriers !== undefined && targetKey(line, sources) !== undefined) {
+      sources.fetchCouriers(line.where);
+      couriers = fromTarget(line, sources, sources.couriers);
+    }
+    return couriers.map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
+  },
+};
+
 export function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): Candidate[] {
-  const names = (kind: string): Record<string, string> => {
-    const key = targetKey(line, sources);
-    return key === undefined ? {} : (sources.codeNames(key)[kind] ?? {});
-  };
-  switch (flag.long) {
-    case '--profile':
-      return sources.profiles().names.map((value) => ({ value }));
-    case '--require-scope':
-      return SCOPES.map((value) => ({ value }));
-    case '--status': {
-      // Names for statuses 4 and 5 come only from a cached reference answer; events take 0–3.
-      const events = line.command?.path.join(' ') === 'events add';
-      return named({ ...names('status'), ...STATUS_NAMES }, events ? 3 : 5);
-    }
-    case '--outcome':
-      return named(OUTCOME_NAMES);
-    case '--reason':
-      return named(REASON_NAMES);
-    case '--delivered-location-type':
-      return codes(names('location_type'));
-    case '--service-type':
-      return codes(names('service_type'));
-    case '--courier': {
-      let couriers = fromTarget(line, sources, sources.couriers);
-      if (couriers.length === 0 && sources.fetchCouriers !== undefined && targetKey(line, sources) !== undefined) {
-        sources.fetchCouriers(line.where);
-        couriers = fromTarget(line, sources, sources.couriers);
-      }
-      return couriers.map((c) => ({ value: c.code, ...(c.name === undefined ? {} : { description: c.name }) }));
-    }
-    default:
-      return (flag.choices ?? []).map((value) => ({ value }));
-  }
+  const read = VALUES_BY_FLAG[flag.long];
+  return read === undefined ? (flag.choices ?? []).map((value) => ({ value })) : read(line, sources);
 }
 
 export function argumentValues(line: Line, sources: ValueSources): Candidate[] {

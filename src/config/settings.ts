@@ -1,7 +1,10 @@
 import { NotLoggedInError, UsageError } from '../errors.js';
 import type { OutputFormat } from '../io/output-format.js';
+import { longFlag } from '../definitions/definition.js';
+import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import type { ConfigFile, Profile, ProfileKey } from './schema.js';
 import { checkSetting, originOf } from './schema.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 /** Where a setting came from; `profile` = the profile in config.json, `sandbox` marks the embedded sandbox of --sandbox. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
@@ -47,16 +50,22 @@ const DEFAULT_OUTPUT: OutputFormat = 'table';
 const DEFAULT_TIMEOUT_S = 30;
 const DEFAULT_RETRIES = 3;
 
+/** The variable behind each setting: the global flag's (GLOBAL_FLAGS), and the key's, which no flag sets. */
 const ENV = {
-  profile: 'PARCELS_PROFILE',
-  baseUrl: 'PARCELS_BASE_URL',
+  profile: GLOBAL_FLAGS.profile.env,
+  baseUrl: GLOBAL_FLAGS.baseUrl.env,
   apiKey: 'PARCELS_API_KEY',
-  output: 'PARCELS_OUTPUT',
-  timeout: 'PARCELS_TIMEOUT',
-  retries: 'PARCELS_RETRIES',
+  output: GLOBAL_FLAGS.output.env,
+  timeout: GLOBAL_FLAGS.timeout.env,
+  retries: GLOBAL_FLAGS.retries.env,
 } as const;
 
-const FLAG = { profile: '--profile', baseUrl: '--base-url', output: '--output', timeout: '--timeout', retries: '--retries' } as const;
+const FLAG = {
+  baseUrl: longFlag(GLOBAL_FLAGS.baseUrl),
+  output: longFlag(GLOBAL_FLAGS.output),
+  timeout: longFlag(GLOBAL_FLAGS.timeout),
+  retries: longFlag(GLOBAL_FLAGS.retries),
+};
 
 function present(value: string | number | undefined): value is string | number {
   return value !== undefined && value !== '';
@@ -111,8 +120,8 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   const stored: Profile | undefined = Object.hasOwn(config.profiles, profile) ? config.profiles[profile] : undefined;
   const p: Profile = stored ?? {};
 
-  function pick(key: ProfileKey, flag: string | number | undefined, flagName: string, envName: string): { value: unknown; source: SettingSource } {
-    if (present(flag)) return { value: check(key, flag, flagName), source: 'flag' };
+  function pick(key: ProfileKey, flag: string | number | undefined, flagName: FlagName | undefined, envName: string): { value: unknown; source: SettingSource } {
+    if (present(flag) && flagName !== undefined) return { value: check(key, flag, flagName), source: 'flag' };
     const fromEnv = envValue(env, envName);
     if (fromEnv !== undefined) return { value: check(key, fromEnv, envName), source: 'env' };
     const fromProfile = p[key];
@@ -121,7 +130,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   }
 
   const baseUrl = pick('base_url', flags.baseUrl, FLAG.baseUrl, ENV.baseUrl);
-  const apiKey = pick('api_key', undefined, '', ENV.apiKey);
+  const apiKey = pick('api_key', undefined, undefined, ENV.apiKey);
   const output = pick('output', flags.output, FLAG.output, ENV.output);
   const timeout = pick('timeout', flags.timeout, FLAG.timeout, ENV.timeout);
   const retries = pick('retries', flags.retries, FLAG.retries, ENV.retries);

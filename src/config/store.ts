@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
+import { hintCommand } from '../io/hint.js';
 import { isRecord } from '../schemas/record.js';
 import { writeFileAtomic } from './atomic.js';
 import { configDir } from './paths.js';
@@ -26,7 +27,7 @@ export class ConfigFileError extends UsageError {
     readonly path: string,
     problem: string,
   ) {
-    super(`config file ${path} ${problem}`, undefined, undefined, undefined, ['fix the file by hand, or move it away and run ', { run: ['auth', 'login'], keep: ['--profile', '--base-url'] }, ' again']);
+    super(`config file ${path} ${problem}`, undefined, undefined, undefined, ['fix the file by hand, or move it away and run ', hintCommand(['auth', 'login'], ['--profile', '--base-url']), ' again']);
   }
 }
 
@@ -86,7 +87,7 @@ export function parseSettableValue(key: string, text: string): string | number {
   if (key === 'api_key') {
     throw new UsageError('api_key cannot be set with `config set`', 'api_key', undefined, undefined, [
       'run ',
-      { run: ['auth', 'login'], keep: ['--profile', '--base-url'] },
+      hintCommand(['auth', 'login'], ['--profile', '--base-url']),
       ' (it reads the key from stdin or a prompt)',
     ]);
   }
@@ -129,6 +130,10 @@ function checkKeyStaysBound(name: string, before: Profile, after: Profile): void
   const from = originOf(before.base_url);
   const to = after.base_url === undefined ? undefined : originOf(after.base_url);
   if (from === to) return;
+  const login =
+    after.base_url === undefined
+      ? hintCommand(['auth', 'login', '--profile', name], [])
+      : hintCommand(['auth', 'login', '--profile', name, '--base-url', after.base_url], []);
   throw new UsageError(
     `the API key of profile "${name}" is bound to ${from ?? before.base_url}; changing base_url would send it to ${to ?? 'another host'}`,
     'base_url',
@@ -136,9 +141,9 @@ function checkKeyStaysBound(name: string, before: Profile, after: Profile): void
     undefined,
     [
       'run ',
-      { run: ['auth', 'login', '--profile', name, ...(after.base_url === undefined ? [] : ['--base-url', after.base_url])], keep: [] },
+      login,
       ' to save a key for that host, or ',
-      { run: ['auth', 'logout', '--profile', name], keep: [] },
+      hintCommand(['auth', 'logout', '--profile', name], []),
       ' first',
     ],
   );

@@ -5,6 +5,7 @@
  * options object a command receives is typed from its flags.
  */
 import type { FlagSyntax } from '../io/hint.js';
+import type { LongFlag, VariableName } from './flag-name.js';
 
 interface FlagBase {
   /** Commander's flag syntax, exactly as shown in help: `-d, --data <json>`, `--all`, `--no-verify`. */
@@ -13,7 +14,7 @@ interface FlagBase {
   /** Other flags (by key) that may not be given together with this one. */
   conflicts?: readonly string[];
   /** Environment variable read when the flag is absent. */
-  env?: string;
+  env?: VariableName;
 }
 
 export interface StringFlag extends FlagBase {
@@ -95,10 +96,10 @@ export function command<const Specs extends FlagSpecs>(definition: CommandDefini
 }
 
 /** The long flag of a spec, as the user types it: `--postal-code`, `--no-verify`. */
-export function longFlag(spec: Pick<FlagSpec, 'flags'>): string {
+export function longFlag<const Syntax extends string>(spec: { readonly flags: Syntax }): LongFlag<Syntax> {
   const match = /--[\w-]+/.exec(spec.flags);
   if (match === null) throw new Error(`flag syntax without a long form: ${spec.flags}`);
-  return match[0];
+  return match[0] as LongFlag<Syntax>;
 }
 
 /** How a flag is typed, read from its commander syntax: the readers of argv (completion, hints) share it. */

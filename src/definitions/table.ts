@@ -14,6 +14,7 @@ import { listCommands } from './list.js';
 import { patchCommands } from './patch.js';
 import { eventsCommands } from './events.js';
 import { attemptsCommands } from './attempts.js';
+import type { GLOBAL_FLAGS } from './globals.js';
 import { trackCommands } from './track.js';
 import { outboxCommands } from './outbox.js';
 import { batchesCommands } from './batches.js';
@@ -57,3 +58,11 @@ export const definitions = {
 
 /** The command tree in the order help lists it. */
 export const COMMANDS: readonly CommandDefinition[] = Object.values(definitions);
+
+/** The flags FlagName (./flag-name.ts) is typed from: every command's and the global ones. */
+declare module './flag-name.js' {
+  interface FlagRegistry {
+    commands: typeof definitions;
+    globals: typeof GLOBAL_FLAGS;
+  }
+}

@@ -1,4 +1,5 @@
 import { shellQuote } from './shell.js';
+import type { CheckedWords, FlagName } from '../definitions/flag-name.js';
 
 /**
  * The one hint builder. Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
@@ -9,7 +10,7 @@ import { shellQuote } from './shell.js';
 
 /** How a flag is typed, read from its commander syntax (src/commands/definition.ts `flagSyntax`). */
 export interface FlagSyntax {
-  long: string;
+  long: FlagName;
   /** `-o` for `-o, --output <format>`. */
   short?: string;
   takesValue: boolean;
@@ -31,8 +32,8 @@ interface Token {
   words: string[];
 }
 
-/** The globals that decide where requests go: a hint for another command keeps these. */
-const WHERE_FLAGS = ['--profile', '--base-url', '--sandbox'];
+/** The globals that decide where requests go: a hint for another command keeps these, completion reads the target from them. */
+export const WHERE_FLAGS: readonly FlagName[] = ['--profile', '--base-url', '--sandbox'];
 
 /** Long and short names of the flags of the command line. */
 function syntaxTable(line: CommandLine): Map<string, FlagSyntax> {
@@ -90,20 +91,20 @@ function render(words: readonly string[]): string {
  * The user's own command with changes: `drop` removes every occurrence of those flags, `add`
  * appends words. `parcels list --status 2 --sandbox` with drop --cursor, add --cursor X.
  */
-export function sameCommand(line: CommandLine, change: { drop?: readonly string[]; add?: readonly string[] } = {}): string {
-  const drop = new Set(change.drop ?? []);
+export function sameCommand<const Add extends readonly string[]>(line: CommandLine, change: { drop?: readonly FlagName[]; add?: CheckedWords<Add> } = {}): string {
+  const drop = new Set<string>(change.drop ?? []);
   const kept = tokenize(line).filter((t) => t.flag === undefined || !drop.has(t.flag));
   return render([...kept.flatMap((t) => t.words), ...(change.add ?? [])]);
 }
 
 /** Another command (`['get', id]`) run where the user's ran: their --sandbox, --profile and --base-url (or `keep`) come along. */
-export function otherCommand(line: CommandLine, command: readonly string[], keep: readonly string[] = WHERE_FLAGS): string {
-  const where = tokenize(line).filter((t) => t.flag !== undefined && keep.includes(t.flag));
+export function otherCommand<const Words extends readonly string[]>(line: CommandLine, command: CheckedWords<Words>, keep: readonly FlagName[] = WHERE_FLAGS): string {
+  const where = tokenize(line).filter((t) => t.flag !== undefined && (keep as readonly string[]).includes(t.flag));
   return render([...command, ...where.flatMap((t) => t.words)]);
 }
 
 /** Whether the user typed this flag (long form, short form or `--flag=value`). */
-export function typedFlag(line: CommandLine, flag: string): boolean {
+export function typedFlag(line: CommandLine, flag: FlagName): boolean {
   return tokenize(line).some((t) => t.flag === flag);
 }
 
@@ -112,7 +113,12 @@ export function typedFlag(line: CommandLine, flag: string): boolean {
  * each command as words. describe-error renders the commands where the user's ran (`renderHint`
  * with ctx.commandLine), so `--profile`, `--base-url` and `--sandbox` come along as typed.
  */
-export type HintPart = string | { readonly run: readonly string[]; readonly keep?: readonly string[] };
+export type HintPart = string | { readonly run: readonly string[]; readonly keep?: readonly FlagName[] };
+
+/** A hint's command, its words checked as a hint's are (a literal flag must exist). */
+export function hintCommand<const Words extends readonly string[]>(run: CheckedWords<Words>, keep?: readonly FlagName[]): HintPart {
+  return keep === undefined ? { run } : { run, keep };
+}
 
 const NO_LINE: CommandLine = { words: [], flags: [] };
 

@@ -1,4 +1,5 @@
 import { OUTCOME_NAMES, STATUS_NAMES } from './codes.js';
+import type { FlagName } from '../definitions/flag-name.js';
 
 /**
  * A deliberate difference from the API: the spec lets a status event leave out `status` and an
@@ -10,7 +11,7 @@ import { OUTCOME_NAMES, STATUS_NAMES } from './codes.js';
 export const STATE_FIELDS = {
   events: { field: 'status', flag: '--status', names: STATUS_NAMES },
   attempts: { field: 'outcome', flag: '--outcome', names: OUTCOME_NAMES },
-} as const;
+} as const satisfies Record<string, { field: string; flag: FlagName; names: Readonly<Record<number, string>> }>;
 
 export type StateKind = keyof typeof STATE_FIELDS;
 

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import type { FlagField } from '../definitions/flag-name.js';
 
 /**
  * Time flags (`--at`, `--slot-start`, `--slot-end`) as people say them. Every form resolves to
@@ -22,7 +23,7 @@ const RELATIVE_AGO = new RegExp(`^(\\d+)\\s*${UNIT}\\s+ago$`, 'i');
 const RELATIVE_IN = new RegExp(`^in\\s+(\\d+)\\s*${UNIT}$`, 'i');
 
 /** Parses a time flag; `now` is Unix seconds. Errors name the flag and list the accepted forms. */
-export function timeFlag(value: string, flag: string, now: number): number {
+export function timeFlag(value: string, flag: FlagField, now: number): number {
   const seconds = parseTime(value.trim(), now);
   if (seconds === undefined) throw new UsageError(`${flag} must be ${FORMS} (got "${value}")`, flag);
   return seconds;

@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GlobalFlagSpec } from '../../src/definitions/definition.js';
 import type * as Globals from '../../src/definitions/globals.js';
+import type { FlagName } from '../../src/definitions/flag-name.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 // Hoisted with the mock below, which runs before any import.
@@ -65,6 +66,6 @@ describe('a global flag added to the definition list', () => {
   });
 
   it('keeps its value in hints: the word after it is not taken for an argument', () => {
-    expect(sameCommand(commandLine(['list', '--extra-global', 'two', '--limit', '5']), { drop: ['--extra-global'] })).toBe('parcels list --limit 5');
+    expect(sameCommand(commandLine(['list', '--extra-global', 'two', '--limit', '5']), { drop: ['--extra-global' as string as FlagName] })).toBe('parcels list --limit 5');
   });
 });

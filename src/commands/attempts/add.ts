@@ -18,6 +18,7 @@ import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { requireState } from '../../args/required-state.js';
+import type { FlagGroup, FlagName } from '../../definitions/flag-name.js';
 
 export interface SingleAttemptOptions {
   id: string;
@@ -29,7 +30,7 @@ export interface SingleAttemptOptions {
 /** One attempt for the parcel given, or one per line of --from. */
 export type AttemptAddOptions = SingleAttemptOptions | BulkRunOptions;
 
-const ATTEMPT_FLAGS: Readonly<Record<string, string>> = {
+const ATTEMPT_FLAGS: Readonly<Record<string, FlagName | FlagGroup>> = {
   time_attempt: '--at',
   outcome: '--outcome',
   reason: '--reason',

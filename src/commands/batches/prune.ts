@@ -5,6 +5,7 @@ import { defineCommand } from '../../command-kit/types.js';
 import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 import { OUTBOX_BATCH } from '../../bulk/outbox.js';
+import type { FlagName } from '../../definitions/flag-name.js';
 
 export interface PruneOptions {
   olderThanMs: number;
@@ -13,7 +14,7 @@ export interface PruneOptions {
 const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /** `7d`, `12h`, `30m`, `2w`. */
-export function ageFlag(value: string, flag: string): number {
+export function ageFlag(value: string, flag: FlagName): number {
   const match = /^(\d+)([mhdw])$/.exec(value.trim());
   if (match === null) throw new UsageError(`${flag} must be a whole number with a unit m, h, d or w, e.g. 7d (got "${value}")`, flag);
   return Number(match[1]) * (UNIT_MS[match[2] as string] as number);

@@ -19,6 +19,7 @@ import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { requireState } from '../../args/required-state.js';
+import type { CommandFlag } from '../../definitions/flag-name.js';
 
 export interface SingleEventOptions {
   id: string;
@@ -30,7 +31,7 @@ export interface SingleEventOptions {
 /** One event for the parcel given, or one per line of --from. */
 export type EventAddOptions = SingleEventOptions | BulkRunOptions;
 
-const EVENT_FLAGS = { status: '--status', occurred_at: '--at' };
+const EVENT_FLAGS: Readonly<Record<string, CommandFlag<typeof eventsCommands.eventsAdd>>> = { status: '--status', occurred_at: '--at' };
 
 export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
   async parse({ args, flags }, ctx) {

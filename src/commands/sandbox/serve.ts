@@ -6,6 +6,7 @@ import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
+import type { CommandFlag, VariableName } from '../../definitions/flag-name.js';
 
 export interface ServeOptions {
   host: string;
@@ -37,12 +38,14 @@ export function clockLine(clock: { now_ms: number; frozen: boolean; speed: numbe
   return `Clock: ${at}, real time`;
 }
 
+type ServeFlag = CommandFlag<typeof sandboxCommands.sandboxServe>;
+
 /** A seed or scenario file that cannot be used: the flag, the file, and each problem on a line of its own. */
-function fileUsageError(err: { heading: string; problems: readonly { field: string; message: string }[] }, flag: string): UsageError {
+function fileUsageError(err: { heading: string; problems: readonly { field: string; message: string }[] }, flag: ServeFlag): UsageError {
   return new UsageError(err.problems.length === 0 ? err.heading : `${err.heading}:`, flag, undefined, err.problems);
 }
 
-function rate(value: string | undefined, flag: string): number | undefined {
+function rate(value: string | undefined, flag: ServeFlag): number | undefined {
   if (value === undefined) return undefined;
   const p = Number(value);
   if (value.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${flag} must be a number from 0 to 1 (got "${value}")`, flag);
@@ -66,7 +69,7 @@ function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderR
   return Object.values(tracking).every((v) => v === undefined) ? undefined : tracking;
 }
 
-function adminTokenSource(options: ServeOptions): string {
+function adminTokenSource(options: ServeOptions): ServeFlag | VariableName {
   return options.adminTokenFile === undefined ? ADMIN_TOKEN_ENV : '--admin-token-file';
 }
 
