@@ -28,7 +28,7 @@ export async function context(choice: Choice) {
   const ctx = {
     io: c.io,
     globals: { quiet: choice.quiet, fields: choice.fields },
-    commandLine: { words: ['list', '--status', 'in_transit'], flags: [{ long: '--status', takesValue: true }] },
+    commandLine: { words: ['list', '--status', 'in_transit'], flags: [{ long: '--status' as const, takesValue: true }] },
     outputFormat: (): OutputFormat => (filter === undefined ? choice.format : 'json'),
     jq: async () => filter,
     fields: () => choice.fields?.split(','),
