@@ -201,10 +201,9 @@ describe('rate limits and unavailability', () => {
       expect(fourth.stdout).toBe('');
       expect(fourth.stderr).toMatch(/^Error: rate limit of 3 requests per 1 s exceeded; retry after \d+ s\nHint: rate limited: wait \d+ s and try again \(or raise --retries\)\n$/);
       const waiting = run(['couriers', '--json']);
-      // The client sleeps the 1 s Retry-After of its first (refused) try; the window ends meanwhile.
-      setTimeout(() => {
-        elapsedMs += 1000;
-      }, 300);
+      // The client sleeps the 1 s Retry-After of its first try; once the sandbox has refused it, the window ends.
+      await expect.poll(() => limited.sandbox.logs({ after: 4 }).map((e) => [e.path, e.status])[0], { timeout: 30_000 }).toEqual(['/account/v1/couriers', 429]);
+      elapsedMs += 1000;
       const waited = await waiting;
       expect(waited.code).toBe(0);
       expect(JSON.parse(waited.stdout)).toMatchObject({ couriers: [{ code: 'A-BIKE' }, { code: 'A-VAN' }] });
