@@ -21,17 +21,32 @@ export interface Captured {
   io: IO;
   stdout(): string;
   stderr(): string;
+  /** Resolves once the stream has received text containing `text` (at once when it already has). */
+  until(stream: 'stdout' | 'stderr', text: string): Promise<void>;
 }
 
-export function collector(): { stream: Writable; text(): string } {
+export function collector(): { stream: Writable; text(): string; until(text: string): Promise<void> } {
   const chunks: Buffer[] = [];
+  const waiters = new Set<() => void>();
+  const text = (): string => Buffer.concat(chunks).toString('utf8');
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
       chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+      for (const check of waiters) check();
       callback();
     },
   });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  const until = (wanted: string): Promise<void> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        if (!text().includes(wanted)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return { stream, text, until };
 }
 
 export function captureIO(opts: CaptureOptions = {}): Captured {
@@ -56,5 +71,5 @@ export function captureIO(opts: CaptureOptions = {}): Captured {
     columns: opts.columns ?? 80,
     env: opts.env ?? {},
   };
-  return { io, stdout: out.text, stderr: err.text };
+  return { io, stdout: out.text, stderr: err.text, until: (which, wanted) => (which === 'stdout' ? out : err).until(wanted) };
 }

@@ -26,11 +26,9 @@ async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: str
   const captured = captureIO({ env });
   const cancel = new AbortController();
   const code = run(['sandbox', 'serve', '--port', '0', '--db', ':memory:', ...args], { io: captured.io, env, signal: cancel.signal });
-  for (;;) {
-    if (captured.stderr().includes('Press Ctrl-C')) return { url: captured.stdout().trim(), stderr: captured.stderr, stop: () => (cancel.abort('SIGTERM'), code) };
-    const ended = await Promise.race([code, new Promise<undefined>((r) => setTimeout(() => r(undefined), 20))]);
-    if (ended !== undefined) throw new Error(`serve ended with ${ended}: ${captured.stderr()}`);
-  }
+  const ended = await Promise.race([code, captured.until('stderr', 'Press Ctrl-C').then(() => undefined)]);
+  if (ended !== undefined) throw new Error(`serve ended with ${ended}: ${captured.stderr()}`);
+  return { url: captured.stdout().trim(), stderr: captured.stderr, stop: () => (cancel.abort('SIGTERM'), code) };
 }
 
 /** The pid of a process that has run and ended. */
