@@ -93,9 +93,15 @@ describe('offline outbox', () => {
     await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, 'outbox-key-0001') }, 1);
     const lock = `${journalPath(dir, place.target, 'outbox')}.lock`;
     writeFileSync(lock, `${process.pid}\n`);
-    const capture = captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at, 'outbox-key-0002') }, 2, 5_000);
-    setTimeout(() => rmSync(lock), 200);
+    // Released once the capture has found it held by us and waits, not after some delay.
+    const holders: number[] = [];
+    const release = (holder: number): void => {
+      holders.push(holder);
+      rmSync(lock, { force: true });
+    };
+    const capture = captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at, 'outbox-key-0002') }, 2, 5_000, release);
     expect(await capture).toEqual({ waiting: 2 });
+    expect(holders).toEqual([process.pid]);
 
     writeFileSync(lock, `${process.pid}\n`);
     const refused = captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 3, at, 'outbox-key-0003') }, 3, 100);
