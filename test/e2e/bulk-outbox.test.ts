@@ -4,6 +4,7 @@
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
@@ -19,6 +20,8 @@ afterEach(async () => {
   const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
   for (const key of ALL_KEYS) expect(everything).not.toContain(key);
 });
+
+const LOCK_READS = fileURLToPath(new URL('../helpers/lock-reads.mjs', import.meta.url));
 
 async function parcels(args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
   const result = await spawnParcels(args, { env });
@@ -129,12 +132,16 @@ describe('offline outbox', () => {
     const [targetDir] = readdirSync(journals);
     const lock = join(journals, targetDir as string, 'outbox.ndjson.lock');
     writeFileSync(lock, `${process.pid}\n`);
+    // Each leaves a mark once it has found the lock held and waits (test/helpers/lock-reads.mjs).
+    const reads = tempConfigDir();
+    const watched = { ...env, NODE_OPTIONS: `--import ${pathToFileURL(LOCK_READS).href}`, PARCELS_TEST_LOCK_READS: reads };
     const both = Promise.all([
-      parcels([...CREATE.slice(0, -1), '8', '--offline', '--quiet'], env),
-      parcels([...CREATE.slice(0, -1), '9', '--offline', '--quiet'], env),
+      parcels([...CREATE.slice(0, -1), '8', '--offline', '--quiet'], watched),
+      parcels([...CREATE.slice(0, -1), '9', '--offline', '--quiet'], watched),
     ]);
-    // Released while they wait (they poll it); when it happens does not change what must follow.
-    setTimeout(() => rmSync(lock), 1_500);
+    // Released once both are seen waiting for it.
+    await expect.poll(() => readdirSync(reads).length, { timeout: 30_000 }).toBe(2);
+    rmSync(lock);
     const [a, b] = await both;
     expect(a.code, a.stderr).toBe(75);
     expect(b.code, b.stderr).toBe(75);
