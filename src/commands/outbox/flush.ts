@@ -13,7 +13,7 @@ import { dataDir } from '../../config/paths.js';
 import { printedIds } from '../../config/known-ids.js';
 import type { ResultLine } from '../../bulk/types.js';
 import { entrySummary } from '../../bulk/outbox-describe.js';
-import { otherCommand } from '../../io/hint.js';
+import { otherCommand } from '../../hint/hint.js';
 import type { Context } from '../../context.js';
 
 /**
