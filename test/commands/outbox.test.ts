@@ -168,7 +168,7 @@ describe('--jq does not apply to result lines', () => {
     const message = "--jq does not apply to a run's result lines (one JSON object per line): pipe them to jq instead, e.g. | jq -c 'select(.ok | not)'";
     const rule = `${JSON.stringify({ error: { status: null, code: 'invalid_usage', message, exit_code: 2, field: '--jq' } })}\n`;
     expect(await h.cli(['--sandbox', 'outbox', 'flush', '--jq', '.entry_id'], opts)).toEqual({ code: 2, stdout: '', stderr: rule });
-    const file = join(opts.dir, 'parcels.ndjson');
+    const file = join(tempConfigDir(), 'parcels.ndjson');
     writeFileSync(file, '{"courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"11"}\n');
     expect(await h.cli(['--sandbox', 'create', '--from', file, '--jq', '.entry_id'], opts)).toEqual({ code: 2, stdout: '', stderr: rule });
     expect(json(await h.cli(['--sandbox', 'list', '--json'], opts)).parcels).toHaveLength(0);
