@@ -51,9 +51,9 @@ export interface OutboxEntry {
 /** How long a capture or a flush waits for another command that holds the outbox (they hold it briefly). */
 export const OUTBOX_LOCK_WAIT_MS = 10_000;
 
-async function open(place: OutboxPlace, lockWaitMs: number, onLockWait?: (holder: number) => void): Promise<Journal> {
+async function open(place: OutboxPlace, lockWaitMs: number): Promise<Journal> {
   try {
-    return await Journal.open({ dir: place.dir, target: place.target, batch: OUTBOX_BATCH, input: '-', kind: 'outbox' }, { lockWaitMs, ...(onLockWait === undefined ? {} : { onLockWait }) });
+    return await Journal.open({ dir: place.dir, target: place.target, batch: OUTBOX_BATCH, input: '-', kind: 'outbox' }, { lockWaitMs });
   } catch (error) {
     if (!(error instanceof JournalLockedError)) throw error;
     throw new ConflictError(
@@ -65,15 +65,9 @@ async function open(place: OutboxPlace, lockWaitMs: number, onLockWait?: (holder
 
 const decoder = new TextDecoder();
 
-/** Writes the request to the outbox (fsync'd) and returns how many now wait; onLockWait as in LockWait.onWait. */
-export async function captureRequest(
-  place: OutboxPlace,
-  capture: Capture,
-  nowMs: number,
-  lockWaitMs = OUTBOX_LOCK_WAIT_MS,
-  onLockWait?: (holder: number) => void,
-): Promise<{ waiting: number }> {
-  const journal = await open(place, lockWaitMs, onLockWait);
+/** Writes the request to the outbox (fsync'd) and returns how many now wait. */
+export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number, lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
+  const journal = await open(place, lockWaitMs);
   try {
     let seq = journal.done.maxLine + 1;
     for (const state of journal.previous.values()) seq = Math.max(seq, (state.sent?.line ?? 0) + 1);

@@ -2,9 +2,8 @@
  * End-to-end offline outbox: the built binary queues while `parcels sandbox serve` is down and
  * `outbox flush` delivers everything exactly once when it is back (same port, same database file).
  */
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
@@ -20,8 +19,6 @@ afterEach(async () => {
   const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
   for (const key of ALL_KEYS) expect(everything).not.toContain(key);
 });
-
-const LOCK_READS = fileURLToPath(new URL('../helpers/lock-reads.mjs', import.meta.url));
 
 async function parcels(args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
   const result = await spawnParcels(args, { env });
@@ -132,15 +129,21 @@ describe('offline outbox', () => {
     const [targetDir] = readdirSync(journals);
     const lock = join(journals, targetDir as string, 'outbox.ndjson.lock');
     writeFileSync(lock, `${process.pid}\n`);
-    // Each leaves a mark once it has found the lock held and waits (test/helpers/lock-reads.mjs).
-    const reads = tempConfigDir();
-    const watched = { ...env, NODE_OPTIONS: `--import ${pathToFileURL(LOCK_READS).href}`, PARCELS_TEST_LOCK_READS: reads };
+    // Each command reads a held lock's pid before it waits: a preload (test-only) writes down which
+    // process read it, so the lock is released once both are seen waiting, not after a delay.
+    const readers = join(tempConfigDir(), 'lock-readers.txt');
+    const preload = join(tempConfigDir(), 'note-lock-reads.cjs');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs');\nconst read = fs.readFileSync;\nfs.readFileSync = function (path, ...rest) {\n  if (String(path).endsWith('.lock')) fs.appendFileSync(${JSON.stringify(readers)}, process.pid + '\\n');\n  return read.call(this, path, ...rest);\n};\n`,
+    );
+    writeFileSync(readers, '');
+    const watched = { ...env, NODE_OPTIONS: `--require ${preload}` };
     const both = Promise.all([
       parcels([...CREATE.slice(0, -1), '8', '--offline', '--quiet'], watched),
       parcels([...CREATE.slice(0, -1), '9', '--offline', '--quiet'], watched),
     ]);
-    // Released once both are seen waiting for it.
-    await expect.poll(() => readdirSync(reads).length, { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => new Set(readFileSync(readers, 'utf8').split('\n').filter(Boolean)).size, { timeout: 30_000, interval: 10 }).toBe(2);
     rmSync(lock);
     const [a, b] = await both;
     expect(a.code, a.stderr).toBe(75);

@@ -48,8 +48,6 @@ export interface JournalOptions {
   now?: () => number;
   /** Wait up to this long (ms) for another process's lock instead of failing at once (default 0). */
   lockWaitMs?: number;
-  /** See LockWait.onWait. */
-  onLockWait?: (holder: number) => void;
 }
 
 export class Journal {
@@ -100,7 +98,7 @@ export class Journal {
     const path = journalPath(id.dir, id.target, id.batch);
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
     const lockPath = `${path}.lock`;
-    const lock = opts.lockWaitMs ? await acquireLockWaiting(lockPath, { waitMs: opts.lockWaitMs, ...(opts.onLockWait === undefined ? {} : { onWait: opts.onLockWait }) }) : acquireLock(lockPath);
+    const lock = opts.lockWaitMs ? await acquireLockWaiting(lockPath, { waitMs: opts.lockWaitMs }) : acquireLock(lockPath);
     try {
       const read = await readJournal(path);
       const fd = openOwnFile(path, 'append');

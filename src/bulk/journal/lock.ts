@@ -59,8 +59,6 @@ export interface LockWait {
   pollMs?: number;
   sleep?: Sleep;
   now?: () => number;
-  /** Called each time the lock was found held and the wait goes on (lets a test act on the wait itself). */
-  onWait?: (holder: number) => void;
 }
 
 /**
@@ -77,7 +75,6 @@ export async function acquireLockWaiting(lockPath: string, wait: LockWait, pid: 
       return acquireLock(lockPath, pid);
     } catch (error) {
       if (!(error instanceof JournalLockedError) || now() >= deadline) throw error;
-      wait.onWait?.(error.pid);
     }
     await sleep(Math.min(wait.pollMs ?? 50, Math.max(1, deadline - now())));
   }
