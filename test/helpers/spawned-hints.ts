@@ -13,7 +13,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { REPLAY_RULES, REPORT_DIR, hintedCommands } from './hint-replay.js';
+import { REPLAY_RULES, REPORT_DIR, hintedCommands, replayHints } from './hint-replay.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 
@@ -74,9 +74,15 @@ export async function replaySpawnedHints(tier: string, label: string): Promise<n
   return replayed;
 }
 
+/** Tiers without the command harness: their in-process runs' hints (runCli, runAtTerminal) are replayed here too. */
+const WITHOUT_HARNESS = new Set(['e2e', 'hostile', 'pty']);
+
 /** Replays the current test's recorded hints, its report named after its tier and file. */
 export async function replayTestHints(): Promise<number> {
   const file = expect.getState().testPath ?? 'unknown';
   const parts = file.split('/');
-  return replaySpawnedHints(parts[parts.lastIndexOf('test') + 1] ?? 'test', parts[parts.length - 1] ?? file);
+  const tier = parts[parts.lastIndexOf('test') + 1] ?? 'test';
+  const label = parts[parts.length - 1] ?? file;
+  if (WITHOUT_HARNESS.has(tier)) await replayHints(`${tier}-in-process-${label}`);
+  return replaySpawnedHints(tier, label);
 }
