@@ -12,16 +12,20 @@ const SRC = join(ROOT, 'src');
 /** Folders (or files) under src/ and what nothing in them may import: the layers above them. */
 const ABOVE = ['cli.ts', 'commands/', 'command-kit/'];
 /** The flag names typed from the definitions (FlagName and its kin). */
-const FLAG_NAMES = 'definitions/flag-name.ts';
+const FLAG_NAMES = 'schemas/flag-name.ts';
 const RULES = [
   // The sandbox is a library of its own: it reaches only the shared schemas.
   { from: 'sandbox/', allowed: (to) => to.startsWith('sandbox/') || to.startsWith('schemas/') },
-  // The flag names' types (a time flag's errors name it) are the one thing above errors.ts schemas may see.
-  { from: 'schemas/', allowed: (to) => to.startsWith('schemas/') || to === 'errors.ts' || to === FLAG_NAMES },
+  // The ground floor: the domain's facts, read by every layer, reaching nothing above.
+  { from: 'schemas/', allowed: (to) => to.startsWith('schemas/') },
   // Types only, read by every layer: it imports nothing (src/definitions/table.ts fills it in).
   { from: FLAG_NAMES, allowed: () => false },
+  // A hint is a command line: built from words and shell quoting, above the facts only.
+  { from: 'hint/', allowed: (to) => to.startsWith('hint/') || to.startsWith('schemas/') },
+  // Every layer throws these: they render hints and nothing else.
+  { from: 'errors.ts', allowed: (to) => to.startsWith('hint/') || to.startsWith('schemas/') },
   // The definitions are plain data, bundled into the fast path and completion: only light helpers below them.
-  { from: 'definitions/', allowed: (to) => ['definitions/', 'schemas/', 'io/'].some((below) => to.startsWith(below)) },
+  { from: 'definitions/', allowed: (to) => ['definitions/', 'schemas/', 'hint/', 'io/'].some((below) => to.startsWith(below)) },
   ...['io/', 'api/', 'config/', 'bulk/', 'track/', 'clock-skew/', 'completions/', 'args/', 'doctor/', 'context/', 'context.ts'].map((from) => ({
     from,
     allowed: (to) => !ABOVE.some((above) => to.startsWith(above)),
@@ -58,34 +62,57 @@ for (const [file, targets] of graph) {
   for (const target of targets) if (!rule.allowed(target)) problems.push(`src/${file} imports src/${target}: a lower layer reaching a higher one`);
 }
 
-// Tarjan's strongly connected components: each one of more than one file (or a file importing itself) is a cycle.
-let index = 0;
-const stack = [];
-const state = new Map();
-function connect(file) {
-  const me = { index, low: index, onStack: true };
-  state.set(file, me);
-  index += 1;
-  stack.push(file);
-  for (const target of graph.get(file) ?? []) {
-    const seen = state.get(target);
-    if (seen === undefined) {
-      connect(target);
-      me.low = Math.min(me.low, state.get(target).low);
-    } else if (seen.onStack) me.low = Math.min(me.low, seen.index);
+/** Tarjan's strongly connected components: each one of more than one node (or a node importing itself) is a cycle. */
+function cycles(edges) {
+  let index = 0;
+  const stack = [];
+  const state = new Map();
+  const found = [];
+  function connect(node) {
+    const me = { index, low: index, onStack: true };
+    state.set(node, me);
+    index += 1;
+    stack.push(node);
+    for (const target of edges.get(node) ?? []) {
+      const seen = state.get(target);
+      if (seen === undefined) {
+        connect(target);
+        me.low = Math.min(me.low, state.get(target).low);
+      } else if (seen.onStack) me.low = Math.min(me.low, seen.index);
+    }
+    if (me.low !== me.index) return;
+    const component = [];
+    let member;
+    do {
+      member = stack.pop();
+      state.get(member).onStack = false;
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (edges.get(node) ?? []).includes(node)) found.push(component.sort());
   }
-  if (me.low !== me.index) return;
-  const component = [];
-  let member;
-  do {
-    member = stack.pop();
-    state.get(member).onStack = false;
-    component.push(member);
-  } while (member !== file);
-  if (component.length > 1 || (graph.get(file) ?? []).includes(file)) problems.push(`import cycle: ${component.sort().map((f) => `src/${f}`).join(', ')}`);
+  for (const node of edges.keys()) if (!state.has(node)) connect(node);
+  return found;
 }
-for (const file of graph.keys()) if (!state.has(file)) connect(file);
+
+for (const component of cycles(graph)) problems.push(`import cycle: ${component.map((f) => `src/${f}`).join(', ')}`);
+
+// Read by folder (a top-level folder or file of src/ as one node), the arrows must not close a circle
+// either: a folder that imports another which imports it back has no place above or below it.
+const folderOf = (file) => (file.includes('/') ? `${file.split('/')[0]}/` : file);
+const folders = new Map();
+for (const [file, targets] of graph) {
+  const from = folderOf(file);
+  const to = new Set(folders.get(from) ?? []);
+  for (const target of targets) if (folderOf(target) !== from) to.add(folderOf(target));
+  folders.set(from, [...to]);
+}
+for (const component of cycles(folders)) {
+  const arrows = [...graph].flatMap(([file, targets]) =>
+    targets.filter((t) => folderOf(t) !== folderOf(file) && component.includes(folderOf(file)) && component.includes(folderOf(t))).map((t) => `src/${file} -> src/${t}`),
+  );
+  problems.push(`folders import each other in a circle: ${component.map((f) => `src/${f}`).join(', ')} (${arrows.join('; ')})`);
+}
 
 for (const problem of problems) console.error(problem);
 if (problems.length > 0) process.exit(1);
-console.log(`${graph.size} files under src/: no import cycle, no import from a lower layer into a higher one`);
+console.log(`${graph.size} files under src/: no import cycle (by file or by folder), no import from a lower layer into a higher one`);

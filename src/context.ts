@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { dryRunRecorder } from './api/dry-run.js';
 import { stdoutZone } from './io/time.js';
 import { ApiClient } from './api/http.js';
-import { otherCommand, sameCommand } from './io/hint.js';
+import { otherCommand, sameCommand } from './hint/hint.js';
 import { renderTrace } from './io/render.js';
 import { waitingIndicator } from './io/spinner.js';
 import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
@@ -21,8 +21,8 @@ import { requireApiKey } from './config/settings.js';
 import { targetCaches } from './context/caches.js';
 import { targets } from './context/target.js';
 import type { GlobalOptions } from './definitions/globals.js';
-import type { CommandLine } from './io/hint.js';
-import type { FlagName, VariableName } from './definitions/flag-name.js';
+import type { CommandLine } from './hint/hint.js';
+import type { FlagName, VariableName } from './schemas/flag-name.js';
 
 /**
  * The factory handed to every command. Everything costly (config file, HTTP client, embedded

@@ -3,9 +3,9 @@ import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
-import { otherCommand, renderHint, sameCommand, typedFlag } from './io/hint.js';
-import type { CommandLine } from './io/hint.js';
-import type { CommandFlag, GlobalFlag } from './definitions/flag-name.js';
+import { otherCommand, renderHint, sameCommand, typedFlag } from './hint/hint.js';
+import type { CommandLine } from './hint/hint.js';
+import type { CommandFlag, GlobalFlag } from './schemas/flag-name.js';
 import type { definitions } from './definitions/table.js';
 
 /**

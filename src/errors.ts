@@ -3,9 +3,9 @@
  * (see `exitCodeFor`); commands throw, they never exit.
  */
 
-import { renderHint } from './io/hint.js';
-import type { HintPart } from './io/hint.js';
-import type { CheckedWord, FlagName } from './definitions/flag-name.js';
+import { renderHint } from './hint/hint.js';
+import type { HintPart } from './hint/hint.js';
+import type { CheckedWord, FlagName } from './schemas/flag-name.js';
 export const EXIT = {
   OK: 0,
   UNEXPECTED: 1,

@@ -7,7 +7,7 @@ import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
 import { ApiClient } from './api/http.js';
 import { dryRunRecorder } from './api/dry-run.js';
 import type { CredentialSource } from './api/dry-run.js';
-import { shellQuote } from './io/shell.js';
+import { shellQuote } from './hint/shell.js';
 import * as api from './api/sandbox-admin.js';
 
 /** A page of the request log. */

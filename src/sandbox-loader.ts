@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { SandboxUnavailableError } from './errors.js';
-import { shellQuote } from './io/shell.js';
+import { shellQuote } from './hint/shell.js';
 import type * as Sandbox from './sandbox/index.js';
 
 type SandboxModule = typeof Sandbox;

@@ -1,4 +1,4 @@
-import { shellQuote } from '../io/shell.js';
+import { shellQuote } from '../hint/shell.js';
 import type { HttpMethod } from './request.js';
 
 /** --dry-run: the requests a command would send, as data, as text and as a runnable curl command. */

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { HttpMethod } from '../api/http.js';
 import { isReservedHeader } from '../api/request.js';
 import { readAll } from '../io/streams.js';
-import type { CommandFlag } from '../definitions/flag-name.js';
+import type { CommandFlag } from '../schemas/flag-name.js';
 import type { apiCommands } from '../definitions/api.js';
 
 /**

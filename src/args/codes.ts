@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import type { CodeNames } from '../schemas/codes.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { codeFlag, normaliseName } from './flags.js';
-import type { FlagField, FlagName } from '../definitions/flag-name.js';
+import type { FlagField, FlagName } from '../schemas/flag-name.js';
 
 /** The spec's own names per table; the others (location and service types) come only from the reference route. */
 const SPEC_NAMES: Readonly<Record<keyof CodeNames, Readonly<Record<number, string>>>> = {

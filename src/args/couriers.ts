@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
 import { isRecord } from '../schemas/record.js';
 import { closest } from '../io/did-you-mean.js';
-import { sameCommand, typedFlag } from '../io/hint.js';
+import { sameCommand, typedFlag } from '../hint/hint.js';
 import { COURIERS_CACHE_NAME, readCachedCouriers } from '../completions/values.js';
 import { writeCached } from '../config/cache.js';
 

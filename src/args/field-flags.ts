@@ -1,5 +1,5 @@
 import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 
 /**
  * Request field → the flag that sets it, so errors name what the user typed. Fields missing here

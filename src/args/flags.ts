@@ -7,7 +7,7 @@ import { parcelIdSchema } from '../schemas/parcel-id.js';
 import type { FieldIssue } from '../schemas/validate.js';
 import { didYouMean } from '../io/did-you-mean.js';
 import { intFlag } from './int.js';
-import type { FlagField, FlagGroup, FlagName } from '../definitions/flag-name.js';
+import type { FlagField, FlagGroup, FlagName } from '../schemas/flag-name.js';
 
 /**
  * A code flag given as its number or its name (`2` or `in_transit`; case, spaces and dashes are

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { FlagField, VariableName } from '../definitions/flag-name.js';
+import type { FlagField, VariableName } from '../schemas/flag-name.js';
 
 /** A strict base-10 integer flag (no "1.5", "1e3", "12abc"), optionally bounded. */
 export function intFlag(value: string, flag: FlagField | VariableName, bounds: { min?: number; max?: number } = {}): number {

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parcelIdSchema } from '../schemas/parcel-id.js';
 import { parcelIdArg } from './flags.js';
-import { otherCommand } from '../io/hint.js';
+import { otherCommand } from '../hint/hint.js';
 
 /** The shortest prefix accepted for a parcel id (like git's abbreviated hashes, but never shorter). */
 export const ID_PREFIX_MIN = 8;

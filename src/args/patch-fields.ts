@@ -2,11 +2,11 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { namedCodeFlag } from './codes.js';
 import { didYouMean } from '../io/did-you-mean.js';
-import { timeFlag } from '../schemas/time-input.js';
+import { timeFlag } from './time-input.js';
 import { intFlag } from './int.js';
 import type { ParcelFieldKind } from '../schemas/parcel-fields.js';
 import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 
 /** Short names accepted by --clear and --set (the create flags' names), next to the body's own field names. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(

@@ -1,8 +1,8 @@
 import type { Context } from '../context.js';
 import { readConfig } from '../config/store.js';
 import { UsageError } from '../errors.js';
-import { otherCommand } from '../io/hint.js';
-import type { FlagName, VariableName } from '../definitions/flag-name.js';
+import { otherCommand } from '../hint/hint.js';
+import type { FlagName, VariableName } from '../schemas/flag-name.js';
 
 /** The profile used when none is chosen; it need not be saved to be named. */
 const IMPLICIT_PROFILE = 'default';

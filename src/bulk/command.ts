@@ -11,10 +11,12 @@ import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 import type { Context } from '../context.js';
+import { assertPresentable } from '../io/present/kinds.js';
+import { RUN_LINES } from '../io/present/run.js';
 import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
-import type { CommandLine } from '../io/hint.js';
-import { sameCommand } from '../io/hint.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { CommandLine } from '../hint/hint.js';
+import { sameCommand } from '../hint/hint.js';
+import type { FlagName } from '../schemas/flag-name.js';
 import { renderBulkSummary, resultWriter } from './report.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
@@ -81,6 +83,7 @@ export async function engineRetries(ctx: Context): Promise<number> {
 export const BULK_HEAP_FLAGS = ['--heap-growing-percent=10', '--semi-space-growth-factor=1'] as const;
 
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
+  await assertPresentable(ctx, RUN_LINES);
   for (const flag of BULK_HEAP_FLAGS) setFlagsFromString(flag);
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);

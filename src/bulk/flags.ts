@@ -7,7 +7,7 @@ import type { FlagValues } from '../definitions/definition.js';
 import { longFlag } from '../definitions/definition.js';
 import { bulk } from '../definitions/flags.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
-import { timeFlag } from '../schemas/time-input.js';
+import { timeFlag } from '../args/time-input.js';
 import type { BulkKind } from './types.js';
 
 /**

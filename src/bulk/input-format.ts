@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 import type { bulk } from '../definitions/flags.js';
 
 /** The formats a bulk input file can have (`--format`'s choices); checked with the flags, before anything is read. */

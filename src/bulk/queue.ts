@@ -5,7 +5,7 @@ import { ApiError, EXIT, NetworkError, ReportedFailure } from '../errors.js';
 import { dataDir } from '../config/paths.js';
 import { renderMessage } from '../io/render.js';
 import { journalTarget } from './target.js';
-import { otherCommand } from '../io/hint.js';
+import { otherCommand } from '../hint/hint.js';
 import type { BulkKind } from './types.js';
 
 /**

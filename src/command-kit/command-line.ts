@@ -1,4 +1,4 @@
-import type { CommandLine } from '../io/hint.js';
+import type { CommandLine } from '../hint/hint.js';
 import type { FlagSpec } from '../definitions/definition.js';
 import { flagSyntax } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';

@@ -4,7 +4,7 @@ import { longFlag } from '../definitions/definition.js';
 import type { GlobalOptions } from '../definitions/globals.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { intFlag } from '../args/int.js';
-import type { FlagName, VariableName } from '../definitions/flag-name.js';
+import type { FlagName, VariableName } from '../schemas/flag-name.js';
 
 /** A flag's raw value as commander collected it: a string, a switch, or the strings of a repeated flag. */
 export type RawFlag = string | boolean | string[] | undefined;

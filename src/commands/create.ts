@@ -7,7 +7,7 @@ import { parcelCreateSchema } from '../schemas/parcel.js';
 import { validate } from '../schemas/validate.js';
 import { defineCommand } from '../command-kit/types.js';
 import { dataFlag, issuesToUsageError } from '../args/flags.js';
-import { timeFlag } from '../schemas/time-input.js';
+import { timeFlag } from '../args/time-input.js';
 import type { createCommands } from '../definitions/create.js';
 import { optionKey } from '../definitions/flags.js';
 import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
@@ -17,14 +17,14 @@ import { presentWritten } from '../io/present.js';
 import { namedCodeFlag } from '../args/codes.js';
 import { withCourierCodes } from '../args/couriers.js';
 import { rememberParcelIds } from '../args/parcel-id.js';
-import { sameCommand } from '../io/hint.js';
+import { sameCommand } from '../hint/hint.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import type { BulkRunOptions, BulkFlagValues } from '../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../bulk/flags.js';
 import type { QueueMode } from '../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../bulk/queue.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 
 export interface SingleCreateOptions {
   body: ParcelCreateInput;

@@ -10,11 +10,11 @@ import { checkLocalFiles } from '../doctor/local.js';
 import { didYouMean } from '../io/did-you-mean.js';
 import type { OutboxHere } from '../doctor/local.js';
 import { journalTarget } from '../bulk/target.js';
-import { otherCommand } from '../io/hint.js';
+import { otherCommand } from '../hint/hint.js';
 import type { CheckResult, DoctorReport } from '../doctor/report.js';
 import { exitCodeOf, failure, ok, skipped } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 
 export interface DoctorOptions {
   required: Scope[];

@@ -12,10 +12,10 @@ import { untilAborted } from '../api/abortable.js';
 import type { listCommands } from '../definitions/list.js';
 import { statusFlag } from '../args/codes.js';
 import { presentPage, presentStream } from '../io/present/resource.js';
-import { sameCommand } from '../io/hint.js';
+import { sameCommand } from '../hint/hint.js';
 import { withCourierCodes } from '../args/couriers.js';
 import type { Context } from '../context.js';
-import type { CommandFlag } from '../definitions/flag-name.js';
+import type { CommandFlag } from '../schemas/flag-name.js';
 
 export interface ListOptions {
   /** Only the parameters the user gave: the service applies its own defaults to the rest. */

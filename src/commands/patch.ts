@@ -11,8 +11,8 @@ import type { patchCommands } from '../definitions/patch.js';
 import { presentResource } from '../io/present/resource.js';
 import { presentWritten } from '../io/present.js';
 import { clearedValue, fieldName, setValue } from '../args/patch-fields.js';
-import { otherCommand, sameCommand } from '../io/hint.js';
-import type { CommandFlag } from '../definitions/flag-name.js';
+import { otherCommand, sameCommand } from '../hint/hint.js';
+import type { CommandFlag } from '../schemas/flag-name.js';
 
 /** Where the If-Match value comes from. */
 export type IfMatchSource = { kind: 'flag'; etag: string } | { kind: 'refresh' } | { kind: 'cached' };

@@ -7,8 +7,8 @@ import type { FlagSpec } from '../definitions/definition.js';
 import { flagSyntax, helpDescription } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { COMMANDS } from '../definitions/table.js';
-import type { FlagSyntax } from '../io/hint.js';
-import { WHERE_FLAGS } from '../io/hint.js';
+import type { FlagSyntax } from '../hint/hint.js';
+import { WHERE_FLAGS } from '../hint/hint.js';
 
 export interface FlagInfo extends FlagSyntax {
   repeatable: boolean;

@@ -7,7 +7,7 @@ import type { FlagInfo, Line } from './parse-line.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 
 export interface Candidate {
   value: string;

@@ -4,7 +4,7 @@ import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import type { ConfigFile, Profile, ProfileKey } from './schema.js';
 import { checkSetting, originOf } from './schema.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from '../schemas/flag-name.js';
 
 /** Where a setting came from; `profile` = the profile in config.json, `sandbox` marks the embedded sandbox of --sandbox. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
-import { hintCommand } from '../io/hint.js';
+import { hintCommand } from '../hint/hint.js';
 import { isRecord } from '../schemas/record.js';
 import { writeFileAtomic } from './atomic.js';
 import { configDir } from './paths.js';

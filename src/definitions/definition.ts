@@ -4,8 +4,8 @@
  * the fast help path, completions and the command reference are all derived from one place, and the
  * options object a command receives is typed from its flags.
  */
-import type { FlagSyntax } from '../io/hint.js';
-import type { LongFlag, VariableName } from './flag-name.js';
+import type { FlagSyntax } from '../hint/hint.js';
+import type { LongFlag, VariableName } from '../schemas/flag-name.js';
 
 interface FlagBase {
   /** Commander's flag syntax, exactly as shown in help: `-d, --data <json>`, `--all`, `--no-verify`. */

@@ -63,7 +63,7 @@ export function optionKey<S extends string>(flag: S): CamelCase<S> {
   return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<S>;
 }
 
-/** Each flag keeps its literal syntax, so its name is a FlagName (./flag-name.ts). */
+/** Each flag keeps its literal syntax, so its name is a FlagName (src/schemas/flag-name.ts). */
 type ParcelFieldFlags = {
   [F in ParcelFieldRow as CamelCase<F['flag']>]: (F['kind'] extends 'integer' ? IntFlag : StringFlag) & { readonly flags: `--${F['flag']} ${F['placeholder']}` };
 };

@@ -59,8 +59,8 @@ export const definitions = {
 /** The command tree in the order help lists it. */
 export const COMMANDS: readonly CommandDefinition[] = Object.values(definitions);
 
-/** The flags FlagName (./flag-name.ts) is typed from: every command's and the global ones. */
-declare module './flag-name.js' {
+/** The flags FlagName (src/schemas/flag-name.ts) is typed from: every command's and the global ones. */
+declare module '../schemas/flag-name.js' {
   interface FlagRegistry {
     commands: typeof definitions;
     globals: typeof GLOBAL_FLAGS;

@@ -3,7 +3,7 @@ import type { JournalSummary } from '../bulk/journal/list.js';
 import { listJournals } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
 import { configFileState } from '../config/permissions.js';
-import { shellQuote } from '../io/shell.js';
+import { shellQuote } from '../hint/shell.js';
 import { relativeTime } from '../io/time.js';
 import type { CheckResult } from './report.js';
 import { ok, warning } from './report.js';

@@ -13,7 +13,7 @@ import { jsonText } from './json.js';
 import type { OutputFormat } from './output-format.js';
 import { closest } from './did-you-mean.js';
 import { sanitize, sanitizeLines } from './sanitize.js';
-import { shellQuote } from './shell.js';
+import { shellQuote } from '../hint/shell.js';
 import { batches, iteratorOf } from './batches.js';
 import type { Source } from './batches.js';
 import { isClosed, writeOut } from './streams.js';

@@ -1,5 +1,5 @@
 import { OUTCOME_NAMES, STATUS_NAMES } from './codes.js';
-import type { FlagName } from '../definitions/flag-name.js';
+import type { FlagName } from './flag-name.js';
 
 /**
  * A deliberate difference from the API: the spec lets a status event leave out `status` and an

@@ -200,11 +200,12 @@ describe('rate limits and unavailability', () => {
       expect(fourth.code).toBe(7);
       expect(fourth.stdout).toBe('');
       expect(fourth.stderr).toMatch(/^Error: rate limit of 3 requests per 1 s exceeded; retry after \d+ s\nHint: rate limited: wait \d+ s and try again \(or raise --retries\)\n$/);
+      const refusedBefore = limited.sandbox.logs().filter((entry) => entry.status === 429).length;
       const waiting = run(['couriers', '--json']);
-      // The client sleeps the 1 s Retry-After of its first (refused) try; the window ends meanwhile.
-      setTimeout(() => {
-        elapsedMs += 1000;
-      }, 300);
+      // The client sleeps the 1 s Retry-After of its first (refused) try: once the sandbox has
+      // answered that 429, the window is moved on, and the client's retry finds a new one.
+      await expect.poll(() => limited.sandbox.logs().filter((entry) => entry.status === 429).length, { timeout: 10_000, interval: 5 }).toBe(refusedBefore + 1);
+      elapsedMs += 1000;
       const waited = await waiting;
       expect(waited.code).toBe(0);
       expect(JSON.parse(waited.stdout)).toMatchObject({ couriers: [{ code: 'A-BIKE' }, { code: 'A-VAN' }] });

@@ -3,6 +3,8 @@
  * that works; a human flush on a terminal; -q; entries told apart by what they carry. Every hint
  * printed here is run as printed.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { hintedCommands } from '../helpers/terminal.js';
@@ -155,5 +157,21 @@ describe('outbox flush', () => {
     const piped = await h.cli(['--sandbox', 'outbox', 'flush'], opts);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toBe(`{"line":4,"ok":true,"entry_id":"${id}"}\n`);
+  });
+});
+
+describe('--jq does not apply to result lines', () => {
+  it('outbox flush --jq and create --from --jq: exit 2 naming --jq, nothing sent, the entry still queued', async () => {
+    const opts = await sandboxed();
+    expect((await h.cli(['--sandbox', ...CREATE, '--offline'], opts)).code).toBe(75);
+    // --jq implies JSON, so the error is the JSON error object on stderr.
+    const message = "--jq does not apply to a run's result lines (one JSON object per line): pipe them to jq instead, e.g. | jq -c 'select(.ok | not)'";
+    const rule = `${JSON.stringify({ error: { status: null, code: 'invalid_usage', message, exit_code: 2, field: '--jq' } })}\n`;
+    expect(await h.cli(['--sandbox', 'outbox', 'flush', '--jq', '.entry_id'], opts)).toEqual({ code: 2, stdout: '', stderr: rule });
+    const file = join(tempConfigDir(), 'parcels.ndjson');
+    writeFileSync(file, '{"courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"11"}\n');
+    expect(await h.cli(['--sandbox', 'create', '--from', file, '--jq', '.entry_id'], opts)).toEqual({ code: 2, stdout: '', stderr: rule });
+    expect(json(await h.cli(['--sandbox', 'list', '--json'], opts)).parcels).toHaveLength(0);
+    expect(JSON.parse((await h.cli(['--sandbox', 'outbox', '--json'], opts)).stdout)).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@
  * End-to-end offline outbox: the built binary queues while `parcels sandbox serve` is down and
  * `outbox flush` delivers everything exactly once when it is back (same port, same database file).
  */
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
@@ -131,12 +131,22 @@ describe('offline outbox', () => {
     const [targetDir] = readdirSync(journals);
     const lock = join(journals, targetDir as string, 'outbox.ndjson.lock');
     writeFileSync(lock, `${process.pid}\n`);
+    // Each command reads a held lock's pid before it waits: a preload (test-only) writes down which
+    // process read it, so the lock is released once both are seen waiting, not after a delay.
+    const readers = join(tempConfigDir(), 'lock-readers.txt');
+    const preload = join(tempConfigDir(), 'note-lock-reads.cjs');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs');\nconst read = fs.readFileSync;\nfs.readFileSync = function (path, ...rest) {\n  if (String(path).endsWith('.lock')) fs.appendFileSync(${JSON.stringify(readers)}, process.pid + '\\n');\n  return read.call(this, path, ...rest);\n};\n`,
+    );
+    writeFileSync(readers, '');
+    const watched = { ...env, NODE_OPTIONS: `--require ${preload}` };
     const both = Promise.all([
-      parcels([...CREATE.slice(0, -1), '8', '--offline', '--quiet'], env),
-      parcels([...CREATE.slice(0, -1), '9', '--offline', '--quiet'], env),
+      parcels([...CREATE.slice(0, -1), '8', '--offline', '--quiet'], watched),
+      parcels([...CREATE.slice(0, -1), '9', '--offline', '--quiet'], watched),
     ]);
-    // Released while they wait (they poll it); when it happens does not change what must follow.
-    setTimeout(() => rmSync(lock), 1_500);
+    await expect.poll(() => new Set(readFileSync(readers, 'utf8').split('\n').filter(Boolean)).size, { timeout: 30_000, interval: 10 }).toBe(2);
+    rmSync(lock);
     const [a, b] = await both;
     expect(a.code, a.stderr).toBe(75);
     expect(b.code, b.stderr).toBe(75);

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dryRunRecorder } from '../../src/api/dry-run.js';
-import { shellQuote } from '../../src/io/shell.js';
+import { shellQuote } from '../../src/hint/shell.js';
 import { ApiClient } from '../../src/api/http.js';
 import { backoffDelay, parseRetryAfter } from '../../src/api/core/policy.js';
 import type { ApiClientOptions } from '../../src/api/http.js';

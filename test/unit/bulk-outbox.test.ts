@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
 import { listEvents } from '../../src/api/history.js';
 import { createParcel } from '../../src/api/parcels.js';
@@ -14,6 +14,23 @@ import { ConflictError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 import { virtualTiming } from '../helpers/timing.js';
+import type * as SleepModule from '../../src/api/core/sleep.js';
+
+// The one abortable sleep, as it is, but telling a test when something starts a wait with it: a lock
+// held by another process is released once the capture is seen waiting for it, not after a delay.
+const sleeps = vi.hoisted(() => ({ waiters: [] as Array<() => void> }));
+vi.mock('../../src/api/core/sleep.js', async (importOriginal) => {
+  const real = await importOriginal<typeof SleepModule>();
+  const sleep: typeof real.sleep = (ms, signal) => {
+    for (const wake of sleeps.waiters.splice(0)) wake();
+    return real.sleep(ms, signal);
+  };
+  return { ...real, sleep };
+});
+/** Resolves when the next wait starts. */
+function nextWait(): Promise<void> {
+  return new Promise((resolve) => sleeps.waiters.push(resolve));
+}
 
 
 let dir: string;
@@ -93,8 +110,10 @@ describe('offline outbox', () => {
     await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, 'outbox-key-0001') }, 1);
     const lock = `${journalPath(dir, place.target, 'outbox')}.lock`;
     writeFileSync(lock, `${process.pid}\n`);
+    const waiting = nextWait();
     const capture = captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at, 'outbox-key-0002') }, 2, 5_000);
-    setTimeout(() => rmSync(lock), 200);
+    await waiting;
+    rmSync(lock);
     expect(await capture).toEqual({ waiting: 2 });
 
     writeFileSync(lock, `${process.pid}\n`);

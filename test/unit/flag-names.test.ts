@@ -1,5 +1,5 @@
 /**
- * Flag names are typed from the definitions (src/definitions/flag-name.ts): a misspelt or renamed
+ * Flag names are typed from the definitions (src/schemas/flag-name.ts): a misspelt or renamed
  * flag fails `npm run typecheck` wherever it is named. The `@ts-expect-error` lines below are that
  * check biting (the type-check, which compiles this file, fails if one of them is accepted); the
  * tests check at run time that the tables naming flags name flags that exist.
@@ -9,16 +9,16 @@ import { BULK_ONLY_FLAGS } from '../../src/bulk/flags.js';
 import { FLAG_FOR_FIELD } from '../../src/args/field-flags.js';
 import { VALUES_BY_FLAG } from '../../src/completions/value-candidates.js';
 import { longFlag } from '../../src/definitions/definition.js';
-import type { CommandFlag, FlagName } from '../../src/definitions/flag-name.js';
+import type { CommandFlag, FlagName } from '../../src/schemas/flag-name.js';
 import { bulk } from '../../src/definitions/flags.js';
 import { GLOBAL_FLAGS } from '../../src/definitions/globals.js';
 import type { definitions } from '../../src/definitions/table.js';
 import { COMMANDS } from '../../src/definitions/table.js';
 import { UsageError } from '../../src/errors.js';
-import { WHERE_FLAGS, hintCommand, sameCommand } from '../../src/io/hint.js';
+import { WHERE_FLAGS, hintCommand, sameCommand } from '../../src/hint/hint.js';
 import { commandLine } from '../../src/command-kit/command-line.js';
 import { STATE_FIELDS } from '../../src/schemas/required-state.js';
-import { timeFlag } from '../../src/schemas/time-input.js';
+import { timeFlag } from '../../src/args/time-input.js';
 
 /** Every long flag the definitions give, commander's own included. */
 const DEFINED = new Set<string>(['--help', '--version', ...[...Object.values(GLOBAL_FLAGS), ...COMMANDS.flatMap((c) => Object.values(c.flags))].map(longFlag)]);

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GlobalFlagSpec } from '../../src/definitions/definition.js';
 import type * as Globals from '../../src/definitions/globals.js';
-import type { FlagName } from '../../src/definitions/flag-name.js';
+import type { FlagName } from '../../src/schemas/flag-name.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 // Hoisted with the mock below, which runs before any import.
@@ -23,7 +23,7 @@ const { fastAnswer } = await import('../../src/fast-path.js');
 const { complete } = await import('../../src/completions/complete.js');
 const { commandsReference } = await import('../../src/docs/commands-reference.js');
 const { resolveGlobalOptions } = await import('../../src/command-kit/resolve-flags.js');
-const { sameCommand } = await import('../../src/io/hint.js');
+const { sameCommand } = await import('../../src/hint/hint.js');
 const { commandLine } = await import('../../src/command-kit/command-line.js');
 
 const env = { PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/io/did-you-mean.js';
 import type { CommandDefinition } from '../../src/definitions/definition.js';
-import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/io/hint.js';
-import type { CommandLine } from '../../src/io/hint.js';
+import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/hint/hint.js';
+import type { CommandLine } from '../../src/hint/hint.js';
 import { definitions } from '../../src/definitions/table.js';
 import { commandLine } from '../../src/command-kit/command-line.js';
 import { shellWords } from '../helpers/terminal.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timeFlag } from '../../src/schemas/time-input.js';
+import { timeFlag } from '../../src/args/time-input.js';
 import { UsageError } from '../../src/errors.js';
 
 // Local time is the process's time zone: pinned here to one with a non-zero offset (UTC+1 in

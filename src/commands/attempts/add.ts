@@ -5,7 +5,7 @@ import { validate } from '../../schemas/validate.js';
 import { resolveParcelId } from '../../args/parcel-id.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { dataFlag, defined, issuesToUsageError } from '../../args/flags.js';
-import { timeFlag } from '../../schemas/time-input.js';
+import { timeFlag } from '../../args/time-input.js';
 import type { attemptsCommands } from '../../definitions/attempts.js';
 import { namedCodeFlag } from '../../args/codes.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +18,7 @@ import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { requireState } from '../../args/required-state.js';
-import type { FlagGroup, FlagName } from '../../definitions/flag-name.js';
+import type { FlagGroup, FlagName } from '../../schemas/flag-name.js';
 
 export interface SingleAttemptOptions {
   id: string;

@@ -8,7 +8,7 @@ import { USER_AGENT } from '../../version.js';
 import { presentSuccess } from '../../io/present.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { defineCommand } from '../../command-kit/types.js';
-import { sameCommand } from '../../io/hint.js';
+import { sameCommand } from '../../hint/hint.js';
 import { verifyKey } from '../../api/verify.js';
 import { updateConfig } from '../../config/store.js';
 import { maskKey } from '../../api/redact.js';

@@ -2,7 +2,7 @@ import { NotLoggedInError, UsageError } from '../../errors.js';
 import { writeOut } from '../../io/streams.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { defineCommand } from '../../command-kit/types.js';
-import { sameCommand } from '../../io/hint.js';
+import { sameCommand } from '../../hint/hint.js';
 
 /**
  * Prints the profile's key for `export PARCELS_API_KEY=$(parcels auth token)`, like `gh auth token`:

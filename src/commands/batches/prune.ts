@@ -5,7 +5,7 @@ import { defineCommand } from '../../command-kit/types.js';
 import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 import { OUTBOX_BATCH } from '../../bulk/outbox.js';
-import type { FlagName } from '../../definitions/flag-name.js';
+import type { FlagName } from '../../schemas/flag-name.js';
 
 export interface PruneOptions {
   olderThanMs: number;

@@ -4,10 +4,10 @@ import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
 import { UsageError } from '../../errors.js';
 import { resolveParcelId } from '../../args/parcel-id.js';
-import { otherCommand } from '../../io/hint.js';
+import { otherCommand } from '../../hint/hint.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { dataFlag, defined, issuesToUsageError } from '../../args/flags.js';
-import { timeFlag } from '../../schemas/time-input.js';
+import { timeFlag } from '../../args/time-input.js';
 import type { eventsCommands } from '../../definitions/events.js';
 import { statusFlag } from '../../args/codes.js';
 import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
@@ -19,7 +19,7 @@ import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { requireState } from '../../args/required-state.js';
-import type { CommandFlag } from '../../definitions/flag-name.js';
+import type { CommandFlag } from '../../schemas/flag-name.js';
 
 export interface SingleEventOptions {
   id: string;

@@ -5,7 +5,7 @@ import { dataDir } from '../../config/paths.js';
 import { UsageError } from '../../errors.js';
 import { renderLine, renderMessage } from '../../io/render.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
-import type { HintPart } from '../../io/hint.js';
+import type { HintPart } from '../../hint/hint.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { entrySummary } from '../../bulk/outbox-describe.js';
 

@@ -2,7 +2,8 @@ import { engineClient, engineRetries } from '../../bulk/command.js';
 import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
-import { runLines } from '../../io/present/run.js';
+import { RUN_LINES, runLines } from '../../io/present/run.js';
+import { assertPresentable } from '../../io/present/kinds.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
@@ -13,7 +14,7 @@ import { dataDir } from '../../config/paths.js';
 import { printedIds } from '../../config/known-ids.js';
 import type { ResultLine } from '../../bulk/types.js';
 import { entrySummary } from '../../bulk/outbox-describe.js';
-import { otherCommand } from '../../io/hint.js';
+import { otherCommand } from '../../hint/hint.js';
 import type { Context } from '../../context.js';
 
 /**
@@ -23,7 +24,8 @@ import type { Context } from '../../context.js';
  * still cannot take (the rest wait for the next flush); exits non-zero while anything is left.
  */
 export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, never>>({
-  parse() {
+  async parse(_input, ctx) {
+    await assertPresentable(ctx, RUN_LINES);
     return {};
   },
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { renderMessage } from '../../io/render.js';
 import { confirm } from '../../io/prompt.js';
-import { sameCommand } from '../../io/hint.js';
+import { sameCommand } from '../../hint/hint.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { defaultSandboxDb } from '../../config/paths.js';

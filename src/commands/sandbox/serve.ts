@@ -6,7 +6,7 @@ import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
-import type { CommandFlag, VariableName } from '../../definitions/flag-name.js';
+import type { CommandFlag, VariableName } from '../../schemas/flag-name.js';
 
 export interface ServeOptions {
   host: string;

@@ -12,17 +12,20 @@ export interface ResultKind {
   refuses?: Partial<Record<OutputFormat, string>>;
   /** Set when --fields does not apply to the kind: the rule, saying what to use instead. */
   noFields?: string;
+  /** Set when --jq does not apply to the kind: the rule, saying what to use instead. */
+  noJq?: string;
 }
 
 /** What the check reads: the raw --fields, and the settings (a profile can hold the output format). */
 export interface KindContext extends PresentContext {
-  readonly globals: { readonly quiet?: boolean | undefined; readonly fields?: string | undefined };
+  readonly globals: { readonly quiet?: boolean | undefined; readonly fields?: string | undefined; readonly jq?: string | undefined };
   settings(): Promise<unknown>;
 }
 
-/** Exit 2 naming the flag, when the user's format or --fields is one the kind cannot print. */
+/** Exit 2 naming the flag, when the user's format, --fields or --jq is one the kind cannot print. */
 export async function assertPresentable(ctx: KindContext, kind: ResultKind): Promise<void> {
   if (kind.noFields !== undefined && ctx.globals.fields !== undefined) throw new UsageError(kind.noFields, '--fields');
+  if (kind.noJq !== undefined && ctx.globals.jq !== undefined) throw new UsageError(kind.noJq, '--jq');
   if (kind.refuses === undefined) return;
   // The profile's output setting is known only once the settings are read.
   await ctx.settings();

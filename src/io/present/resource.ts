@@ -6,8 +6,8 @@
 import { isRecord } from '../../schemas/record.js';
 import type { CodeNames } from '../format.js';
 import { pickFields } from '../fields.js';
-import { sameCommand } from '../hint.js';
-import type { CommandLine } from '../hint.js';
+import { sameCommand } from '../../hint/hint.js';
+import type { CommandLine } from '../../hint/hint.js';
 import { assertKnownFields } from '../list.js';
 import { forPeople, listAs, presentList, presentRecord, recordAs } from '../present.js';
 import type { PresentContext } from '../present.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { FlagField } from '../definitions/flag-name.js';
+import type { FlagField } from '../schemas/flag-name.js';
 
 /**
  * Time flags (`--at`, `--slot-start`, `--slot-end`) as people say them. Every form resolves to

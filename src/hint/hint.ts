@@ -1,5 +1,5 @@
 import { shellQuote } from './shell.js';
-import type { CheckedWords, FlagName } from '../definitions/flag-name.js';
+import type { CheckedWords, FlagName } from '../schemas/flag-name.js';
 
 /**
  * The one hint builder. Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
