@@ -8,6 +8,7 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    setupFiles: ['test/helpers/replay-setup.ts'],
     pool: 'forks',
     // 2-core machines: keep parallelism modest so timing-sensitive e2e tests stay stable.
     maxWorkers: 2,

@@ -10,6 +10,7 @@ export default defineConfig({
     // A case waits for what the screen shows (events, not sleeps); this bounds a CLI that hangs.
     testTimeout: 60_000,
     hookTimeout: 20_000,
+    setupFiles: ['test/helpers/replay-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
   },

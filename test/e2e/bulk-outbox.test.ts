@@ -9,11 +9,13 @@ import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
 import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { replayTestHints } from '../helpers/spawned-hints.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const seen: Spawned[] = [];
 let running: ServedSandbox | undefined;
 afterEach(async () => {
+  await replayTestHints();
   if (running !== undefined) expect(await running.stop()).toBe(0);
   running = undefined;
   const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');

@@ -7,9 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox } from '../helpers/spawn.js';
 import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+import { replayTestHints } from '../helpers/spawned-hints.js';
 
 let running: ServedSandbox | undefined;
 afterEach(async () => {
+  await replayTestHints();
   await running?.stop();
   running = undefined;
 });

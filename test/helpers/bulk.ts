@@ -6,6 +6,7 @@ import { afterEach, expect } from 'vitest';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from './seed.js';
 import type { ServedSandbox, Spawned } from './spawn.js';
 import { binaryEnv, parcels as spawnParcels, serveSandbox } from './spawn.js';
+import { replayTestHints } from './spawned-hints.js';
 
 /** Helpers of the bulk end-to-end tests: the built binary against `sandbox serve`, one sandbox per scenario. */
 
@@ -13,13 +14,14 @@ const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The helpers, with an afterEach that stops the test's sandboxes (exit 0) and checks that no API key
+ * The helpers, with an afterEach that replays the test's hints, stops its sandboxes (exit 0) and checks that no API key
  * reached anything the binary printed.
  */
 export function bulkHelpers() {
   const seen: Spawned[] = [];
   const sandboxes: ServedSandbox[] = [];
   afterEach(async () => {
+    await replayTestHints();
     for (const sandbox of sandboxes.splice(0)) expect(await sandbox.stop()).toBe(0);
     const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
     for (const key of ALL_KEYS) expect(everything).not.toContain(key);

@@ -40,6 +40,11 @@ export const REPLAY_RULES: readonly ReplayRule[] = [
     matches: (a) => a.includes('--from') && a.includes('--continue'),
     accepts: (code, stderr) => code === 2 && /\(\d+ invalid\)/.test(stderr) && !stderr.startsWith('Error:'),
   },
+  {
+    reason: 'a test planted a symbolic link on the outbox after `outbox flush` was hinted: the flush refuses the link (exit 2), whose own hint tells the user to replace it first',
+    matches: (a) => a[0] === 'outbox' && a[1] === 'flush',
+    accepts: (code, stderr) => code === 2 && /^Error: \S+ is a symbolic link; refusing to read it\n/.test(stderr),
+  },
 ];
 
 interface ReplayRule {

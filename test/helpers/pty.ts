@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import type { IBufferCell, Terminal } from '@xterm/headless';
 import { onTestFailed, onTestFinished } from 'vitest';
+import { recordSpawnedHints } from './spawned-hints.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 
@@ -139,6 +140,7 @@ export function startCli(args: string[], opts: PtyOptions): PtyRun {
       // Everything written before the exit is drawn before anyone reads the final screen.
       term.write('', () => {
         ended = true;
+        recordSpawnedHints(args, env, opts.cwd, lines().join('\n'));
         check();
         if (code === null || scriptErrors !== '') reject(new Error(`script failed (${code}): ${scriptErrors}`));
         else resolve(code);

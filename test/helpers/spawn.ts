@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempConfigDir } from './cli.js';
+import { recordSpawnedHints } from './spawned-hints.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 
@@ -18,7 +19,7 @@ export function binaryEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs the built `parcels` binary to completion. */
+/** Runs the built `parcels` binary to completion; the hints it prints are replayed after the test (spawned-hints.ts). */
 export function parcels(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Spawned> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -27,7 +28,10 @@ export function parcels(args: string[], opts: { env: NodeJS.ProcessEnv; input?: 
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on('close', (code) => {
+      recordSpawnedHints(args, opts.env, undefined, stderr);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
     child.stdin.end(opts.input ?? '');
   });
 }
