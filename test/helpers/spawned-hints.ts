@@ -74,6 +74,22 @@ export async function replaySpawnedHints(tier: string, label: string): Promise<n
   return replayed;
 }
 
+let deferred = false;
+
+/**
+ * For a file whose tests build on one another's state (one sandbox, one config dir): a replay after
+ * each test would change what the next test sees, so its hints are replayed by its own afterAll,
+ * before it closes its sandbox (`await replayTestHints()`).
+ */
+export function deferHintReplay(): void {
+  deferred = true;
+}
+
+/** Whether this file replays its hints itself (deferHintReplay). */
+export function hintReplayDeferred(): boolean {
+  return deferred;
+}
+
 /** Tiers without the command harness: their in-process runs' hints (runCli, runAtTerminal) are replayed here too. */
 const WITHOUT_HARNESS = new Set(['e2e', 'hostile', 'pty']);
 

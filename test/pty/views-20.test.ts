@@ -14,6 +14,7 @@ import { hasPty, startCli } from '../helpers/pty.js';
 import type { PtyRun } from '../helpers/pty.js';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import { binaryEnv, parcels } from '../helpers/spawn.js';
+import { deferHintReplay, replayTestHints } from '../helpers/spawned-hints.js';
 
 const TZ = 'Europe/Amsterdam';
 const ESC = '\u001b';
@@ -40,7 +41,12 @@ beforeAll(async () => {
   expect((await parcels(['events', 'add', second, '--status', 'picked_up', '--offline'], { env })).code).toBe(75);
   for (const id of ids) parcel[id] = (JSON.parse((await parcels(['get', id, '--json'], { env })).stdout) as { created_at: number; updated_at: number });
 });
-afterAll(() => sandbox.close());
+// The views build on one sandbox and one config dir: the hints are replayed at the end, before it closes.
+deferHintReplay();
+afterAll(async () => {
+  await replayTestHints();
+  await sandbox.close();
+});
 
 /** A time as the CLI shows it on a terminal in Amsterdam: ISO 8601 with the zone's offset. */
 function local(seconds: number): string {
