@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { idempotencyKeySchema } from '../schemas/headers.js';
+import { idempotencyKeySchema, isReplayed } from '../schemas/headers.js';
 import { validate } from '../schemas/validate.js';
 
 /** The --idempotency-key flag checked against the spec's rule, or a fresh key when not given. */
@@ -17,5 +17,5 @@ export function idempotencyKeyFlag(value: string | undefined, ctx: Context): str
  * such header, so without it nothing is claimed.
  */
 export function replayNote(headers: Readonly<Record<string, string>>): string {
-  return headers['idempotent-replayed']?.trim().toLowerCase() === 'true' ? ' (replayed)' : '';
+  return isReplayed(headers['idempotent-replayed']) ? ' (replayed)' : '';
 }

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/http.js';
 import { entryIdOf } from '../api/answer.js';
+import { isReplayed } from '../schemas/headers.js';
 import type { Send } from './types.js';
 
 /**
@@ -11,6 +12,6 @@ import type { Send } from './types.js';
 export function sendThrough(client: ApiClient): Send {
   return async (request, signal) => {
     const response = await client.request({ method: request.method, path: request.path, body: request.body, idempotencyKey: request.idempotencyKey, signal, admitted: true });
-    return { status: response.status, entryId: entryIdOf(response.data) };
+    return { status: response.status, entryId: entryIdOf(response.data), replayed: isReplayed(response.headers['idempotent-replayed']) };
   };
 }

@@ -50,9 +50,12 @@ export class LineWorker {
   /** The result of a line that is not sent. */
   immediate(item: Exclude<WorkItem, { kind: 'send' }>): ResultLine {
     const line = item.line;
-    if (item.kind === 'replayed') return item.entryId === undefined ? { line, ok: true, replayed: true } : { line, ok: true, replayed: true, entry_id: item.entryId };
+    if (item.kind === 'replayed') return { line, ok: true, outcome: 'already_done', ...(item.entryId === undefined ? {} : { entry_id: item.entryId }) };
+    if (item.kind === 'skipped') {
+      return { line, ok: true, outcome: 'skipped', ...(item.entryId === undefined ? {} : { entry_id: item.entryId }), ...(item.matched === undefined ? {} : { matched: item.matched }), reason: item.reason };
+    }
     const message = item.field === '' ? item.message : `${item.field} ${item.message}`;
-    return { line, ok: false, error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
+    return { line, ok: false, outcome: 'failed', error: { code: INVALID_LINE, message, ...(item.field === '' ? {} : { field: item.field }) } };
   }
 
   /** Sends a line (already journaled) until it has an outcome; an edited line's result names what its earlier version created. */
@@ -87,12 +90,12 @@ export class LineWorker {
         const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
         if (error instanceof ApiError && !transient) {
           this.opts.recorder?.rejected(item, error.status, error.code);
-          return { line, ok: false, error: { status: error.status, code: error.code, message: error.message } };
+          return { line, ok: false, outcome: 'failed', error: { status: error.status, code: error.code, message: error.message } };
         }
-        if (!transient) return { line, ok: false, error: { code: UNEXPECTED, message: String(error) } };
+        if (!transient) return { line, ok: false, outcome: 'failed', error: { code: UNEXPECTED, message: String(error) } };
         if (++failures > this.retries) {
           // Left uncertain in the journal: the next run resends it with the same key and bytes.
-          return { line, ok: false, error: describeTransient(error) };
+          return { line, ok: false, outcome: 'failed', error: describeTransient(error) };
         }
         if (!(await this.waited(this.gate.timing.sleep(backoffDelay(failures, this.random), stopWaiting))) || stopWaiting?.aborted) return cancelled(line);
         continue;
@@ -101,7 +104,8 @@ export class LineWorker {
       this.gate.succeeded();
       const entryId = response.entryId ?? item.parcel;
       this.opts.recorder?.done(item, response.status, entryId);
-      return entryId === undefined ? { line, ok: true } : { line, ok: true, entry_id: entryId };
+      const outcome = response.replayed ? 'replayed' : 'created';
+      return entryId === undefined ? { line, ok: true, outcome } : { line, ok: true, outcome, entry_id: entryId };
     }
   }
 
@@ -128,6 +132,6 @@ function describeTransient(error: ApiError | NetworkError): NonNullable<ResultLi
 }
 
 function cancelled(line: number): ResultLine {
-  return { line, ok: false, error: { code: CANCELLED, message: 'cancelled before an answer; the next run resends it with the same key' } };
+  return { line, ok: false, outcome: 'not_sent', error: { code: CANCELLED, message: 'cancelled before an answer; the next run resends it with the same key' } };
 }
 

@@ -12,9 +12,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A result as its NDJSON line: the common shapes by template (a UUID needs no escaping), the rest as sanitised JSON. */
 export function resultText(result: ResultLine): string {
-  if (result.ok && result.error === undefined && result.earlier_entry_id === undefined && (result.entry_id === undefined || UUID.test(result.entry_id))) {
+  if (result.ok && result.error === undefined && result.earlier_entry_id === undefined && result.matched === undefined && result.reason === undefined && result.end_line === undefined && (result.entry_id === undefined || UUID.test(result.entry_id))) {
     const id = result.entry_id === undefined ? '' : `,"entry_id":"${result.entry_id}"`;
-    return `{"line":${result.line},"ok":true${result.replayed ? ',"replayed":true' : ''}${id}}`;
+    return `{"line":${result.line},"ok":true,"outcome":"${result.outcome}"${id}}`;
   }
   return sanitize(JSON.stringify(result));
 }

@@ -33,8 +33,12 @@ export interface RunOptions extends LineWorkerOptions {
 export interface RunSummary {
   /** Lines sent and confirmed by this run. */
   created: number;
+  /** Lines sent whose answer the service replayed from an earlier request with the same key. */
+  replayed: number;
   /** Lines an earlier run had confirmed: not sent. */
   alreadyDone: number;
+  /** Lines not sent on purpose (they match what an earlier batch created, or a rule left them out). */
+  skipped: number;
   /** Lines that failed: refused by the service, out of its reach, or invalid (counted in `invalid` too). */
   failed: number;
   /** Lines that could not be read or built into a request: nothing was sent for them. */
@@ -64,7 +68,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const timing = gate.timing;
   const window = opts.window ?? concurrency * 4;
   const started = timing.now();
-  const summary: RunSummary = { created: 0, alreadyDone: 0, failed: 0, invalid: 0, cancelledLines: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  const summary: RunSummary = { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
   const worker = new LineWorker(opts, gate);
 
   const finished = new Map<number, ResultLine>();
@@ -203,7 +207,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (inputFailure) throw inputFailure.error;
 
   summary.elapsedMs = timing.now() - started;
-  const lines = summary.created + summary.alreadyDone + summary.failed + summary.cancelledLines;
+  const lines = summary.created + summary.replayed + summary.alreadyDone + summary.skipped + summary.failed + summary.cancelledLines;
   summary.rate = summary.elapsedMs > 0 ? (lines * 1000) / summary.elapsedMs : 0;
   // Stopped after the last line was started: its lines in flight were still cancelled.
   if (summary.cancelledLines > 0) summary.cancelled = true;
@@ -212,9 +216,11 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
 }
 
 function tally(summary: RunSummary, result: ResultLine): void {
-  if (result.replayed) summary.alreadyDone++;
+  if (result.outcome === 'already_done') summary.alreadyDone++;
+  else if (result.outcome === 'replayed') summary.replayed++;
+  else if (result.outcome === 'skipped') summary.skipped++;
   else if (result.ok) summary.created++;
-  else if (result.error?.code === CANCELLED) summary.cancelledLines++;
+  else if (result.outcome === 'not_sent') summary.cancelledLines++;
   else {
     summary.failed++;
     if (result.error?.code === INVALID_LINE) summary.invalid++;

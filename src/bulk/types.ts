@@ -1,5 +1,6 @@
 /** The narrow interface the bulk engine sends through lives in the request core. */
 import type { SendRequest } from '../api/core/send.js';
+import type { LineOutcome } from '../schemas/line-outcome.js';
 
 export type { Send, SendRequest, SendResponse } from '../api/core/send.js';
 
@@ -10,9 +11,15 @@ export type BulkKind = 'create' | 'events' | 'attempts';
 export interface ResultLine {
   line: number;
   ok: boolean;
+  /** What became of the line (src/schemas/line-outcome.ts). */
+  outcome: LineOutcome;
   entry_id?: string;
-  /** True when an earlier run had already confirmed this line: nothing was sent. */
-  replayed?: true;
+  /** The last physical line of a record that spans lines (a CSV cell holding line breaks). */
+  end_line?: number;
+  /** A skipped line: the earlier batch's line it matched (its parcel is `entry_id`). */
+  matched?: { batch: string; line: number };
+  /** Why a skipped line was not sent. */
+  reason?: string;
   /** `status` is absent when there was no HTTP answer (network) or nothing was sent (invalid line). */
   error?: { status?: number; code: string; message: string; field?: string };
   /** The line changed since an earlier run created this parcel from it: sent as a new request; that parcel is unchanged. */
@@ -36,6 +43,8 @@ export type WorkItem =
       earlier?: string;
     }
   | { kind: 'replayed'; line: number; entryId: string | undefined }
+  /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */
+  | { kind: 'skipped'; line: number; entryId: string | undefined; matched?: { batch: string; line: number }; reason: string }
   | { kind: 'invalid'; line: number; field: string; message: string };
 
 export type SendItem = Extract<WorkItem, { kind: 'send' }>;

@@ -24,3 +24,12 @@ export const etagSchema = z.string().check(
  * `moved`, `frozen`, `speed=600`, joined with ", ".
  */
 export const TEST_CLOCK_HEADER = 'Parcels-Test-Clock';
+
+/**
+ * The service answered with its stored result of an earlier request with the same key
+ * (`Idempotent-Replayed: true`, docs/sandbox.md). The spec shows no such header: without it nothing is claimed.
+ */
+export function isReplayed(value: string | readonly string[] | undefined): boolean {
+  const text = Array.isArray(value) ? value[0] : value;
+  return typeof text === 'string' && text.trim().toLowerCase() === 'true';
+}

@@ -103,7 +103,7 @@ describe('bulk import against a real sandbox', () => {
     const second = await importRun({ input, send: resend, concurrency: 32 });
     expect(resend.calls).toBe(0);
     expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2000, failed: 0, exitCode: 0, batch: first.summary.batch });
-    expect(second.results.every((r) => r.ok && r.replayed === true)).toBe(true);
+    expect(second.results.every((r) => r.ok && r.outcome === "already_done")).toBe(true);
     expect(second.results.map((r) => r.entry_id)).toEqual(first.results.map((r) => r.entry_id));
     expect(await allParcels(url)).toHaveLength(2000);
   }, 60_000);

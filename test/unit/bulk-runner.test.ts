@@ -31,7 +31,7 @@ async function* items(list: WorkItem[], pulled?: { count: number }): AsyncGenera
 }
 
 const lineOf = (req: SendRequest): number => Number(/"n":(\d+)/.exec(Buffer.from(req.body).toString())?.[1]);
-const ok = (line: number): SendResponse => ({ status: 201, entryId: `id-${line}` });
+const ok = (line: number): SendResponse => ({ status: 201, entryId: `id-${line}`, replayed: false });
 
 async function run(opts: Omit<RunOptions, 'emit'>): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
   const results: ResultLine[] = [];

@@ -64,7 +64,7 @@ describe('pacing in the pool gate', () => {
       }
       used++;
       gate.observe({ 'ratelimit-limit': '300', 'ratelimit-remaining': String(300 - used), 'ratelimit-reset': String(resetS) });
-      return { status: 201, entryId: undefined };
+      return { status: 201, entryId: undefined, replayed: false };
     };
     const summary = await runBulk({ items: lines(900), send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
     expect(summary).toMatchObject({ created: 900, failed: 0 });
@@ -76,7 +76,7 @@ describe('pacing in the pool gate', () => {
   it('without the fields nothing is paced', async () => {
     const timing = virtualTiming();
     const gate = new PoolGate(timing);
-    const summary = await runBulk({ items: lines(500), send: async () => ({ status: 201, entryId: undefined }), emit: () => undefined, concurrency: 32, gate });
+    const summary = await runBulk({ items: lines(500), send: async () => ({ status: 201, entryId: undefined, replayed: false }), emit: () => undefined, concurrency: 32, gate });
     expect(summary.created).toBe(500);
     expect(timing.sleeps).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { redactKey } from '../redact.js';
 import { requestHeaders } from '../request.js';
 import type { PoolGate } from './gate.js';
 import type { Send, SendRequest, SendResponse } from './send.js';
+import { isReplayed } from '../../schemas/headers.js';
 import { cancellation } from './sleep.js';
 import type { Service } from './transport.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, headerText, openPool, responseTooLarge, serviceOf, timedOut, transportFailure } from './transport.js';
@@ -92,13 +93,13 @@ export class BulkSender {
    * A success keeps only its entry id, redacted on its own: the rest of a 2xx body is never shown,
    * so it is not worth redacting. Everything else is redacted first.
    */
-  interpret(status: number, headers: Record<string, string>, body: Buffer): SendResponse | ApiError {
+  interpret(status: number, headers: Record<string, string>, body: Buffer, replayed: boolean): SendResponse | ApiError {
     const success = status >= 200 && status < 300;
     const text = body.toString('utf8');
     const outcome = interpretAnswer({ status, headers, text: success ? text : this.redact(text) }, this.now);
     if (outcome instanceof ApiError) return outcome;
     const entryId = entryIdOf(outcome.data);
-    return { status, entryId: entryId === undefined ? undefined : this.redact(entryId) };
+    return { status, entryId: entryId === undefined ? undefined : this.redact(entryId), replayed };
   }
 
   observe(headers: Record<string, string | string[] | undefined>): void {
@@ -130,6 +131,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
   private headers: Record<string, string> = {};
+  private replayed = false;
   private chunks: Buffer[] = [];
   private size = 0;
   private done = false;
@@ -153,7 +155,8 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.sender.observe(headers);
     // Only what interpreting a failure reads, redacted like every text from the service.
-    if (statusCode < 200 || statusCode >= 300) {
+    if (statusCode >= 200 && statusCode < 300) this.replayed = isReplayed(headers['idempotent-replayed']);
+    else {
       for (const name of ['date', 'retry-after', 'location']) {
         const value = headers[name];
         if (value !== undefined) this.headers[name] = this.sender.redact(headerText(value));
@@ -173,7 +176,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.done) return;
     let outcome: SendResponse | ApiError;
     try {
-      outcome = this.sender.interpret(this.status, this.headers, Buffer.concat(this.chunks, this.size));
+      outcome = this.sender.interpret(this.status, this.headers, Buffer.concat(this.chunks, this.size), this.replayed);
     } catch (error) {
       return this.fail(error as Error);
     }

@@ -12,6 +12,8 @@ export interface SendResponse {
   status: number;
   /** `data.entry_id` of the answer when it is a string (the key redacted, like every text from the service). */
   entryId: string | undefined;
+  /** The service answered with its stored result of an earlier request with this key (`Idempotent-Replayed: true`). */
+  replayed: boolean;
 }
 
 /**

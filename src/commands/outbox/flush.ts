@@ -58,7 +58,7 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
 /** `✓ #2 events add 3f1c… status 2 in_transit: sent` / `✗ #3 create …: rejected 422 validation_failed: …`. */
 function resultLine(result: ResultLine, entry: OutboxEntry | undefined): string {
   const what = `#${result.line}${entry === undefined ? '' : ` ${entrySummary(entry)}`}`;
-  if (result.ok) return `✓ ${what}: ${result.replayed ? 'already sent' : 'sent'}${entry?.command === 'create' && result.entry_id !== undefined ? `, parcel ${result.entry_id}` : ''}`;
+  if (result.ok) return `✓ ${what}: ${result.outcome === 'already_done' || result.outcome === 'replayed' ? 'already sent' : 'sent'}${entry?.command === 'create' && result.entry_id !== undefined ? `, parcel ${result.entry_id}` : ''}`;
   const error = result.error;
   const answer = error?.status === undefined ? 'not sent' : `rejected ${error.status}`;
   return `✗ ${what}: ${answer}${error === undefined ? '' : ` ${error.code}: ${error.message}`}`;
