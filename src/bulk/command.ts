@@ -22,7 +22,9 @@ import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
 import type { ImportSummary } from './import.js';
-import { BatchChangedError, runImport } from './import.js';
+import { runImport } from './import.js';
+import { BatchChangedError, changedHint, changedMessage } from './changed.js';
+import { displayZone, timeText } from '../io/time.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import { journalTarget, journalWhere } from './target.js';
@@ -143,8 +145,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
     if (error instanceof BatchChangedError) {
       const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add: [add] });
-      const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again('--new-batch')}\` imports it as a new batch`;
-      throw new UsageError(error.message, '--from', `\`${again('--continue')}\` sends its changed and new lines and replays the others; ${newBatch}`);
+      const when = timeText(error.change.lastRan / 1000, ctx.io.stderrIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined);
+      throw new UsageError(changedMessage(error.change, when), '--from', changedHint(error.change, again));
     }
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');

@@ -1,14 +1,17 @@
 import type { Journal } from './journal/journal.js';
 import { Journal as JournalFile } from './journal/journal.js';
-import { UsageError } from '../errors.js';
 import type { Clock } from '../schemas/time.js';
 import type { BatchPlan } from './batch.js';
 import { planBatch } from './batch.js';
+import { BatchChangedError } from './changed.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { readInput } from './input.js';
+import type { InputSurvey } from './items.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
+import { EarlierLines } from './journal/earlier.js';
 import { LegacyJournals } from './legacy.js';
+import { recordNewest } from './newest.js';
 import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
@@ -67,20 +70,9 @@ export interface ImportSummary extends RunSummary {
   edited: Map<number, string>;
 }
 
-/** The input changed since its batch last ran, and neither --continue nor --new-batch was given: nothing was sent. */
-export class BatchChangedError extends UsageError<'--from'> {
-  constructor(
-    readonly input: string,
-    readonly batch: string,
-    readonly confirmed: number,
-  ) {
-    super(`${input === '-' ? 'standard input' : input} changed since batch ${batch} last ran (${confirmed} lines confirmed); nothing was sent`, '--from');
-  }
-}
-
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const format = opts.input === '-' ? (opts.format ?? 'ndjson') : inputFormat(opts.input, opts.format);
-  const plan = await planBatch({ kind: opts.kind, input: opts.input, stdin: opts.stdin, dataDir: opts.dataDir, batchId: opts.batchId, newBatch: opts.newBatch, signal: opts.signal });
+  const plan = await planBatch({ kind: opts.kind, input: opts.input, stdin: opts.stdin, dataDir: opts.dataDir, target: opts.target, batchId: opts.batchId, newBatch: opts.newBatch, signal: opts.signal });
   const journal =
     opts.journal === false
       ? undefined
@@ -102,6 +94,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
+    // From its first run on, a plain run of the path compares with this batch and continues it.
+    if (journal !== undefined && plan.startsNewest && plan.path !== undefined) await recordNewest(opts.dataDir, opts.target, { kind: opts.kind, path: plan.path, batch: plan.name, at: Date.now() });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
     const summary = await runBulk({
@@ -140,19 +134,22 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
  * An input whose bytes differ from what its batch last read is read once first: a file only
  * re-saved (other quoting, line endings, column order) has the same content digest and runs as
  * unchanged; a changed one is refused unless continued (or imported as a new batch, which has no
- * journal yet), and its edited lines are found.
+ * journal yet), saying how many of its lines the batch holds, and its edited lines are found.
  */
-async function checkInput(journal: Journal | undefined, plan: BatchPlan, opts: ImportOptions, survey: () => Promise<string>): Promise<{ earlier: Map<number, string | undefined>; content: string | undefined }> {
-  const none = { earlier: new Map<number, string | undefined>(), content: undefined };
+async function checkInput(journal: Journal | undefined, plan: BatchPlan, opts: ImportOptions, survey: () => Promise<InputSurvey>): Promise<{ earlier: EarlierLines; content: string | undefined }> {
+  const none = { earlier: EarlierLines.none, content: undefined };
   if (journal === undefined) return none;
   const last = journal.lastInput;
   const ran = last !== undefined || journal.done.size > 0 || journal.previous.size > 0;
   if (!ran || last?.sha256 === plan.sha256) return none;
-  const content = await survey();
+  const read = await survey();
   const known = [last?.content, journal.lastRun?.content].filter((digest) => digest !== undefined);
-  if (known.includes(content)) return { earlier: new Map(), content };
-  if (!opts.continueBatch) throw new BatchChangedError(opts.input, plan.name, journal.done.size);
-  return { earlier: journal.done.unseen(), content };
+  if (known.includes(read.content)) return { earlier: EarlierLines.none, content: read.content };
+  if (!opts.continueBatch) {
+    const lastRan = journal.lastRun?.at ?? journal.meta.created;
+    throw new BatchChangedError({ input: opts.input, batch: plan.name, lastRan, lines: read.lines, matched: read.matched, edited: read.edited });
+  }
+  return { earlier: read.earlier, content: read.content };
 }
 
 const decoder = new TextDecoder();
@@ -174,7 +171,7 @@ export function journalRecorder(journal: Journal): RunRecorder {
       });
     },
     flush: () => journal.flush(),
-    done: (item, status, entryId) => journal.recordDone(item.identity ?? item.request.idempotencyKey, item.line, status, entryId),
+    done: (item, status, entryId) => journal.recordDone(item.identity ?? item.request.idempotencyKey, item.line, status, entryId, item.pair),
     rejected: (item, status, code) => journal.recordRejected(item.identity ?? item.request.idempotencyKey, item.line, status, code),
   };
 }

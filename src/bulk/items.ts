@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
+import { EarlierLines } from './journal/earlier.js';
 import type { Journal } from './journal/journal.js';
 import { identityOf } from './journal/records.js';
 import type { BuildContext } from './build.js';
@@ -8,6 +9,7 @@ import type { InputLine } from './input.js';
 import { canonicalJson, requestKey } from './keys.js';
 import type { LegacyJournals } from './legacy.js';
 import type { Occurrences } from './occurrences.js';
+import { pairTag } from './pairing.js';
 import type { WorkItem } from './types.js';
 
 /**
@@ -21,8 +23,8 @@ export interface ItemContext extends BuildContext {
   batch: string;
   journal: Journal | undefined;
   legacy: LegacyJournals | undefined;
-  /** Confirmed requests no line of this input asks for any more, by the line they had: what an edited line created. */
-  earlier: ReadonlyMap<number, string | undefined>;
+  /** Confirmed requests no line of this input asks for any more, by the line they had and their pairing tag: what an edited line created. */
+  earlier: EarlierLines;
   /** How many times each request was met so far: one table for the survey and the run (reset between). */
   occurrences: Occurrences;
 }
@@ -43,22 +45,52 @@ export class ContentDigest {
   }
 }
 
+/** What an input holds compared with its batch's journal (surveyInput). */
+export interface InputSurvey {
+  /** Its content digest (ContentDigest). */
+  content: string;
+  /** Lines read (blank lines and a CSV header are not lines). */
+  lines: number;
+  /** Lines whose request the journal holds (confirmed, or sent without an answer): replayed or resent with their key, never created twice. */
+  matched: number;
+  /** Of the other lines (new to the batch), those that are edited versions of the batch's line at the same number (pairing.ts). */
+  edited: number;
+  /** What the edited lines' earlier versions created. */
+  earlier: EarlierLines;
+}
+
 /**
  * Reads the whole input once without sending: its content digest, and marks the confirmed
- * requests its lines still ask for (the others are what edited lines created).
+ * requests its lines still ask for (the others are what edited lines created); counts what matches.
  */
-export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<ItemContext, 'kind' | 'batch' | 'journal' | 'overrides' | 'unkeyed' | 'now' | 'occurrences'>): Promise<string> {
+export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<ItemContext, 'kind' | 'batch' | 'journal' | 'overrides' | 'unkeyed' | 'now' | 'occurrences'>): Promise<InputSurvey> {
   const content = new ContentDigest();
   const occurrences = ctx.occurrences;
+  const journal = ctx.journal;
+  let read = 0;
+  let matched = 0;
+  /** The new lines' numbers and pairing tags, in pairs. */
+  const fresh: number[] = [];
   for await (const chunk of lines) {
     for (const input of chunk) {
+      read++;
       content.add(input);
       const request = lineRequest(input, ctx);
-      if (request.ok) ctx.journal?.done.see(requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest)));
+      if (!request.ok) continue;
+      const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
+      if (journal?.done.has(key) || journal?.previous.has(key)) {
+        matched++;
+        journal.done.see(key);
+      } else fresh.push(input.line, pairTag(ctx.kind, request));
     }
   }
   occurrences.reset();
-  return content.digest();
+  const earlier = journal?.done.earlierLines();
+  let edited = 0;
+  if (earlier !== undefined && earlier.size > 0) {
+    for (let at = 0; at < fresh.length; at += 2) if (earlier.at(fresh[at] as number, fresh[at + 1] as number) !== undefined) edited++;
+  }
+  return { content: content.digest(), lines: read, matched, edited, earlier: earlier ?? EarlierLines.none };
 }
 
 /**
@@ -91,23 +123,25 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
   const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
   const journal = ctx.journal;
   if (journal?.done.has(key)) return { kind: 'replayed', line, entryId: journal.done.entryId(key) };
+  const pair = pairTag(ctx.kind, request);
   const sent = journal?.previous.get(key)?.sent;
   if (sent !== undefined) {
-    return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key } };
+    return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), pair, request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key } };
   }
   const legacy = ctx.legacy?.lookup(line, input.bytes);
   if (legacy?.kind === 'done') {
-    journal?.recordDone(key, line, 0, legacy.entryId);
+    journal?.recordDone(key, line, 0, legacy.entryId, pair);
     return { kind: 'replayed', line, entryId: legacy.entryId };
   }
   if (legacy?.kind === 'sent') {
     // Sent by the released version without an answer: resent under its old key and bytes, kept under the new identity.
     const old = legacy.record;
-    return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
+    return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, pair, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
   }
   const built = buildLine(request, ctx);
   if (!built.ok) return { kind: 'invalid', line, field: built.field, message: built.message };
-  const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false };
-  if (ctx.earlier.has(line)) item.earlier = ctx.earlier.get(line) ?? '';
+  const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false, pair };
+  const earlier = ctx.earlier.at(line, pair);
+  if (earlier !== undefined) item.earlier = earlier.entryId ?? '';
   return item;
 }

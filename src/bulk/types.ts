@@ -41,6 +41,8 @@ export type WorkItem =
       identity?: string;
       /** This line, as it was, created this parcel in an earlier run (the line has been edited since). */
       earlier?: string;
+      /** Which parcel the line is about (src/bulk/pairing.ts), kept with its confirmation. */
+      pair?: number;
     }
   | { kind: 'replayed'; line: number; entryId: string | undefined }
   /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */

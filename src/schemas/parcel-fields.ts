@@ -80,3 +80,10 @@ export const INTEGER_PARCEL_FIELDS: readonly ParcelFieldName[] = PARCEL_FIELDS.f
 
 /** The address parts a parcel table shows in one column, in order. */
 export const ADDRESS_PARCEL_FIELDS: readonly ParcelFieldName[] = PARCEL_FIELDS.filter((f) => 'address' in f).map((f) => f.name);
+
+/**
+ * Which parcel a bulk line is about: its courier and where it goes (the required fields). A line
+ * at the same number with these the same as its batch's line there, and other fields changed, is
+ * that line edited (src/bulk/pairing.ts).
+ */
+export const PAIRING_PARCEL_FIELDS: readonly ParcelFieldName[] = REQUIRED_PARCEL_FIELDS;

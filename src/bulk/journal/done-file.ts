@@ -7,12 +7,13 @@ import { openOwnFile } from '../../config/atomic.js';
  * are read too.
  */
 
-export const DONE_FILE_VERSION = 2;
+export const DONE_FILE_VERSION = 3;
 
 /**
- * The first line of a done file: the sections follow it. Version 2: tags (two 32-bit words per
- * entry, this machine's byte order), lines (32-bit), states (a byte), ids (16 bytes), `count` of each.
- * Version 1 (the released journal's): states, tags and ids of line numbers 0 to lines - 1.
+ * The first line of a done file: the sections follow it. Version 3: tags (two 32-bit words per
+ * entry, this machine's byte order), lines (32-bit), pairing tags (32-bit, src/bulk/pairing.ts),
+ * states (a byte), ids (16 bytes), `count` of each. Version 2: the same without pairing tags (read
+ * as 0: unknown). Version 1 (the released journal's): states, tags and ids of line numbers 0 to lines - 1.
  */
 interface DoneFileHeader {
   v: number;
@@ -30,6 +31,7 @@ export class DoneFileError extends Error {
 export interface PackedAt {
   tag(i: number): [number, number];
   line(i: number): number;
+  pair(i: number): number;
   state(i: number): number;
   id(i: number): Buffer;
 }
@@ -38,13 +40,14 @@ export interface PackedAt {
 export interface DoneSections {
   tags: Uint32Array<ArrayBufferLike>;
   lines: Uint32Array<ArrayBufferLike>;
+  pairs: Uint32Array<ArrayBufferLike>;
   states: Uint8Array<ArrayBufferLike>;
   ids: Buffer;
 }
 
-/** What a done file holds: version 2's sections as they were read, or version 1's entries one by one. */
+/** What a done file holds: version 3's (or 2's) sections as they were read, or version 1's entries one by one. */
 export type DoneFile =
-  | { v: 2; count: number; sections: DoneSections; other: Map<number, string | undefined> }
+  | { v: 2 | 3; count: number; sections: DoneSections; other: Map<number, string | undefined> }
   | { v: 1; count: number; at: PackedAt; other: Map<number, string | undefined> };
 
 /** The first `count` entries of some sections. */
@@ -65,6 +68,7 @@ export function doneFileChunks(parts: readonly DonePart[], other: Array<[number,
     Buffer.from(`${JSON.stringify(header)}\n`),
     ...parts.map(({ sections, count: n }) => view(sections.tags.subarray(0, 2 * n))),
     ...parts.map(({ sections, count: n }) => view(sections.lines.subarray(0, n))),
+    ...parts.map(({ sections, count: n }) => view(sections.pairs.subarray(0, n))),
     ...parts.map(({ sections, count: n }) => view(sections.states.subarray(0, n))),
     ...parts.map(({ sections, count: n }) => sections.ids.subarray(0, 16 * n)),
   ];
@@ -82,7 +86,7 @@ export function readDoneFile(path: string): DoneFile {
     // Buffer.alloc is never taken from the shared pool: its own memory, from offset 0, so its words can be viewed in place.
     const data = Buffer.alloc(size - offset);
     if (readSync(fd, data, 0, data.length, offset) !== data.length) throw new DoneFileError(`${path}: shorter than its size`);
-    return header.v === 1 ? fromV1(header, data, path) : fromV2(header, data, path);
+    return header.v === 1 ? fromV1(header, data, path) : fromV2(header, data, path, header.v === 3);
   } finally {
     closeSync(fd);
   }
@@ -92,17 +96,20 @@ function otherMap(header: DoneFileHeader): Map<number, string | undefined> {
   return new Map(header.other.map(([at, id]) => [at, id ?? undefined]));
 }
 
-function fromV2(header: DoneFileHeader, data: Buffer, path: string): DoneFile {
+/** Version 3, or version 2 (`paired` false: no pairing tags, read as 0). */
+function fromV2(header: DoneFileHeader, data: Buffer, path: string, paired: boolean): DoneFile {
   const n = header.count;
-  if (!Number.isInteger(n) || n < 0 || data.length !== n * (8 + 4 + 1 + 16)) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} entries`);
+  const words = paired ? 4 : 3;
+  if (!Number.isInteger(n) || n < 0 || data.length !== n * (4 * words + 1 + 16)) throw new DoneFileError(`${path}: ${data.length} bytes after its header, not ${n} entries`);
   // `data` has a buffer of its own from offset 0 (readDoneFile): its sections can become the entries as they are.
   const sections = {
     tags: new Uint32Array(data.buffer, data.byteOffset, 2 * n),
     lines: new Uint32Array(data.buffer, data.byteOffset + 8 * n, n),
-    states: data.subarray(12 * n, 13 * n),
-    ids: data.subarray(13 * n),
+    pairs: paired ? new Uint32Array(data.buffer, data.byteOffset + 12 * n, n) : new Uint32Array(n),
+    states: data.subarray(4 * words * n, (4 * words + 1) * n),
+    ids: data.subarray((4 * words + 1) * n),
   };
-  return { v: 2, count: n, sections, other: otherMap(header) };
+  return { v: paired ? 3 : 2, count: n, sections, other: otherMap(header) };
 }
 
 function fromV1(header: DoneFileHeader, data: Buffer, path: string): DoneFile {
@@ -113,6 +120,7 @@ function fromV1(header: DoneFileHeader, data: Buffer, path: string): DoneFile {
   const at: PackedAt = {
     tag: (i) => [tags[2 * i] as number, tags[2 * i + 1] as number],
     line: (i) => i,
+    pair: () => 0,
     state: (i) => data[i] as number,
     id: (i) => data.subarray(9 * n + 16 * i, 9 * n + 16 * i + 16),
   };
@@ -133,8 +141,8 @@ function readHeader(fd: number, path: string): { header: DoneFileHeader; offset:
       } catch {
         throw new DoneFileError(`${path}: not a done file`);
       }
-      if ((header.v !== 1 && header.v !== DONE_FILE_VERSION) || !Array.isArray(header.other)) {
-        throw new DoneFileError(`${path}: not a done file of version 1 or ${DONE_FILE_VERSION}`);
+      if (![1, 2, DONE_FILE_VERSION].includes(header.v) || !Array.isArray(header.other)) {
+        throw new DoneFileError(`${path}: not a done file of version 1 to ${DONE_FILE_VERSION}`);
       }
       return { header, offset: text.length + 1 };
     }

@@ -1,11 +1,13 @@
 import { doneFileChunks, readDoneFile } from './done-file.js';
 import type { DonePart, DoneSections, PackedAt } from './done-file.js';
+import { EarlierLines } from './earlier.js';
 
 /**
  * The requests of a batch that are confirmed, by request identity (a bulk line's key does not
  * depend on its line number, so neither does this), packed in typed arrays: a million-line batch
- * costs ~45 bytes a request, never a million objects. Per request: a 64-bit tag of its identity,
- * the line it had when confirmed (to name it), its entry id as 16 bytes when it is a UUID (other ids
+ * costs ~49 bytes a request, never a million objects. Per request: a 64-bit tag of its identity,
+ * the line it had when confirmed (to name it), its pairing tag (src/bulk/pairing.ts: which parcel
+ * that line was about, to tell an edited line at that number), its entry id as 16 bytes when it is a UUID (other ids
  * in a map) and whether this run met it again. The same entries are the journal's compact "done"
  * file on disk (`toChunks`, `read`: journal-done-file.ts). A done file's entries, as read, are a
  * base that is never grown: requests confirmed after it are entries of their own, so one more
@@ -40,6 +42,7 @@ export class DoneKeys {
   // ArrayBufferLike: a done file's sections are adopted as they were read.
   private tags: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private lines: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private pairs: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private states: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private ids: Buffer = Buffer.alloc(0);
   private seenFlags = new Uint8Array(0);
@@ -73,12 +76,13 @@ export class DoneKeys {
     return Math.max(this.ownMaxLine, this.base?.maxLine ?? 0);
   }
 
-  set(identity: string, line: number, id: string | undefined): void {
+  /** `pair`: the line's pairing tag (0: unknown). */
+  set(identity: string, line: number, id: string | undefined, pair = 0): void {
     const tag = tagOf(identity);
     const base = this.base;
     const entry = base?.find(tag);
-    if (base !== undefined && entry !== undefined) base.write(entry, line, id);
-    else this.write(this.find(tag) ?? this.add(tag), line, id);
+    if (base !== undefined && entry !== undefined) base.write(entry, line, id, pair);
+    else this.write(this.find(tag) ?? this.add(tag), line, id, pair);
   }
 
   delete(identity: string): void {
@@ -103,13 +107,20 @@ export class DoneKeys {
     if (found !== undefined) found.table.seenFlags[found.entry] = 1;
   }
 
-  /** Confirmed requests this run has not met, by the line they had: what edited lines once created. */
-  unseen(): Map<number, string | undefined> {
-    const byLine = this.base?.unseen() ?? new Map<number, string | undefined>();
-    for (let entry = 0; entry < this.used; entry++) {
-      if (this.states[entry] !== REMOVED && this.seenFlags[entry] === 0) byLine.set(this.lines[entry] as number, this.idOf(entry));
-    }
-    return byLine;
+  /** Confirmed requests this run has not met, by the line they had and their pairing tag: what edited lines once created. */
+  earlierLines(): EarlierLines {
+    const base = this.base;
+    const tables: Array<[DoneKeys, number]> = base === undefined ? [[this, 0]] : [[base, 0], [this, base.used]];
+    return EarlierLines.build(
+      (each) => {
+        for (const [table, offset] of tables) {
+          for (let entry = 0; entry < table.used; entry++) {
+            if (table.states[entry] !== REMOVED && table.seenFlags[entry] === 0) each(table.lines[entry] as number, table.pairs[entry] as number, offset + entry);
+          }
+        }
+      },
+      (ref) => (base !== undefined && ref < base.used ? base.idOf(ref) : this.idOf(ref - (base?.used ?? 0))),
+    );
   }
 
   /** The compact form, as chunks to write one after the other: the base's sections, then this table's own. */
@@ -127,7 +138,7 @@ export class DoneKeys {
   /** A done file (journal-done-file.ts) as a table. */
   static read(path: string): DoneKeys {
     const file = readDoneFile(path);
-    return file.v === 2 ? DoneKeys.adopt(file.sections, file.count, file.other) : DoneKeys.fromSections(file.count, file.at, file.other);
+    return file.v !== 1 ? DoneKeys.adopt(file.sections, file.count, file.other) : DoneKeys.fromSections(file.count, file.at, file.other);
   }
 
   /** This table's own live entries as done file sections (copied only when some were removed), with their non-UUID ids by entry. */
@@ -135,13 +146,14 @@ export class DoneKeys {
     if (this.count === this.used) {
       // Nothing removed: the sections are the arrays themselves, no copy of a million entries.
       const other = [...this.otherIds].map(([entry, id]): [number, string | null] => [entry, id ?? null]).sort(([a], [b]) => a - b);
-      return { sections: { tags: this.tags, lines: this.lines, states: this.states, ids: this.ids }, count: this.used, other };
+      return { sections: { tags: this.tags, lines: this.lines, pairs: this.pairs, states: this.states, ids: this.ids }, count: this.used, other };
     }
     const live: number[] = [];
     for (let entry = 0; entry < this.used; entry++) if (this.states[entry] !== REMOVED) live.push(entry);
     const n = live.length;
     const tags = new Uint32Array(2 * n);
     const lines = new Uint32Array(n);
+    const pairs = new Uint32Array(n);
     const states = new Uint8Array(n);
     const ids = Buffer.alloc(16 * n);
     const other: Array<[number, string | null]> = [];
@@ -149,11 +161,12 @@ export class DoneKeys {
       tags[2 * at] = this.tags[2 * entry] as number;
       tags[2 * at + 1] = this.tags[2 * entry + 1] as number;
       lines[at] = this.lines[entry] as number;
+      pairs[at] = this.pairs[entry] as number;
       states[at] = this.states[entry] as number;
       this.ids.copy(ids, 16 * at, 16 * entry, 16 * entry + 16);
       if (this.states[entry] === OTHER_ID) other.push([at, this.otherIds.get(entry) ?? null]);
     });
-    return { sections: { tags, lines, states, ids }, count: n, other };
+    return { sections: { tags, lines, pairs, states, ids }, count: n, other };
   }
 
   /** The live entry of `tag`, in the base or in this table's own. */
@@ -173,9 +186,10 @@ export class DoneKeys {
     this.count--;
   }
 
-  private write(entry: number, line: number, id: string | undefined): void {
+  private write(entry: number, line: number, id: string | undefined, pair: number): void {
     if (this.states[entry] === REMOVED) this.count++;
     this.lines[entry] = line;
+    this.pairs[entry] = pair;
     const uuid = id === undefined ? null : UUID_HEX.exec(id);
     if (uuid !== null) {
       this.ids.write(uuid.slice(1).join(''), 16 * entry, 'hex');
@@ -236,6 +250,7 @@ export class DoneKeys {
     };
     this.tags = grow(this.tags, (n) => new Uint32Array(n), 2);
     this.lines = grow(this.lines, (n) => new Uint32Array(n), 1);
+    this.pairs = grow(this.pairs, (n) => new Uint32Array(n), 1);
     this.states = grow(this.states, (n) => new Uint8Array(n), 1);
     this.seenFlags = grow(this.seenFlags, (n) => new Uint8Array(n), 1);
     const ids = Buffer.alloc(16 * capacity);
@@ -253,6 +268,7 @@ export class DoneKeys {
       const entry = this.add(at.tag(i));
       const line = at.line(i);
       this.lines[entry] = line;
+      this.pairs[entry] = at.pair(i);
       this.states[entry] = state;
       at.id(i).copy(this.ids, 16 * entry);
       if (state === OTHER_ID) this.otherIds.set(entry, other.get(i));
@@ -261,11 +277,12 @@ export class DoneKeys {
     }
   }
 
-  /** The sections of a done file of version 2, without a copy, as the base of a table (never grown: see above). */
+  /** The sections of a done file of version 2 or 3, without a copy, as the base of a table (never grown: see above). */
   static adopt(sections: DoneSections, n: number, other: ReadonlyMap<number, string | undefined>): DoneKeys {
     const base = new DoneKeys();
     base.tags = sections.tags;
     base.lines = sections.lines;
+    base.pairs = sections.pairs;
     base.states = sections.states;
     base.ids = sections.ids;
     base.seenFlags = new Uint8Array(n);

@@ -36,10 +36,14 @@ export function journalsRoot(dir: string): string {
   return join(dir, 'journals');
 }
 
+/** The journals of a target: journals/<hash of target>. */
+export function targetJournals(dir: string, target: string): string {
+  return join(journalsRoot(dir), createHash('sha256').update(target).digest('hex').slice(0, 16));
+}
+
 /** The file of a batch for a target: journals/<hash of target>/<batch>.ndjson. */
 export function journalPath(dir: string, target: string, batch: string): string {
-  const targetDir = createHash('sha256').update(target).digest('hex').slice(0, 16);
-  return join(journalsRoot(dir), targetDir, `${encodeURIComponent(batch).replace(/^\./, '%2E')}${FILE_SUFFIX}`);
+  return join(targetJournals(dir, target), `${encodeURIComponent(batch).replace(/^\./, '%2E')}${FILE_SUFFIX}`);
 }
 
 export interface JournalOptions {
@@ -133,12 +137,12 @@ export class Journal {
     this.buffer(sent);
   }
 
-  /** `identity`: the request's (its key, unless its sent record says otherwise); `line`: the line it has now. */
-  recordDone(identity: string, line: number, status: number, id?: string): void {
+  /** `identity`: the request's (its key, unless its sent record says otherwise); `line`: the line it has now; `pair`: that line's pairing tag. */
+  recordDone(identity: string, line: number, status: number, id?: string, pair?: number): void {
     this.recorded = true;
     this.confirmed++;
     this.unconfirmed.delete(identity);
-    this.buffer(id === undefined ? { t: 'done', line, k: identity, status } : { t: 'done', line, k: identity, status, id });
+    this.buffer({ t: 'done', line, k: identity, status, ...(id === undefined ? {} : { id }), ...(pair === undefined ? {} : { p: pair }) });
   }
 
   recordRejected(identity: string, line: number, status: number, code: string): void {

@@ -121,7 +121,7 @@ function apply(result: ReadResult, record: JournalRecord, path: string, byLine: 
     case 'done': {
       const identity = record.k ?? byLine.get(record.line);
       if (identity === undefined) return;
-      result.done.set(identity, result.lines.get(identity)?.sent?.line ?? record.line, record.id);
+      result.done.set(identity, result.lines.get(identity)?.sent?.line ?? record.line, record.id, record.p);
       result.lines.delete(identity);
       return;
     }

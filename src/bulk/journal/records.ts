@@ -44,6 +44,8 @@ export interface DoneRecord {
   k?: string;
   status: number;
   id?: string;
+  /** Its line's pairing tag (src/bulk/pairing.ts); absent: unknown. */
+  p?: number;
 }
 
 /** The service answered with a final refusal (a 4xx other than 429): not applied, not retried by the outbox. */
