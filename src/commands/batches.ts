@@ -5,11 +5,15 @@ import { defineCommand } from '../command-kit/types.js';
 import type { JournalSummary } from '../bulk/journal/list.js';
 import { listJournals } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
+import { readNewest } from '../bulk/newest.js';
+import type { BulkKind } from '../bulk/types.js';
 
 /**
  * Every bulk-run journal in the data directory (all targets), newest first: the batch id as the
  * run's summary prints it, the target it belongs to, and its last run's counts in the summary's
- * words (`done`: every line confirmed so far). The outbox is listed by `parcels outbox`.
+ * words (`done`: every line confirmed so far); a file's batch that a later --new-batch of the same
+ * path replaced names the batch a plain run of that path now uses (`superseded_by`). The outbox is
+ * listed by `parcels outbox`.
  */
 export default defineCommand<typeof batchesCommands.batches, Record<string, never>>({
   parse() {
@@ -17,9 +21,11 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
   },
 
   async run(_options, ctx) {
-    const journals = (await listJournals(dataDir(ctx.env), ctx.now() * 1000)).filter((journal) => journal.kind !== 'outbox');
+    const dir = dataDir(ctx.env);
+    const journals = (await listJournals(dir, ctx.now() * 1000)).filter((journal) => journal.kind !== 'outbox');
     const rows = journals.map((journal) => ({
       batch: batchId(journal),
+      ...supersededBy(dir, journal),
       kind: journal.kind,
       target: journal.where ?? journal.target,
       input: journal.input,
@@ -32,6 +38,14 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
     await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });
+
+/** A file's batch (named by the CLI: 16 hex digits) when a --new-batch of the same path made another its newest. */
+function supersededBy(dir: string, journal: JournalSummary): { superseded_by?: string } {
+  const id = batchId(journal);
+  if (journal.input === '-' || !/^[0-9a-f]{16}$/.test(id) || !['create', 'events', 'attempts'].includes(journal.kind)) return {};
+  const newest = readNewest(dir, journal.target, journal.kind as BulkKind, journal.input);
+  return newest === undefined || newest.batch === id ? {} : { superseded_by: newest.batch };
+}
 
 /** `create~<id>` → `<id>`, as the summary and `--batch-id` name it; a journal of version 1 keeps its name. */
 function batchId(journal: JournalSummary): string {

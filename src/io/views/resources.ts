@@ -196,6 +196,7 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       fieldColumn('rejected', 'REJECTED', { priority: 45 }),
       fieldColumn('uncertain', 'UNCERTAIN', { priority: 40 }),
       fieldColumn('age', 'AGE', { priority: 30 }),
+      fieldColumn('superseded_by', 'SUPERSEDED BY', { priority: 35 }),
     ],
   },
   /** Requests the outbox holds (`outbox`). */
