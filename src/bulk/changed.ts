@@ -14,8 +14,10 @@ export interface BatchChange {
   /** When its last run ended (or, without a finished run, when the batch began): ms since the epoch. */
   lastRan: number;
   lines: number;
-  /** Lines whose request the batch's journal holds: replayed by --continue, created again by --new-batch. */
+  /** Lines whose request the batch's journal holds confirmed: replayed by --continue, created again by --new-batch. */
   matched: number;
+  /** Lines whose request it holds sent but not confirmed: resent with their key by --continue, sent anew by --new-batch. */
+  unconfirmed: number;
   /** Of the other lines, edited versions of the batch's line at the same number (pairing.ts). */
   edited: number;
 }
@@ -36,18 +38,22 @@ export function changedMessage(change: BatchChange, when: string): string {
 }
 
 /**
- * The ways on, the recommended one first. A line of the batch's journal is replayed by --continue
- * and created again by --new-batch: when any line matches, continuing is the way that creates
- * nothing twice; when none does, the input is another one altogether and starts a batch of its own
- * (continuing would send the same lines into the old batch's journal). `command(flag)` is the
- * user's command line with that flag; standard input has no --new-batch (another --batch-id is its new batch).
+ * The ways on, the recommended one first. A line of the batch's journal is replayed (or, left
+ * unconfirmed, resent with its key) by --continue and sent anew by --new-batch: when any line is
+ * in the journal, continuing is the way that creates nothing twice; when none is, the input is
+ * another one altogether and starts a batch of its own (continuing would send every line into the
+ * old batch's journal). `command(flag)` is the user's command line with that flag; standard input
+ * has no --new-batch (another --batch-id is its new batch).
  */
 export function changedHint(change: BatchChange, command: (flag: '--continue' | '--new-batch') => string): string {
-  const fresh = change.lines - change.matched;
+  const known = change.matched + change.unconfirmed;
+  const fresh = change.lines - known;
   const edited = change.edited === 0 ? '' : ` (${change.edited} of them edited since that batch created them at the same line: their earlier parcels stay as they are)`;
-  const newLines = change.matched === 0 ? `all ${lines(fresh)}` : `the ${fresh} new line${fresh === 1 ? '' : 's'}`;
-  const continued = `\`${command('--continue')}\` sends ${newLines}${edited}${change.matched === 0 ? ` into batch ${change.batch}` : ` and replays the ${change.matched}`}`;
+  const newLines = known === 0 ? `all ${lines(fresh)}` : `the ${fresh} new line${fresh === 1 ? '' : 's'}`;
+  const resent = change.unconfirmed === 0 ? '' : `, resends the ${change.unconfirmed} it left unconfirmed with the same keys`;
+  const replayed = change.matched === 0 ? '' : ` and replays the ${change.matched}`;
+  const continued = `\`${command('--continue')}\` sends ${newLines}${edited}${known === 0 ? ` into batch ${change.batch}` : `${resent}${replayed}`}`;
   const again = change.matched === 0 ? '' : ` (the ${change.matched} would be created again)`;
   const newBatch = change.input === '-' ? `another \`--batch-id\` imports all ${lines(change.lines)} as a new batch${again}` : `\`${command('--new-batch')}\` imports all ${lines(change.lines)} as a new batch${again}`;
-  return change.matched === 0 ? `nothing in it matches that batch: ${newBatch} (recommended); ${continued}` : `${continued} (recommended: nothing is created twice); ${newBatch}`;
+  return known === 0 ? `nothing in it matches that batch: ${newBatch} (recommended); ${continued}` : `${continued} (recommended: nothing is created twice); ${newBatch}`;
 }

@@ -30,7 +30,7 @@ export interface BulkRunOptions {
   concurrency: number;
   rate: number | undefined;
   batchId: string | undefined;
-  /** The input changed since its batch ran: send its changed and new lines (--continue). */
+  /** The input changed since its batch ran: send the lines its journal does not hold (--continue). */
   continueBatch: boolean;
   /** Import the file as a new batch of its own content (--new-batch). */
   newBatch: boolean;

@@ -29,7 +29,7 @@ export interface ImportOptions {
   format?: InputFormat;
   /** Names the batch instead of the input's path (a file) or content (standard input). */
   batchId?: string;
-  /** The input changed since its batch last ran: send its changed and new lines, replay the rest. */
+  /** The input changed since its batch last ran: send the lines its journal does not hold, replay the rest. */
   continueBatch?: boolean;
   /** Import the file as a new batch (of its path and content). */
   newBatch?: boolean;
@@ -147,7 +147,7 @@ async function checkInput(journal: Journal | undefined, plan: BatchPlan, opts: I
   if (known.includes(read.content)) return { earlier: EarlierLines.none, content: read.content };
   if (!opts.continueBatch) {
     const lastRan = journal.lastRun?.at ?? journal.meta.created;
-    throw new BatchChangedError({ input: opts.input, batch: plan.name, lastRan, lines: read.lines, matched: read.matched, edited: read.edited });
+    throw new BatchChangedError({ input: opts.input, batch: plan.name, lastRan, lines: read.lines, matched: read.matched, unconfirmed: read.unconfirmed, edited: read.edited });
   }
   return { earlier: read.earlier, content: read.content };
 }

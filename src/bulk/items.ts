@@ -51,8 +51,10 @@ export interface InputSurvey {
   content: string;
   /** Lines read (blank lines and a CSV header are not lines). */
   lines: number;
-  /** Lines whose request the journal holds (confirmed, or sent without an answer): replayed or resent with their key, never created twice. */
+  /** Lines whose request the journal holds confirmed: replayed, never created twice. */
   matched: number;
+  /** Lines whose request the journal holds sent but not confirmed (no answer, or refused): resent with their key and bytes. */
+  unconfirmed: number;
   /** Of the other lines (new to the batch), those that are edited versions of the batch's line at the same number (pairing.ts). */
   edited: number;
   /** What the edited lines' earlier versions created. */
@@ -69,6 +71,7 @@ export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<I
   const journal = ctx.journal;
   let read = 0;
   let matched = 0;
+  let unconfirmed = 0;
   /** The new lines' numbers and pairing tags, in pairs. */
   const fresh: number[] = [];
   for await (const chunk of lines) {
@@ -78,10 +81,11 @@ export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<I
       const request = lineRequest(input, ctx);
       if (!request.ok) continue;
       const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
-      if (journal?.done.has(key) || journal?.previous.has(key)) {
+      if (journal?.done.has(key)) {
         matched++;
         journal.done.see(key);
-      } else fresh.push(input.line, pairTag(ctx.kind, request));
+      } else if (journal?.previous.has(key)) unconfirmed++;
+      else fresh.push(input.line, pairTag(ctx.kind, request));
     }
   }
   occurrences.reset();
@@ -90,7 +94,7 @@ export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<I
   if (earlier !== undefined && earlier.size > 0) {
     for (let at = 0; at < fresh.length; at += 2) if (earlier.at(fresh[at] as number, fresh[at + 1] as number) !== undefined) edited++;
   }
-  return { content: content.digest(), lines: read, matched, edited, earlier: earlier ?? EarlierLines.none };
+  return { content: content.digest(), lines: read, matched, unconfirmed, edited, earlier: earlier ?? EarlierLines.none };
 }
 
 /**

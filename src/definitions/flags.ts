@@ -27,11 +27,11 @@ export const bulk = {
   concurrency: { type: 'int', flags: '--concurrency <n>', description: 'requests in flight with --from (default 8)', min: 1, max: 64 },
   rate: { type: 'string', flags: '--rate <n/s>', description: 'at most this many requests per second with --from, e.g. 50/s' },
   batchId: { type: 'string', flags: '--batch-id <id>', description: 'batch id with --from (default: from the file\'s path, or from stdin\'s content)' },
-  continue: { type: 'bool', flags: '--continue', description: 'with --from: the file changed since its batch ran; send its changed and new lines, replay the rest' },
+  continue: { type: 'bool', flags: '--continue', description: 'with --from: the file changed since its batch ran; send the lines its batch does not hold, replay the rest' },
   newBatch: {
     type: 'bool',
     flags: '--new-batch',
-    description: 'with --from: import the file as a new batch of its own content (e.g. today\'s export written over yesterday\'s)',
+    description: 'with --from: import the file as a new batch of its own content (every line sent); plain runs of the path then use it',
     conflicts: ['batchId', 'continue'],
   },
   queue: {
@@ -46,14 +46,17 @@ export const bulk = {
 /** The batch rules of `--from`, in the --help of create, events add and attempts add (README: "Bulk runs"). */
 export const BULK_NOTES = [
   `Batches (--from):
-  A batch is the file's real path (stdin: its content, or --batch-id), the target and the kind.
+  A batch is the file's real path (stdin: its content, or --batch-id), the target and the kind;
+  a path's batch is its newest: after --new-batch, plain runs of the path use the new one.
   Each line's Idempotency-Key comes from the request it builds (flags included), not from its
   position: run the same command again and what was done is replayed, nothing is sent twice.
-  A file changed since its batch ran is refused (exit 2, nothing sent): --continue sends its
-  changed and new lines and replays the rest; --new-batch imports it as a batch of its own.
-  After failed lines the summary prints the command to run once they are fixed.
-  One path written over with each day's export: give each day its own batch (--new-batch,
-  or --batch-id with the date). Stdin without --batch-id: each different input is a batch.`,
+  A file changed since its batch ran is refused (exit 2, nothing sent), counting the lines the
+  batch holds: --continue sends the others and replays those; --new-batch imports every line as
+  a batch of its own (those too). The hint puts first the way that creates nothing twice.
+  --continue pairs lines by content: a line is edited (earlier_entry_id) only where the batch's
+  line at that number had the same courier, country, postal code and number (events, attempts:
+  the same entry_id) and other fields differ. Failed lines: the summary prints the command to
+  run once they are fixed. Stdin without --batch-id: each different input is a batch.`,
 ];
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

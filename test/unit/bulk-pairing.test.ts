@@ -134,7 +134,7 @@ describe('--continue pairs by content', () => {
 });
 
 describe('the refusal', () => {
-  const change = { input: 'export.csv', batch: 'b1', lastRan: 0, lines: 120, matched: 20, edited: 0 };
+  const change = { input: 'export.csv', batch: 'b1', lastRan: 0, lines: 120, matched: 20, unconfirmed: 0, edited: 0 };
   const command = (flag: string) => `parcels create --from export.csv ${flag}`;
 
   it('a file that matches in part: --continue first, with what each way does in numbers', () => {
@@ -146,6 +146,12 @@ describe('the refusal', () => {
   it('edited lines are counted in what --continue sends', () => {
     expect(changedHint({ ...change, matched: 118, edited: 2 }, command)).toBe(
       '`parcels create --from export.csv --continue` sends the 2 new lines (2 of them edited since that batch created them at the same line: their earlier parcels stay as they are) and replays the 118 (recommended: nothing is created twice); `parcels create --from export.csv --new-batch` imports all 120 lines as a new batch (the 118 would be created again)',
+    );
+  });
+
+  it('lines the batch sent without a confirmation are resent with their keys: continuing stays first', () => {
+    expect(changedHint({ ...change, matched: 0, unconfirmed: 3 }, command)).toBe(
+      '`parcels create --from export.csv --continue` sends the 117 new lines, resends the 3 it left unconfirmed with the same keys (recommended: nothing is created twice); `parcels create --from export.csv --new-batch` imports all 120 lines as a new batch',
     );
   });
 
