@@ -11,6 +11,9 @@ import { hintedCommands } from '../helpers/terminal.js';
 
 const { parcels, serve, writeLines, results, allParcels } = bulkHelpers();
 
+/** Each case spawns the binary ten times or more, one after the other. */
+const SPAWNS = 120_000;
+
 const HEADER = 'courier,country,postal_code,number,parcel_weight';
 const row = (n: number, weight = 1): string => `A-BIKE,NL,1234AB,${n},${weight}`;
 /** An export of the parcels numbered `from` to `to`. */
@@ -68,7 +71,7 @@ describe('the daily export, hint by hint', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^✓ 0 created, 70 already done, 0 failed in /);
     expect(numbers(await allParcels(env))).toEqual(range(1, 230));
-  });
+  }, SPAWNS);
 
   it("after --new-batch a plain run compares with the new batch: it replays, and the next day's refusal names the new batch; `parcels batches` shows which one a plain run uses", async () => {
     const { env, dir } = await serve();
@@ -109,7 +112,7 @@ describe('the daily export, hint by hint', () => {
     expect(continued.stderr).toMatch(new RegExp(`^✓ 20 created, 10 already done, 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
     // 1–30 on Monday, 21–60 as Tuesday's new batch (21–30 twice, as its hint said), 61–80.
     expect(numbers(await allParcels(env))).toEqual([...range(1, 20), ...range(21, 30).flatMap((n) => [n, n]), ...range(31, 80)]);
-  });
+  }, SPAWNS);
 });
 
 describe('--continue pairs lines by content', () => {
@@ -131,7 +134,7 @@ describe('--continue pairs lines by content', () => {
     expect(continued.stderr).not.toContain('edited');
     expect(results(continued).filter((r) => r.earlier_entry_id !== undefined)).toEqual([]);
     expect(numbers(await allParcels(env))).toEqual([...range(1, 40), ...range(101, 140)]);
-  });
+  }, SPAWNS);
 
   it('the same parcel at the same line with another weight is edited: sent, its result and the summary name the earlier parcel; another house there is new', async () => {
     const { env, dir } = await serve();
@@ -148,5 +151,5 @@ describe('--continue pairs lines by content', () => {
     expect(third).toEqual({ line: 4, ok: true, outcome: 'created', entry_id: expect.stringMatching(UUID) });
     expect(edited.stderr.split('\n')[1]).toBe(`! 1 edited line was sent as a new request; what its earlier version created is unchanged: line 3 (was ${earlier})`);
     expect(numbers(await allParcels(env))).toEqual(['1', '2', '2', '3', '33']);
-  });
+  }, SPAWNS);
 });
