@@ -1,6 +1,6 @@
 import { PAIRING_PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 import type { LineRequest } from './build.js';
-import { tagOf } from './journal/done.js';
+import { tagOf } from './journal/tag.js';
 import { canonicalJson } from './keys.js';
 import type { BulkKind } from './types.js';
 

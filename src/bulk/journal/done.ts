@@ -1,14 +1,15 @@
 import { doneFileChunks, readDoneFile } from './done-file.js';
 import type { DonePart, DoneSections, PackedAt } from './done-file.js';
 import { EarlierLines } from './earlier.js';
+import { tagOf } from './tag.js';
 
 /**
  * The requests of a batch that are confirmed, by request identity (a bulk line's key does not
  * depend on its line number, so neither does this), packed in typed arrays: a million-line batch
  * costs ~49 bytes a request, never a million objects. Per request: a 64-bit tag of its identity,
  * the line it had when confirmed (to name it), its pairing tag (src/bulk/pairing.ts: which parcel
- * that line was about, to tell an edited line at that number), its entry id as 16 bytes when it is a UUID (other ids
- * in a map) and whether this run met it again. The same entries are the journal's compact "done"
+ * that line was about, to tell an edited line at that number), its entry id as 16 bytes when it is
+ * a UUID (other ids in a map) and whether this run met it again. The same entries are the journal's compact "done"
  * file on disk (`toChunks`, `read`: journal-done-file.ts). A done file's entries, as read, are a
  * base that is never grown: requests confirmed after it are entries of their own, so one more
  * request never copies a million (nor holds the old arrays and the new at once).
@@ -19,17 +20,6 @@ const UUID_HEX = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9
 const REMOVED = 0;
 const UUID_ID = 1;
 const OTHER_ID = 2;
-
-/** FNV-1a over the identity's UTF-16 code units, from a given offset basis: two of them make the 64-bit tag. */
-function fnv(text: string, basis: number): number {
-  let hash = basis;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash;
-}
-
-export function tagOf(identity: string): [number, number] {
-  return [fnv(identity, 0x811c9dc5), fnv(identity, 0x050c5d1f)];
-}
 
 const EMPTY_SLOT = 0xffffffff;
 
