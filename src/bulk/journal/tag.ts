@@ -1,5 +1,5 @@
 /** FNV-1a over a text's UTF-16 code units, from a given offset basis: two of them make a 64-bit tag. */
-function fnv(text: string, basis: number): number {
+export function fnv(text: string, basis = 0x811c9dc5): number {
   let hash = basis;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash;
