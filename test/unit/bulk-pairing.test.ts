@@ -3,12 +3,14 @@
  * edited only where the batch's line at the same number was about the same parcel (courier,
  * country, postal code and number; for events and attempts, the same entry_id) and other fields differ.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchChangedError, changedHint } from '../../src/bulk/changed.js';
+import { SymlinkError } from '../../src/config/atomic.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
+import { targetJournals } from '../../src/bulk/journal/journal.js';
 import { runImport } from '../../src/bulk/import.js';
 import { pairTag } from '../../src/bulk/pairing.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
@@ -179,5 +181,28 @@ describe("a path's batch is its newest", () => {
     expect([continued.summary.batch, continued.summary.created, continued.summary.alreadyDone]).toEqual([tuesday.summary.batch, 1, 1]);
     // 1, 2 (Monday), 2 and 3 (Tuesday's new batch), 4.
     expect(send.created).toHaveLength(5);
+  });
+});
+
+describe('the newest-batch record', () => {
+  it('is one small file per path, never read or written through a symbolic link', async () => {
+    const send = service();
+    const input = write('daily.csv', [HEADER, row('1')]);
+    await run(input, send);
+    write('daily.csv', [HEADER, row('2')]);
+    const tuesday = await run(input, send, { newBatch: true });
+    const dir = join(targetJournals(dataDir, 'test|pairing'), 'newest');
+    const [name] = readdirSync(dir);
+    const record = join(dir, name as string);
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ v: 1, kind: 'create', path: input, batch: tuesday.summary.batch, at: expect.any(Number) });
+
+    const elsewhere = write('elsewhere.json', ['{}']);
+    rmSync(record);
+    symlinkSync(elsewhere, record);
+    await expect(run(input, send)).rejects.toThrow(SymlinkError);
+    write('daily.csv', [HEADER, row('3')]);
+    await expect(run(input, send, { newBatch: true })).rejects.toThrow(SymlinkError);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('{}\n');
+    expect(send.created).toHaveLength(2);
   });
 });
