@@ -81,10 +81,8 @@ export async function surveyInput(lines: AsyncIterable<InputLine[]>, ctx: Pick<I
       const request = lineRequest(input, ctx);
       if (!request.ok) continue;
       const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
-      if (journal?.done.has(key)) {
-        matched++;
-        journal.done.see(key);
-      } else if (journal?.previous.has(key)) unconfirmed++;
+      if (journal?.done.see(key)) matched++;
+      else if (journal?.previous.has(key)) unconfirmed++;
       else fresh.push(input.line, pairTag(ctx.kind, request));
     }
   }

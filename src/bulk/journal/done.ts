@@ -91,10 +91,11 @@ export class DoneKeys {
     return found === undefined ? undefined : found.table.idOf(found.entry);
   }
 
-  /** Marks a confirmed request as met again by this run (see `unseen`). */
-  see(identity: string): void {
+  /** Marks a confirmed request as met again by this run (see `earlierLines`); false when it is not confirmed. */
+  see(identity: string): boolean {
     const found = this.entryOf(tagOf(identity));
     if (found !== undefined) found.table.seenFlags[found.entry] = 1;
+    return found !== undefined;
   }
 
   /** Confirmed requests this run has not met, by the line they had and their pairing tag: what edited lines once created. */
