@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { BulkSender } from '../api/core/dispatch.js';
+import { OutageCircuit } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
@@ -18,6 +19,7 @@ import type { CommandLine } from '../hint/hint.js';
 import { sameCommand } from '../hint/hint.js';
 import type { FlagName } from '../schemas/flag-name.js';
 import { renderBulkSummary, resultWriter } from './report.js';
+import { renderMessage } from '../io/render.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
@@ -25,6 +27,7 @@ import type { ImportSummary } from './import.js';
 import { BatchChangedError, runImport } from './import.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
+import { outageNotice } from './outage.js';
 import { journalTarget, journalWhere } from './target.js';
 import type { Send } from './types.js';
 
@@ -99,6 +102,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const printed = printedIds();
   // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
   const skew = (await ctx.serviceNow()) - ctx.now();
+  const circuit = new OutageCircuit(retries);
   try {
     const summary = await runImport({
       kind: opts.kind,
@@ -125,6 +129,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       },
       concurrency: opts.concurrency,
       retries,
+      circuit,
       rate: opts.rate,
       signal: ctx.signal,
       abandon,
@@ -133,7 +138,9 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await results.end();
     progress?.stop();
     await printed.rememberIn(await ctx.knownIds());
-    await renderBulkSummary(ctx.io, { ...summary, hint: fixAndRerunHint(opts, summary, ctx.commandLine) });
+    const outage = summary.unreachable > 0 ? outageNotice(summary, opts.from, circuit.cause?.message, ctx.commandLine) : undefined;
+    if (outage !== undefined) await renderMessage(ctx.io, outage.message, 'warn');
+    await renderBulkSummary(ctx.io, { ...summary, hint: outage?.hint ?? fixAndRerunHint(opts, summary, ctx.commandLine) });
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
     // The results of the lines before the failure still reach stdout, ahead of its message.

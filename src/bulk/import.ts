@@ -13,6 +13,8 @@ import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import type { PoolGate } from '../api/core/gate.js';
+import { OutageCircuit } from '../api/core/policy.js';
+import { DEFAULT_BULK_RETRIES } from './limits.js';
 import type { Timing } from '../api/core/sleep.js';
 import type { BulkKind, ResultLine, RunRecorder, Send } from './types.js';
 
@@ -48,6 +50,8 @@ export interface ImportOptions {
   emit(result: ResultLine): void | Promise<void>;
   concurrency?: number;
   retries?: number;
+  /** The outage stop; default: one of the run's own on `retries`. */
+  circuit?: OutageCircuit;
   rate?: number;
   signal?: AbortSignal;
   abandon?: AbortSignal;
@@ -114,6 +118,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       ...(journal === undefined ? {} : { recorder: journalRecorder(journal) }),
       concurrency: opts.concurrency,
       retries: opts.retries,
+      circuit: opts.circuit ?? new OutageCircuit(opts.retries ?? DEFAULT_BULK_RETRIES),
       rate: opts.rate,
       signal: opts.signal,
       abandon: opts.abandon,

@@ -1,0 +1,64 @@
+/**
+ * End-to-end outage stop: a bulk run against a service that cannot be reached stops after one
+ * line's retry budget per line in flight (connection attempts counted on a loopback server that
+ * accepts and drops every connection), exits 8 with the command that resumes it, and that command
+ * creates every line exactly once once the service is back on the same port.
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { TEST_SEED } from '../helpers/seed.js';
+import { FULL_KEY } from '../helpers/seed.js';
+import { binaryEnv } from '../helpers/spawn.js';
+import { bulkHelpers, parcelLine } from '../helpers/bulk.js';
+
+const { parcels, serve, writeLines, results, allParcels } = bulkHelpers();
+
+/** A TCP server on 127.0.0.1 that counts the connections it accepts and closes each at once. */
+async function droppingServer(): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+  let connections = 0;
+  const server: Server = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { port, connections: () => connections, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('bulk run during an outage', () => {
+  it('stops after one retry budget per line in flight, exits 8, and its resume command creates every line exactly once', async () => {
+    const down = await droppingServer();
+    const env = binaryEnv({ PARCELS_BASE_URL: `http://127.0.0.1:${down.port}`, PARCELS_API_KEY: FULL_KEY });
+    const dir = env.PARCELS_CONFIG_DIR as string;
+    const input = writeLines(dir, 'parcels.ndjson', Array.from({ length: 40 }, (_, i) => parcelLine(i + 1)));
+    const args = ['create', '--from', input, '--concurrency', '4', '--retries', '2'];
+
+    const run = await parcels(args, { env });
+    expect(run.code, run.stderr).toBe(8);
+    // 4 lines in flight, each at most 1 + 2 attempts: the outage stop, not 40 lines × 3.
+    expect(down.connections()).toBeGreaterThanOrEqual(3);
+    expect(down.connections()).toBeLessThanOrEqual(4 * 3);
+    const lines = results(run);
+    expect(lines.map((r) => r.line)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(lines.every((r) => r.ok === false && r.outcome === 'not_sent' && (r.error as { code: string }).code === 'service_unreachable')).toBe(true);
+    const command = `parcels create --from ${input} --concurrency 4 --retries 2`;
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^! the service cannot be reached \\(connection closed by the service before a complete answer: [^\\n]*\\); nothing is wrong with ${input}: 40 lines were not sent\\n` +
+          `! 0 created, 0 already done, 0 failed, 40 not sent in \\d+\\.\\d s, \\d+ lines/s \\(batch [0-9a-f]{16}\\)\\n` +
+          `Hint: run \`${command}\` once the service is back: it sends the lines not sent, with the same keys, and replays the rest\\n$`,
+      ),
+    );
+    await down.close();
+
+    const { env: up } = await serve(TEST_SEED, ['--port', String(down.port)]);
+    const resumed = await parcels(command.split(' ').slice(1), { env: { ...up, PARCELS_CONFIG_DIR: dir } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(results(resumed).every((r) => r.ok === true && r.outcome === 'created')).toBe(true);
+    expect(resumed.stderr).toMatch(/^✓ 40 created, 0 already done, 0 failed in /);
+    const stored = await allParcels({ ...up, PARCELS_CONFIG_DIR: dir });
+    expect(stored).toHaveLength(40);
+    expect(new Set(stored.map((p) => p.number)).size).toBe(40);
+  }, 60_000);
+});
