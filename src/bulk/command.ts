@@ -6,29 +6,27 @@ import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
-import { JournalLockedError } from './journal/lock.js';
 import { printedIds } from '../config/known-ids.js';
-import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 import type { Context } from '../context.js';
 import { assertPresentable } from '../io/present/kinds.js';
 import { RUN_LINES } from '../io/present/run.js';
-import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
+import { EXIT, ReportedFailure } from '../errors.js';
 import type { CommandLine } from '../hint/hint.js';
 import { sameCommand } from '../hint/hint.js';
-import type { FlagName } from '../schemas/flag-name.js';
 import { renderBulkSummary, resultWriter } from './report.js';
 import { renderMessage } from '../io/render.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
 import type { ImportSummary } from './import.js';
-import { BatchChangedError, runImport } from './import.js';
+import { runImport } from './import.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import { outageNotice } from './outage.js';
-import { journalTarget, journalWhere } from './target.js';
+import { explainRefusal, importSource } from './run-input.js';
+import { journalTarget } from './target.js';
 import type { Send } from './types.js';
 
 /**
@@ -86,6 +84,7 @@ export async function engineRetries(ctx: Context): Promise<number> {
 export const BULK_HEAP_FLAGS = ['--heap-growing-percent=10', '--semi-space-growth-factor=1'] as const;
 
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
+  if (opts.check) return (await import('./check.js')).runCheck(opts, ctx);
   await assertPresentable(ctx, RUN_LINES);
   for (const flag of BULK_HEAP_FLAGS) setFlagsFromString(flag);
   const target = await journalTarget(ctx);
@@ -100,24 +99,11 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
   // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
   const printed = printedIds();
-  // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
-  const skew = (await ctx.serviceNow()) - ctx.now();
+  const source = await importSource(opts, ctx, target);
   const circuit = new OutageCircuit(retries);
   try {
     const summary = await runImport({
-      kind: opts.kind,
-      input: opts.from,
-      stdin: ctx.io.stdin,
-      format: opts.format,
-      batchId: opts.batchId,
-      continueBatch: opts.continueBatch,
-      newBatch: opts.newBatch,
-      overrides: opts.overrides,
-      unkeyed: opts.unkeyed,
-      defaults: opts.defaults,
-      dataDir: dataDir(ctx.env),
-      target,
-      where: await journalWhere(ctx),
+      ...source,
       // Benchmarks only (bench/bulk-import.mjs measures the journal's cost): a run without it is not safe to repeat.
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sender.send,
@@ -133,7 +119,6 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       rate: opts.rate,
       signal: ctx.signal,
       abandon,
-      now: () => ctx.now() + skew,
     });
     await results.end();
     progress?.stop();
@@ -148,15 +133,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     progress?.stop();
     // The ids printed before the failure are remembered; the failure is what the user reads.
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
-    if (error instanceof BatchChangedError) {
-      const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add: [add] });
-      const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again('--new-batch')}\` imports it as a new batch`;
-      throw new UsageError(error.message, '--from', `\`${again('--continue')}\` sends its changed and new lines and replays the others; ${newBatch}`);
-    }
-    if (error instanceof JournalLockedError) {
-      throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
-    }
-    throw error;
+    throw explainRefusal(error, opts, ctx);
   } finally {
     await sender.close();
   }

@@ -11,12 +11,12 @@ import { ContentDigest, surveyInput, workItems } from './items.js';
 import { LegacyJournals } from './legacy.js';
 import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
-import { runBulk } from './runner.js';
+import { emptySummary, runBulk } from './runner.js';
 import type { PoolGate } from '../api/core/gate.js';
 import { OutageCircuit } from '../api/core/policy.js';
 import { DEFAULT_BULK_RETRIES } from './limits.js';
 import type { Timing } from '../api/core/sleep.js';
-import type { BulkKind, ResultLine, RunRecorder, Send } from './types.js';
+import type { BulkKind, ResultLine, RunRecorder, Send, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: batch → journal → input lines → work items → runner. */
 
@@ -48,6 +48,8 @@ export interface ImportOptions {
   journal?: boolean;
   send: Send;
   emit(result: ResultLine): void | Promise<void>;
+  /** --check: every work item goes here instead of being sent; nothing is journaled (the summary is empty). */
+  inspect?(items: AsyncIterable<readonly WorkItem[]>): Promise<void>;
   concurrency?: number;
   retries?: number;
   /** The outage stop; default: one of the run's own on `retries`. */
@@ -103,6 +105,10 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     };
     const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
+    if (opts.inspect !== undefined) {
+      await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier }, new ContentDigest()));
+      return { ...emptySummary(), batch: plan.name, edited: new Map() };
+    }
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });

@@ -62,6 +62,11 @@ export interface RunSummary {
   maxBuffered: number;
 }
 
+/** A summary of no lines. */
+export function emptySummary(): RunSummary {
+  return { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, unreachable: 0, queued: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+}
+
 export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
@@ -72,7 +77,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const timing = gate.timing;
   const window = opts.window ?? concurrency * 4;
   const started = timing.now();
-  const summary: RunSummary = { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, unreachable: 0, queued: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  const summary = emptySummary();
   const worker = new LineWorker(opts, gate);
 
   const finished = new Map<number, ResultLine>();
