@@ -31,6 +31,8 @@ export interface CheckReport {
   alreadyDone: number;
   /** Not sent on purpose: they match what an earlier batch created, or a rule leaves them out. */
   skipped: number;
+  /** In the outbox from an earlier run (`--queue`): on their way. */
+  queued: number;
   /** Lines a run would not send, in input order: invalid, or naming a courier the organisation does not have. */
   problems: { line: number; message: string }[];
   unknownCourier: number;
@@ -41,7 +43,7 @@ export interface CheckReport {
  * would be sent: a file with nothing to send costs no request.
  */
 export async function checkItems(items: AsyncIterable<readonly WorkItem[]>, kind: BulkKind, couriers: () => Promise<readonly string[]>): Promise<CheckReport> {
-  const report: CheckReport = { lines: 0, wouldSend: 0, alreadyDone: 0, skipped: 0, problems: [], unknownCourier: 0 };
+  const report: CheckReport = { lines: 0, wouldSend: 0, alreadyDone: 0, skipped: 0, queued: 0, problems: [], unknownCourier: 0 };
   let known: ReadonlySet<string> | undefined;
   let codes: readonly string[] = [];
   for await (const chunk of items) {
@@ -50,6 +52,7 @@ export async function checkItems(items: AsyncIterable<readonly WorkItem[]>, kind
       if (item.kind === 'invalid') report.problems.push({ line: item.line, message: item.field === '' ? item.message : `${item.field} ${item.message}` });
       else if (item.kind === 'replayed') report.alreadyDone++;
       else if (item.kind === 'skipped') report.skipped++;
+      else if (item.kind === 'queued') report.queued++;
       else {
         const courier = kind === 'create' ? courierOf(item.request.body) : undefined;
         if (courier !== undefined && known === undefined) {
@@ -107,6 +110,7 @@ function checkSummary(report: CheckReport, opts: BulkRunOptions, batch: string, 
   const parts = [`${report.wouldSend} would be sent`];
   if (report.alreadyDone > 0) parts.push(`${report.alreadyDone} already done`);
   if (report.skipped > 0) parts.push(`${report.skipped} skipped`);
+  if (report.queued > 0) parts.push(`${report.queued} queued in the outbox`);
   const invalid = report.problems.length - report.unknownCourier;
   if (report.problems.length > 0) {
     const why = [invalid > 0 ? `${invalid} invalid` : undefined, report.unknownCourier > 0 ? `${report.unknownCourier} with an unknown courier` : undefined].filter((part) => part !== undefined);

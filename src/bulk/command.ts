@@ -14,7 +14,9 @@ import { assertPresentable } from '../io/present/kinds.js';
 import { RUN_LINES } from '../io/present/run.js';
 import { EXIT, ReportedFailure } from '../errors.js';
 import type { CommandLine } from '../hint/hint.js';
-import { sameCommand } from '../hint/hint.js';
+import { otherCommand, sameCommand } from '../hint/hint.js';
+import { dataDir } from '../config/paths.js';
+import { COMMAND } from './queue.js';
 import { renderBulkSummary, resultWriter } from './report.js';
 import { renderMessage } from '../io/render.js';
 import { bulkProgress } from '../io/progress.js';
@@ -101,6 +103,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const printed = printedIds();
   const source = await importSource(opts, ctx, target);
   const circuit = new OutageCircuit(retries);
+  const now = source.now ?? (() => ctx.now());
+  const outbox = opts.queue ? new (await import('./outbox.js')).OutboxWriter({ dir: dataDir(ctx.env), target }, COMMAND[opts.kind], () => now() * 1000) : undefined;
   try {
     const summary = await runImport({
       ...source,
@@ -116,6 +120,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       concurrency: opts.concurrency,
       retries,
       circuit,
+      ...(outbox === undefined ? {} : { queue: outbox }),
       rate: opts.rate,
       signal: ctx.signal,
       abandon,
@@ -125,6 +130,11 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await printed.rememberIn(await ctx.knownIds());
     const outage = summary.unreachable > 0 ? outageNotice(summary, opts.from, circuit.cause?.message, ctx.commandLine) : undefined;
     if (outage !== undefined) await renderMessage(ctx.io, outage.message, 'warn');
+    if (outbox !== undefined && summary.queued > 0) {
+      const lines = summary.queued === 1 ? '1 line was' : `${summary.queued} lines were`;
+      const why = circuit.cause === undefined ? '' : ` (${circuit.cause.message})`;
+      await renderMessage(ctx.io, `the service cannot be reached${why}: ${lines} kept in the outbox (${outbox.waiting} waiting); \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` sends them`, 'warn');
+    }
     await renderBulkSummary(ctx.io, { ...summary, hint: outage?.hint ?? fixAndRerunHint(opts, summary, ctx.commandLine) });
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
@@ -135,6 +145,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
     throw explainRefusal(error, opts, ctx);
   } finally {
+    outbox?.close();
     await sender.close();
   }
 }

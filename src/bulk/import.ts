@@ -16,7 +16,8 @@ import type { PoolGate } from '../api/core/gate.js';
 import { OutageCircuit } from '../api/core/policy.js';
 import { DEFAULT_BULK_RETRIES } from './limits.js';
 import type { Timing } from '../api/core/sleep.js';
-import type { BulkKind, ResultLine, RunRecorder, Send, WorkItem } from './types.js';
+import { queued } from './line-worker.js';
+import type { BulkKind, LineQueue, ResultLine, RunRecorder, Send, SendItem, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: batch → journal → input lines → work items → runner. */
 
@@ -52,6 +53,8 @@ export interface ImportOptions {
   inspect?(items: AsyncIterable<readonly WorkItem[]>): Promise<void>;
   concurrency?: number;
   retries?: number;
+  /** --queue: the lines the outage stop keeps from being sent go here, and are marked queued in the batch's journal. */
+  queue?: LineQueue;
   /** The outage stop; default: one of the run's own on `retries`. */
   circuit?: OutageCircuit;
   rate?: number;
@@ -114,6 +117,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
+    const queue = opts.queue;
+    const unsent =
+      queue === undefined
+        ? undefined
+        : async (item: SendItem): Promise<ResultLine> => {
+            await queue.add(item, plan.journalBatch);
+            journal?.recordQueued(item.identity ?? item.request.idempotencyKey, item.line);
+            return queued(item.line);
+          };
+    const recorder = journal === undefined ? undefined : journalRecorder(journal);
     const summary = await runBulk({
       items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
       send: opts.send,
@@ -121,7 +134,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
         return opts.emit(result);
       },
-      ...(journal === undefined ? {} : { recorder: journalRecorder(journal) }),
+      ...(recorder === undefined ? {} : { recorder: queue === undefined ? recorder : { ...recorder, flush: () => {
+                  queue.sync();
+                  recorder.flush();
+                },
+              } }),
+      ...(unsent === undefined ? {} : { unsent }),
       concurrency: opts.concurrency,
       retries: opts.retries,
       circuit: opts.circuit ?? new OutageCircuit(opts.retries ?? DEFAULT_BULK_RETRIES),

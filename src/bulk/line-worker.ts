@@ -26,7 +26,7 @@ export interface LineWorkerOptions {
   /** The outage stop (src/api/core/policy.ts): once open, no line is sent any more. */
   circuit?: OutageCircuit;
   /** What becomes of a line the outage kept from being sent (e.g. it goes to the outbox); default: not_sent. */
-  unsent?(item: SendItem): ResultLine;
+  unsent?(item: SendItem): Promise<ResultLine>;
 }
 
 /** The error codes of result lines that no answer of the service gave. */
@@ -57,6 +57,7 @@ export class LineWorker {
   /** The result of a line that is not sent. */
   immediate(item: Exclude<WorkItem, { kind: 'send' }>): ResultLine {
     const line = item.line;
+    if (item.kind === 'queued') return queued(line);
     if (item.kind === 'replayed') return { line, ok: true, outcome: 'already_done', ...(item.entryId === undefined ? {} : { entry_id: item.entryId }) };
     if (item.kind === 'skipped') {
       return { line, ok: true, outcome: 'skipped', ...(item.entryId === undefined ? {} : { entry_id: item.entryId }), ...(item.matched === undefined ? {} : { matched: item.matched }), reason: item.reason };
@@ -123,12 +124,12 @@ export class LineWorker {
   }
 
   /** A line stopped before an answer: by the outage stop, or else by Ctrl-C. */
-  private stopped(item: SendItem): ResultLine {
+  private stopped(item: SendItem): ResultLine | Promise<ResultLine> {
     return this.opts.circuit?.open && this.opts.signal?.aborted !== true ? this.notSent(item) : cancelled(item.line);
   }
 
   /** A line the outage kept from being sent: left uncertain in the journal (the next run sends it with the same key), or handed to `unsent`. */
-  private notSent(item: SendItem): ResultLine {
+  private async notSent(item: SendItem): Promise<ResultLine> {
     if (this.opts.unsent !== undefined) return this.opts.unsent(item);
     return { line: item.line, ok: false, outcome: 'not_sent', error: { code: UNREACHABLE, message: 'not sent: the service cannot be reached; the next run sends it with the same key' } };
   }
@@ -153,6 +154,11 @@ function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | un
 function describeTransient(error: ApiError | NetworkError): NonNullable<ResultLine['error']> {
   if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
   return { code: error.code, message: error.message };
+}
+
+/** The result of a line kept in the outbox. */
+export function queued(line: number): ResultLine {
+  return { line, ok: false, outcome: 'queued' };
 }
 
 function cancelled(line: number): ResultLine {

@@ -61,4 +61,43 @@ describe('bulk run during an outage', () => {
     expect(stored).toHaveLength(40);
     expect(new Set(stored.map((p) => p.number)).size).toBe(40);
   }, 60_000);
+
+  it('--queue --from: the lines not sent go to the outbox (exit 75); a re-run sends nothing; outbox flush creates each once and the batch then counts them done', async () => {
+    const down = await droppingServer();
+    const env = binaryEnv({ PARCELS_BASE_URL: `http://127.0.0.1:${down.port}`, PARCELS_API_KEY: FULL_KEY });
+    const dir = env.PARCELS_CONFIG_DIR as string;
+    const input = writeLines(dir, 'parcels.ndjson', Array.from({ length: 30 }, (_, i) => parcelLine(i + 1)));
+    const args = ['create', '--from', input, '--concurrency', '4', '--retries', '1', '--queue'];
+
+    const run = await parcels(args, { env });
+    expect(run.code, run.stderr).toBe(75);
+    expect(down.connections()).toBeLessThanOrEqual(4 * 2);
+    expect(results(run)).toEqual(Array.from({ length: 30 }, (_, i) => ({ line: i + 1, ok: false, outcome: 'queued' })));
+    expect(run.stderr).toMatch(
+      /^! the service cannot be reached \(connection closed by the service before a complete answer: [^\n]*\): 30 lines were kept in the outbox \(30 waiting\); `parcels outbox flush` sends them\n! 0 created, 0 already done, 0 failed, 30 queued in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n$/,
+    );
+
+    // Still down: the queued lines are on their way, not sent again.
+    const attempts = down.connections();
+    const again = await parcels(args, { env });
+    expect(again.code, again.stderr).toBe(75);
+    expect(down.connections()).toBe(attempts);
+    expect(results(again).every((r) => r.outcome === 'queued')).toBe(true);
+    await down.close();
+
+    const { env: up } = await serve(TEST_SEED, ['--port', String(down.port)]);
+    const back = { ...up, PARCELS_CONFIG_DIR: dir };
+    const flush = await parcels(['outbox', 'flush'], { env: back });
+    expect(flush.code, flush.stderr).toBe(0);
+    expect(results(flush).filter((r) => r.outcome === 'created')).toHaveLength(30);
+    const stored = await allParcels(back);
+    expect(stored).toHaveLength(30);
+    expect(new Set(stored.map((p) => p.number)).size).toBe(30);
+
+    const rerun = await parcels(['create', '--from', input], { env: back });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(results(rerun).every((r) => r.outcome === 'already_done')).toBe(true);
+    expect(rerun.stderr).toMatch(/^✓ 0 created, 30 already done, 0 failed in /);
+    expect(await allParcels(back)).toHaveLength(30);
+  }, 60_000);
 });

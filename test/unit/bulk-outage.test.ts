@@ -102,7 +102,7 @@ describe('outage circuit', () => {
       concurrency: 1,
       retries: 0,
       circuit: new OutageCircuit(0),
-      unsent: (item) => ({ line: item.line, ok: false, outcome: 'queued' }),
+      unsent: (item) => Promise.resolve({ line: item.line, ok: false, outcome: 'queued' }),
       send: async () => {
         throw refused();
       },
