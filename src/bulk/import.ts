@@ -17,6 +17,7 @@ import { OutageCircuit } from '../api/core/policy.js';
 import { DEFAULT_BULK_RETRIES } from './limits.js';
 import type { Timing } from '../api/core/sleep.js';
 import { queued } from './line-worker.js';
+import { releaseQueued } from './queued.js';
 import type { BulkKind, LineQueue, ResultLine, RunRecorder, Send, SendItem, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: batch → journal → input lines → work items → runner. */
@@ -95,6 +96,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       ? undefined
       : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) });
   try {
+    if (journal !== undefined) await releaseQueued(journal, opts.dataDir, opts.target);
     const ctx = {
       kind: opts.kind,
       batch: plan.name,

@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runImport } from '../../src/bulk/import.js';
+import { OutboxWriter, dropFromOutbox, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import { OutageCircuit, isNoAnswer } from '../../src/api/core/policy.js';
 import type { RunOptions } from '../../src/bulk/runner.js';
 import { runBulk } from '../../src/bulk/runner.js';
-import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
+import type { ResultLine, Send, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { virtualTiming } from '../helpers/timing.js';
 
@@ -109,5 +114,54 @@ describe('outage circuit', () => {
     });
     expect(results).toEqual([1, 2, 3].map((line) => ({ line, ok: false, outcome: 'queued' })));
     expect(summary).toMatchObject({ queued: 3, unreachable: 0, failed: 0, exitCode: 75 });
+  });
+});
+
+describe('--queue with --from (outbox and batch journal)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'bulk-queue-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('queued lines are not sent again; a dropped entry is; a flush records outcomes in the batch, whose next run sends nothing', async () => {
+    const dataDir = mkdtempSync(join(root, 'data-'));
+    const input = join(dataDir, 'p.ndjson');
+    writeFileSync(input, `${[1, 2, 3].map((n) => JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(n) })).join('\n')}\n`);
+    const place = { dir: dataDir, target: 'test-target' };
+    const sent: SendRequest[] = [];
+    const up: Send = async (request) => {
+      sent.push(request);
+      return ok(sent.length);
+    };
+    const down: Send = async () => {
+      throw refused();
+    };
+    const run = async (send: Send, queue?: OutboxWriter) => {
+      const results: ResultLine[] = [];
+      const summary = await runImport({ kind: 'create', input, dataDir, target: place.target, send, emit: (r) => void results.push(r), retries: 0, timing: virtualTiming(), ...(queue === undefined ? {} : { queue }) });
+      queue?.close();
+      return { results, summary };
+    };
+
+    const first = await run(down, new OutboxWriter(place, 'create', () => 0));
+    expect(first.results.map((r) => r.outcome)).toEqual(['queued', 'queued', 'queued']);
+    expect(first.summary).toMatchObject({ queued: 3, exitCode: 75 });
+    const entries = await listOutbox(place);
+    expect(entries.map((e) => e.body.number)).toEqual(['1', '2', '3']);
+
+    const again = await run(up);
+    expect(sent).toHaveLength(0);
+    expect(again.summary).toMatchObject({ queued: 3, exitCode: 75 });
+
+    // Dropped from the outbox: no longer on its way, so the batch sends it (same key).
+    await dropFromOutbox(place, { seqs: [entries[0]?.seq as number] });
+    const resent = await run(up);
+    expect(resent.results.map((r) => r.outcome)).toEqual(['created', 'queued', 'queued']);
+    expect(sent.map((r) => JSON.parse(Buffer.from(r.body).toString()) as { number: string }).map((b) => b.number)).toEqual(['1']);
+
+    const flushed = await flushOutbox(place, { send: up, emit: () => undefined, timing: virtualTiming() });
+    expect(flushed).toMatchObject({ created: 2, left: 0 });
+    const last = await run(up);
+    expect(sent).toHaveLength(3);
+    expect(last.results.map((r) => r.outcome)).toEqual(['already_done', 'already_done', 'already_done']);
+    expect(last.summary.exitCode).toBe(0);
   });
 });
