@@ -5,7 +5,7 @@ import { OutageCircuit } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
-import { ApiClient } from '../api/http.js';
+import type { ApiClient } from '../api/http.js';
 import { printedIds } from '../config/known-ids.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
@@ -41,15 +41,7 @@ import type { Send } from './types.js';
 export async function engineClient(ctx: Context, connections: number): Promise<ApiClient> {
   const settings = await ctx.target();
   if (settings.baseUrl === undefined) await ctx.api();
-  return new ApiClient({
-    baseUrl: settings.baseUrl as string,
-    apiKey: requireApiKey(settings),
-    timeoutMs: settings.timeoutMs,
-    retries: 0,
-    userAgent: USER_AGENT,
-    connections,
-    trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
-  });
+  return ctx.client({ baseUrl: settings.baseUrl as string, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, retries: 0, connections, cancelOnSignal: false });
 }
 
 /**
