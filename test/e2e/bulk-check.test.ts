@@ -74,5 +74,5 @@ describe('bulk --check', () => {
     expect(again.stderr).toMatch(/^✓ 3 lines checked: 0 would be sent, 3 already done; nothing was sent /);
     const list = await parcels(['list', '--all', '-o', 'ndjson'], env);
     expect(list.stdout.split('\n').filter(Boolean)).toHaveLength(3);
-  }, 60_000);
+  }, 120_000);
 });

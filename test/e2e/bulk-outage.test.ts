@@ -60,7 +60,7 @@ describe('bulk run during an outage', () => {
     const stored = await allParcels({ ...up, PARCELS_CONFIG_DIR: dir });
     expect(stored).toHaveLength(40);
     expect(new Set(stored.map((p) => p.number)).size).toBe(40);
-  }, 60_000);
+  }, 120_000);
 
   it('--queue --from: the lines not sent go to the outbox (exit 75); a re-run sends nothing; outbox flush creates each once and the batch then counts them done', async () => {
     const down = await droppingServer();
@@ -99,5 +99,5 @@ describe('bulk run during an outage', () => {
     expect(results(rerun).every((r) => r.outcome === 'already_done')).toBe(true);
     expect(rerun.stderr).toMatch(/^✓ 0 created, 30 already done, 0 failed in /);
     expect(await allParcels(back)).toHaveLength(30);
-  }, 60_000);
+  }, 120_000);
 });
