@@ -1,33 +1,34 @@
 import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { BulkSender } from '../api/core/dispatch.js';
+import { OutageCircuit } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import type { ApiClient } from '../api/http.js';
-import { JournalLockedError } from './journal/lock.js';
 import { printedIds } from '../config/known-ids.js';
-import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 import type { Context } from '../context.js';
 import { assertPresentable } from '../io/present/kinds.js';
 import { RUN_LINES } from '../io/present/run.js';
-import { ConflictError, EXIT, ReportedFailure, UsageError } from '../errors.js';
+import { EXIT, ReportedFailure } from '../errors.js';
 import type { CommandLine } from '../hint/hint.js';
-import { sameCommand } from '../hint/hint.js';
-import type { FlagName } from '../schemas/flag-name.js';
+import { otherCommand, sameCommand } from '../hint/hint.js';
+import { dataDir } from '../config/paths.js';
+import { COMMAND } from './queue.js';
 import { renderBulkSummary, resultWriter } from './report.js';
+import { renderMessage } from '../io/render.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
 import type { ImportSummary } from './import.js';
 import { runImport } from './import.js';
-import { BatchChangedError, changedHint, changedMessage } from './changed.js';
-import { displayZone, timeText } from '../io/time.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
-import { journalTarget, journalWhere } from './target.js';
+import { outageNotice } from './outage.js';
+import { explainRefusal, importSource } from './run-input.js';
+import { journalTarget } from './target.js';
 import type { Send } from './types.js';
 
 /**
@@ -77,6 +78,7 @@ export async function engineRetries(ctx: Context): Promise<number> {
 export const BULK_HEAP_FLAGS = ['--heap-growing-percent=10', '--semi-space-growth-factor=1'] as const;
 
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
+  if (opts.check) return (await import('./check.js')).runCheck(opts, ctx);
   await assertPresentable(ctx, RUN_LINES);
   for (const flag of BULK_HEAP_FLAGS) setFlagsFromString(flag);
   const target = await journalTarget(ctx);
@@ -91,23 +93,13 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
   // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
   const printed = printedIds();
-  // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
-  const skew = (await ctx.serviceNow()) - ctx.now();
+  const source = await importSource(opts, ctx, target);
+  const circuit = new OutageCircuit(retries);
+  const now = source.now ?? (() => ctx.now());
+  const outbox = opts.queue ? new (await import('./outbox.js')).OutboxWriter({ dir: dataDir(ctx.env), target }, COMMAND[opts.kind], () => now() * 1000) : undefined;
   try {
     const summary = await runImport({
-      kind: opts.kind,
-      input: opts.from,
-      stdin: ctx.io.stdin,
-      format: opts.format,
-      batchId: opts.batchId,
-      continueBatch: opts.continueBatch,
-      newBatch: opts.newBatch,
-      overrides: opts.overrides,
-      unkeyed: opts.unkeyed,
-      defaults: opts.defaults,
-      dataDir: dataDir(ctx.env),
-      target,
-      where: await journalWhere(ctx),
+      ...source,
       // Benchmarks only (bench/bulk-import.mjs measures the journal's cost): a run without it is not safe to repeat.
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sender.send,
@@ -119,15 +111,23 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       },
       concurrency: opts.concurrency,
       retries,
+      circuit,
+      ...(outbox === undefined ? {} : { queue: outbox }),
       rate: opts.rate,
       signal: ctx.signal,
       abandon,
-      now: () => ctx.now() + skew,
     });
     await results.end();
     progress?.stop();
     await printed.rememberIn(await ctx.knownIds());
-    await renderBulkSummary(ctx.io, { ...summary, hint: fixAndRerunHint(opts, summary, ctx.commandLine) });
+    const outage = summary.unreachable > 0 ? outageNotice(summary, opts.from, circuit.cause?.message, ctx.commandLine) : undefined;
+    if (outage !== undefined) await renderMessage(ctx.io, outage.message, 'warn');
+    if (outbox !== undefined && summary.queued > 0) {
+      const lines = summary.queued === 1 ? '1 line was' : `${summary.queued} lines were`;
+      const why = circuit.cause === undefined ? '' : ` (${circuit.cause.message})`;
+      await renderMessage(ctx.io, `the service cannot be reached${why}: ${lines} kept in the outbox (${outbox.waiting} waiting); \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` sends them`, 'warn');
+    }
+    await renderBulkSummary(ctx.io, { ...summary, hint: outage?.hint ?? fixAndRerunHint(opts, summary, ctx.commandLine) });
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
     // The results of the lines before the failure still reach stdout, ahead of its message.
@@ -135,16 +135,9 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     progress?.stop();
     // The ids printed before the failure are remembered; the failure is what the user reads.
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
-    if (error instanceof BatchChangedError) {
-      const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add: [add] });
-      const when = timeText(error.change.lastRan / 1000, ctx.io.stderrIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined);
-      throw new UsageError(changedMessage(error.change, when), '--from', changedHint(error.change, again));
-    }
-    if (error instanceof JournalLockedError) {
-      throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
-    }
-    throw error;
+    throw explainRefusal(error, opts, ctx);
   } finally {
+    outbox?.close();
     await sender.close();
   }
 }

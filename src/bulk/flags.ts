@@ -8,6 +8,7 @@ import { longFlag } from '../definitions/definition.js';
 import { bulk } from '../definitions/flags.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import { timeFlag } from '../args/time-input.js';
+import { sameCommand } from '../hint/hint.js';
 import type { BulkKind } from './types.js';
 
 /**
@@ -34,6 +35,10 @@ export interface BulkRunOptions {
   continueBatch: boolean;
   /** Import the file as a new batch of its own content (--new-batch). */
   newBatch: boolean;
+  /** Read and validate the whole input, send nothing (--check). */
+  check: boolean;
+  /** Lines the outage stop keeps from being sent go to the outbox (--queue). */
+  queue: boolean;
   /** Command-line values (typed) that win over each line's. */
   overrides: Record<string, unknown>;
   /** Overrides left out of the keys: a time typed relative to now (`--at now`, `--at -1h`) is another value on every run. */
@@ -51,7 +56,9 @@ const BATCH_ID = /^[\x21-\x7e]{1,128}$/;
 export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Record<string, unknown>, ctx: Context, now: number, idArg?: string): BulkRunOptions {
   const from = flags.from as string;
   if (idArg !== undefined) throw new UsageError('give either a parcel ID or --from, not both (with --from each line names its parcel)', '--from');
-  if (ctx.globals.dryRun) throw new UsageError('--dry-run cannot be used with --from (each line is validated and reported instead)', '--dry-run');
+  if (ctx.globals.dryRun) {
+    throw new UsageError('--dry-run cannot be used with --from', '--dry-run', `\`${sameCommand(ctx.commandLine, { drop: ['--dry-run'], add: ['--check'] })}\` reads and validates every line (and its courier) and sends nothing`);
+  }
   if (from !== '-') {
     try {
       accessSync(from, constants.R_OK);
@@ -73,6 +80,8 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     batchId: flags.batchId,
     continueBatch: flags.continue === true,
     newBatch: flags.newBatch === true,
+    check: flags.check === true,
+    queue: flags.queue === true,
     overrides,
     unkeyed: kind !== 'create' && flags.at !== undefined && dependsOnNow(flags.at, now) ? [kind === 'events' ? 'occurred_at' : 'time_attempt'] : [],
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},

@@ -14,10 +14,14 @@ import { LegacyJournals } from './legacy.js';
 import { recordNewest } from './newest.js';
 import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
-import { runBulk } from './runner.js';
+import { emptySummary, runBulk } from './runner.js';
 import type { PoolGate } from '../api/core/gate.js';
+import { OutageCircuit } from '../api/core/policy.js';
+import { DEFAULT_BULK_RETRIES } from './limits.js';
 import type { Timing } from '../api/core/sleep.js';
-import type { BulkKind, ResultLine, RunRecorder, Send } from './types.js';
+import { queued } from './line-worker.js';
+import { releaseQueued } from './queued.js';
+import type { BulkKind, LineQueue, ResultLine, RunRecorder, Send, SendItem, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: batch → journal → input lines → work items → runner. */
 
@@ -49,8 +53,14 @@ export interface ImportOptions {
   journal?: boolean;
   send: Send;
   emit(result: ResultLine): void | Promise<void>;
+  /** --check: every work item goes here instead of being sent; nothing is journaled (the summary is empty). */
+  inspect?(items: AsyncIterable<readonly WorkItem[]>): Promise<void>;
   concurrency?: number;
   retries?: number;
+  /** --queue: the lines the outage stop keeps from being sent go here, and are marked queued in the batch's journal. */
+  queue?: LineQueue;
+  /** The outage stop; default: one of the run's own on `retries`. */
+  circuit?: OutageCircuit;
   rate?: number;
   signal?: AbortSignal;
   abandon?: AbortSignal;
@@ -78,6 +88,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       ? undefined
       : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) });
   try {
+    if (journal !== undefined) await releaseQueued(journal, opts.dataDir, opts.target);
     const ctx = {
       kind: opts.kind,
       batch: plan.name,
@@ -91,6 +102,10 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     };
     const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
+    if (opts.inspect !== undefined) {
+      await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier }, new ContentDigest()));
+      return { ...emptySummary(), batch: plan.name, edited: new Map() };
+    }
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
@@ -98,6 +113,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     if (journal !== undefined && plan.startsNewest && plan.path !== undefined) await recordNewest(opts.dataDir, opts.target, { kind: opts.kind, path: plan.path, batch: plan.name, at: Date.now() });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
+    const queue = opts.queue;
+    const unsent =
+      queue === undefined
+        ? undefined
+        : async (item: SendItem): Promise<ResultLine> => {
+            await queue.add(item, plan.journalBatch);
+            journal?.recordQueued(item.identity ?? item.request.idempotencyKey, item.line);
+            return queued(item.line);
+          };
+    const recorder = journal === undefined ? undefined : journalRecorder(journal);
     const summary = await runBulk({
       items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
       send: opts.send,
@@ -105,9 +130,15 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
         return opts.emit(result);
       },
-      ...(journal === undefined ? {} : { recorder: journalRecorder(journal) }),
+      ...(recorder === undefined ? {} : { recorder: queue === undefined ? recorder : { ...recorder, flush: () => {
+                  queue.sync();
+                  recorder.flush();
+                },
+              } }),
+      ...(unsent === undefined ? {} : { unsent }),
       concurrency: opts.concurrency,
       retries: opts.retries,
+      circuit: opts.circuit ?? new OutageCircuit(opts.retries ?? DEFAULT_BULK_RETRIES),
       rate: opts.rate,
       signal: opts.signal,
       abandon: opts.abandon,

@@ -126,7 +126,9 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
   const journal = ctx.journal;
   if (journal?.done.has(key)) return { kind: 'replayed', line, entryId: journal.done.entryId(key) };
   const pair = pairTag(ctx.kind, request);
-  const sent = journal?.previous.get(key)?.sent;
+  const state = journal?.previous.get(key);
+  if (state?.queued !== undefined) return { kind: 'queued', line };
+  const sent = state?.sent;
   if (sent !== undefined) {
     return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), pair, request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key } };
   }

@@ -1,4 +1,5 @@
 import type { JournalRecord, LineState, RejectedRecord, SentRecord } from './journal/records.js';
+import { existsSync } from 'node:fs';
 import { ApiError, ConflictError, NetworkError } from '../errors.js';
 import { JournalLockedError } from './journal/lock.js';
 import { Journal, journalPath } from './journal/journal.js';
@@ -6,9 +7,10 @@ import { readJournal } from './journal/read.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import { journalRecorder } from './import.js';
+import { OUTBOX_BATCH } from './outbox-batch.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
-import type { ResultLine, Send, SendRequest, WorkItem } from './types.js';
+import type { LineQueue, ResultLine, Send, SendItem, SendRequest, WorkItem } from './types.js';
 
 /**
  * The offline outbox: requests captured while the service could not be reached, kept in the same
@@ -16,7 +18,7 @@ import type { ResultLine, Send, SendRequest, WorkItem } from './types.js';
  * their keys and bytes. A request the service refuses (4xx) is moved aside, never retried again.
  */
 
-export const OUTBOX_BATCH = 'outbox';
+export { OUTBOX_BATCH };
 
 export interface OutboxPlace {
   /** The data directory. */
@@ -69,10 +71,8 @@ const decoder = new TextDecoder();
 export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs: number, lockWaitMs = OUTBOX_LOCK_WAIT_MS): Promise<{ waiting: number }> {
   const journal = await open(place, lockWaitMs);
   try {
-    let seq = journal.done.maxLine + 1;
-    for (const state of journal.previous.values()) seq = Math.max(seq, (state.sent?.line ?? 0) + 1);
     journal.recordSent({
-      line: seq,
+      line: nextSeq(journal),
       key: capture.request.idempotencyKey,
       method: capture.request.method,
       path: capture.request.path,
@@ -86,6 +86,99 @@ export async function captureRequest(place: OutboxPlace, capture: Capture, nowMs
   } finally {
     journal.close();
   }
+}
+
+/** The next capture number of an open outbox. */
+function nextSeq(journal: Journal): number {
+  let seq = journal.done.maxLine + 1;
+  for (const state of journal.previous.values()) seq = Math.max(seq, (state.sent?.line ?? 0) + 1);
+  return seq;
+}
+
+/**
+ * The lines of a bulk run that the outage kept from being sent (`--queue --from`), captured with
+ * their keys and bytes and the batch line they came from. The outbox is opened at the first line
+ * and held to the end of the run; `sync` makes the captures durable (before the batch's journal
+ * marks the lines queued).
+ */
+export class OutboxWriter implements LineQueue {
+  private opening: Promise<Journal> | undefined;
+  private journal: Journal | undefined;
+  private seq = 0;
+  private unsynced = false;
+  private waitingBefore = 0;
+  /** Lines captured by this run. */
+  added = 0;
+
+  constructor(
+    private readonly place: OutboxPlace,
+    /** The command that captures, e.g. "events add". */
+    private readonly command: string,
+    private readonly nowMs: () => number,
+    private readonly lockWaitMs = OUTBOX_LOCK_WAIT_MS,
+  ) {}
+
+  async add(item: SendItem, batch: string): Promise<void> {
+    const journal = await (this.opening ??= this.open());
+    const request = item.request;
+    journal.recordSent({
+      line: this.seq++,
+      key: request.idempotencyKey,
+      method: request.method,
+      path: request.path,
+      body: decoder.decode(request.body),
+      at: this.nowMs(),
+      command: this.command,
+      ...(item.parcel === undefined ? {} : { parcel: item.parcel }),
+      from: { batch, line: item.line, k: item.identity ?? request.idempotencyKey },
+    });
+    this.unsynced = true;
+    this.added++;
+  }
+
+  sync(): void {
+    if (!this.unsynced) return;
+    this.journal?.sync();
+    this.unsynced = false;
+  }
+
+  /** How many wait in the outbox now. */
+  get waiting(): number {
+    return this.waitingBefore + this.added;
+  }
+
+  close(): void {
+    this.journal?.close();
+  }
+
+  private async open(): Promise<Journal> {
+    const journal = await open(this.place, this.lockWaitMs);
+    this.journal = journal;
+    this.seq = nextSeq(journal);
+    this.waitingBefore = waitingRecords(journal.previous).length;
+    return journal;
+  }
+}
+
+/**
+ * The batch journals whose queued lines a flush delivers, opened before it sends and closed after:
+ * each outcome is recorded in its batch too, so the batch's next run counts it done. A batch held
+ * by a run (or gone, pruned) is left alone: a resend there has the same key, the service replays it.
+ */
+async function openBatches(place: OutboxPlace, waiting: readonly SentRecord[]): Promise<Map<string, Journal>> {
+  const batches = new Map<string, Journal>();
+  for (const record of waiting) {
+    const batch = record.from?.batch;
+    if (batch === undefined || batches.has(batch) || !existsSync(journalPath(place.dir, place.target, batch))) continue;
+    try {
+      batches.set(batch, await Journal.open({ dir: place.dir, target: place.target, batch, input: '-', kind: 'outbox' }));
+    } catch (error) {
+      if (error instanceof JournalLockedError) continue;
+      for (const opened of batches.values()) opened.close();
+      throw error;
+    }
+  }
+  return batches;
 }
 
 /** What waits and what was moved aside, in capture order (reads without locking). */
@@ -167,8 +260,12 @@ export interface FlushSummary extends RunSummary {
  */
 export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promise<FlushSummary> {
   const journal = await open(place, opts.lockWaitMs ?? OUTBOX_LOCK_WAIT_MS);
+  let batches = new Map<string, Journal>();
   try {
     const waiting = waitingRecords(journal.previous);
+    batches = await openBatches(place, waiting);
+    /** Where a queued line came from, by capture number. */
+    const origins = new Map(waiting.flatMap((record) => (record.from === undefined ? [] : [[record.line, record.from] as const])));
     /** By Idempotency-Key, an outbox entry's identity. */
     const delivered = new Set<string>();
     const rejected = new Map<string, RejectedRecord>();
@@ -204,11 +301,15 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
         done(item, status, entryId) {
           delivered.add(item.request.idempotencyKey);
           recorder.done(item, status, entryId);
+          const from = origins.get(item.line);
+          if (from !== undefined) batches.get(from.batch)?.recordDone(from.k, from.line, status, entryId);
         },
         rejected(item, status, code) {
           const key = item.request.idempotencyKey;
           rejected.set(key, { t: 'rejected', line: item.line, k: key, status, code });
           recorder.rejected(item, status, code);
+          const from = origins.get(item.line);
+          if (from !== undefined) batches.get(from.batch)?.recordRejected(from.k, from.line, status, code);
         },
       },
       concurrency: 1,
@@ -222,6 +323,7 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
     journal.compact(remaining(journal.previous, delivered, rejected));
     return { ...summary, left: waiting.length - delivered.size - rejected.size, notTried: waiting.length - tried };
   } finally {
+    for (const batch of batches.values()) batch.close();
     journal.close();
   }
 }

@@ -33,7 +33,7 @@ export function queueMode(flags: QueueMode): { queue?: QueueMode } {
   return flags.queue || flags.offline ? { queue: { queue: flags.queue, offline: flags.offline } } : {};
 }
 
-const COMMAND: Readonly<Record<BulkKind, string>> = { create: 'create', events: 'events add', attempts: 'attempts add' };
+export const COMMAND: Readonly<Record<BulkKind, string>> = { create: 'create', events: 'events add', attempts: 'attempts add' };
 
 /**
  * Sends the request through `send` (the command's usual API call, given the exact bytes), or queues

@@ -95,11 +95,14 @@ export async function renderBulkSummary(io: IO, summary: BulkSummaryText): Promi
   parts.push(`${summary.alreadyDone} already done`);
   if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
   parts.push(failed);
-  if (summary.cancelledLines > 0) parts.push(`${summary.cancelledLines} cancelled`);
+  const cancelled = summary.cancelledLines - summary.unreachable;
+  if (cancelled > 0) parts.push(`${cancelled} cancelled`);
+  if (summary.unreachable > 0) parts.push(`${summary.unreachable} not sent`);
+  if (summary.queued > 0) parts.push(`${summary.queued} queued`);
   if (summary.left !== undefined) parts.push(`${summary.left} still waiting${summary.notTried ? ` (${summary.notTried} not tried: the service is still out of reach)` : ''}`);
   if (summary.ignoredFields > 0) parts.push(`${summary.ignoredFields} fields ignored`);
   const timing = `${(summary.elapsedMs / 1000).toFixed(1)} s, ${Math.round(summary.rate)} lines/s`;
-  const head = summary.cancelled ? s.yellow('Interrupted: ') : summary.failed > 0 ? s.yellow('! ') : s.green('✓ ');
+  const head = summary.cancelled ? s.yellow('Interrupted: ') : summary.failed + summary.unreachable + summary.queued > 0 ? s.yellow('! ') : s.green('✓ ');
   const batch = summary.batch === undefined ? '' : ` (batch ${summary.batch})`;
   let text = `${head}${parts.join(', ')} in ${timing}${sanitize(batch)}\n`;
   const edited = [...(summary.edited ?? [])];

@@ -4,7 +4,7 @@ import { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import { realTiming } from '../api/core/sleep.js';
 import type { LineWorkerOptions } from './line-worker.js';
-import { CANCELLED, INVALID_LINE, LineWorker, UNEXPECTED } from './line-worker.js';
+import { CANCELLED, INVALID_LINE, LineWorker, UNEXPECTED, UNREACHABLE } from './line-worker.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 import type { ResultLine, WorkItem } from './types.js';
 
@@ -43,8 +43,12 @@ export interface RunSummary {
   failed: number;
   /** Lines that could not be read or built into a request: nothing was sent for them. */
   invalid: number;
-  /** Lines stopped by Ctrl-C before an answer (not failed: the next run sends them with the same key). */
+  /** Lines stopped by Ctrl-C or an outage before an answer (not failed: the next run sends them with the same key). */
   cancelledLines: number;
+  /** Of those, the lines the outage stop kept from being sent (the service could not be reached). */
+  unreachable: number;
+  /** Lines kept in the outbox (`--queue`), to be sent by `outbox flush`. */
+  queued: number;
   /** Fields ignored on history lines (not part of the body). */
   ignoredFields: number;
   elapsedMs: number;
@@ -58,6 +62,11 @@ export interface RunSummary {
   maxBuffered: number;
 }
 
+/** A summary of no lines. */
+export function emptySummary(): RunSummary {
+  return { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, unreachable: 0, queued: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+}
+
 export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
@@ -68,7 +77,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const timing = gate.timing;
   const window = opts.window ?? concurrency * 4;
   const started = timing.now();
-  const summary: RunSummary = { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  const summary = emptySummary();
   const worker = new LineWorker(opts, gate);
 
   const finished = new Map<number, ResultLine>();
@@ -207,11 +216,13 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (inputFailure) throw inputFailure.error;
 
   summary.elapsedMs = timing.now() - started;
-  const lines = summary.created + summary.replayed + summary.alreadyDone + summary.skipped + summary.failed + summary.cancelledLines;
+  const lines = summary.created + summary.replayed + summary.alreadyDone + summary.skipped + summary.queued + summary.failed + summary.cancelledLines;
   summary.rate = summary.elapsedMs > 0 ? (lines * 1000) / summary.elapsedMs : 0;
   // Stopped after the last line was started: its lines in flight were still cancelled.
-  if (summary.cancelledLines > 0) summary.cancelled = true;
+  if (summary.cancelledLines > summary.unreachable) summary.cancelled = true;
   if (summary.cancelled) summary.exitCode = EXIT.CANCELLED;
+  else if (summary.queued > 0 && summary.exitCode === EXIT.OK) summary.exitCode = EXIT.QUEUED;
+  else if (summary.unreachable > 0 && summary.exitCode < EXIT.UNAVAILABLE) summary.exitCode = EXIT.UNAVAILABLE;
   return summary;
 }
 
@@ -219,8 +230,12 @@ function tally(summary: RunSummary, result: ResultLine): void {
   if (result.outcome === 'already_done') summary.alreadyDone++;
   else if (result.outcome === 'replayed') summary.replayed++;
   else if (result.outcome === 'skipped') summary.skipped++;
+  else if (result.outcome === 'queued') summary.queued++;
   else if (result.ok) summary.created++;
-  else if (result.outcome === 'not_sent') summary.cancelledLines++;
+  else if (result.outcome === 'not_sent') {
+    summary.cancelledLines++;
+    if (result.error?.code === UNREACHABLE) summary.unreachable++;
+  }
   else {
     summary.failed++;
     if (result.error?.code === INVALID_LINE) summary.invalid++;

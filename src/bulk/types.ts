@@ -45,11 +45,21 @@ export type WorkItem =
       pair?: number;
     }
   | { kind: 'replayed'; line: number; entryId: string | undefined }
+  /** An earlier run put it in the outbox (`--queue`): on its way, not sent again. */
+  | { kind: 'queued'; line: number }
   /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */
   | { kind: 'skipped'; line: number; entryId: string | undefined; matched?: { batch: string; line: number }; reason: string }
   | { kind: 'invalid'; line: number; field: string; message: string };
 
 export type SendItem = Extract<WorkItem, { kind: 'send' }>;
+
+/** Where the lines an outage keeps from being sent go with `--queue` (the outbox: src/bulk/outbox.ts `OutboxWriter`). */
+export interface LineQueue {
+  /** Keeps the line's request (key and bytes) for a later flush, naming the batch journal it came from. */
+  add(item: SendItem, batch: string): Promise<void>;
+  /** Makes what was added durable: called before the batch's journal says the lines are queued. */
+  sync(): void;
+}
 
 /** Where the runner records what it sends and learns (the journal); absent = no journal. */
 export interface RunRecorder {

@@ -34,11 +34,16 @@ export const bulk = {
     description: 'with --from: import the file as a new batch of its own content (every line sent); plain runs of the path then use it',
     conflicts: ['batchId', 'continue'],
   },
+  check: {
+    type: 'bool',
+    flags: '--check',
+    description: 'with --from: read and validate every line and its courier (one read of your couriers), send nothing; exit 2 when a line would not be sent',
+    conflicts: ['queue', 'offline'],
+  },
   queue: {
     type: 'bool',
     flags: '--queue',
-    description: 'if the service cannot be reached, keep the request in the outbox (exit 75)',
-    conflicts: ['from'],
+    description: 'if the service cannot be reached, keep the request in the outbox (exit 75); with --from, the lines not sent',
   },
   offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
 } as const satisfies Record<string, FlagSpec>;

@@ -51,6 +51,8 @@ describe('--from', () => {
       batchId: undefined,
       continueBatch: false,
       newBatch: false,
+      check: false,
+      queue: false,
       overrides: { courier: 'A-BIKE', parcel_weight: 1200 },
       unkeyed: [],
       defaults: {},
@@ -67,6 +69,8 @@ describe('--from', () => {
       batchId: 'depot-1',
       continueBatch: false,
       newBatch: false,
+      check: false,
+      queue: false,
       overrides: { status: 3, occurred_at: NOW },
       // Typed relative to now: left out of the keys, so a re-run tomorrow finds today's requests.
       unkeyed: ['occurred_at'],
@@ -100,7 +104,8 @@ describe('--from', () => {
     expect(await refusal(parse(definitions.create, { from: FILE, concurrency: '65' }))).toMatchObject({ field: '--concurrency' });
     expect(await refusal(parse(definitions.create, { from: FILE }, [], true))).toMatchObject({ field: '--dry-run' });
     expect(await refusal(parse(definitions.create, { from: FILE, data: '{}' }))).toEqual({ message: '--from and --data cannot be used together', field: '--from' });
-    expect(await refusal(parse(definitions.create, { from: FILE, queue: true }))).toMatchObject({ message: '--queue and --from cannot be used together' });
+    expect(await refusal(parse(definitions.create, { from: FILE, offline: true }))).toMatchObject({ message: '--offline and --from cannot be used together' });
+    expect(await refusal(parse(definitions.create, { from: FILE, check: true, queue: true }))).toMatchObject({ message: '--check and --queue cannot be used together' });
   });
 
   it('bulk-only flags without --from are refused, not ignored', async () => {

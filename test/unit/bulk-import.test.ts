@@ -116,14 +116,17 @@ describe('bulk import against a real sandbox', () => {
     const input = writeInput('p.ndjson', Array.from({ length: 20 }, (_, i) => parcelLine(i + 1)));
     let url = await start({ db, faults: { dropRate: 1, seed: 5 } });
     const lost = await importRun({ input, send: sendThrough(client(url)), retries: 0 });
-    expect(lost.summary).toMatchObject({ created: 0, failed: 20, exitCode: 8 });
-    expect(lost.results[0]).toMatchObject({ line: 1, ok: false, outcome: 'failed', error: { code: expect.any(String) } });
+    // No answer at all: the outage stop ends the run after one line's retry budget; every line stays uncertain.
+    expect(lost.summary).toMatchObject({ created: 0, failed: 0, cancelledLines: 20, unreachable: 20, cancelled: false, exitCode: 8 });
+    expect(lost.results[0]).toMatchObject({ line: 1, ok: false, outcome: 'not_sent', error: { code: 'service_unreachable' } });
     await Promise.all(clients.splice(0).map((c) => c.close()));
     await sandbox?.close();
 
     url = await start({ db });
     const again = await importRun({ input, send: sendThrough(client(url)) });
-    expect(again.summary).toMatchObject({ created: 0, replayed: 20, alreadyDone: 0, failed: 0, exitCode: 0 });
+    // The lines in flight when the run stopped had been applied: the service replays them.
+    expect(again.summary).toMatchObject({ alreadyDone: 0, failed: 0, exitCode: 0 });
+    expect(again.summary.created + again.summary.replayed).toBe(20);
     expect(await allParcels(url)).toHaveLength(20);
   });
 
@@ -262,7 +265,7 @@ describe('bulk import against a real sandbox', () => {
     expect(summary.maxBuffered).toBeLessThanOrEqual(256);
   });
 
-  it('an unreachable service: every line fails as unavailable (exit 8) and stays uncertain', async () => {
+  it('an unreachable service: the run stops, every line not sent (exit 8) and uncertain', async () => {
     const port = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
         const address = server.address();
@@ -271,7 +274,7 @@ describe('bulk import against a real sandbox', () => {
     });
     const input = writeInput('p.ndjson', [parcelLine(1)]);
     const { results, summary } = await importRun({ input, send: sendThrough(client(`http://127.0.0.1:${port}`)), retries: 2 });
-    expect(results).toEqual([{ line: 1, ok: false, outcome: 'failed', error: { code: expect.any(String), message: expect.any(String) } }]);
-    expect(summary).toMatchObject({ failed: 1, exitCode: 8 });
+    expect(results).toEqual([{ line: 1, ok: false, outcome: 'not_sent', error: { code: 'service_unreachable', message: expect.any(String) } }]);
+    expect(summary).toMatchObject({ failed: 0, unreachable: 1, exitCode: 8 });
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { ApiError, NetworkError } from '../../errors.js';
 import type { HttpMethod } from '../request.js';
 
 /**
@@ -68,4 +68,64 @@ export const RETRY_BACKOFF: Backoff = { baseMs: 200, capMs: 5_000 };
 export function backoffDelay(retry: number, random: () => number, backoff: Backoff = RETRY_BACKOFF): number {
   const ceiling = Math.min(backoff.capMs, backoff.baseMs * 2 ** (retry - 1));
   return Math.floor(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * Failures with no answer at all from the service: it refused or dropped the connection, or
+ * nothing complete came back within the timeout. A malformed or oversized answer is an answer.
+ */
+const NO_ANSWER_CODES = new Set(['connection_refused', 'connection_reset', 'dns_failure', 'timeout', 'host_unreachable', 'tls_error', 'network_error']);
+
+export function isNoAnswer(error: unknown): boolean {
+  return error instanceof NetworkError && NO_ANSWER_CODES.has(error.code);
+}
+
+/**
+ * The outage stop of every sender: when requests keep failing without an answer and none has been
+ * answered since, the service is out of reach, not the request at fault. One request's retry
+ * budget is spent for all of them: the first request whose failures in a row since the last answer
+ * anywhere exceed `retries` opens the circuit, and every sender sharing it stops (its `signal`
+ * aborts; nothing more is sent). Any answer, whatever its status, resets every streak.
+ */
+export class OutageCircuit {
+  private answers = 0;
+  private readonly opened = new AbortController();
+  /** The failure that opened the circuit. */
+  cause: NetworkError | undefined;
+
+  constructor(readonly retries: number) {}
+
+  /** Aborts when the circuit opens. */
+  get signal(): AbortSignal {
+    return this.opened.signal;
+  }
+
+  get open(): boolean {
+    return this.opened.signal.aborted;
+  }
+
+  /** The service answered (any status): it is reachable. */
+  answered(): void {
+    this.answers++;
+  }
+
+  /** One request's failures without an answer, counted since the last answer anywhere. */
+  streak(): { failed(error: NetworkError): boolean } {
+    let seen = this.answers;
+    let failures = 0;
+    return {
+      /** True when this failure opened the circuit (or it was open already): stop, do not retry. */
+      failed: (error) => {
+        if (seen !== this.answers) {
+          seen = this.answers;
+          failures = 0;
+        }
+        if (++failures > this.retries && !this.open) {
+          this.cause = error;
+          this.opened.abort();
+        }
+        return this.open;
+      },
+    };
+  }
 }

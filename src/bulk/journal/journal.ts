@@ -151,6 +151,13 @@ export class Journal {
     this.buffer({ t: 'rejected', line, k: identity, status, code });
   }
 
+  /** The request went to the outbox instead of being sent (it stays unconfirmed until a flush records its outcome). */
+  recordQueued(identity: string, line: number): void {
+    this.recorded = true;
+    this.unconfirmed.add(identity);
+    this.buffer({ t: 'queued', line, k: identity });
+  }
+
   /** What this run reads (before it sends anything) or how it ended; written at once. */
   recordRunState(record: InputRecord | RunRecord): void {
     if (record.t === 'input') this.latestInput = record;

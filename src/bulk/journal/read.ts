@@ -133,5 +133,10 @@ function apply(result: ReadResult, record: JournalRecord, path: string, byLine: 
       result.lines.set(identity, state);
       return;
     }
+    case 'queued': {
+      const state = result.lines.get(record.k);
+      if (state !== undefined) state.queued = record;
+      return;
+    }
   }
 }

@@ -35,6 +35,8 @@ export interface SentRecord {
   /** Outbox only: the command that captured it and the parcel it is about. */
   command?: string;
   parcel?: string;
+  /** Outbox only: the bulk batch line it was queued from (`--queue --from`); a flush records its outcome there. */
+  from?: { batch: string; line: number; k: string };
 }
 
 export interface DoneRecord {
@@ -55,6 +57,13 @@ export interface RejectedRecord {
   k?: string;
   status: number;
   code: string;
+}
+
+/** Not sent by the run: kept in the outbox (`--queue --from`), which records its outcome here once flushed. */
+export interface QueuedRecord {
+  t: 'queued';
+  line: number;
+  k: string;
 }
 
 /**
@@ -90,12 +99,14 @@ export interface RunRecord {
   at: number;
 }
 
-export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord | CompactRecord | InputRecord | RunRecord;
+export type JournalRecord = JournalMeta | SentRecord | DoneRecord | RejectedRecord | QueuedRecord | CompactRecord | InputRecord | RunRecord;
 
 /** What earlier runs left for a request not confirmed: `sent` alone is uncertain (maybe applied, maybe not). */
 export interface LineState {
   sent?: SentRecord;
   rejected?: RejectedRecord;
+  /** On its way in the outbox. */
+  queued?: QueuedRecord;
 }
 
 /** The identity a sent record is kept under. */
