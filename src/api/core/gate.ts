@@ -1,6 +1,6 @@
 import type { Pace } from './pacing.js';
-import { readPace } from './pacing.js';
-import { boundedWait } from './policy.js';
+import { readPace, windowMs } from './pacing.js';
+import { boundedWait, MAX_WAIT_MS } from './policy.js';
 import type { Timing } from './sleep.js';
 import { cancellation, realTiming } from './sleep.js';
 
@@ -9,7 +9,8 @@ import { cancellation, realTiming } from './sleep.js';
  * pagination, `track --watch`, bulk runs, the outbox flush): a pause every request honours (429,
  * 503 with Retry-After), a ramp back up after it, an optional requests-per-second cap, and the
  * service's own pace from its rate-limit fields, so a run spends its window without drawing a 429.
- * Every wait is bounded by MAX_WAIT_MS.
+ * Every wait is bounded by MAX_WAIT_MS; a window longer than that is spent with its last requests
+ * at most MAX_WAIT_MS apart, so its end is reached without one wait longer than the cap.
  */
 export class PoolGate {
   /** Most requests in flight (bulk runs; unlimited for other senders). */
@@ -58,16 +59,23 @@ export class PoolGate {
       const now = this.timing.now();
       const at = this.readyAt(now);
       if (at <= now) break;
-      await this.timing.sleep(at - now, signal);
+      await this.timing.sleep(Math.min(at - now, MAX_WAIT_MS), signal);
       if (signal?.aborted) throw cancellation(signal);
     }
     this.take(this.timing.now());
   }
 
-  /** When the next request may go; a rate-limit window that has ended refills the budget. */
+  /**
+   * When the next request may go; a rate-limit window that has ended refills the budget. In a
+   * window that ends more than MAX_WAIT_MS from now, one request is kept back for each MAX_WAIT_MS
+   * still to go: the last goes within MAX_WAIT_MS of the end, and the wait for the next window is
+   * never longer than the cap (a wait cut at the cap would send into a window still spent: 429s).
+   */
   private readyAt(now: number): number {
     let at = Math.max(this.pausedUntil, this.nextSlot);
-    if (this.budget !== undefined && this.budget <= 0) {
+    if (this.budget !== undefined && this.budget > 0 && now < this.windowEnd) {
+      at = Math.max(at, this.windowEnd - this.budget * MAX_WAIT_MS);
+    } else if (this.budget !== undefined && this.budget <= 0) {
       if (now < this.windowEnd) {
         at = Math.max(at, this.windowEnd);
       } else if (this.next !== undefined) {
@@ -110,7 +118,7 @@ export class PoolGate {
 
   private learn(pace: Pace): void {
     const now = this.timing.now();
-    const end = now + boundedWait(pace.resetMs);
+    const end = now + windowMs(pace);
     this.windowLimit = pace.limit;
     if (this.budget === undefined || now >= this.windowEnd) {
       this.windowEnd = end;
