@@ -110,6 +110,17 @@ describe('pacing in the pool gate', () => {
     }
   });
 
+  it('a hostile reset (RateLimit-Reset 1000000000) with requests left stalls no request longer than the cap', async () => {
+    const timing = virtualTiming();
+    const gate = new PoolGate(timing);
+    for (let i = 0; i < 12; i++) {
+      await gate.admit();
+      gate.observe({ 'ratelimit-limit': '10', 'ratelimit-remaining': String(Math.max(0, 9 - i)), 'ratelimit-reset': '1000000000' });
+      gate.settle();
+    }
+    expect(timing.sleeps).toEqual(Array.from({ length: 11 }, () => MAX_WAIT_MS));
+  });
+
   it('without the fields nothing is paced', async () => {
     const timing = virtualTiming();
     const gate = new PoolGate(timing);
