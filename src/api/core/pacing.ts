@@ -5,7 +5,6 @@
  * reset=` in -07; `"name";r=;t=` from -08 on) with `RateLimit-Policy` (`q=` or its leading quota).
  * The spec shows no thresholds: a service that sends none is simply not paced.
  */
-import { MAX_WAIT_MS } from './policy.js';
 
 export interface Pace {
   /** Requests left in the current window. */
@@ -77,15 +76,4 @@ export function readPace(headers: Headers): Pace | undefined {
     return { remaining, resetMs: reset * 1000, limit: wholeNumber(first(headers['ratelimit-limit'])) };
   }
   return structured(headers);
-}
-
-/**
- * How long the window an answer states is believed to last, in ms: its reset, but at most one
- * MAX_WAIT_MS for each request it still allows and one more. The gate spaces a long window's last
- * requests at most MAX_WAIT_MS apart (gate.ts), so within this bound it never waits longer than the
- * cap without sending, and a hostile reset stalls no request for longer than the cap.
- */
-export function windowMs(pace: Pace): number {
-  const trusted = Math.min(pace.resetMs, (pace.remaining + 1) * MAX_WAIT_MS);
-  return Number.isNaN(trusted) ? MAX_WAIT_MS : Math.max(0, Math.ceil(trusted));
 }
