@@ -114,7 +114,8 @@ export class PoolGate {
    * window sets the budget, less the other requests in flight, which the service may not have
    * counted yet. The window's end is the earliest the answers put it at: `Reset` is whole seconds
    * rounded up, so each answer bounds the true end from above. A higher count before that end is
-   * the next window's, already begun at the service: kept for when this one ends.
+   * the next window's, already begun at the service: it and every count after it are kept for
+   * when this one ends.
    */
   observe(headers: Readonly<Record<string, string | string[] | undefined>>): void {
     const pace = readPace(headers);
@@ -131,7 +132,9 @@ export class PoolGate {
       this.freshest = Number.POSITIVE_INFINITY;
       this.next = undefined;
     }
-    if (pace.remaining > this.freshest) {
+    // Once the next window is seen, every later count is its own: the next window's counts fall
+    // below this one's freshest too, and taken for this window's they would refill at its end.
+    if (pace.remaining > this.freshest || this.next !== undefined) {
       const next = this.next ?? { remaining: Number.POSITIVE_INFINITY, statedEnd: Number.POSITIVE_INFINITY, start: now, answered: 0 };
       this.next = { remaining: Math.min(next.remaining, pace.remaining), statedEnd: Math.min(next.statedEnd, now + pace.resetMs), start: next.start, answered: next.answered + 1 };
       return;
