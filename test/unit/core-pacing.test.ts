@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { BulkSender } from '../../src/api/core/dispatch.js';
 import { PoolGate } from '../../src/api/core/gate.js';
 import { readPace } from '../../src/api/core/pacing.js';
+import { MAX_WAIT_MS } from '../../src/api/core/policy.js';
 import { realTiming } from '../../src/api/core/sleep.js';
+import type { Timing } from '../../src/api/core/sleep.js';
 import { runBulk } from '../../src/bulk/runner.js';
 import type { Send, WorkItem } from '../../src/bulk/types.js';
 import { ApiError } from '../../src/errors.js';
@@ -40,37 +42,82 @@ async function* lines(count: number): AsyncGenerator<WorkItem> {
   }
 }
 
+/**
+ * The sandbox's fixed-window limiter on the virtual clock: answers at once, with its fields; a
+ * request over the limit is a 429 with Retry-After. Counts what is sent and what is refused.
+ */
+function fixedWindow(timing: Timing, gate: PoolGate, limit: number, windowMs: number): { send: Send; sent(): number; limited(): number } {
+  let windowStart = 0;
+  let used = 0;
+  let sent = 0;
+  let limited = 0;
+  const send: Send = async () => {
+    sent++;
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = timing.now();
+    if (now >= windowStart + windowMs) {
+      windowStart = Math.floor(now / windowMs) * windowMs;
+      used = 0;
+    }
+    const resetS = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    if (used >= limit) {
+      limited++;
+      throw new ApiError(429, 'rate_limited', 'slow down', undefined, resetS);
+    }
+    used++;
+    gate.observe({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(limit - used), 'ratelimit-reset': String(resetS) });
+    return { status: 201, entryId: undefined, replayed: false };
+  };
+  return { send, sent: () => sent, limited: () => limited };
+}
+
 describe('pacing in the pool gate', () => {
   it('900 lines against a fixed window of 300 per 5 s: no 429, only the lines, done when the third window opens', async () => {
     const timing = virtualTiming();
     const gate = new PoolGate(timing);
-    let windowStart = 0;
-    let used = 0;
-    let sent = 0;
-    let limited = 0;
-    // The sandbox's limiter, on the virtual clock: answers at once, with its fields.
-    const send: Send = async () => {
-      sent++;
-      await new Promise((resolve) => setImmediate(resolve));
-      const now = timing.now();
-      if (now >= windowStart + 5000) {
-        windowStart = Math.floor(now / 5000) * 5000;
-        used = 0;
-      }
-      const resetS = Math.max(1, Math.ceil((windowStart + 5000 - now) / 1000));
-      if (used >= 300) {
-        limited++;
-        throw new ApiError(429, 'rate_limited', 'slow down', undefined, resetS);
-      }
-      used++;
-      gate.observe({ 'ratelimit-limit': '300', 'ratelimit-remaining': String(300 - used), 'ratelimit-reset': String(resetS) });
-      return { status: 201, entryId: undefined, replayed: false };
-    };
-    const summary = await runBulk({ items: lines(900), send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
+    const service = fixedWindow(timing, gate, 300, 5000);
+    const summary = await runBulk({ items: lines(900), send: service.send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
     expect(summary).toMatchObject({ created: 900, failed: 0 });
-    expect(limited).toBe(0);
-    expect(sent).toBe(900);
+    expect(service.limited()).toBe(0);
+    expect(service.sent()).toBe(900);
     expect(timing.now()).toBe(10_000);
+  });
+
+  it('a window as long as the wait cap (300 per 60 s): no 429, each window spent at once', async () => {
+    const timing = virtualTiming();
+    const gate = new PoolGate(timing);
+    const service = fixedWindow(timing, gate, 300, 60_000);
+    const summary = await runBulk({ items: lines(900), send: service.send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
+    expect(summary).toMatchObject({ created: 900, failed: 0 });
+    expect(service.limited()).toBe(0);
+    expect(service.sent()).toBe(900);
+    expect(timing.now()).toBe(120_000);
+    expect(Math.max(...timing.sleeps)).toBeLessThanOrEqual(MAX_WAIT_MS);
+  });
+
+  it('windows longer than the wait cap (300 per 90 s, per 150 s): no 429, each spent window waited out to its end in sleeps no longer than the cap', async () => {
+    for (const windowMs of [90_000, 150_000]) {
+      const timing = virtualTiming();
+      const gate = new PoolGate(timing);
+      const service = fixedWindow(timing, gate, 300, windowMs);
+      const summary = await runBulk({ items: lines(900), send: service.send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
+      expect(summary).toMatchObject({ created: 900, failed: 0 });
+      expect(service.limited()).toBe(0);
+      expect(service.sent()).toBe(900);
+      expect(Math.max(...timing.sleeps)).toBeLessThanOrEqual(MAX_WAIT_MS);
+      expect(timing.now()).toBe(2 * windowMs);
+    }
+  });
+
+  it('a hostile reset (RateLimit-Reset 1000000000) is believed a minute per request the window answered: no longer stall', async () => {
+    const timing = virtualTiming();
+    const gate = new PoolGate(timing);
+    for (let i = 0; i < 12; i++) {
+      await gate.admit();
+      gate.observe({ 'ratelimit-limit': '10', 'ratelimit-remaining': String(Math.max(0, 9 - i)), 'ratelimit-reset': '1000000000' });
+      gate.settle();
+    }
+    expect(timing.sleeps).toEqual(Array.from({ length: 11 }, () => MAX_WAIT_MS));
   });
 
   it('without the fields nothing is paced', async () => {

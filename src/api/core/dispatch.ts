@@ -55,6 +55,14 @@ export class BulkSender {
     this.baseHeaders = Object.entries(requestHeaders({ method: 'POST', path: '/' }, true, { apiKey: options.apiKey, redact: false, userAgent: options.userAgent })).flat();
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.now = options.now ?? Date.now;
+    // Loaded now, not at the first send: undici's modules load while the run's start-up waits on
+    // its files (profile, input, journal), instead of holding up the first request.
+    this.pool = this.openPool();
+    this.pool.catch(() => undefined);
+  }
+
+  private openPool(): Promise<Pool> {
+    return openPool({ origin: this.service.origin, connections: this.options.connections, timeoutMs: this.options.timeoutMs });
   }
 
   /** The engine's Send. */
@@ -64,7 +72,7 @@ export class BulkSender {
     if (CONTROL_CHARACTERS.test(request.idempotencyKey) || !request.path.startsWith('/') || request.path.startsWith('//')) {
       throw new Error(`refusing to send a malformed bulk request (${request.path})`);
     }
-    const pool = await (this.pool ??= openPool({ origin: this.service.origin, connections: this.options.connections, timeoutMs: this.options.timeoutMs }));
+    const pool = await (this.pool ??= this.openPool());
     if (signal !== undefined && !this.watched.has(signal)) {
       this.watched.add(signal);
       signal.addEventListener('abort', () => this.abortAll(signal, cancellation(signal)), { once: true });

@@ -1,6 +1,6 @@
 import type { Pace } from './pacing.js';
 import { readPace } from './pacing.js';
-import { boundedWait } from './policy.js';
+import { boundedWait, MAX_WAIT_MS } from './policy.js';
 import type { Timing } from './sleep.js';
 import { cancellation, realTiming } from './sleep.js';
 
@@ -9,7 +9,11 @@ import { cancellation, realTiming } from './sleep.js';
  * pagination, `track --watch`, bulk runs, the outbox flush): a pause every request honours (429,
  * 503 with Retry-After), a ramp back up after it, an optional requests-per-second cap, and the
  * service's own pace from its rate-limit fields, so a run spends its window without drawing a 429.
- * Every wait is bounded by MAX_WAIT_MS.
+ * Every sleep is bounded by MAX_WAIT_MS. A spent window is waited out to its stated end, believed
+ * for at most MAX_WAIT_MS per request of ours the window answered (`believedEnd`): a window longer
+ * than the cap (90 s, an hour) draws no 429 when it turns, and no server stalls a run longer than
+ * a minute per request it let through (a window stated spent at its first answer: one cap, as a
+ * Retry-After).
  */
 export class PoolGate {
   /** Most requests in flight (bulk runs; unlimited for other senders). */
@@ -24,7 +28,13 @@ export class PoolGate {
   private successesAtLimit = 0;
   /** Requests this process may still send before `windowEnd`; undefined while the service states no pace. */
   private budget: number | undefined;
+  /** When this window ends by our reckoning (`believedEnd`). */
   private windowEnd = 0;
+  /** The earliest end the window's answers state (`Reset` is whole seconds rounded up: each is an upper bound). */
+  private statedEnd = 0;
+  /** When the window's first answer came, and how many of ours it has answered. */
+  private windowStart = 0;
+  private answered = 0;
   /** The fewest remaining requests stated in this window: the service's freshest count. */
   private freshest = Number.POSITIVE_INFINITY;
   private windowLimit: number | undefined;
@@ -32,7 +42,7 @@ export class PoolGate {
    * Counts higher than the freshest, stated before this window ended by our reckoning: the next
    * window has begun at the service (our end is an upper bound) and these are its freshest count.
    */
-  private next: { remaining: number; end: number } | undefined;
+  private next: { remaining: number; statedEnd: number; start: number; answered: number } | undefined;
 
   constructor(readonly timing: Timing = realTiming) {}
 
@@ -58,7 +68,7 @@ export class PoolGate {
       const now = this.timing.now();
       const at = this.readyAt(now);
       if (at <= now) break;
-      await this.timing.sleep(at - now, signal);
+      await this.timing.sleep(Math.min(at - now, MAX_WAIT_MS), signal);
       if (signal?.aborted) throw cancellation(signal);
     }
     this.take(this.timing.now());
@@ -74,7 +84,10 @@ export class PoolGate {
         // The next window, as its answers counted it, less what is in flight (it may count there too).
         this.budget = this.next.remaining - this.inFlight;
         this.freshest = this.next.remaining;
-        this.windowEnd = this.next.end;
+        this.statedEnd = this.next.statedEnd;
+        this.windowStart = this.next.start;
+        this.answered = this.next.answered;
+        this.windowEnd = this.believedEnd();
         this.next = undefined;
       } else {
         // A new window: its full limit when the service said it, else go and learn the pace again.
@@ -101,7 +114,8 @@ export class PoolGate {
    * window sets the budget, less the other requests in flight, which the service may not have
    * counted yet. The window's end is the earliest the answers put it at: `Reset` is whole seconds
    * rounded up, so each answer bounds the true end from above. A higher count before that end is
-   * the next window's, already begun at the service: kept for when this one ends.
+   * the next window's, already begun at the service: it and every count after it are kept for
+   * when this one ends.
    */
   observe(headers: Readonly<Record<string, string | string[] | undefined>>): void {
     const pace = readPace(headers);
@@ -110,20 +124,35 @@ export class PoolGate {
 
   private learn(pace: Pace): void {
     const now = this.timing.now();
-    const end = now + boundedWait(pace.resetMs);
     this.windowLimit = pace.limit;
     if (this.budget === undefined || now >= this.windowEnd) {
-      this.windowEnd = end;
+      this.statedEnd = Number.POSITIVE_INFINITY;
+      this.windowStart = now;
+      this.answered = 0;
       this.freshest = Number.POSITIVE_INFINITY;
       this.next = undefined;
     }
-    if (pace.remaining > this.freshest) {
-      this.next = { remaining: Math.min(this.next?.remaining ?? Number.POSITIVE_INFINITY, pace.remaining), end: Math.min(this.next?.end ?? Number.POSITIVE_INFINITY, end) };
+    // Once the next window is seen, every later count is its own: the next window's counts fall
+    // below this one's freshest too, and taken for this window's they would refill at its end.
+    if (pace.remaining > this.freshest || this.next !== undefined) {
+      const next = this.next ?? { remaining: Number.POSITIVE_INFINITY, statedEnd: Number.POSITIVE_INFINITY, start: now, answered: 0 };
+      this.next = { remaining: Math.min(next.remaining, pace.remaining), statedEnd: Math.min(next.statedEnd, now + pace.resetMs), start: next.start, answered: next.answered + 1 };
       return;
     }
-    this.windowEnd = Math.min(this.windowEnd, end);
+    this.answered++;
+    this.statedEnd = Math.min(this.statedEnd, now + pace.resetMs);
+    this.windowEnd = this.believedEnd();
     this.freshest = pace.remaining;
     this.budget = pace.remaining - (this.inFlight - 1);
+  }
+
+  /**
+   * The window's stated end, believed up to MAX_WAIT_MS per answer it gave us: a spent 90 s window
+   * is waited out to its end (in sleeps of at most the cap), while a hostile reset holds a run back
+   * at most a minute per request the server let through.
+   */
+  private believedEnd(): number {
+    return Math.min(this.statedEnd, this.windowStart + this.answered * MAX_WAIT_MS);
   }
 
   /** Stops every request for `ms` (bounded) and restarts the pool at one request in flight. */
