@@ -1,5 +1,5 @@
 import type { Journal } from './journal/journal.js';
-import { Journal as JournalFile } from './journal/journal.js';
+import { Journal as JournalFile, journalPath } from './journal/journal.js';
 import { UsageError } from '../errors.js';
 import type { Clock } from '../schemas/time.js';
 import type { BatchPlan } from './batch.js';
@@ -7,11 +7,16 @@ import { planBatch } from './batch.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { readInput } from './input.js';
+import type { InputTally } from './input-tally.js';
+import { inputTally } from './input-tally.js';
+import { countLines } from '../io/progress.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { LegacyJournals } from './legacy.js';
 import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
-import { runBulk } from './runner.js';
+import { linesDone, runBulk } from './runner.js';
+import type { RepeatReport } from './repeats.js';
+import { Repeats } from './repeats.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import type { BulkKind, ResultLine, RunRecorder, Send } from './types.js';
@@ -36,6 +41,10 @@ export interface ImportOptions {
   unkeyed?: readonly string[];
   /** Values a line may leave out, already typed; the line's own and `overrides` win over them. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Events and attempts: skip a line that repeats an earlier line's parcel and status (--once-per-parcel). */
+  oncePerParcel?: boolean;
+  /** Told the batch before its first line is sent: its journal's path, and how many requests it already confirmed. */
+  onBatch?(batch: { name: string; journalPath: string; confirmed: number }): void;
   /** The data directory: journals and the standard-input spool live here. */
   dataDir: string;
   /** Who the requests go to (profile + base URL, or the sandbox database): one journal per batch and target. */
@@ -65,6 +74,12 @@ export interface ImportSummary extends RunSummary {
   batch: string;
   /** Lines sent as new requests although an earlier version of them had created a parcel: line → that parcel. */
   edited: Map<number, string>;
+  /** The lines read that are no record (header, blank, continuation), and how many were read. */
+  read: InputTally;
+  /** Stopped before the end: the input's lines never reached (not sent). */
+  notReached: number;
+  /** Events and attempts: lines repeating an earlier line's parcel and status. */
+  repeats: RepeatReport | undefined;
 }
 
 /** The input changed since its batch last ran, and neither --continue nor --new-batch was given: nothing was sent. */
@@ -97,15 +112,18 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       // A re-run meets about as many requests as its journal confirmed: sized for them, the table never grows.
       occurrences: new Occurrences(journal?.done.size),
     };
-    const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
+    const lines = (tally?: InputTally) => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, tally });
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
+    const tally = inputTally();
+    const repeats = opts.kind === 'create' ? undefined : new Repeats(opts.kind, opts.oncePerParcel === true);
+    opts.onBatch?.({ name: plan.name, journalPath: journalPath(opts.dataDir, opts.target, plan.journalBatch), confirmed: journal?.done.size ?? 0 });
     const summary = await runBulk({
-      items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
+      items: workItems(lines(tally), { ...ctx, legacy, earlier, repeats }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
@@ -123,14 +141,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       window: opts.window,
     });
     const read = summary.cancelled ? undefined : digest.digest();
-    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.cancelledLines, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
     if (!summary.cancelled) {
       // Every line was read: what the journals of the released version knew is in this one now.
       legacy?.remove();
       // Every line confirmed: the next run reads the compact form instead of every record.
       await journal?.compactDone();
     }
-    return { ...summary, batch: plan.name, edited };
+    // Stopped early: the lines it never reached are counted (standard input too: it was spooled to a file).
+    const notReached = summary.cancelled ? Math.max(0, (await countLines(plan.source)) - linesDone(summary) - tally.header - tally.blank - tally.continuation) : 0;
+    return { ...summary, batch: plan.name, edited, read: tally, notReached, repeats: repeats?.report };
   } finally {
     journal?.close();
   }

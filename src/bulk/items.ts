@@ -8,6 +8,7 @@ import type { InputLine } from './input.js';
 import { canonicalJson, requestKey } from './keys.js';
 import type { LegacyJournals } from './legacy.js';
 import type { Occurrences } from './occurrences.js';
+import type { Repeats } from './repeats.js';
 import type { WorkItem } from './types.js';
 
 /**
@@ -25,6 +26,8 @@ export interface ItemContext extends BuildContext {
   earlier: ReadonlyMap<number, string | undefined>;
   /** How many times each request was met so far: one table for the survey and the run (reset between). */
   occurrences: Occurrences;
+  /** Events and attempts: lines repeating an earlier line's parcel and status, found (and skipped with --once-per-parcel). */
+  repeats?: Repeats | undefined;
 }
 
 /**
@@ -85,10 +88,18 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
 }
 
 function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences): WorkItem {
+  const item = itemOf(input, ctx, occurrences);
+  if (input.endLine !== undefined) item.endLine = input.endLine;
+  return item;
+}
+
+function itemOf(input: InputLine, ctx: ItemContext, occurrences: Occurrences): WorkItem {
   const line = input.line;
   const request = lineRequest(input, ctx);
   if (!request.ok) return { kind: 'invalid', line, field: request.field, message: request.message };
   const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
+  const repeats = ctx.repeats;
+  const repeated = repeats?.check(request);
   const journal = ctx.journal;
   if (journal?.done.has(key)) return { kind: 'replayed', line, entryId: journal.done.entryId(key) };
   const sent = journal?.previous.get(key)?.sent;
@@ -105,6 +116,8 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
     const old = legacy.record;
     return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
   }
+  // A repeat that an earlier run sent keeps its outcome (above); one never sent is not sent now.
+  if (repeated !== undefined && repeats?.report.oncePerParcel === true) return { kind: 'skipped', line, entryId: request.parcel, reason: repeats.skip(repeated) };
   const built = buildLine(request, ctx);
   if (!built.ok) return { kind: 'invalid', line, field: built.field, message: built.message };
   const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false };

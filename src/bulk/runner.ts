@@ -37,14 +37,18 @@ export interface RunSummary {
   replayed: number;
   /** Lines an earlier run had confirmed: not sent. */
   alreadyDone: number;
+  /** Lines kept in the outbox to send later. */
+  queued: number;
   /** Lines not sent on purpose (they match what an earlier batch created, or a rule left them out). */
   skipped: number;
+  /** Of the skipped lines, those that matched a line an earlier batch created. */
+  matched: number;
   /** Lines that failed: refused by the service, out of its reach, or invalid (counted in `invalid` too). */
   failed: number;
   /** Lines that could not be read or built into a request: nothing was sent for them. */
   invalid: number;
-  /** Lines stopped by Ctrl-C before an answer (not failed: the next run sends them with the same key). */
-  cancelledLines: number;
+  /** Lines the run stopped before an answer (Ctrl-C, an outage): not failed, the next run sends them with the same key. */
+  notSent: number;
   /** Fields ignored on history lines (not part of the body). */
   ignoredFields: number;
   elapsedMs: number;
@@ -68,7 +72,7 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   const timing = gate.timing;
   const window = opts.window ?? concurrency * 4;
   const started = timing.now();
-  const summary: RunSummary = { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  const summary: RunSummary = { created: 0, replayed: 0, alreadyDone: 0, queued: 0, skipped: 0, matched: 0, failed: 0, invalid: 0, notSent: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
   const worker = new LineWorker(opts, gate);
 
   const finished = new Map<number, ResultLine>();
@@ -182,13 +186,14 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         const item = pending[at++] as WorkItem;
         const seq = nextSeq++;
         if (item.kind !== 'send') {
-          finish(seq, worker.immediate(item));
+          finish(seq, spanned(worker.immediate(item), item));
           emitReady();
           continue;
         }
         summary.ignoredFields += item.ignored;
         inFlight++;
-        void worker.send(item).then(onAnswer(seq));
+        const answered = onAnswer(seq);
+        void worker.send(item).then((result) => answered(spanned(result, item)));
       }
     }
   } catch (error) {
@@ -207,20 +212,32 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (inputFailure) throw inputFailure.error;
 
   summary.elapsedMs = timing.now() - started;
-  const lines = summary.created + summary.replayed + summary.alreadyDone + summary.skipped + summary.failed + summary.cancelledLines;
-  summary.rate = summary.elapsedMs > 0 ? (lines * 1000) / summary.elapsedMs : 0;
+  summary.rate = summary.elapsedMs > 0 ? (linesDone(summary) * 1000) / summary.elapsedMs : 0;
   // Stopped after the last line was started: its lines in flight were still cancelled.
-  if (summary.cancelledLines > 0) summary.cancelled = true;
+  if (summary.notSent > 0) summary.cancelled = true;
   if (summary.cancelled) summary.exitCode = EXIT.CANCELLED;
   return summary;
+}
+
+/** The result lines a run emitted: each counted once, under its outcome. */
+export function linesDone(summary: RunSummary): number {
+  return summary.created + summary.replayed + summary.alreadyDone + summary.queued + summary.skipped + summary.failed + summary.notSent;
+}
+
+function spanned(result: ResultLine, item: WorkItem): ResultLine {
+  if (item.endLine !== undefined) result.end_line = item.endLine;
+  return result;
 }
 
 function tally(summary: RunSummary, result: ResultLine): void {
   if (result.outcome === 'already_done') summary.alreadyDone++;
   else if (result.outcome === 'replayed') summary.replayed++;
-  else if (result.outcome === 'skipped') summary.skipped++;
-  else if (result.ok) summary.created++;
-  else if (result.outcome === 'not_sent') summary.cancelledLines++;
+  else if (result.outcome === 'queued') summary.queued++;
+  else if (result.outcome === 'skipped') {
+    summary.skipped++;
+    if (result.matched !== undefined) summary.matched++;
+  } else if (result.ok) summary.created++;
+  else if (result.outcome === 'not_sent') summary.notSent++;
   else {
     summary.failed++;
     if (result.error?.code === INVALID_LINE) summary.invalid++;

@@ -26,7 +26,7 @@ export interface ResultLine {
   earlier_entry_id?: string;
 }
 
-export type WorkItem =
+type WorkItemKind =
   | {
       kind: 'send';
       line: number;
@@ -46,6 +46,9 @@ export type WorkItem =
   /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */
   | { kind: 'skipped'; line: number; entryId: string | undefined; matched?: { batch: string; line: number }; reason: string }
   | { kind: 'invalid'; line: number; field: string; message: string };
+
+/** `endLine`: a record that spans lines names its last one. */
+export type WorkItem = WorkItemKind & { endLine?: number };
 
 export type SendItem = Extract<WorkItem, { kind: 'send' }>;
 
