@@ -147,7 +147,7 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
 
     const again = await resumed(r);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^✓ 5 lines read: 3 created, 2 replayed, 0 already done, 0 failed in /);
+    expect(again.stderr).toMatch(/^✓ 5 lines read: 3 created, 2 replayed by the service, 0 already done, 0 failed in /);
     expect(committedParcels() - r.before).toBe(5);
   });
 });

@@ -76,7 +76,7 @@ function headLine(summary: SummaryText, s: ReturnType<typeof styles>): string {
   const skipped = c.skipped + noRecord;
   const total = c.created + c.replayed + c.alreadyDone + c.queued + skipped + c.failed + notSent;
   const parts = [`${c.created} created${outbox !== undefined && outbox.kinds.length > 0 ? ` (${outbox.kinds.join(', ')})` : ''}`];
-  if (c.replayed > 0) parts.push(`${c.replayed} replayed`);
+  if (c.replayed > 0) parts.push(`${c.replayed} replayed by the service`);
   if (outbox === undefined || c.alreadyDone > 0) parts.push(`${c.alreadyDone} already done`);
   if (c.queued > 0) parts.push(`${c.queued} queued`);
   if (skipped > 0) parts.push(`${skipped} skipped (${skippedParts(c, read, summary.repeats?.skipped ?? 0).join(', ')})`);
