@@ -138,7 +138,7 @@ describe('offline outbox', () => {
 
     sandbox = await startSandbox({ db });
     const back = await flush(sandbox.url);
-    expect(back.results).toEqual([{ line: 1, ok: false, error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
+    expect(back.results).toEqual([{ line: 1, ok: false, outcome: 'failed', error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
     expect(back.summary).toMatchObject({ failed: 1, left: 0, exitCode: 4 });
     expect(await listOutbox(place)).toEqual([
       { seq: 1, command: 'events add', parcel: missing, capturedAt: 5, state: 'rejected', status: 404, code: 'parcel_not_found', body: expect.objectContaining({ status: 1 }) },
