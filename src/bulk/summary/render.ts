@@ -90,7 +90,10 @@ function headLine(summary: SummaryText, s: ReturnType<typeof styles>): string {
   } else if (c.cancelled || notSent > 0) {
     // Stopped before the end (Ctrl-C, or the service out of reach): what was done of how much.
     subject = `${c.cancelled ? s.yellow('Interrupted') : `${s.yellow('!')} Stopped`} after ${total - notSent} of ${total} lines: ${parts.join(', ')}`;
-  } else subject = `${c.failed > 0 ? s.yellow('!') : s.green('✓')} ${total} lines read: ${parts.join(', ')}`;
+  } else {
+    // The reader's own count of the lines it read: the counts add up to it (a line lost between the two would show).
+    subject = `${c.failed > 0 ? s.yellow('!') : s.green('✓')} ${read?.lines ?? total} lines read: ${parts.join(', ')}`;
+  }
   const timing = outbox === undefined ? `${(c.elapsedMs / 1000).toFixed(1)} s, ${Math.round(c.rate)} lines/s` : `${(c.elapsedMs / 1000).toFixed(1)} s`;
   const batch = summary.batch === undefined ? '' : ` (batch ${sanitize(summary.batch)})`;
   return `${subject} in ${timing}${batch}`;
