@@ -147,7 +147,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await printed.rememberIn(await ctx.knownIds());
     await renderRunSummary(ctx.io, {
       counts: summary,
-      read: summary.read,
+      read: summary.input,
       notReached: summary.notReached,
       batch: summary.batch,
       edited: summary.edited,

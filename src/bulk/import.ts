@@ -8,7 +8,7 @@ import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { readInput } from './input.js';
 import type { InputTally } from './input-tally.js';
-import { inputTally } from './input-tally.js';
+import { newTally } from './input-tally.js';
 import { countLines } from '../io/progress.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { LegacyJournals } from './legacy.js';
@@ -74,8 +74,8 @@ export interface ImportSummary extends RunSummary {
   batch: string;
   /** Lines sent as new requests although an earlier version of them had created a parcel: line → that parcel. */
   edited: Map<number, string>;
-  /** The lines read that are no record (header, blank, continuation), and how many were read. */
-  read: InputTally;
+  /** The physical lines read that were not lines of work (header, blank, continuations of a record), and how many were read. */
+  input: InputTally;
   /** Stopped before the end: the input's lines never reached (not sent). */
   notReached: number;
   /** Events and attempts: lines repeating an earlier line's parcel and status. */
@@ -113,13 +113,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       occurrences: new Occurrences(journal?.done.size),
     };
     const lines = (tally?: InputTally) => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, tally });
+    const tally = newTally();
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
-    const tally = inputTally();
     const repeats = opts.kind === 'create' ? undefined : new Repeats(opts.kind, opts.oncePerParcel === true);
     opts.onBatch?.({ name: plan.name, journalPath: journalPath(opts.dataDir, opts.target, plan.journalBatch), confirmed: journal?.done.size ?? 0 });
     const summary = await runBulk({
@@ -150,7 +150,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     }
     // Stopped early: the lines it never reached are counted (standard input too: it was spooled to a file).
     const notReached = summary.cancelled ? Math.max(0, (await countLines(plan.source)) - linesDone(summary) - tally.header - tally.blank - tally.continuation) : 0;
-    return { ...summary, batch: plan.name, edited, read: tally, notReached, repeats: repeats?.report };
+    return { ...summary, batch: plan.name, edited, input: tally, notReached, repeats: repeats?.report };
   } finally {
     journal?.close();
   }

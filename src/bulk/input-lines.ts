@@ -205,7 +205,7 @@ export async function* splitLines(source: InputSource, opts: SplitOptions): Asyn
     const raw: RawLine = inner === 0 ? { line, bytes } : { line, bytes, endLine: line + inner };
     line += 1 + inner;
     if (tally !== undefined) {
-      tally.lines = line - 1;
+      tally.physical = line - 1;
       tally.continuation += inner;
     }
     pieces = [];

@@ -1,10 +1,10 @@
 /**
  * The physical lines a reader read that are no record of their own. With the result lines (one per
- * record) they account for every line of the input: the summary's counts add up to `lines`.
+ * record) they account for every line of the input: the summary's counts add up to `physical`.
  */
 export interface InputTally {
   /** Physical lines read (the last line ended). */
-  lines: number;
+  physical: number;
   /** The CSV header line. */
   header: number;
   /** Empty (or, in NDJSON, white-space only) lines. */
@@ -13,6 +13,6 @@ export interface InputTally {
   continuation: number;
 }
 
-export function inputTally(): InputTally {
-  return { lines: 0, header: 0, blank: 0, continuation: 0 };
+export function newTally(): InputTally {
+  return { physical: 0, header: 0, blank: 0, continuation: 0 };
 }

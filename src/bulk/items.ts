@@ -77,7 +77,9 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
       for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
         yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
           content.add(input);
-          return workItem(input, ctx, occurrences);
+          const item = workItem(input, ctx, occurrences);
+          if (input.endLine !== undefined) item.endLine = input.endLine;
+          return item;
         });
       }
     }
@@ -88,12 +90,6 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
 }
 
 function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences): WorkItem {
-  const item = itemOf(input, ctx, occurrences);
-  if (input.endLine !== undefined) item.endLine = input.endLine;
-  return item;
-}
-
-function itemOf(input: InputLine, ctx: ItemContext, occurrences: Occurrences): WorkItem {
   const line = input.line;
   const request = lineRequest(input, ctx);
   if (!request.ok) return { kind: 'invalid', line, field: request.field, message: request.message };

@@ -186,14 +186,14 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         const item = pending[at++] as WorkItem;
         const seq = nextSeq++;
         if (item.kind !== 'send') {
-          finish(seq, spanned(worker.immediate(item), item));
+          finish(seq, spanned(worker.immediate(item), item.endLine));
           emitReady();
           continue;
         }
         summary.ignoredFields += item.ignored;
         inFlight++;
-        const answered = onAnswer(seq);
-        void worker.send(item).then((result) => answered(spanned(result, item)));
+        const endLine = item.endLine;
+        void worker.send(item).then((result) => onAnswer(seq)(spanned(result, endLine)));
       }
     }
   } catch (error) {
@@ -224,9 +224,11 @@ export function linesDone(summary: RunSummary): number {
   return summary.created + summary.replayed + summary.alreadyDone + summary.queued + summary.skipped + summary.failed + summary.notSent;
 }
 
-function spanned(result: ResultLine, item: WorkItem): ResultLine {
-  if (item.endLine !== undefined) result.end_line = item.endLine;
-  return result;
+/** A record spanning lines names its last line (right after its first). */
+function spanned(result: ResultLine, endLine: number | undefined): ResultLine {
+  if (endLine === undefined) return result;
+  const { line, ...rest } = result;
+  return { line, end_line: endLine, ...rest };
 }
 
 function tally(summary: RunSummary, result: ResultLine): void {

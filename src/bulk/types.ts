@@ -26,7 +26,7 @@ export interface ResultLine {
   earlier_entry_id?: string;
 }
 
-type WorkItemKind =
+export type WorkItem = (
   | {
       kind: 'send';
       line: number;
@@ -45,10 +45,11 @@ type WorkItemKind =
   | { kind: 'replayed'; line: number; entryId: string | undefined }
   /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */
   | { kind: 'skipped'; line: number; entryId: string | undefined; matched?: { batch: string; line: number }; reason: string }
-  | { kind: 'invalid'; line: number; field: string; message: string };
-
-/** `endLine`: a record that spans lines names its last one. */
-export type WorkItem = WorkItemKind & { endLine?: number };
+  | { kind: 'invalid'; line: number; field: string; message: string }
+) & {
+  /** The last physical line of a record that spans lines: the result's `end_line`. */
+  endLine?: number;
+};
 
 export type SendItem = Extract<WorkItem, { kind: 'send' }>;
 

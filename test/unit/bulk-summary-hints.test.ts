@@ -36,7 +36,7 @@ const options = (from: string, more: Partial<BulkRunOptions> = {}): BulkRunOptio
 const summary: ImportSummary = {
   created: 3, replayed: 0, alreadyDone: 0, queued: 0, skipped: 0, matched: 0, failed: 0, invalid: 0, notSent: 2, ignoredFields: 0,
   elapsedMs: 1000, rate: 5, cancelled: true, exitCode: EXIT.CANCELLED, maxBuffered: 0,
-  batch: 'stdin-0123456789abcdef', edited: new Map(), read: { lines: 6, header: 1, blank: 0, continuation: 0 }, notReached: 5, repeats: undefined,
+  batch: 'stdin-0123456789abcdef', edited: new Map(), input: { physical: 6, header: 1, blank: 0, continuation: 0 }, notReached: 5, repeats: undefined,
 };
 
 describe('the resume command after Ctrl-C', () => {

@@ -34,7 +34,7 @@ export function fixAndRerunHint(opts: BulkRunOptions, summary: ImportSummary, li
 export function resumeHint(opts: BulkRunOptions, summary: ImportSummary, line: CommandLine): string {
   const command = namesItsBatch(opts) ? sameCommand(line) : sameCommand(line, { drop: ['--new-batch', '--batch-id'], add: ['--batch-id', summary.batch] });
   const notSent = summary.notSent + summary.notReached;
-  const read = summary.read;
+  const read = summary.input;
   const done = linesDone(summary) - summary.notSent + read.header + read.blank + read.continuation;
   const run = opts.from === '-' ? `pipe the same input to \`${command}\`` : `run \`${command}\``;
   return `${run} to send the ${notSent} ${notSent === 1 ? 'line' : 'lines'} not yet sent (the ${done} done are not sent again)`;

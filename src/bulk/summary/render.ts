@@ -92,7 +92,7 @@ function headLine(summary: SummaryText, s: ReturnType<typeof styles>): string {
     subject = `${c.cancelled ? s.yellow('Interrupted') : `${s.yellow('!')} Stopped`} after ${total - notSent} of ${total} lines: ${parts.join(', ')}`;
   } else {
     // The reader's own count of the lines it read: the counts add up to it (a line lost between the two would show).
-    subject = `${c.failed > 0 ? s.yellow('!') : s.green('✓')} ${read?.lines ?? total} lines read: ${parts.join(', ')}`;
+    subject = `${c.failed > 0 ? s.yellow('!') : s.green('✓')} ${read?.physical ?? total} lines read: ${parts.join(', ')}`;
   }
   const timing = outbox === undefined ? `${(c.elapsedMs / 1000).toFixed(1)} s, ${Math.round(c.rate)} lines/s` : `${(c.elapsedMs / 1000).toFixed(1)} s`;
   const batch = summary.batch === undefined ? '' : ` (batch ${sanitize(summary.batch)})`;
