@@ -112,10 +112,14 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
     const old = legacy.record;
     return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
   }
+  const built = buildLine(request, ctx);
+  if (!built.ok) {
+    // An invalid line is neither the first of its parcel and status nor a repeat of it.
+    repeats?.forget(request, repeated);
+    return { kind: 'invalid', line, field: built.field, message: built.message };
+  }
   // A repeat that an earlier run sent keeps its outcome (above); one never sent is not sent now.
   if (repeated !== undefined && repeats?.report.oncePerParcel === true) return { kind: 'skipped', line, entryId: request.parcel, reason: repeats.skip(repeated) };
-  const built = buildLine(request, ctx);
-  if (!built.ok) return { kind: 'invalid', line, field: built.field, message: built.message };
   const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false };
   if (ctx.earlier.has(line)) item.earlier = ctx.earlier.get(line) ?? '';
   return item;

@@ -32,10 +32,9 @@ export class Repeats {
     this.report = { lines: [], count: 0, oncePerParcel: skip, skipped: 0 };
   }
 
-  /** The earlier line this one repeats (and counts it), or undefined. */
+  /** The earlier line this one repeats (and counts it), or undefined (it is the first). */
   check(request: LineRequest): number | undefined {
-    const state = request.fields[STATE_FIELDS[this.kind].field];
-    const key = `${request.parcel ?? ''}\0${JSON.stringify(state ?? null)}`;
+    const key = this.keyOf(request);
     const earlier = this.first.get(key);
     if (earlier === undefined) {
       this.first.set(key, request.line);
@@ -46,9 +45,24 @@ export class Repeats {
     return earlier;
   }
 
+  /** Takes back what `check` counted for a line that turned out invalid. */
+  forget(request: LineRequest, earlier: number | undefined): void {
+    if (earlier === undefined) {
+      this.first.delete(this.keyOf(request));
+      return;
+    }
+    this.report.count--;
+    const at = this.report.lines.indexOf(request.line);
+    if (at !== -1) this.report.lines.splice(at, 1);
+  }
+
   /** Skips a repeat: the reason its result line gives. */
   skip(earlier: number): string {
     this.report.skipped++;
     return `repeats line ${earlier}: the same parcel and ${STATE_FIELDS[this.kind].field} (--once-per-parcel)`;
+  }
+
+  private keyOf(request: LineRequest): string {
+    return `${request.parcel ?? ''}\0${JSON.stringify(request.fields[STATE_FIELDS[this.kind].field] ?? null)}`;
   }
 }

@@ -137,6 +137,22 @@ describe('a double scan in an events file', () => {
     expect(await events(ids[0] as string, dir)).toBe(1);
   });
 
+  it('an invalid line is no first: the valid line after it with the same parcel and status is sent, not skipped', async () => {
+    const dir = tempConfigDir();
+    const id = await createParcel(h, [], { dir });
+    const ahead = Math.floor(Date.now() / 1000) + 3600;
+    const path = file('late.ndjson', `${JSON.stringify({ entry_id: id, status: 1, occurred_at: ahead })}\n${JSON.stringify({ entry_id: id, status: 1 })}\n`);
+    const r = await h.cli(['events', 'add', '--from', path, '--once-per-parcel'], { dir });
+    expect(r.code).toBe(2);
+    const results = r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { line: number; outcome: string });
+    expect(results.map((result) => [result.line, result.outcome])).toEqual([
+      [1, 'failed'],
+      [2, 'created'],
+    ]);
+    expect(r.stderr).toMatch(/^! 2 lines read: 1 created, 0 already done, 1 failed \(1 invalid\) in .*\nHint: /);
+    expect(await events(id, dir)).toBe(1);
+  });
+
   it('--once-per-parcel without --from: exit 2 naming it, nothing sent', async () => {
     const dir = tempConfigDir();
     const id = await createParcel(h, [], { dir });
