@@ -13,16 +13,20 @@ import type { Context } from '../context.js';
 import { assertPresentable } from '../io/present/kinds.js';
 import { RUN_LINES } from '../io/present/run.js';
 import { EXIT, ReportedFailure } from '../errors.js';
-import type { CommandLine } from '../hint/hint.js';
-import { otherCommand, sameCommand } from '../hint/hint.js';
+import { otherCommand } from '../hint/hint.js';
 import { dataDir } from '../config/paths.js';
 import { COMMAND } from './queue.js';
-import { renderBulkSummary, resultWriter } from './report.js';
+import type { ResultWriter } from './report.js';
+import { resultWriter } from './report.js';
 import { renderMessage } from '../io/render.js';
+import { FailedLines } from './summary/failed-lines.js';
+import { fixAndRerunHint, oncePerParcelHint, resumeHint } from './summary/hints.js';
+import { renderRunSummary } from './summary/render.js';
+import type { ResultsFile } from './summary/results-file.js';
+import { openResultsFile, resultsFilePath } from './summary/results-file.js';
 import { bulkProgress } from '../io/progress.js';
 import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
-import type { ImportSummary } from './import.js';
 import { runImport } from './import.js';
 import { inputFormat } from './input-format.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
@@ -89,14 +93,22 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   setMaxListeners(4 * MAX_CONCURRENCY, ctx.signal, abandon);
   const input = opts.from === '-' ? undefined : { file: opts.from, csv: inputFormat(opts.from, opts.format) === 'csv' };
   const progress = ctx.io.stderrIsTTY && !ctx.globals.quiet ? await bulkProgress(ctx.io, input) : undefined;
-  // Results on the bar's terminal are written above it.
-  const results = resultWriter(ctx.io, ctx.io.stdoutIsTTY ? progress : undefined);
+  // At a terminal the result lines go to a file beside the batch's journal (opened once the batch is
+  // known), never scrolling past; the summary lists the failed ones. Piped, they are stdout's NDJSON.
+  const terminal = ctx.io.stdoutIsTTY;
+  let file: ResultsFile | undefined;
+  let results: ResultWriter | undefined = terminal ? undefined : resultWriter(ctx.io.stdout);
+  const failed = new FailedLines();
   // The parcel ids it prints stay known for prefixes (`events add 3f1c9a2b` after a bulk create).
   const printed = printedIds();
   const source = await importSource(opts, ctx, target);
   const circuit = new OutageCircuit(retries);
   const now = source.now ?? (() => ctx.now());
   const outbox = opts.queue ? new (await import('./outbox.js')).OutboxWriter({ dir: dataDir(ctx.env), target }, COMMAND[opts.kind], () => now() * 1000) : undefined;
+  const closeResults = async (): Promise<void> => {
+    await results?.end();
+    await file?.close();
+  };
   try {
     const summary = await runImport({
       ...source,
@@ -104,10 +116,17 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       journal: ctx.env.PARCELS_BENCH_NO_JOURNAL !== '1',
       send: sender.send,
       gate: sender.gate,
+      onBatch: (batch) => {
+        progress?.notToSend(batch.confirmed);
+        if (!terminal) return;
+        file = openResultsFile(resultsFilePath(batch.journalPath));
+        results = resultWriter(file.stream);
+      },
       emit: (result) => {
-        progress?.tick();
+        progress?.tick(result.outcome);
+        failed.add(result);
         if (result.ok) printed.add(result.entry_id);
-        return results.write(result);
+        return results?.write(result);
       },
       concurrency: opts.concurrency,
       retries,
@@ -117,7 +136,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       signal: ctx.signal,
       abandon,
     });
-    await results.end();
+    await closeResults();
     progress?.stop();
     await printed.rememberIn(await ctx.knownIds());
     const outage = summary.unreachable > 0 ? outageNotice(summary, opts.from, circuit.cause?.message, ctx.commandLine) : undefined;
@@ -127,11 +146,26 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       const why = circuit.cause === undefined ? '' : ` (${circuit.cause.message})`;
       await renderMessage(ctx.io, `the service cannot be reached${why}: ${lines} kept in the outbox (${outbox.waiting} waiting); \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` sends them`, 'warn');
     }
-    await renderBulkSummary(ctx.io, { ...summary, hint: outage?.hint ?? fixAndRerunHint(opts, summary, ctx.commandLine) });
+    const hints =
+      outage !== undefined
+        ? [outage.hint]
+        : summary.cancelled
+          ? [resumeHint(opts, summary, ctx.commandLine)]
+          : [fixAndRerunHint(opts, summary, ctx.commandLine), oncePerParcelHint(opts, summary, ctx.commandLine)];
+    await renderRunSummary(ctx.io, {
+      counts: summary,
+      read: summary.input,
+      notReached: summary.notReached,
+      batch: summary.batch,
+      edited: summary.edited,
+      repeats: summary.repeats,
+      ...(terminal ? { failed, resultsFile: file?.path } : {}),
+      hints,
+    });
     if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
   } catch (error) {
     // The results of the lines before the failure still reach stdout, ahead of its message.
-    await results.end().catch(() => undefined);
+    await closeResults().catch(() => undefined);
     progress?.stop();
     // The ids printed before the failure are remembered; the failure is what the user reads.
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
@@ -140,19 +174,4 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     outbox?.close();
     await sender.close();
   }
-}
-
-/**
- * After a run with failed lines: the command that runs the batch again once they are fixed — the
- * user's own, continuing this batch (named in full when the command line alone would not find it
- * again: standard input without --batch-id, or --new-batch). Lines unchanged are replayed.
- */
-export function fixAndRerunHint(opts: BulkRunOptions, summary: ImportSummary, line: CommandLine): string | undefined {
-  if (summary.failed === 0) return undefined;
-  const named = (opts.from === '-' && opts.batchId === undefined) || opts.newBatch;
-  const command = named
-    ? sameCommand(line, { drop: ['--continue', '--new-batch', '--batch-id'], add: ['--batch-id', summary.batch, '--continue'] })
-    : sameCommand(line, { drop: ['--continue'], add: ['--continue'] });
-  const what = opts.from === '-' ? 'the same input with those lines fixed' : `it once those lines are fixed in ${opts.from}`;
-  return `run ${what}: \`${command}\` (it sends the fixed lines and replays the others)`;
 }

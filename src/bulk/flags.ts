@@ -5,7 +5,7 @@ import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import type { FlagValues } from '../definitions/definition.js';
 import { longFlag } from '../definitions/definition.js';
-import { bulk } from '../definitions/flags.js';
+import { bulk, historyBulk } from '../definitions/flags.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import { timeFlag } from '../args/time-input.js';
 import { sameCommand } from '../hint/hint.js';
@@ -21,7 +21,7 @@ import type { BulkKind } from './types.js';
  * The bulk and outbox flags, typed from the definition the three commands share, and the
  * observation time of events and attempts (`--at`), as typed.
  */
-export type BulkFlagValues = FlagValues<typeof bulk> & { at?: string };
+export type BulkFlagValues = FlagValues<typeof bulk> & Partial<FlagValues<typeof historyBulk>> & { at?: string };
 
 export interface BulkRunOptions {
   kind: BulkKind;
@@ -45,6 +45,8 @@ export interface BulkRunOptions {
   unkeyed: string[];
   /** The observation time of a history line that gives none: now, as for a single request. */
   defaults: Record<string, unknown>;
+  /** Events and attempts: a line repeating an earlier line's parcel and status is skipped (--once-per-parcel). */
+  oncePerParcel: boolean;
 }
 
 const BATCH_ID = /^[\x21-\x7e]{1,128}$/;
@@ -85,6 +87,7 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     overrides,
     unkeyed: kind !== 'create' && flags.at !== undefined && dependsOnNow(flags.at, now) ? [kind === 'events' ? 'occurred_at' : 'time_attempt'] : [],
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
+    oncePerParcel: flags.oncePerParcel === true,
   };
 }
 
@@ -110,6 +113,7 @@ export const BULK_ONLY_FLAGS = (Object.keys(bulk) as (keyof typeof bulk)[]).filt
 
 /** Flags that only mean something with --from: refused for a single request rather than ignored. */
 export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
+  if (flags.oncePerParcel === true) throw new UsageError(`${longFlag(historyBulk.oncePerParcel)} needs --from FILE|-`, longFlag(historyBulk.oncePerParcel));
   const given = BULK_ONLY_FLAGS.find((key) => flags[key] !== undefined && flags[key] !== false);
   if (given === undefined) return;
   const flag = longFlag(bulk[given]);

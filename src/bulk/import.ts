@@ -1,5 +1,5 @@
 import type { Journal } from './journal/journal.js';
-import { Journal as JournalFile } from './journal/journal.js';
+import { Journal as JournalFile, journalPath } from './journal/journal.js';
 import type { Clock } from '../schemas/time.js';
 import type { BatchPlan } from './batch.js';
 import { planBatch } from './batch.js';
@@ -8,13 +8,18 @@ import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import { readInput } from './input.js';
 import type { InputSurvey } from './items.js';
+import type { InputTally } from './input-tally.js';
+import { newTally } from './input-tally.js';
+import { countLines } from '../io/progress.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { EarlierLines } from './journal/earlier.js';
 import { LegacyJournals } from './legacy.js';
 import { recordNewest } from './newest.js';
 import { Occurrences } from './occurrences.js';
 import type { RunSummary } from './runner.js';
-import { emptySummary, runBulk } from './runner.js';
+import { emptySummary, linesDone, runBulk } from './runner.js';
+import type { RepeatReport } from './repeats.js';
+import { Repeats } from './repeats.js';
 import type { PoolGate } from '../api/core/gate.js';
 import { OutageCircuit } from '../api/core/policy.js';
 import { DEFAULT_BULK_RETRIES } from './limits.js';
@@ -43,6 +48,10 @@ export interface ImportOptions {
   unkeyed?: readonly string[];
   /** Values a line may leave out, already typed; the line's own and `overrides` win over them. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Events and attempts: skip a line that repeats an earlier line's parcel and status (--once-per-parcel). */
+  oncePerParcel?: boolean;
+  /** Told the batch before its first line is sent: its journal's path, and how many requests it already confirmed. */
+  onBatch?(batch: { name: string; journalPath: string; confirmed: number }): void;
   /** The data directory: journals and the standard-input spool live here. */
   dataDir: string;
   /** Who the requests go to (profile + base URL, or the sandbox database): one journal per batch and target. */
@@ -78,6 +87,12 @@ export interface ImportSummary extends RunSummary {
   batch: string;
   /** Lines sent as new requests although an earlier version of them had created a parcel: line → that parcel. */
   edited: Map<number, string>;
+  /** The physical lines read that were not lines of work (header, blank, continuations of a record), and how many were read. */
+  input: InputTally;
+  /** Stopped before the end: the input's lines never reached (not sent). */
+  notReached: number;
+  /** Events and attempts: lines repeating an earlier line's parcel and status. */
+  repeats: RepeatReport | undefined;
 }
 
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
@@ -100,11 +115,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       // A re-run meets about as many requests as its journal confirmed: sized for them, the table never grows.
       occurrences: new Occurrences(journal?.done.size),
     };
-    const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
+    const lines = (tally?: InputTally) => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, tally });
+    const tally = newTally();
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
     if (opts.inspect !== undefined) {
       await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier }, new ContentDigest()));
-      return { ...emptySummary(), batch: plan.name, edited: new Map() };
+      return { ...emptySummary(), batch: plan.name, edited: new Map(), input: tally, notReached: 0, repeats: undefined };
     }
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
@@ -123,18 +139,17 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
             return queued(item.line);
           };
     const recorder = journal === undefined ? undefined : journalRecorder(journal);
+    const repeats = opts.kind === 'create' ? undefined : new Repeats(opts.kind, opts.oncePerParcel === true);
+    opts.onBatch?.({ name: plan.name, journalPath: journalPath(opts.dataDir, opts.target, plan.journalBatch), confirmed: journal?.done.size ?? 0 });
     const summary = await runBulk({
-      items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
+      items: workItems(lines(tally), { ...ctx, legacy, earlier, repeats }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
         return opts.emit(result);
       },
-      ...(recorder === undefined ? {} : { recorder: queue === undefined ? recorder : { ...recorder, flush: () => {
-                  queue.sync();
-                  recorder.flush();
-                },
-              } }),
+      // With a queue, the outbox is synced before the journal marks its lines queued.
+      ...(recorder === undefined ? {} : { recorder: queue === undefined ? recorder : { ...recorder, flush: () => (queue.sync(), recorder.flush()) } }),
       ...(unsent === undefined ? {} : { unsent }),
       concurrency: opts.concurrency,
       retries: opts.retries,
@@ -148,14 +163,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       window: opts.window,
     });
     const read = summary.cancelled ? undefined : digest.digest();
-    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.cancelledLines, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
     if (!summary.cancelled) {
       // Every line was read: what the journals of the released version knew is in this one now.
       legacy?.remove();
       // Every line confirmed: the next run reads the compact form instead of every record.
       await journal?.compactDone();
     }
-    return { ...summary, batch: plan.name, edited };
+    // Stopped early: the lines it never reached are counted (standard input too: it was spooled to a file).
+    const notReached = summary.cancelled ? Math.max(0, (await countLines(plan.source)) - linesDone(summary) - tally.header - tally.blank - tally.continuation) : 0;
+    return { ...summary, batch: plan.name, edited, input: tally, notReached, repeats: repeats?.report };
   } finally {
     journal?.close();
   }

@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { addAbortSignal, Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import type { InputTally } from './input-tally.js';
 
 /**
  * Bulk input as raw lines (NDJSON) or records (CSV: a quoted field may hold line breaks), in
@@ -21,6 +22,8 @@ export interface RawLine {
   readonly line: number;
   /** Its bytes without the line break (a BOM at the start of the input removed); undefined when too long. */
   readonly bytes: Buffer | undefined;
+  /** The number of its last line, when it spans lines (a CSV record with a quoted line break). */
+  readonly endLine?: number;
 }
 
 /** A file path, or an open stream (standard input). */
@@ -33,6 +36,8 @@ export interface SplitOptions {
   signal?: AbortSignal | undefined;
   /** The name messages give the input (its path, or "-"). */
   name: string;
+  /** Counts the lines read, and those that continue a record. */
+  tally?: InputTally | undefined;
 }
 
 const LF = 0x0a;
@@ -193,9 +198,16 @@ export async function* splitLines(source: InputSource, opts: SplitOptions): Asyn
   /** Number of the line under way, and of the next line break. */
   let line = 1;
   let first = true;
+  const tally = opts.tally;
   const end = (): RawLine => {
-    const raw: RawLine = { line, bytes: tooLong ? undefined : pieces.length === 1 ? Buffer.from(pieces[0] as Buffer) : Buffer.concat(pieces, length) };
-    line += 1 + boundary.takeInnerBreaks();
+    const bytes = tooLong ? undefined : pieces.length === 1 ? Buffer.from(pieces[0] as Buffer) : Buffer.concat(pieces, length);
+    const inner = boundary.takeInnerBreaks();
+    const raw: RawLine = inner === 0 ? { line, bytes } : { line, bytes, endLine: line + inner };
+    line += 1 + inner;
+    if (tally !== undefined) {
+      tally.physical = line - 1;
+      tally.continuation += inner;
+    }
     pieces = [];
     length = 0;
     tooLong = false;

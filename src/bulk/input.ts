@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import type { InputFormat } from './input-format.js';
 import type { InputSource, RawLine } from './input-lines.js';
+import type { InputTally } from './input-tally.js';
 import { MAX_LINE_BYTES, splitLines } from './input-lines.js';
 import { INTEGER_PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 
@@ -19,6 +20,8 @@ export type { InputSource } from './input-lines.js';
 export interface InputLine {
   /** 1-based line number in the file (for CSV, the line where the record starts). */
   readonly line: number;
+  /** The record's last line, when it spans lines. */
+  readonly endLine?: number | undefined;
   /** The line's exact bytes, without its line terminator (empty for a line too long to keep). */
   readonly bytes: Buffer;
   /** The parsed object, or undefined when the line is not one (see `problem`). */
@@ -42,12 +45,14 @@ export interface ReadOptions {
   signal?: AbortSignal | undefined;
   /** How messages name the input (default: its path, or "-" for a stream). */
   name?: string | undefined;
+  /** Counts the lines read that are no record: header, blank, continuation. */
+  tally?: InputTally | undefined;
 }
 
 export function readInput(source: InputSource, format: InputFormat, opts: ReadOptions): AsyncGenerator<InputLine[]> {
   const name = opts.name ?? (typeof source === 'string' ? source : '-');
-  const lines = splitLines(source, { csv: format === 'csv', signal: opts.signal, name });
-  return format === 'csv' ? readCsv(lines, name) : readNdjson(lines, opts.bareIds);
+  const lines = splitLines(source, { csv: format === 'csv', signal: opts.signal, name, tally: opts.tally });
+  return format === 'csv' ? readCsv(lines, name, opts.tally) : readNdjson(lines, opts.bareIds, opts.tally);
 }
 
 const TOO_LONG = `is too long (over ${MAX_LINE_BYTES / 1024 / 1024} MiB): skipped to its end`;
@@ -56,8 +61,8 @@ const NOT_UTF8 = 'is not valid UTF-8 text';
 type Parsed = Pick<InputLine, 'record' | 'json' | 'problem'>;
 
 /** A line that could not be read at all. */
-function badLine(line: number, bytes: Buffer, problem: string): InputLine {
-  return { line, bytes, record: undefined, json: false, problem };
+function badLine(line: number, bytes: Buffer, problem: string, endLine?: number): InputLine {
+  return { line, endLine, bytes, record: undefined, json: false, problem };
 }
 
 /** The line's text without a trailing CR; undefined when the bytes are not UTF-8. */
@@ -70,12 +75,13 @@ function lineText(bytes: Buffer): { bytes: Buffer; text: string } | undefined {
   }
 }
 
-async function* readNdjson(lines: AsyncIterable<RawLine[]>, bareIds: boolean): AsyncGenerator<InputLine[]> {
+async function* readNdjson(lines: AsyncIterable<RawLine[]>, bareIds: boolean, tally: InputTally | undefined): AsyncGenerator<InputLine[]> {
   for await (const raws of lines) {
     const batch: InputLine[] = [];
     for (const raw of raws) {
       const item = ndjsonLine(raw, bareIds);
       if (item !== undefined) batch.push(item);
+      else if (tally !== undefined) tally.blank++;
     }
     if (batch.length > 0) yield batch;
   }
@@ -184,25 +190,29 @@ function csvProblem(error: unknown): string {
  * The first non-blank record is the header (API field names); each later record is one line. A
  * header that cannot be read refuses the whole input before anything is sent.
  */
-async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string): AsyncGenerator<InputLine[]> {
+async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string, tally: InputTally | undefined): AsyncGenerator<InputLine[]> {
   let header: readonly string[] | undefined;
+  type Readable = { line: number; endLine: number | undefined; bytes: Buffer; text: string };
   for await (const raws of lines) {
-    const entries: Array<InputLine | { line: number; bytes: Buffer; text: string }> = [];
+    const entries: Array<InputLine | Readable> = [];
     for (const raw of raws) {
-      if (header === undefined) header = csvHeader(raw, name);
-      else if (raw.bytes === undefined) entries.push(badLine(raw.line, Buffer.alloc(0), TOO_LONG));
+      if (header === undefined) {
+        header = csvHeader(raw, name);
+        if (tally !== undefined) tally[header === undefined ? 'blank' : 'header']++;
+      } else if (raw.bytes === undefined) entries.push(badLine(raw.line, Buffer.alloc(0), TOO_LONG, raw.endLine));
       else {
         const read = lineText(raw.bytes);
-        if (read === undefined) entries.push(badLine(raw.line, raw.bytes, NOT_UTF8));
-        else if (read.text !== '') entries.push({ line: raw.line, ...read });
+        if (read === undefined) entries.push(badLine(raw.line, raw.bytes, NOT_UTF8, raw.endLine));
+        else if (read.text !== '') entries.push({ line: raw.line, endLine: raw.endLine, ...read });
+        else if (tally !== undefined) tally.blank++;
       }
     }
     if (entries.length === 0 || header === undefined) continue;
     const columns = header;
-    const readable = entries.filter((entry): entry is { line: number; bytes: Buffer; text: string } => 'text' in entry);
+    const readable = entries.filter((entry): entry is Readable => 'text' in entry);
     const fields = csvRecords(readable.map((entry) => entry.text));
     let next = 0;
-    yield entries.map((entry) => ('text' in entry ? csvLine(entry.line, entry.bytes, fields[next++] as string[] | CsvProblem, columns) : entry));
+    yield entries.map((entry) => ('text' in entry ? csvLine(entry, fields[next++] as string[] | CsvProblem, columns) : entry));
   }
 }
 
@@ -226,12 +236,12 @@ function csvHeader({ line, bytes }: RawLine, name: string): readonly string[] | 
   return names;
 }
 
-function csvLine(line: number, bytes: Buffer, fields: string[] | CsvProblem, header: readonly string[]): InputLine {
-  if (!Array.isArray(fields)) return badLine(line, bytes, fields.problem);
-  if (fields.length !== header.length) return badLine(line, bytes, `has ${fields.length} fields where the header has ${header.length}`);
+function csvLine({ line, endLine, bytes }: { line: number; endLine: number | undefined; bytes: Buffer }, fields: string[] | CsvProblem, header: readonly string[]): InputLine {
+  if (!Array.isArray(fields)) return badLine(line, bytes, fields.problem, endLine);
+  if (fields.length !== header.length) return badLine(line, bytes, `has ${fields.length} fields where the header has ${header.length}`, endLine);
   const cells: Record<string, string> = {};
   header.forEach((column, at) => (cells[column] = fields[at] as string));
-  return { line, bytes, record: csvRecord(cells), json: false };
+  return { line, endLine, bytes, record: csvRecord(cells), json: false };
 }
 
 /** Empty cells are absent fields; integer fields with only digits become numbers. */

@@ -10,6 +10,7 @@ import { canonicalJson, requestKey } from './keys.js';
 import type { LegacyJournals } from './legacy.js';
 import type { Occurrences } from './occurrences.js';
 import { pairTag } from './pairing.js';
+import type { Repeats } from './repeats.js';
 import type { WorkItem } from './types.js';
 
 /**
@@ -27,6 +28,8 @@ export interface ItemContext extends BuildContext {
   earlier: EarlierLines;
   /** How many times each request was met so far: one table for the survey and the run (reset between). */
   occurrences: Occurrences;
+  /** Events and attempts: lines repeating an earlier line's parcel and status, found (and skipped with --once-per-parcel). */
+  repeats?: Repeats | undefined;
 }
 
 /**
@@ -108,7 +111,9 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
       for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
         yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
           content.add(input);
-          return workItem(input, ctx, occurrences);
+          const item = workItem(input, ctx, occurrences);
+          if (input.endLine !== undefined) item.endLine = input.endLine;
+          return item;
         });
       }
     }
@@ -123,6 +128,8 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
   const request = lineRequest(input, ctx);
   if (!request.ok) return { kind: 'invalid', line, field: request.field, message: request.message };
   const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
+  const repeats = ctx.repeats;
+  const repeated = repeats?.check(request);
   const journal = ctx.journal;
   if (journal?.done.has(key)) return { kind: 'replayed', line, entryId: journal.done.entryId(key) };
   const pair = pairTag(ctx.kind, request);
@@ -143,7 +150,13 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
     return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, pair, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
   }
   const built = buildLine(request, ctx);
-  if (!built.ok) return { kind: 'invalid', line, field: built.field, message: built.message };
+  if (!built.ok) {
+    // An invalid line is neither the first of its parcel and status nor a repeat of it.
+    repeats?.forget(request, repeated);
+    return { kind: 'invalid', line, field: built.field, message: built.message };
+  }
+  // A repeat that an earlier run sent keeps its outcome (above); one never sent is not sent now.
+  if (repeated !== undefined && repeats?.report.oncePerParcel === true) return { kind: 'skipped', line, entryId: request.parcel, reason: repeats.skip(repeated) };
   const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false, pair };
   const earlier = ctx.earlier.at(line, pair);
   if (earlier !== undefined) item.earlier = earlier.entryId ?? '';

@@ -13,7 +13,7 @@ import { journalWhere } from './target.js';
 /** What a bulk run and `--check` share on the command side: the input as the import reads it, and the refusals of its batch. */
 
 /** What a run reads and how its lines become requests (shared by a run and `--check`). */
-export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'dataDir' | 'target' | 'where' | 'now'>;
+export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'dataDir' | 'target' | 'where' | 'now'>;
 
 export async function importSource(opts: BulkRunOptions, ctx: Context, target: string): Promise<ImportSource> {
   // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
@@ -29,6 +29,7 @@ export async function importSource(opts: BulkRunOptions, ctx: Context, target: s
     overrides: opts.overrides,
     unkeyed: opts.unkeyed,
     defaults: opts.defaults,
+    oncePerParcel: opts.oncePerParcel,
     dataDir: dataDir(ctx.env),
     target,
     where: await journalWhere(ctx),

@@ -37,18 +37,20 @@ export interface RunSummary {
   replayed: number;
   /** Lines an earlier run had confirmed: not sent. */
   alreadyDone: number;
+  /** Lines kept in the outbox to send later. */
+  queued: number;
   /** Lines not sent on purpose (they match what an earlier batch created, or a rule left them out). */
   skipped: number;
+  /** Of the skipped lines, those that matched a line an earlier batch created. */
+  matched: number;
   /** Lines that failed: refused by the service, out of its reach, or invalid (counted in `invalid` too). */
   failed: number;
   /** Lines that could not be read or built into a request: nothing was sent for them. */
   invalid: number;
-  /** Lines stopped by Ctrl-C or an outage before an answer (not failed: the next run sends them with the same key). */
-  cancelledLines: number;
+  /** Lines the run stopped before an answer (Ctrl-C, an outage): not failed, the next run sends them with the same key. */
+  notSent: number;
   /** Of those, the lines the outage stop kept from being sent (the service could not be reached). */
   unreachable: number;
-  /** Lines kept in the outbox (`--queue`), to be sent by `outbox flush`. */
-  queued: number;
   /** Fields ignored on history lines (not part of the body). */
   ignoredFields: number;
   elapsedMs: number;
@@ -64,7 +66,7 @@ export interface RunSummary {
 
 /** A summary of no lines. */
 export function emptySummary(): RunSummary {
-  return { created: 0, replayed: 0, alreadyDone: 0, skipped: 0, failed: 0, invalid: 0, cancelledLines: 0, unreachable: 0, queued: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
+  return { created: 0, replayed: 0, alreadyDone: 0, queued: 0, skipped: 0, matched: 0, failed: 0, invalid: 0, notSent: 0, unreachable: 0, ignoredFields: 0, elapsedMs: 0, rate: 0, cancelled: false, exitCode: EXIT.OK, maxBuffered: 0 };
 }
 
 export async function runBulk(opts: RunOptions): Promise<RunSummary> {
@@ -191,13 +193,14 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         const item = pending[at++] as WorkItem;
         const seq = nextSeq++;
         if (item.kind !== 'send') {
-          finish(seq, worker.immediate(item));
+          finish(seq, spanned(worker.immediate(item), item.endLine));
           emitReady();
           continue;
         }
         summary.ignoredFields += item.ignored;
         inFlight++;
-        void worker.send(item).then(onAnswer(seq));
+        const endLine = item.endLine;
+        void worker.send(item).then((result) => onAnswer(seq)(spanned(result, endLine)));
       }
     }
   } catch (error) {
@@ -216,24 +219,37 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (inputFailure) throw inputFailure.error;
 
   summary.elapsedMs = timing.now() - started;
-  const lines = summary.created + summary.replayed + summary.alreadyDone + summary.skipped + summary.queued + summary.failed + summary.cancelledLines;
-  summary.rate = summary.elapsedMs > 0 ? (lines * 1000) / summary.elapsedMs : 0;
-  // Stopped after the last line was started: its lines in flight were still cancelled.
-  if (summary.cancelledLines > summary.unreachable) summary.cancelled = true;
+  summary.rate = summary.elapsedMs > 0 ? (linesDone(summary) * 1000) / summary.elapsedMs : 0;
+  // Stopped after the last line was started: its lines in flight were still cancelled (an outage's are not a Ctrl-C).
+  if (summary.notSent > summary.unreachable) summary.cancelled = true;
   if (summary.cancelled) summary.exitCode = EXIT.CANCELLED;
   else if (summary.queued > 0 && summary.exitCode === EXIT.OK) summary.exitCode = EXIT.QUEUED;
   else if (summary.unreachable > 0 && summary.exitCode < EXIT.UNAVAILABLE) summary.exitCode = EXIT.UNAVAILABLE;
   return summary;
 }
 
+/** The result lines a run emitted: each counted once, under its outcome. */
+export function linesDone(summary: RunSummary): number {
+  return summary.created + summary.replayed + summary.alreadyDone + summary.queued + summary.skipped + summary.failed + summary.notSent;
+}
+
+/** A record spanning lines names its last line (right after its first). */
+function spanned(result: ResultLine, endLine: number | undefined): ResultLine {
+  if (endLine === undefined) return result;
+  const { line, ...rest } = result;
+  return { line, end_line: endLine, ...rest };
+}
+
 function tally(summary: RunSummary, result: ResultLine): void {
   if (result.outcome === 'already_done') summary.alreadyDone++;
   else if (result.outcome === 'replayed') summary.replayed++;
-  else if (result.outcome === 'skipped') summary.skipped++;
   else if (result.outcome === 'queued') summary.queued++;
-  else if (result.ok) summary.created++;
+  else if (result.outcome === 'skipped') {
+    summary.skipped++;
+    if (result.matched !== undefined) summary.matched++;
+  } else if (result.ok) summary.created++;
   else if (result.outcome === 'not_sent') {
-    summary.cancelledLines++;
+    summary.notSent++;
     if (result.error?.code === UNREACHABLE) summary.unreachable++;
   }
   else {

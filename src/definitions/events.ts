@@ -1,6 +1,6 @@
 /** `events …`: plain data; src/commands/loaders.ts names the module that runs each. */
 import { command } from './definition.js';
-import { BULK_NOTES, bulk, data, idempotencyKey } from './flags.js';
+import { BULK_NOTES, bulk, data, historyBulk, idempotencyKey } from './flags.js';
 
 export const eventsCommands = {
   eventsList: command({
@@ -20,6 +20,7 @@ export const eventsCommands = {
       data,
       idempotencyKey,
       ...bulk,
+      ...historyBulk,
     },
     examples: [
       'parcels events add <id> --status in_transit',

@@ -48,6 +48,15 @@ export const bulk = {
   offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
 } as const satisfies Record<string, FlagSpec>;
 
+/** Bulk runs of history lines (events add, attempts add). */
+export const historyBulk = {
+  oncePerParcel: {
+    type: 'bool',
+    flags: '--once-per-parcel',
+    description: "with --from: send a parcel's status once; a line repeating an earlier line's parcel and status (a double scan) is skipped",
+  },
+} as const satisfies Record<string, FlagSpec>;
+
 /** The batch rules of `--from`, in the --help of create, events add and attempts add (README: "Bulk runs"). */
 export const BULK_NOTES = [
   `Batches (--from):

@@ -2,19 +2,18 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { durationText } from './time.js';
 import type { IO } from './streams.js';
+import type { LineOutcome } from '../schemas/line-outcome.js';
 
 /**
- * A one-line progress bar on a terminal's stderr. It shares the screen with the lines a run prints
- * on the same terminal (a bulk run's results on stdout): `above()` takes the bar off its line while
- * they are written and draws it again below them, so the bar always sits on the last line and
- * `stop()` leaves nothing of it. (cli-progress, used before, restored the cursor to where the bar
- * started, which is stale once other output has scrolled the screen: its summary overwrote results.)
+ * A one-line progress bar on a terminal's stderr, drawn again in place (`\r`, erase line) and
+ * erased by `stop()`, which leaves nothing of it. A bulk run at a terminal writes its result lines
+ * to a file, not to the screen, so nothing scrolls under the bar.
  */
 export interface ProgressLine {
-  /** One more line done; the bar is drawn again at most five times a second. */
-  tick(): void;
-  /** Runs `write` (output to the same terminal, made synchronously) with the bar off the screen. */
-  above<T>(write: () => T): T;
+  /** One more line done, and what became of it: only lines sent set the ETA's pace (already done and skipped lines take no time). */
+  tick(outcome?: LineOutcome): void;
+  /** Of the lines still to come, this many are not expected to be sent (an earlier run confirmed them): the ETA leaves them out. */
+  notToSend(lines: number): void;
   /** Erases the bar for good. */
   stop(): void;
 }
@@ -30,14 +29,30 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-/** The bar's text: `[=====-----] 120/300 lines | 88/s | ETA 2s`, cut to `width`. */
-export function progressText(done: number, total: number, elapsedMs: number, width: number): string {
+/** Where a run is: lines done of `total`, and how long the lines sent took. */
+export interface ProgressState {
+  done: number;
+  /** Lines expected (0: unknown, no bar and no ETA). */
+  total: number;
+  elapsedMs: number;
+  /** Of the lines done, those that took a request: the ETA's pace. */
+  sent: number;
+  /** Of the lines still to come, those expected not to be sent. */
+  notToSend: number;
+}
+
+/** The bar's text: `[=====-----] 120/300 lines | 88/s | ETA 2s`, cut to `width`; the ETA counts only lines still to send, at the pace of those sent. */
+export function progressText(state: ProgressState, width: number): string {
+  const { done, total, elapsedMs } = state;
   const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0;
+  const sendRate = elapsedMs > 0 ? state.sent / (elapsedMs / 1000) : 0;
   const parts = [`${done}${total > 0 ? `/${Math.max(total, done)}` : ''} lines`, `${Math.round(rate)}/s`];
   let text: string;
   if (total > 0) {
     const filled = Math.round((Math.min(done, total) / total) * BAR_WIDTH);
-    if (rate > 0) parts.push(`ETA ${durationText(Math.max(0, total - done) / rate)}`);
+    const toSend = Math.max(0, total - done - state.notToSend);
+    if (toSend === 0 && rate > 0) parts.push('ETA 0s');
+    else if (sendRate > 0) parts.push(`ETA ${durationText(toSend / sendRate)}`);
     text = `[${'='.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${parts.join(' | ')}`;
   } else text = parts.join(' | ');
   // One column short of the width: a line that fills it would wrap on some terminals, and `\r` then erases only its last row.
@@ -49,13 +64,15 @@ export function progressLine(io: IO, opts: ProgressOptions): ProgressLine {
   const width = (): number => (io.stderr as { columns?: number }).columns || io.columns;
   const started = now();
   let done = 0;
+  let sent = 0;
+  let notToSend = 0;
   let shown = false;
   let dirty = false;
   let stopped = false;
   const write = (text: string): void => void io.stderr.write(text);
   const draw = (): void => {
     dirty = false;
-    write(`${ERASE_LINE}${progressText(done, opts.total, now() - started, width())}`);
+    write(`${ERASE_LINE}${progressText({ done, total: opts.total, elapsedMs: now() - started, sent, notToSend }, width())}`);
     shown = true;
   };
   const erase = (): void => {
@@ -68,18 +85,15 @@ export function progressLine(io: IO, opts: ProgressOptions): ProgressLine {
   timer.unref();
   draw();
   return {
-    tick() {
+    tick(outcome = 'created') {
       done++;
+      if (outcome === 'created' || outcome === 'replayed' || outcome === 'failed') sent++;
+      else if (outcome === 'already_done' && notToSend > 0) notToSend--;
       dirty = true;
     },
-    above(output) {
-      if (stopped) return output();
-      erase();
-      try {
-        return output();
-      } finally {
-        draw();
-      }
+    notToSend(lines) {
+      notToSend = lines;
+      dirty = true;
     },
     stop() {
       if (stopped) return;
@@ -91,7 +105,7 @@ export function progressLine(io: IO, opts: ProgressOptions): ProgressLine {
 }
 
 /** Lines of a file, read as a stream; 0 for what is not a regular file (a pipe, /dev/zero: read once, or never ending). */
-async function countLines(path: string): Promise<number> {
+export async function countLines(path: string): Promise<number> {
   if (!(await stat(path)).isFile()) return 0;
   let lines = 0;
   let last = 0x0a;

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { shellWords } from '../helpers/hint-replay.js';
 import { captureIO } from '../helpers/io.js';
 import type { Harness } from './harness.js';
 import { expectNoSecrets, startHarness } from './harness.js';
@@ -31,21 +32,29 @@ describe('bulk run output', () => {
     const r = await h.cli(['create', '--from', input(3)]);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { line: number }).line)).toEqual([1, 2, 3]);
-    expect(r.stderr).toMatch(/^✓ 3 created, 0 already done, 0 failed in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n$/);
+    expect(r.stderr).toMatch(/^✓ 3 lines read: 3 created, 0 already done, 0 failed in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n$/);
   });
 
-  it('on a terminal: a progress bar with the count out of the file lines, then the summary', async () => {
+  it('on a terminal: a progress bar with the count out of the file lines, then the summary; the result lines go to a file beside the journal', async () => {
     const r = await h.cli(['create', '--from', input(3)], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/\d\/3 lines \| \d+\/s \| ETA /);
-    expect(r.stderr).toMatch(/✓ 3 created, 0 already done, 0 failed in .*\n$/);
-    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(3);
+    // Drawn at once; then five times a second at most (this run takes less).
+    expect(r.stderr.startsWith(`\r\u001b[K[${'-'.repeat(30)}] 0/3 lines | 0/s`)).toBe(true);
+    expect(r.stdout).toBe('');
+    const summary = /✓ 3 lines read: 3 created, 0 already done, 0 failed in .*\nResults: (\S+\/journals\/[0-9a-f]{16}\/create~[0-9a-f]{16}\.results\.jsonl)\n$/.exec(r.stderr);
+    expect(summary, r.stderr).not.toBeNull();
+    const written = readFileSync(summary?.[1] as string, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { line: number; outcome: string });
+    expect(written.map((result) => [result.line, result.outcome])).toEqual([
+      [1, 'created'],
+      [2, 'created'],
+      [3, 'created'],
+    ]);
   });
 
   it('--quiet on a terminal: no progress bar', async () => {
     const r = await h.cli(['create', '--from', input(2), '--quiet'], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^✓ 2 created, 0 already done, 0 failed in /);
+    expect(r.stderr).toMatch(/^✓ 2 lines read: 2 created, 0 already done, 0 failed in /);
   });
 });
 
@@ -89,7 +98,8 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
     const abandon = new AbortController();
     const before = committedParcels();
     // Each test its own batch: the same lines would be replays of the other test's, never committed anew.
-    const running = run(['create', '--from', input(5, abandonToo ? 101 : 201), '--concurrency', '2'], { io: captured.io, env, signal: signal.signal, abandon: abandon.signal });
+    const file = input(5, abandonToo ? 101 : 201);
+    const running = run(['create', '--from', file, '--concurrency', '2'], { io: captured.io, env, signal: signal.signal, abandon: abandon.signal });
     // Both requests have reached the sandbox (committed, their answers held back) and are in the journal.
     await expect.poll(() => committedParcels() - before, { timeout: 5000, interval: 20 }).toBe(2);
     expect(journaledSends(env.PARCELS_CONFIG_DIR as string)).toBe(5);
@@ -97,27 +107,47 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
     // The first Ctrl-C is handled as it is raised (abort listeners run synchronously); the second follows.
     if (abandonToo) abandon.abort('SIGINT');
     const code = await running;
-    return slow.record({ code, stdout: captured.stdout(), stderr: captured.stderr() });
+    return { ...slow.record({ code, stdout: captured.stdout(), stderr: captured.stderr() }), env, file, before };
   }
 
-  it('the first waits for the requests in flight: they are confirmed, nothing more is sent, exit 130', async () => {
+  /** The resume command the summary printed, run as printed: it finishes the batch. */
+  async function resumed(r: { stderr: string; env: NodeJS.ProcessEnv }) {
+    const command = /^Hint: run `parcels ([^`]+)` to send/m.exec(r.stderr)?.[1];
+    expect(command, r.stderr).toBeDefined();
+    return slow.cli(shellWords(command as string), { env: r.env });
+  }
+
+  it('the first waits for the requests in flight: they are confirmed, nothing more is sent, exit 130; the resume command printed finishes the rest, no duplicate', async () => {
     const r = await interrupted(false);
     expect(r.code).toBe(130);
     expect(r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { line: number; ok: boolean })).toMatchObject([
       { line: 1, ok: true, outcome: 'created' },
       { line: 2, ok: true, outcome: 'created' },
     ]);
-    expect(r.stderr).toMatch(/^Interrupted: 2 created, 0 already done, 0 failed in /);
+    expect(r.stderr).toMatch(/^Interrupted after 2 of 5 lines: 2 created, 0 already done, 0 failed, 3 not sent in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n/);
+    expect(r.stderr.split('\n')[1]).toBe(`Hint: run \`parcels create --from ${r.file} --concurrency 2\` to send the 3 lines not yet sent (the 2 done are not sent again)`);
+
+    const again = await resumed(r);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^✓ 5 lines read: 3 created, 2 already done, 0 failed in /);
+    expect(committedParcels() - r.before).toBe(5);
   });
 
-  it('a second abandons them at once: reported as cancelled (left uncertain for the next run), exit 130', async () => {
+  it('a second abandons them at once: reported as not sent (left uncertain for the next run), exit 130; resumed, they are replayed by the service, not created twice', async () => {
     const r = await interrupted(true);
     expect(r.code).toBe(130);
     // Both requests were committed: had the run waited for their held answers, they would read ok.
+    const cancelled = { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' };
     expect(r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)).toEqual([
-      { line: 1, ok: false, outcome: 'not_sent', error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
-      { line: 2, ok: false, outcome: 'not_sent', error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
+      { line: 1, ok: false, outcome: 'not_sent', error: cancelled },
+      { line: 2, ok: false, outcome: 'not_sent', error: cancelled },
     ]);
-    expect(r.stderr).toMatch(/^Interrupted: 0 created, 0 already done, 0 failed, 2 cancelled in /);
+    expect(r.stderr).toMatch(/^Interrupted after 0 of 5 lines: 0 created, 0 already done, 0 failed, 5 not sent in /);
+    expect(r.stderr.split('\n')[1]).toBe(`Hint: run \`parcels create --from ${r.file} --concurrency 2\` to send the 5 lines not yet sent (the 0 done are not sent again)`);
+
+    const again = await resumed(r);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^✓ 5 lines read: 3 created, 2 replayed by the service, 0 already done, 0 failed in /);
+    expect(committedParcels() - r.before).toBe(5);
   });
 });

@@ -151,12 +151,13 @@ describe('outbox flush', () => {
     expect(lines.slice(0, 2)).toEqual([`✓ #1 events add ${id} status 2 in_transit: sent`, `✓ #2 attempts add ${id} outcome 1 failed: sent`]);
     expect(lines[2]).toMatch(new RegExp(`^✗ #3 events add ${MISSING} status 1 picked_up: rejected 404 parcel_not_found: `));
     expect(r.stderr).toMatch(
-      /^! Outbox: sent 2 \(1 status event, 1 delivery attempt\), 1 failed, 0 still waiting in \d+\.\d s; `parcels outbox drop --rejected --sandbox` removes what the service rejected\n$/,
+      /^! Outbox: 3 entries: 2 created \(1 status event, 1 delivery attempt\), 1 failed; 0 still waiting in \d+\.\d s\nHint: `parcels outbox drop --rejected --sandbox` removes what the service rejected\n$/,
     );
     await h.cli(['--sandbox', 'events', 'add', id, '--status', 'in_delivery', '--offline'], opts);
     const piped = await h.cli(['--sandbox', 'outbox', 'flush'], opts);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toBe(`{"line":4,"ok":true,"outcome":"created","entry_id":"${id}"}\n`);
+    expect(piped.stderr).toMatch(/^✓ Outbox: 1 entry: 1 created \(1 status event\), 0 failed; 0 still waiting in \d+\.\d s\n$/);
   });
 });
 

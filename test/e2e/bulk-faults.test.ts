@@ -22,7 +22,7 @@ describe('bulk create --from under faults', () => {
     expect(lines.every((r) => r.ok === true && UUID.test(r.entry_id as string) && r.outcome !== 'already_done')).toBe(true);
     // A line whose answer was dropped is resent with its key: the service replays what it created.
     const replayed = lines.filter((r) => r.outcome === 'replayed').length;
-    expect(first.stderr).toMatch(new RegExp(`^✓ ${2000 - replayed} created, ${replayed} replayed by the service, 0 already done, 0 failed in \\d+\\.\\d s, \\d+ lines/s \\(batch [0-9a-f]{16}\\)\n$`));
+    expect(first.stderr).toMatch(new RegExp(`^✓ 2000 lines read: ${2000 - replayed} created, ${replayed} replayed by the service, 0 already done, 0 failed in \\d+\\.\\d s, \\d+ lines/s \\(batch [0-9a-f]{16}\\)\n$`));
 
     const stored = await allParcels(env);
     expect(stored).toHaveLength(2000);
@@ -32,7 +32,7 @@ describe('bulk create --from under faults', () => {
     const second = await parcels(['create', '--from', input, '--concurrency', '32'], { env });
     expect(second.code, second.stderr).toBe(0);
     expect(results(second)).toEqual(lines.map((r) => ({ line: r.line, ok: true, outcome: 'already_done', entry_id: r.entry_id })));
-    expect(second.stderr).toMatch(/^✓ 0 created, 2000 already done, 0 failed in /);
+    expect(second.stderr).toMatch(/^✓ 2000 lines read: 0 created, 2000 already done, 0 failed in /);
     expect(await allParcels(env)).toHaveLength(2000);
 
     const batches = await parcels(['batches', '-o', 'json'], { env });

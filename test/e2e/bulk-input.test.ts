@@ -65,7 +65,7 @@ describe('bad input is one line, never the file', () => {
     expect(lines).toHaveLength(20);
     expect(lines[7]).toEqual({ line: 9, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: 'has 5 fields where the header has 4' } });
     expect(lines.filter((l) => l.ok === true).map((l) => l.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
-    expect(r.stderr).toMatch(/^! 19 created, 0 already done, 1 failed \(1 invalid\) in /);
+    expect(r.stderr).toMatch(/^! 21 lines read: 19 created, 0 already done, 1 skipped \(1 header\), 1 failed \(1 invalid\) in /);
     expect((await allParcels(env)).map((p) => p.number).sort((a, b) => Number(a) - Number(b))).toEqual(
       Array.from({ length: 20 }, (_, i) => String(i + 1)).filter((n) => n !== '8'),
     );

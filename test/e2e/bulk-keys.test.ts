@@ -37,7 +37,7 @@ describe('fix and run again', () => {
     const first = await parcels(['create', '--from', input], { env });
     expect(first.code).toBe(2);
     expect(results(first).filter((r) => r.ok === true)).toHaveLength(18);
-    expect(first.stderr).toMatch(/^! 18 created, 0 already done, 2 failed \(2 invalid\) in .* \(batch [0-9a-f]{16}\)\n/);
+    expect(first.stderr).toMatch(/^! 21 lines read: 18 created, 0 already done, 1 skipped \(1 header\), 2 failed \(2 invalid\) in .* \(batch [0-9a-f]{16}\)\n/);
     const command = hinted(first.stderr);
     expect(command).toEqual(['create', '--from', input, '--continue']);
 
@@ -56,13 +56,13 @@ describe('fix and run again', () => {
     const fixed = await parcels(command, { env });
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(results(fixed).filter((r) => r.outcome !== 'already_done').map((r) => r.line)).toEqual([8, 16]);
-    expect(fixed.stderr).toMatch(/^✓ 2 created, 18 already done, 0 failed in /);
+    expect(fixed.stderr).toMatch(/^✓ 21 lines read: 2 created, 18 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(numbers(await allParcels(env))).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
 
     // Unchanged now: the same command replays everything, exit 0.
     const again = await parcels(['create', '--from', input], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^✓ 0 created, 20 already done, 0 failed in /);
+    expect(again.stderr).toMatch(/^✓ 21 lines read: 0 created, 20 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(await allParcels(env)).toHaveLength(20);
   });
 
@@ -119,7 +119,7 @@ describe('the batch', () => {
     const lines = [parcelLine(1), parcelLine(2)];
     expect((await parcels(['create', '--from', writeLines(dir, 'monday.ndjson', lines)], { env })).code).toBe(0);
     const tuesday = await parcels(['create', '--from', writeLines(dir, 'tuesday.ndjson', lines)], { env });
-    expect(tuesday.stderr).toMatch(/^✓ 2 created, 0 already done, 0 failed in /);
+    expect(tuesday.stderr).toMatch(/^✓ 2 lines read: 2 created, 0 already done, 0 failed in /);
     expect(await allParcels(env)).toHaveLength(4);
   });
 
@@ -141,7 +141,7 @@ describe('the batch', () => {
     expect(command).toEqual(['create', '--from', input, '--batch-id', batch, '--continue']);
     writeLines(dir, 'export.csv', [HEADER, row(1), row(3), row(4)]);
     const fixed = await parcels(command, { env });
-    expect(fixed.stderr).toMatch(/^✓ 1 created, 2 already done, 0 failed in /);
+    expect(fixed.stderr).toMatch(/^✓ 4 lines read: 1 created, 2 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(numbers(await allParcels(env))).toEqual(['1', '1', '2', '3', '4']);
   });
 
@@ -157,7 +157,7 @@ describe('the batch', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/standard input changed since batch depot-7 last ran \([^)]+\): 2 of 3 lines match it; nothing was sent/);
     const fixed = await parcels(hinted(first.stderr), { env, input: good });
-    expect(fixed.stderr).toMatch(/^✓ 1 created, 2 already done, 0 failed in /);
+    expect(fixed.stderr).toMatch(/^✓ 3 lines read: 1 created, 2 already done, 0 failed in /);
 
     const unnamed = await parcels(['create', '--from', '-'], { env, input: bad.replace(/"number":"(\d)"/g, '"number":"1$1"') });
     expect(unnamed.code).toBe(2);
@@ -165,7 +165,7 @@ describe('the batch', () => {
     const command = hinted(unnamed.stderr);
     expect(command).toEqual(['create', '--from', '-', '--batch-id', batch, '--continue']);
     const unnamedFixed = await parcels(command, { env, input: good.replace(/"number":"(\d)"/g, '"number":"1$1"') });
-    expect(unnamedFixed.stderr).toMatch(/^✓ 1 created, 2 already done, 0 failed in /);
+    expect(unnamedFixed.stderr).toMatch(/^✓ 3 lines read: 1 created, 2 already done, 0 failed in /);
     expect(numbers(await allParcels(env))).toEqual(['1', '2', '3', '11', '12', '13']);
   });
 });
@@ -215,7 +215,7 @@ describe('journals of the released version', () => {
     // Its journal was taken over and removed; the next run replays all six from the new one.
     expect(readdirSync(join(old, '..')).filter((f) => f.startsWith('create-'))).toEqual([]);
     const again = await parcels(['create', '--from', input], { env });
-    expect(again.stderr).toMatch(/^✓ 0 created, 6 already done, 0 failed in /);
+    expect(again.stderr).toMatch(/^✓ \d+ lines read: 0 created, 6 already done, 0 failed in /);
   });
 
   it('a finished batch in its compact form (a done file of version 1) replays every line', async () => {

@@ -77,7 +77,7 @@ describe('offline outbox', () => {
     expect(tooEarly.code).toBe(8);
     expect(tooEarly.stdout).toBe('{"line":1,"ok":false,"outcome":"failed","error":{"code":"connection_refused","message":' + JSON.stringify(JSON.parse(tooEarly.stdout).error.message) + '}}\n');
     expect(tooEarly.stderr).toMatch(
-      /^! Outbox: sent 0, 1 failed, 3 still waiting \(2 not tried: the service is still out of reach\) in \d+\.\d s; `parcels outbox flush` again once the service answers\n$/,
+      /^! Outbox: 3 entries: 0 created, 1 failed, 2 not sent \(the service is still out of reach\); 3 still waiting in \d+\.\d s\nHint: run `parcels outbox flush` again once the service answers\n$/,
     );
 
     await serve(db, port);
@@ -91,7 +91,7 @@ describe('offline outbox', () => {
     ]);
     expect(results[0]?.entry_id).toBe(id);
     expect(results[2]?.entry_id).toMatch(UUID);
-    expect(flushed.stderr).toMatch(/^✓ Outbox: sent 3 \(1 status event, 1 delivery attempt, 1 parcel created\), 0 still waiting in \d+\.\d s\n$/);
+    expect(flushed.stderr).toMatch(/^✓ Outbox: 3 entries: 3 created \(1 status event, 1 delivery attempt, 1 parcel\), 0 failed; 0 still waiting in \d+\.\d s\n$/);
 
     // Exactly once: a second flush has nothing to send, the service holds one of each.
     expect(await parcels(['outbox', 'flush'], env)).toMatchObject({ code: 0, stdout: '' });
@@ -160,7 +160,7 @@ describe('offline outbox', () => {
     ]);
     const flushed = await parcels(['outbox', 'flush'], env);
     expect(flushed.code, flushed.stderr).toBe(0);
-    expect(flushed.stderr).toMatch(/^✓ Outbox: sent 3 \(3 parcels created\), 0 still waiting in \d+\.\d s\n$/);
+    expect(flushed.stderr).toMatch(/^✓ Outbox: 3 entries: 3 created \(3 parcels\), 0 failed; 0 still waiting in \d+\.\d s\n$/);
     expect(await parcels(['outbox', 'flush'], env)).toMatchObject({ code: 0, stdout: '' });
     const numbers = (await parcels(['list', '-o', 'ndjson'], env)).stdout
       .trim()

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_SEED } from '../helpers/seed.js';
 import { bulkHelpers } from '../helpers/bulk.js';
+import { shellWords } from '../helpers/hint-replay.js';
 
 const { parcels, serve, parcelLine, writeLines, results, allParcels, startRun } = bulkHelpers();
 
@@ -46,14 +47,18 @@ describe('bulk create --from', () => {
     first.child.kill('SIGINT');
     const stopped = await first.exited;
     expect(stopped.code).toBe(130);
-    // Lines not yet answered are reported as cancelled; they are resent (same key) by the next run.
-    expect(stopped.stderr).toMatch(/Interrupted: \d+ created, 0 already done, 0 failed(, \d+ cancelled)? in /);
+    // What was done, what was not sent (lines without an answer, resent with the same key by the next run, and lines never reached), and the command that resumes.
     const done = results(stopped).filter((r) => r.ok === true).length;
     expect(done).toBeLessThan(300);
+    const [head = '', hint = ''] = stopped.stderr.split('\n');
+    expect(head).toMatch(new RegExp(`^Interrupted after ${done} of 300 lines: ${done} created, 0 already done, 0 failed, ${300 - done} not sent in \\d+\\.\\d s, \\d+ lines/s \\(batch [0-9a-f]{16}\\)$`));
+    expect(hint).toBe(`Hint: run \`parcels create --from ${input} --rate 50/s\` to send the ${300 - done} lines not yet sent (the ${done} done are not sent again)`);
 
-    const resumed = await parcels(['create', '--from', input], { env });
+    // The resume command, run as printed: the rest once each, no duplicate.
+    const resumed = await parcels(shellWords(/`parcels ([^`]+)`/.exec(hint)?.[1] ?? ''), { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(results(resumed).filter((r) => r.outcome === 'already_done')).toHaveLength(done);
+    expect(resumed.stderr).toMatch(new RegExp(`^✓ 300 lines read: ${300 - done} created, ${done} already done, 0 failed in `));
     expect(await allParcels(env)).toHaveLength(300);
   });
 
@@ -72,7 +77,7 @@ describe('bulk create --from', () => {
     ]);
     expect(lines[1]?.error).toEqual({ code: 'invalid_line', field: 'number', message: expect.stringMatching(/^number /) });
     expect(lines[3]?.error).toEqual({ code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON/) });
-    expect(r.stderr).toMatch(/^! 3 created, 0 already done, 2 failed \(2 invalid\) in .*\n/);
+    expect(r.stderr).toMatch(/^! 6 lines read: 3 created, 0 already done, 1 skipped \(1 blank\), 2 failed \(2 invalid\) in .*\n/);
     expect(r.stderr.split('\n')[1]).toBe(`Hint: run it once those lines are fixed in ${input}: \`parcels create --from ${input} --continue\` (it sends the fixed lines and replays the others)`);
     expect(await allParcels(env)).toHaveLength(3);
   });
@@ -112,7 +117,7 @@ describe('bulk create --from', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(results(r).every((l) => l.ok === true)).toBe(true);
     // The whole pool waits out each pause, and says nothing more than its summary.
-    expect(r.stderr).toMatch(/^✓ 50 created, 0 already done, 0 failed in /);
+    expect(r.stderr).toMatch(/^✓ \d+ lines read: 50 created, 0 already done, 0 failed in /);
     // 50 requests at 20 per 2-second window: the sandbox refuses any over its limit, so every line
     // created means the run waited out the windows (no wall-clock bound needed).
     expect(await allParcels(env)).toHaveLength(50);
@@ -131,7 +136,7 @@ describe('bulk events add / attempts add --from', () => {
     const listed = results(list).map((p) => p.entry_id);
     expect(results(events).map((r) => [r.ok, r.entry_id])).toEqual(listed.map((id) => [true, id]));
     // Every other field of `list` output is ignored, and counted.
-    expect(events.stderr).toMatch(/^✓ 3 created, 0 already done, 0 failed, \d+ fields ignored in /);
+    expect(events.stderr).toMatch(/^✓ \d+ lines read: 3 created, 0 already done, 0 failed, \d+ fields ignored in /);
 
     const [first, second] = created as [string, string];
     const attempts = writeLines(dir, 'attempts.csv', ['entry_id,outcome,reason', `${first},1,0`, `${second},0,`]);
@@ -186,7 +191,7 @@ describe('batches', () => {
 
     const again = await parcels(['create', '--from', input], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^✓ 0 created, 60 already done, 0 failed in /);
+    expect(again.stderr).toMatch(/^✓ \d+ lines read: 0 created, 60 already done, 0 failed in /);
     expect(results(again)).toEqual(created.map((r) => ({ line: r.line, ok: true, outcome: 'already_done', entry_id: r.entry_id })));
     // Nothing changed: the same done file, not a rewrite.
     expect(readdirSync(join(journals, target as string)).sort()).toEqual(files);

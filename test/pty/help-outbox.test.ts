@@ -29,7 +29,7 @@ describe.skipIf(!hasPty)('help and the outbox on a real terminal', () => {
     const { code, lines } = await runCli(['--sandbox', 'outbox', 'flush'], { env, columns: 200 });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^✓ #1 create DEMO-BIKE 1234AB 5: sent, parcel [0-9a-f-]{36}$/);
-    expect(lines[1]).toMatch(/^✓ Outbox: sent 1 \(1 parcel created\), 0 still waiting in \d+\.\d s$/);
+    expect(lines[1]).toMatch(/^✓ Outbox: 1 entry: 1 created \(1 parcel\), 0 failed; 0 still waiting in \d+\.\d s$/);
     expect(lines.join('\n')).not.toContain('{"line"');
   });
 });

@@ -56,6 +56,7 @@ describe('--from', () => {
       overrides: { courier: 'A-BIKE', parcel_weight: 1200 },
       unkeyed: [],
       defaults: {},
+      oncePerParcel: false,
     });
   });
 
@@ -75,6 +76,7 @@ describe('--from', () => {
       // Typed relative to now: left out of the keys, so a re-run tomorrow finds today's requests.
       unkeyed: ['occurred_at'],
       defaults: { occurred_at: NOW },
+      oncePerParcel: false,
     });
   });
 

@@ -255,7 +255,7 @@ describe('bulk runner', () => {
       [1, 'cancelled'],
       [2, 'cancelled'],
     ]);
-    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, cancelledLines: 2 });
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, notSent: 2 });
   });
 
   it('refuses a concurrency outside 1..64', async () => {
@@ -304,7 +304,7 @@ describe('bulk runner cancellation while waiting', () => {
     // restarts at one request in flight after a 429, which line 1 held while it waited, so line 2
     // was not even taken from the input (the next run sends it).
     expect(calls).toEqual([1]);
-    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, cancelledLines: 1, created: 0 });
+    expect(summary).toMatchObject({ cancelled: true, exitCode: 130, failed: 0, notSent: 1, created: 0 });
   });
 });
 

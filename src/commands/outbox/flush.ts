@@ -1,7 +1,6 @@
 import { engineClient, engineRetries } from '../../bulk/command.js';
 import { journalTarget } from '../../bulk/target.js';
 import { EXIT, ReportedFailure } from '../../errors.js';
-import { renderMessage } from '../../io/render.js';
 import { RUN_LINES, runLines } from '../../io/present/run.js';
 import { assertPresentable } from '../../io/present/kinds.js';
 import type { outboxCommands } from '../../definitions/outbox.js';
@@ -9,6 +8,7 @@ import { defineCommand } from '../../command-kit/types.js';
 import type { FlushSummary, OutboxEntry } from '../../bulk/outbox.js';
 import { flushOutbox, listOutbox } from '../../bulk/outbox.js';
 import { resultText } from '../../bulk/report.js';
+import { renderRunSummary } from '../../bulk/summary/render.js';
 import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
 import { printedIds } from '../../config/known-ids.js';
@@ -33,11 +33,11 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
     const place = { dir: dataDir(ctx.env), target: await journalTarget(ctx) };
     const entries = new Map((await listOutbox(place)).map((entry) => [entry.seq, entry]));
     const show = runLines(ctx);
-    const sent: OutboxEntry[] = [];
+    const created: OutboxEntry[] = [];
     const printed = printedIds();
     const emit = async (result: ResultLine): Promise<void> => {
       const entry = entries.get(result.line);
-      if (result.ok && entry !== undefined) sent.push(entry);
+      if (result.outcome === 'created' && entry !== undefined) created.push(entry);
       if (result.ok) printed.add(result.entry_id);
       await show({ json: resultText(result), text: () => resultLine(result, entry), quietId: result.ok ? result.entry_id : undefined });
     };
@@ -46,7 +46,7 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
     try {
       const summary = await flushOutbox(place, { send: sendThrough(client), gate: client.gate, emit, retries, signal: ctx.signal, abandon: ctx.claimSecondSignal() });
       await printed.rememberIn(await ctx.knownIds());
-      await renderFlushSummary(ctx, summary, sent);
+      await renderFlushSummary(ctx, summary, created);
       if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);
       if (summary.left > 0) throw new ReportedFailure(EXIT.UNAVAILABLE);
     } finally {
@@ -65,27 +65,26 @@ function resultLine(result: ResultLine, entry: OutboxEntry | undefined): string 
 }
 
 const KIND_NAMES: Readonly<Record<string, [string, string]>> = {
-  create: ['parcel created', 'parcels created'],
+  create: ['parcel', 'parcels'],
   'events add': ['status event', 'status events'],
   'attempts add': ['delivery attempt', 'delivery attempts'],
 };
 
-/** One line on stderr: what was sent, by kind; what was rejected; what still waits, and the command for each. */
-async function renderFlushSummary(ctx: Context, summary: FlushSummary, sent: readonly OutboxEntry[]): Promise<void> {
+/** The run summary (summary/render.ts), with what was created by kind, what still waits, and the command for each. */
+async function renderFlushSummary(ctx: Context, summary: FlushSummary, created: readonly OutboxEntry[]): Promise<void> {
   const counts = new Map<string, number>();
-  for (const entry of sent) counts.set(entry.command, (counts.get(entry.command) ?? 0) + 1);
+  for (const entry of created) counts.set(entry.command, (counts.get(entry.command) ?? 0) + 1);
   const kinds = [...counts].map(([command, n]) => {
     const [one, many] = KIND_NAMES[command] ?? [command, command];
     return `${n} ${n === 1 ? one : many}`;
   });
-  const parts = [`sent ${sent.length}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`];
-  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
-  parts.push(`${summary.left} still waiting${summary.notTried ? ` (${summary.notTried} not tried: the service is still out of reach)` : ''}`);
   const rejected = summary.failed - summary.left + summary.notTried;
-  const next: string[] = [];
-  if (summary.left > 0) next.push(`\`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` again once the service answers`);
-  if (rejected > 0) next.push(`\`${otherCommand(ctx.commandLine, ['outbox', 'drop', '--rejected'])}\` removes what the service rejected`);
-  const timing = `${(summary.elapsedMs / 1000).toFixed(1)} s`;
-  const text = `Outbox: ${parts.join(', ')} in ${timing}${next.length > 0 ? `; ${next.join('; ')}` : ''}`;
-  await renderMessage(ctx.io, text, summary.failed > 0 || summary.cancelled ? 'warn' : 'success');
+  await renderRunSummary(ctx.io, {
+    counts: summary,
+    outbox: { kinds, left: summary.left, notTried: summary.notTried },
+    hints: [
+      summary.left > 0 ? `run \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` again once the service answers` : undefined,
+      rejected > 0 ? `\`${otherCommand(ctx.commandLine, ['outbox', 'drop', '--rejected'])}\` removes what the service rejected` : undefined,
+    ],
+  });
 }
