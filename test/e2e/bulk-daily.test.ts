@@ -52,7 +52,7 @@ describe('the daily export, hint by hint', () => {
 
     const continued = await parcels(refused.commands[0] as string[], { env });
     expect(continued.code, continued.stderr).toBe(0);
-    expect(continued.stderr).toMatch(/^✓ 80 created, 20 already done, 0 failed in /);
+    expect(continued.stderr).toMatch(/^✓ \d+ lines read: 80 created, 20 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(continued.stderr).not.toContain('edited');
     expect(results(continued).filter((r) => r.earlier_entry_id !== undefined)).toEqual([]);
 
@@ -64,12 +64,12 @@ describe('the daily export, hint by hint', () => {
     expect(refusal(wednesday.stderr).message).toContain(': 20 of 70 lines match it; nothing was sent');
     const next = await parcels(refusal(wednesday.stderr).commands[0] as string[], { env });
     expect(next.code, next.stderr).toBe(0);
-    expect(next.stderr).toMatch(/^✓ 50 created, 20 already done, 0 failed in /);
+    expect(next.stderr).toMatch(/^✓ \d+ lines read: 50 created, 20 already done, 1 skipped \(1 header\), 0 failed in /);
 
     // The same file again: nothing sent.
     const again = await parcels(['create', '--from', input], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^✓ 0 created, 70 already done, 0 failed in /);
+    expect(again.stderr).toMatch(/^✓ \d+ lines read: 0 created, 70 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(numbers(await allParcels(env))).toEqual(range(1, 230));
   }, SPAWNS);
 
@@ -84,7 +84,7 @@ describe('the daily export, hint by hint', () => {
     // The second way on, as printed: every line of the file, Monday's 10 leftovers again too (as the refusal said).
     const newBatch = await parcels(refused.commands[1] as string[], { env });
     expect(newBatch.code, newBatch.stderr).toBe(0);
-    expect(newBatch.stderr).toMatch(/^✓ 40 created, 0 already done, 0 failed in /);
+    expect(newBatch.stderr).toMatch(/^✓ \d+ lines read: 40 created, 0 already done, 1 skipped \(1 header\), 0 failed in /);
     const tuesdayBatch = /\(batch ([0-9a-f]{16})\)/.exec(newBatch.stderr)?.[1] as string;
     expect(tuesdayBatch).not.toBe(mondayBatch);
     expect(await allParcels(env)).toHaveLength(70);
@@ -92,7 +92,7 @@ describe('the daily export, hint by hint', () => {
     // The plain command now compares with Tuesday's batch: unchanged, nothing sent.
     const plain = await parcels(['create', '--from', input], { env });
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stderr).toMatch(new RegExp(`^✓ 0 created, 40 already done, 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
+    expect(plain.stderr).toMatch(new RegExp(`^✓ \\d+ lines read: 0 created, 40 already done, 1 skipped \\(1 header\\), 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
 
     const listed = await parcels(['batches', '-o', 'json'], { env });
     expect(listed.code, listed.stderr).toBe(0);
@@ -109,7 +109,7 @@ describe('the daily export, hint by hint', () => {
     expect(wednesday.message).toContain(': 10 of 30 lines match it; nothing was sent');
     const continued = await parcels(wednesday.commands[0] as string[], { env });
     expect(continued.code, continued.stderr).toBe(0);
-    expect(continued.stderr).toMatch(new RegExp(`^✓ 20 created, 10 already done, 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
+    expect(continued.stderr).toMatch(new RegExp(`^✓ \\d+ lines read: 20 created, 10 already done, 1 skipped \\(1 header\\), 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
     // 1–30 on Monday, 21–60 as Tuesday's new batch (21–30 twice, as its hint said), 61–80.
     expect(numbers(await allParcels(env))).toEqual([...range(1, 20), ...range(21, 30).flatMap((n) => [n, n]), ...range(31, 80)]);
   }, SPAWNS);
@@ -130,7 +130,7 @@ describe('--continue pairs lines by content', () => {
     ]);
     const continued = await parcels(['create', '--from', input, '--continue'], { env });
     expect(continued.code, continued.stderr).toBe(0);
-    expect(continued.stderr).toMatch(/^✓ 40 created, 0 already done, 0 failed in /);
+    expect(continued.stderr).toMatch(/^✓ \d+ lines read: 40 created, 0 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(continued.stderr).not.toContain('edited');
     expect(results(continued).filter((r) => r.earlier_entry_id !== undefined)).toEqual([]);
     expect(numbers(await allParcels(env))).toEqual([...range(1, 40), ...range(101, 140)]);

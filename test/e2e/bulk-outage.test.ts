@@ -46,7 +46,7 @@ describe('bulk run during an outage', () => {
     expect(run.stderr).toMatch(
       new RegExp(
         `^! the service cannot be reached \\(connection closed by the service before a complete answer: [^\\n]*\\); nothing is wrong with ${input}: 40 lines were not sent\\n` +
-          `! 0 created, 0 already done, 0 failed, 40 not sent in \\d+\\.\\d s, \\d+ lines/s \\(batch [0-9a-f]{16}\\)\\n` +
+          `! Stopped after 0 of 40 lines: 0 created, 0 already done, 0 failed, 40 not sent in \\d+\\.\\d s, \\d+ lines/s \\(batch [0-9a-f]{16}\\)\\n` +
           `Hint: run \`${command}\` once the service is back: it sends the lines not sent, with the same keys, and replays the rest\\n$`,
       ),
     );
@@ -56,7 +56,7 @@ describe('bulk run during an outage', () => {
     const resumed = await parcels(command.split(' ').slice(1), { env: { ...up, PARCELS_CONFIG_DIR: dir } });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(results(resumed).every((r) => r.ok === true && r.outcome === 'created')).toBe(true);
-    expect(resumed.stderr).toMatch(/^✓ 40 created, 0 already done, 0 failed in /);
+    expect(resumed.stderr).toMatch(/^✓ 40 lines read: 40 created, 0 already done, 0 failed in /);
     const stored = await allParcels({ ...up, PARCELS_CONFIG_DIR: dir });
     expect(stored).toHaveLength(40);
     expect(new Set(stored.map((p) => p.number)).size).toBe(40);
@@ -74,7 +74,7 @@ describe('bulk run during an outage', () => {
     expect(down.connections()).toBeLessThanOrEqual(4 * 2);
     expect(results(run)).toEqual(Array.from({ length: 30 }, (_, i) => ({ line: i + 1, ok: false, outcome: 'queued' })));
     expect(run.stderr).toMatch(
-      /^! the service cannot be reached \(connection closed by the service before a complete answer: [^\n]*\): 30 lines were kept in the outbox \(30 waiting\); `parcels outbox flush` sends them\n! 0 created, 0 already done, 0 failed, 30 queued in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n$/,
+      /^! the service cannot be reached \(connection closed by the service before a complete answer: [^\n]*\): 30 lines were kept in the outbox \(30 waiting\); `parcels outbox flush` sends them\n✓ 30 lines read: 0 created, 0 already done, 30 queued, 0 failed in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)\n$/,
     );
 
     // Still down: the queued lines are on their way, not sent again.
@@ -97,7 +97,7 @@ describe('bulk run during an outage', () => {
     const rerun = await parcels(['create', '--from', input], { env: back });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(results(rerun).every((r) => r.outcome === 'already_done')).toBe(true);
-    expect(rerun.stderr).toMatch(/^✓ 0 created, 30 already done, 0 failed in /);
+    expect(rerun.stderr).toMatch(/^✓ \d+ lines read: 0 created, 30 already done, 0 failed in /);
     expect(await allParcels(back)).toHaveLength(30);
   }, 120_000);
 });

@@ -117,7 +117,7 @@ describe('bulk import against a real sandbox', () => {
     let url = await start({ db, faults: { dropRate: 1, seed: 5 } });
     const lost = await importRun({ input, send: sendThrough(client(url)), retries: 0 });
     // No answer at all: the outage stop ends the run after one line's retry budget; every line stays uncertain.
-    expect(lost.summary).toMatchObject({ created: 0, failed: 0, cancelledLines: 20, unreachable: 20, cancelled: false, exitCode: 8 });
+    expect(lost.summary).toMatchObject({ created: 0, failed: 0, notSent: 20, unreachable: 20, cancelled: false, exitCode: 8 });
     expect(lost.results[0]).toMatchObject({ line: 1, ok: false, outcome: 'not_sent', error: { code: 'service_unreachable' } });
     await Promise.all(clients.splice(0).map((c) => c.close()));
     await sandbox?.close();

@@ -78,7 +78,7 @@ describe('outage circuit', () => {
     expect(attempts).toBeGreaterThanOrEqual(1 + 3);
     expect(results.map((r) => r.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     expect(results.every((r) => r.outcome === 'not_sent' && r.error?.code === 'service_unreachable')).toBe(true);
-    expect(summary).toMatchObject({ created: 0, failed: 0, cancelledLines: 100, unreachable: 100, cancelled: false, exitCode: 8 });
+    expect(summary).toMatchObject({ created: 0, failed: 0, notSent: 100, unreachable: 100, cancelled: false, exitCode: 8 });
   });
 
   it('an answer between failures keeps the run going: lines that keep failing fail on their own budget', async () => {
