@@ -6,6 +6,7 @@ import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
 import { ApiClient } from '../api/http.js';
 import { JournalLockedError } from './journal/lock.js';
+import { CopyOfBatchError, MatchedLinesError } from './created-index/refusal.js';
 import { printedIds } from '../config/known-ids.js';
 import { dataDir } from '../config/paths.js';
 import { requireApiKey } from '../config/settings.js';
@@ -108,6 +109,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       batchId: opts.batchId,
       continueBatch: opts.continueBatch,
       newBatch: opts.newBatch,
+      matchedLines: { flag: opts.matchedLines, setting: 'refuse' },
       overrides: opts.overrides,
       unkeyed: opts.unkeyed,
       defaults: opts.defaults,
@@ -146,6 +148,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again('--new-batch')}\` imports it as a new batch`;
       throw new UsageError(error.message, '--from', `\`${again('--continue')}\` sends its changed and new lines and replays the others; ${newBatch}`);
     }
+    if (error instanceof CopyOfBatchError || error instanceof MatchedLinesError) throw error.withHints(ctx.commandLine);
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
     }

@@ -34,6 +34,8 @@ export interface BulkRunOptions {
   continueBatch: boolean;
   /** Import the file as a new batch of its own content (--new-batch). */
   newBatch: boolean;
+  /** create: lines matching what earlier batches created are skipped (--skip-created) or created again (--create-again). */
+  matchedLines: 'skip' | 'create' | undefined;
   /** Command-line values (typed) that win over each line's. */
   overrides: Record<string, unknown>;
   /** Overrides left out of the keys: a time typed relative to now (`--at now`, `--at -1h`) is another value on every run. */
@@ -61,6 +63,10 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     inputFormat(from, flags.format);
   }
   if (flags.newBatch && from === '-') throw new UsageError('--new-batch needs a file: standard input is a batch of its content (or of --batch-id)', '--new-batch');
+  const matchFlag = flags.skipCreated ? '--skip-created' : flags.createAgain ? '--create-again' : undefined;
+  if (matchFlag !== undefined && kind !== 'create') {
+    throw new UsageError(`${matchFlag} is for create --from (events and attempts files repeat a parcel on purpose)`, matchFlag);
+  }
   if (flags.batchId !== undefined && !BATCH_ID.test(flags.batchId)) {
     throw new UsageError('--batch-id must be 1-128 printable ASCII characters without spaces', '--batch-id');
   }
@@ -73,6 +79,7 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     batchId: flags.batchId,
     continueBatch: flags.continue === true,
     newBatch: flags.newBatch === true,
+    matchedLines: flags.skipCreated ? 'skip' : flags.createAgain ? 'create' : undefined,
     overrides,
     unkeyed: kind !== 'create' && flags.at !== undefined && dependsOnNow(flags.at, now) ? [kind === 'events' ? 'occurred_at' : 'time_attempt'] : [],
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},

@@ -10,6 +10,10 @@ import { readInput } from './input.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { LegacyJournals } from './legacy.js';
 import { Occurrences } from './occurrences.js';
+import type { BuildContext } from './build.js';
+import type { InputLine } from './input.js';
+import type { LineSkips, MatchedLinesChoice } from './created-index/run.js';
+import { CreatedIndexWriter, indexingRecorder, matchEarlierBatches } from './created-index/run.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import type { PoolGate } from '../api/core/gate.js';
@@ -30,6 +34,8 @@ export interface ImportOptions {
   continueBatch?: boolean;
   /** Import the file as a new batch (of its path and content). */
   newBatch?: boolean;
+  /** create: lines that match what earlier batches on the target created are skipped or created again (a flag), else the profile's choice (default: refused). */
+  matchedLines?: { flag: 'skip' | 'create' | undefined; setting: MatchedLinesChoice };
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
   /** Overrides left out of the keys (a time typed relative to now). */
@@ -85,6 +91,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     opts.journal === false
       ? undefined
       : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) });
+  let skips: LineSkips | undefined;
+  let writer: CreatedIndexWriter | undefined;
   try {
     const ctx = {
       kind: opts.kind,
@@ -99,19 +107,22 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     };
     const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
+    const matched = opts.kind === 'create' && journal !== undefined ? await earlierBatches(journal, plan, opts, ctx, lines) : undefined;
+    skips = matched?.skips;
+    if (matched !== undefined) writer = new CreatedIndexWriter(opts.dataDir, opts.target, { batch: plan.journalBatch, input: plan.path ?? '-' });
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
-    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
+    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }), ...(matched?.flag === undefined ? {} : { matched: matched.flag }) });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
     const summary = await runBulk({
-      items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
+      items: workItems(lines(), { ...ctx, legacy, earlier, skips }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
         return opts.emit(result);
       },
-      ...(journal === undefined ? {} : { recorder: journalRecorder(journal) }),
+      ...(journal === undefined ? {} : { recorder: writer === undefined ? journalRecorder(journal) : indexingRecorder(journalRecorder(journal), writer) }),
       concurrency: opts.concurrency,
       retries: opts.retries,
       rate: opts.rate,
@@ -132,8 +143,37 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     }
     return { ...summary, batch: plan.name, edited };
   } finally {
-    journal?.close();
+    skips?.close();
+    try {
+      writer?.close();
+    } finally {
+      journal?.close();
+    }
   }
+}
+
+/**
+ * create: the input's lines against what earlier batches on the target created (refused here, or
+ * how they are skipped), and what the run keeps choosing: a flag, else what this batch's earlier run
+ * of the same bytes chose by flag.
+ */
+async function earlierBatches(journal: Journal, plan: BatchPlan, opts: ImportOptions, build: BuildContext, lines: () => AsyncIterable<InputLine[]>): Promise<{ skips: LineSkips | undefined; flag: 'skip' | 'create' | undefined }> {
+  const remembered = journal.lastInput?.sha256 === plan.sha256 ? journal.lastInput.matched : undefined;
+  const flag = opts.matchedLines?.flag ?? remembered;
+  const skips = await matchEarlierBatches({
+    dataDir: opts.dataDir,
+    target: opts.target,
+    journalBatch: plan.journalBatch,
+    batch: plan.name,
+    input: opts.input,
+    lines,
+    build,
+    journal,
+    ...(plan.path === undefined ? {} : { source: plan.path }),
+    flag,
+    setting: opts.matchedLines?.setting ?? 'refuse',
+  });
+  return { skips, flag };
 }
 
 /**

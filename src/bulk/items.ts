@@ -9,6 +9,7 @@ import { canonicalJson, requestKey } from './keys.js';
 import type { LegacyJournals } from './legacy.js';
 import type { Occurrences } from './occurrences.js';
 import type { WorkItem } from './types.js';
+import type { LineSkips } from './created-index/run.js';
 
 /**
  * What to do with each line of a batch: replay what an earlier run confirmed, resend what it left
@@ -25,6 +26,8 @@ export interface ItemContext extends BuildContext {
   earlier: ReadonlyMap<number, string | undefined>;
   /** How many times each request was met so far: one table for the survey and the run (reset between). */
   occurrences: Occurrences;
+  /** Lines skipped as matching what earlier batches on the target created (create --from). */
+  skips?: LineSkips | undefined;
 }
 
 /**
@@ -69,12 +72,13 @@ const BUILD_SLICE = 32;
 
 export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemContext, content: ContentDigest): AsyncGenerator<WorkItem[]> {
   const occurrences = ctx.occurrences;
+  let position = 0;
   try {
     for await (const chunk of lines) {
       for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
         yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
           content.add(input);
-          return workItem(input, ctx, occurrences);
+          return workItem(input, ctx, occurrences, position++);
         });
       }
     }
@@ -84,16 +88,18 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
   }
 }
 
-function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences): WorkItem {
+function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences, position: number): WorkItem {
   const line = input.line;
   const request = lineRequest(input, ctx);
   if (!request.ok) return { kind: 'invalid', line, field: request.field, message: request.message };
-  const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
+  const occurrence = occurrences.next(request.digest);
+  const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrence);
+  const created = ctx.kind === 'create' ? { digest: request.digest, occurrence, identity: input.identity } : undefined;
   const journal = ctx.journal;
   if (journal?.done.has(key)) return { kind: 'replayed', line, entryId: journal.done.entryId(key) };
   const sent = journal?.previous.get(key)?.sent;
   if (sent !== undefined) {
-    return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key } };
+    return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key }, ...(created === undefined ? {} : { created }) };
   }
   const legacy = ctx.legacy?.lookup(line, input.bytes);
   if (legacy?.kind === 'done') {
@@ -105,9 +111,11 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
     const old = legacy.record;
     return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
   }
+  const skipped = ctx.skips?.skip(position, line);
+  if (skipped !== undefined) return skipped;
   const built = buildLine(request, ctx);
   if (!built.ok) return { kind: 'invalid', line, field: built.field, message: built.message };
-  const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false };
+  const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false, ...(created === undefined ? {} : { created }) };
   if (ctx.earlier.has(line)) item.earlier = ctx.earlier.get(line) ?? '';
   return item;
 }

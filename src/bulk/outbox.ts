@@ -6,6 +6,7 @@ import { readJournal } from './journal/read.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import { journalRecorder } from './import.js';
+import { OUTBOX_BATCH } from './outbox-batch.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import type { ResultLine, Send, SendRequest, WorkItem } from './types.js';
@@ -16,7 +17,7 @@ import type { ResultLine, Send, SendRequest, WorkItem } from './types.js';
  * their keys and bytes. A request the service refuses (4xx) is moved aside, never retried again.
  */
 
-export const OUTBOX_BATCH = 'outbox';
+export { OUTBOX_BATCH };
 
 export interface OutboxPlace {
   /** The data directory. */

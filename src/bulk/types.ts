@@ -41,6 +41,8 @@ export type WorkItem =
       identity?: string;
       /** This line, as it was, created this parcel in an earlier run (the line has been edited since). */
       earlier?: string;
+      /** A create: what the target's created index keeps of it once confirmed (src/bulk/created-index/). */
+      created?: { digest: string; occurrence: number; identity: string | undefined };
     }
   | { kind: 'replayed'; line: number; entryId: string | undefined }
   /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */

@@ -34,6 +34,13 @@ export const bulk = {
     description: 'with --from: import the file as a new batch of its own content (e.g. today\'s export written over yesterday\'s)',
     conflicts: ['batchId', 'continue'],
   },
+  skipCreated: {
+    type: 'bool',
+    flags: '--skip-created',
+    description: 'create --from: skip lines that match parcels earlier batches on this target created (each reported)',
+    conflicts: ['createAgain'],
+  },
+  createAgain: { type: 'bool', flags: '--create-again', description: 'create --from: create lines that match parcels earlier batches created again (a copy too)' },
   queue: {
     type: 'bool',
     flags: '--queue',

@@ -73,6 +73,8 @@ export interface InputRecord {
   sha256: string;
   /** The digest of its records as normalised (see bulk/fingerprint.ts), when known: the same for a re-saved file. */
   content?: string;
+  /** Lines matching earlier batches were skipped (--skip-created) or created again (--create-again): a re-run of these bytes does the same. */
+  matched?: 'skip' | 'create';
 }
 
 /** How a run ended, in the words of its summary (`parcels batches` shows the last one). */
