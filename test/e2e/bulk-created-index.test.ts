@@ -4,7 +4,7 @@
  * refuses lines matching earlier batches here and there with two ways on (each hint run as
  * printed), and counts occurrences. One sandbox per scenario: counts on the service are exact.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bulk } from '../../src/definitions/flags.js';
@@ -119,6 +119,25 @@ describe('lines matching earlier batches here and there', () => {
     const run = await parcels(skip, { env });
     expect(run.code, run.stderr).toBe(0);
     expect(numbers(await allParcels(env))).toEqual(Array.from({ length: 60 }, (_, i) => String(i + 1)));
+  });
+});
+
+describe('batches prune', () => {
+  it('what prune removes the index forgets: a copy of a pruned batch is created without a refusal', async () => {
+    const { env, dir } = await serve();
+    const monday = writeLines(dir, 'export.csv', [HEADER, ...rows(1, 5)]);
+    expect((await parcels(['create', '--from', monday], { env })).code).toBe(0);
+    const journals = join(dir, 'journals');
+    for (const target of readdirSync(journals)) {
+      for (const file of readdirSync(join(journals, target))) utimesSync(join(journals, target, file), new Date(0), new Date(0));
+    }
+    const pruned = await parcels(['batches', 'prune', '--older-than', '7d'], { env });
+    expect(pruned).toMatchObject({ code: 0, stderr: '✓ Removed 1 file (journals and spooled inputs); the created index forgot 1 batch\n' });
+    const copy = join(dir, 'copy.csv');
+    copyFileSync(monday, copy);
+    const run = await parcels(['create', '--from', copy], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await allParcels(env)).toHaveLength(10);
   });
 });
 

@@ -150,11 +150,39 @@ export function readRecordAt(fd: number, n: number): IndexRecord | undefined {
   return decodeRecord(buffer);
 }
 
-/** The batches of `created.batches` by number (a batch's later runs update its time). A torn or foreign line is skipped. */
-export function readBatches(dir: string): Map<number, IndexBatch> {
-  const batches = new Map<number, IndexBatch>();
+/** `created.batches` read: the batches by number, and the number the next new batch gets (a pruned batch's is never given again). */
+export interface IndexBatches {
+  live: Map<number, IndexBatch>;
+  next: number;
+}
+
+/** A batch `batches prune` removed: its records are ignored, and dropped when the records are next rewritten. */
+export interface PrunedBatch {
+  n: number;
+  pruned: true;
+}
+
+/** The batches of `created.batches` (a batch's later runs update its time). A torn or foreign line is skipped. */
+export function readBatches(dir: string): IndexBatches {
+  const live = new Map<number, IndexBatch>();
+  let next = 1;
+  for (const parsed of batchLines(dir)) {
+    if (isPruned(parsed)) {
+      live.delete(parsed.n);
+      next = Math.max(next, parsed.n + 1);
+      continue;
+    }
+    if (!isBatch(parsed)) continue;
+    next = Math.max(next, parsed.n + 1);
+    const known = live.get(parsed.n);
+    live.set(parsed.n, known === undefined ? parsed : { ...known, at: Math.max(known.at, parsed.at) });
+  }
+  return { live, next };
+}
+
+function batchLines(dir: string): unknown[] {
   const fd = openForRead(batchesPath(dir));
-  if (fd === undefined) return batches;
+  if (fd === undefined) return [];
   let text: string;
   try {
     const size = fstatSync(fd).size;
@@ -169,18 +197,17 @@ export function readBatches(dir: string): Map<number, IndexBatch> {
   } finally {
     closeSync(fd);
   }
-  for (const line of text.split('\n')) {
-    let parsed: unknown;
+  return text.split('\n').flatMap((line) => {
     try {
-      parsed = JSON.parse(line);
+      return [JSON.parse(line) as unknown];
     } catch {
-      continue;
+      return [];
     }
-    if (!isBatch(parsed)) continue;
-    const known = batches.get(parsed.n);
-    batches.set(parsed.n, known === undefined ? parsed : { ...known, at: Math.max(known.at, parsed.at) });
-  }
-  return batches;
+  });
+}
+
+function isPruned(value: unknown): value is PrunedBatch {
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>).pruned === true && Number.isInteger((value as Record<string, unknown>).n);
 }
 
 function isBatch(value: unknown): value is IndexBatch {
@@ -193,7 +220,7 @@ function isBatch(value: unknown): value is IndexBatch {
  * Appends one batch line (one write: concurrent runs on the same target do not interleave within
  * it). It starts with a newline too, so a line torn by kill -9 ends there instead of spoiling this one.
  */
-export function appendBatch(dir: string, batch: IndexBatch): void {
+export function appendBatch(dir: string, batch: IndexBatch | PrunedBatch): void {
   const fd = openOwnFile(batchesPath(dir), 'append');
   try {
     writeSync(fd, `\n${JSON.stringify(batch)}\n`);

@@ -132,7 +132,7 @@ const BYTES_PER_LINE = 64;
 export async function findEarlierMatches(opts: MatchOptions): Promise<EarlierMatches | undefined> {
   const dir = indexDir(opts.dataDir, opts.target);
   await ensureIndex(opts.dataDir, opts.target);
-  const batches = readBatches(dir);
+  const batches = readBatches(dir).live;
   const own = [...batches.values()].find((batch) => batch.batch === opts.journalBatch)?.n;
   const queued = await queuedCreates(opts.dataDir, opts.target);
   const others = [...batches.keys()].some((n) => n !== own);
@@ -175,7 +175,9 @@ export async function findEarlierMatches(opts: MatchOptions): Promise<EarlierMat
     for (let i = 0; i < count; i++) {
       const at = i * RECORD_BYTES;
       const kind = chunk.readUInt8(at + 18);
-      if (chunk.readUInt16LE(at + 16) === own) continue;
+      const batch = chunk.readUInt16LE(at + 16);
+      // This batch's own records, and those of a batch pruned since (or not yet named: a run writing its first ones).
+      if (batch === own || !batches.has(batch)) continue;
       const table = kind === RECORD_KIND.request ? requests : kind === RECORD_KIND.identity ? identities : undefined;
       if (table === undefined) continue;
       const position = table.claim(chunk.readUInt32LE(at), chunk.readUInt32LE(at + 4));

@@ -3,7 +3,8 @@ import { hash } from 'node:crypto';
 /**
  * The lines of one input by the 64-bit tag of what they ask for, in typed arrays (five words a
  * slot: the tag, the occurrence + 1, the line's position in the input, and — on a tag's first
- * occurrence — a counter), never a map of a million entries: ~27 MB for a million distinct lines.
+ * occurrence — a counter), never a map of a million entries: ~27 MB for a million distinct lines
+ * when sized for them up front (from the file's size), growing by half when not.
  * Lines with identical requests are separate entries by occurrence. While the input is read, the
  * counter numbers the occurrences; then each earlier record of a tag claims the next occurrence not
  * yet claimed, so a request created twice before matches two of three identical lines, and the
@@ -94,7 +95,7 @@ export class LineTable {
 
   private grow(): void {
     const old = this.slots;
-    this.slots = new Uint32Array(WORDS * capacityFor(2 * this.used));
+    this.slots = new Uint32Array(WORDS * capacityFor(1.5 * this.used));
     for (let at = 0; at < old.length; at += WORDS) {
       if (old[at + 2] === EMPTY) continue;
       const slot = this.slotOf(old[at] as number, old[at + 1] as number, (old[at + 2] as number) - 1);

@@ -72,8 +72,8 @@ export class CreatedIndexWriter {
   private start(): number {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const batches = readBatches(this.dir);
-    const known = [...batches.values()].find((batch) => batch.batch === this.batch.batch);
-    const n = known?.n ?? Math.max(0, ...batches.keys()) + 1;
+    const known = [...batches.live.values()].find((batch) => batch.batch === this.batch.batch);
+    const n = known?.n ?? batches.next;
     appendBatch(this.dir, { n, batch: this.batch.batch, input: this.batch.input, at: this.nowMs() });
     this.batchNo = n;
     return n;
