@@ -109,7 +109,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       batchId: opts.batchId,
       continueBatch: opts.continueBatch,
       newBatch: opts.newBatch,
-      matchedLines: { flag: opts.matchedLines, setting: 'refuse' },
+      matchedLines: { flag: opts.matchedLines, setting: (await ctx.settings()).bulkMatchedLines },
       overrides: opts.overrides,
       unkeyed: opts.unkeyed,
       defaults: opts.defaults,

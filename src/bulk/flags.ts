@@ -5,7 +5,7 @@ import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import type { FlagValues } from '../definitions/definition.js';
 import { longFlag } from '../definitions/definition.js';
-import { bulk } from '../definitions/flags.js';
+import { bulk, createBulk } from '../definitions/flags.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import { timeFlag } from '../args/time-input.js';
 import type { BulkKind } from './types.js';
@@ -20,7 +20,7 @@ import type { BulkKind } from './types.js';
  * The bulk and outbox flags, typed from the definition the three commands share, and the
  * observation time of events and attempts (`--at`), as typed.
  */
-export type BulkFlagValues = FlagValues<typeof bulk> & { at?: string };
+export type BulkFlagValues = FlagValues<typeof bulk> & Partial<FlagValues<typeof createBulk>> & { at?: string };
 
 export interface BulkRunOptions {
   kind: BulkKind;
@@ -63,10 +63,6 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     inputFormat(from, flags.format);
   }
   if (flags.newBatch && from === '-') throw new UsageError('--new-batch needs a file: standard input is a batch of its content (or of --batch-id)', '--new-batch');
-  const matchFlag = flags.skipCreated ? '--skip-created' : flags.createAgain ? '--create-again' : undefined;
-  if (matchFlag !== undefined && kind !== 'create') {
-    throw new UsageError(`${matchFlag} is for create --from (events and attempts files repeat a parcel on purpose)`, matchFlag);
-  }
   if (flags.batchId !== undefined && !BATCH_ID.test(flags.batchId)) {
     throw new UsageError('--batch-id must be 1-128 printable ASCII characters without spaces', '--batch-id');
   }
@@ -109,7 +105,8 @@ export const BULK_ONLY_FLAGS = (Object.keys(bulk) as (keyof typeof bulk)[]).filt
 /** Flags that only mean something with --from: refused for a single request rather than ignored. */
 export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
   const given = BULK_ONLY_FLAGS.find((key) => flags[key] !== undefined && flags[key] !== false);
-  if (given === undefined) return;
-  const flag = longFlag(bulk[given]);
+  const createOnly = (Object.keys(createBulk) as (keyof typeof createBulk)[]).find((key) => flags[key] === true);
+  if (given === undefined && createOnly === undefined) return;
+  const flag = given === undefined ? longFlag(createBulk[createOnly as keyof typeof createBulk]) : longFlag(bulk[given]);
   throw new UsageError(`${flag} needs --from FILE|-`, flag);
 }

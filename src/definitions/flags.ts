@@ -34,13 +34,6 @@ export const bulk = {
     description: 'with --from: import the file as a new batch of its own content (e.g. today\'s export written over yesterday\'s)',
     conflicts: ['batchId', 'continue'],
   },
-  skipCreated: {
-    type: 'bool',
-    flags: '--skip-created',
-    description: 'create --from: skip lines that match parcels earlier batches on this target created (each reported)',
-    conflicts: ['createAgain'],
-  },
-  createAgain: { type: 'bool', flags: '--create-again', description: 'create --from: create lines that match parcels earlier batches created again (a copy too)' },
   queue: {
     type: 'bool',
     flags: '--queue',
@@ -48,6 +41,17 @@ export const bulk = {
     conflicts: ['from'],
   },
   offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
+} as const satisfies Record<string, FlagSpec>;
+
+/** `create --from` only: what to do with lines matching parcels earlier batches on the target created (events and attempts files repeat on purpose). */
+export const createBulk = {
+  skipCreated: {
+    type: 'bool',
+    flags: '--skip-created',
+    description: 'with --from: skip lines that match parcels earlier batches on this target created (each reported)',
+    conflicts: ['createAgain'],
+  },
+  createAgain: { type: 'bool', flags: '--create-again', description: 'with --from: create lines that match parcels earlier batches created again (a copy too)' },
 } as const satisfies Record<string, FlagSpec>;
 
 /** The batch rules of `--from`, in the --help of create, events add and attempts add (README: "Bulk runs"). */

@@ -19,7 +19,7 @@ const rows = (from: number, to: number): string[] => Array.from({ length: to - f
 const numbers = (stored: Array<Record<string, unknown>>): string[] => stored.map((p) => p.number as string).sort((a, b) => Number(a) - Number(b));
 
 describe('a copy of an earlier batch', () => {
-  it('is refused with nothing sent, naming the batch and the share; --create-again creates it again', async () => {
+  it('is refused with nothing sent, naming the batch and the share', async () => {
     const { env, dir } = await serve();
     const monday = writeLines(dir, 'export.csv', [HEADER, ...rows(1, 40)]);
     const first = await parcels(['create', '--from', monday], { env });
@@ -35,12 +35,17 @@ describe('a copy of an earlier batch', () => {
     expect(refused.stderr).toContain(': 40 of its 40 lines (100%) match, in order, parcels that batch created on this target; nothing was sent');
     expect(hintedCommands(refused.stderr)).toEqual([['create', '--from', copy, '--create-again']]);
     expect(await allParcels(env)).toHaveLength(40);
+  });
 
-    // No profile setting passes a copy: only the flag.
+  it('--create-again creates the copy again; a re-run of the copy replays from its own journal', async () => {
+    const { env, dir } = await serve();
+    const monday = writeLines(dir, 'export.csv', [HEADER, ...rows(1, 40)]);
+    expect((await parcels(['create', '--from', monday], { env })).code).toBe(0);
+    const copy = join(dir, 'export (2).csv');
+    copyFileSync(monday, copy);
     const again = await parcels(['create', '--from', copy, '--create-again'], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^✓ 40 created, 0 already done, 0 failed in /);
-    expect(await allParcels(env)).toHaveLength(80);
 
     // The copy's batch re-run: its own journal replays it; Monday's batch is not consulted for it.
     const rerun = await parcels(['create', '--from', copy], { env });
@@ -54,7 +59,9 @@ describe('lines matching earlier batches here and there', () => {
   it('are refused with their count per batch and both ways on; --skip-created as printed creates only the new lines', async () => {
     const { env, dir } = await serve();
     const monday = writeLines(dir, 'monday.csv', [HEADER, ...rows(1, 30)]);
-    expect((await parcels(['create', '--from', monday], { env })).code).toBe(0);
+    const first = await parcels(['create', '--from', monday], { env });
+    expect(first.code).toBe(0);
+    const mondayResults = results(first);
     const tuesday = writeLines(dir, 'tuesday.csv', [HEADER, ...rows(101, 120), row(5), row(6), row(7)]);
 
     const refused = await parcels(['create', '--from', tuesday], { env });
@@ -70,7 +77,6 @@ describe('lines matching earlier batches here and there', () => {
     ]);
     expect(await allParcels(env)).toHaveLength(30);
 
-    const mondayResults = results(await parcels(['create', '--from', monday], { env }));
     const skip = await parcels(hints[0] as string[], { env });
     expect(skip.code, skip.stderr).toBe(0);
     const lines = results(skip);
@@ -119,6 +125,25 @@ describe('lines matching earlier batches here and there', () => {
     const run = await parcels(skip, { env });
     expect(run.code, run.stderr).toBe(0);
     expect(numbers(await allParcels(env))).toEqual(Array.from({ length: 60 }, (_, i) => String(i + 1)));
+  });
+});
+
+describe('the profile setting bulk_matched_lines', () => {
+  it('skip: matched lines are skipped without a flag; a copy is still refused', async () => {
+    const { env, dir } = await serve();
+    expect((await parcels(['config', 'set', 'bulk_matched_lines', 'skip'], { env })).code).toBe(0);
+    const monday = writeLines(dir, 'monday.csv', [HEADER, ...rows(1, 20)]);
+    expect((await parcels(['create', '--from', monday], { env })).code).toBe(0);
+    const copy = join(dir, 'copy.csv');
+    copyFileSync(monday, copy);
+    const refused = await parcels(['create', '--from', copy], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('is a copy of batch');
+    const tuesday = writeLines(dir, 'tuesday.csv', [HEADER, ...rows(21, 25), row(1)]);
+    const run = await parcels(['create', '--from', tuesday], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(results(run).map((r) => r.outcome)).toEqual(['created', 'created', 'created', 'created', 'created', 'skipped']);
+    expect(await allParcels(env)).toHaveLength(25);
   });
 });
 

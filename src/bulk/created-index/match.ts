@@ -10,6 +10,7 @@ import { requestDigest, requestKey } from '../keys.js';
 import { Occurrences } from '../occurrences.js';
 import { OUTBOX_BATCH } from '../outbox-batch.js';
 import type { WorkItem } from '../types.js';
+import type { MatchedLinesSetting } from '../../config/schema.js';
 import type { IndexBatch } from './file.js';
 import { RECORD_BYTES, RECORD_KIND, decodeRecord, forEachRecordChunk, indexDir, openForRead, readBatches, readRecordAt, recordsPath } from './file.js';
 import { ensureIndex } from './migrate.js';
@@ -49,7 +50,7 @@ export interface BatchMatch {
 }
 
 /** What happens to a line that matches what an earlier batch created. */
-export type MatchedLinesChoice = 'skip' | 'create' | 'refuse';
+export type MatchedLinesChoice = MatchedLinesSetting;
 
 export type SkippedItem = Extract<WorkItem, { kind: 'skipped' }>;
 
