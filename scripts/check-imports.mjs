@@ -7,7 +7,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const SRC = join(ROOT, 'src');
+// Another tree to check (the checker's own tests plant a problem in a copy of src/).
+const SRC = process.env.CHECK_IMPORTS_SRC ?? join(ROOT, 'src');
 
 /** Folders (or files) under src/ and what nothing in them may import: the layers above them. */
 const ABOVE = ['cli.ts', 'commands/', 'command-kit/'];
@@ -96,23 +97,49 @@ function cycles(edges) {
 
 for (const component of cycles(graph)) problems.push(`import cycle: ${component.map((f) => `src/${f}`).join(', ')}`);
 
-// Read by folder (a top-level folder or file of src/ as one node), the arrows must not close a circle
-// either: a folder that imports another which imports it back has no place above or below it.
-const folderOf = (file) => (file.includes('/') ? `${file.split('/')[0]}/` : file);
-const folders = new Map();
-for (const [file, targets] of graph) {
-  const from = folderOf(file);
-  const to = new Set(folders.get(from) ?? []);
-  for (const target of targets) if (folderOf(target) !== from) to.add(folderOf(target));
-  folders.set(from, [...to]);
+// Read by folder, at every level: inside each folder, its subfolders and files are the nodes, and the
+// arrows between them (from any file below one to any file below another) must not close a circle
+// either. A folder that imports another which imports it back has no place above or below it.
+const parentOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
+/** The child of `folder` ('' for src/ itself) that holds `file`, or undefined when the file is not below it. */
+function childOf(folder, file) {
+  if (!file.startsWith(folder)) return undefined;
+  const rest = file.slice(folder.length);
+  return rest.includes('/') ? `${folder}${rest.split('/')[0]}/` : file;
 }
-for (const component of cycles(folders)) {
-  const arrows = [...graph].flatMap(([file, targets]) =>
-    targets.filter((t) => folderOf(t) !== folderOf(file) && component.includes(folderOf(file)) && component.includes(folderOf(t))).map((t) => `src/${file} -> src/${t}`),
-  );
-  problems.push(`folders import each other in a circle: ${component.map((f) => `src/${f}`).join(', ')} (${arrows.join('; ')})`);
+const allFolders = new Set(['']);
+for (const file of graph.keys()) for (let folder = parentOf(file); folder !== ''; folder = parentOf(folder.slice(0, -1))) allFolders.add(folder);
+for (const folder of [...allFolders].sort()) {
+  const children = new Map();
+  const arrowsOf = [];
+  for (const [file, targets] of graph) {
+    const from = childOf(folder, file);
+    if (from === undefined) continue;
+    if (!children.has(from)) children.set(from, new Set());
+    for (const target of targets) {
+      const to = childOf(folder, target);
+      if (to === undefined || to === from) continue;
+      children.get(from).add(to);
+      arrowsOf.push([from, to, `src/${file} -> src/${target}`]);
+    }
+  }
+  const edges = new Map([...children].map(([node, to]) => [node, [...to]]));
+  for (const component of cycles(edges)) {
+    const arrows = arrowsOf.filter(([from, to]) => component.includes(from) && component.includes(to)).map(([, , arrow]) => arrow);
+    problems.push(`folders import each other in a circle: ${component.map((f) => `src/${f}`).join(', ')} (${arrows.join('; ')})`);
+  }
+}
+
+// One place builds an HTTP client: the context (with its overrides for bulk, doctor, login and the
+// sandbox admin), and the client itself for its retries clone. A client built anywhere else would
+// miss the pieces every request goes through (the sanitised trace, the skew, the dry run, the signal).
+const CLIENT_BUILDERS = new Set(['context.ts', 'api/http.ts']);
+for (const file of graph.keys()) {
+  if (CLIENT_BUILDERS.has(file)) continue;
+  const text = readFileSync(join(SRC, file), 'utf8');
+  if (/\bnew ApiClient\s*\(/.test(text)) problems.push(`src/${file} builds an ApiClient: build clients through the context (ctx.client() or ctx.api())`);
 }
 
 for (const problem of problems) console.error(problem);
 if (problems.length > 0) process.exit(1);
-console.log(`${graph.size} files under src/: no import cycle (by file or by folder), no import from a lower layer into a higher one`);
+console.log(`${graph.size} files under src/: no import cycle (by file or by folder, at every level), no import from a lower layer into a higher one, clients built in one place`);

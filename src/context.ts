@@ -5,7 +5,8 @@ import { ApiClient } from './api/http.js';
 import { otherCommand, sameCommand } from './hint/hint.js';
 import { renderTrace } from './io/render.js';
 import { waitingIndicator } from './io/spinner.js';
-import type { DryRunRecorder, RequestDescription } from './api/dry-run.js';
+import type { CredentialSource, DryRunRecorder, RequestDescription } from './api/dry-run.js';
+import type { ApiClientOptions } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
@@ -54,6 +55,12 @@ export interface Context {
   /** The settings requests go to: with --sandbox, those of an embedded sandbox started on first call. */
   target(): Promise<Settings>;
   api(): Promise<ApiClient>;
+  /**
+   * A client of a command's own, for what `api()`'s cannot be (bulk's engine, doctor's probes, a key
+   * being logged in, the sandbox's admin token): built here like `api()`'s, with the one sanitised
+   * --verbose trace and this command's signal. The caller closes it.
+   */
+  client(options: ClientOptions): ApiClient;
   /** The id per-target state is kept under (see src/config/target.ts): the sandbox's database or the base URL; undefined without a base URL. */
   targetId(): Promise<string | undefined>;
   etags(): Promise<EtagCache>;
@@ -71,6 +78,14 @@ export interface Context {
   /** --dry-run: the requests recorded so far (printed as JSON with --json, as text otherwise). */
   dryRunRequests(): readonly RequestDescription[];
   close(): Promise<void>;
+}
+
+/** What a command's own client differs in from `ctx.api()`'s. */
+export interface ClientOptions extends Pick<ApiClientOptions, 'baseUrl' | 'apiKey' | 'timeoutMs' | 'retries' | 'connections' | 'now' | 'onSkew' | 'dryRun'> {
+  /** Where a dry run's curl line reads the credential from (default: $PARCELS_API_KEY). */
+  credential?: CredentialSource | undefined;
+  /** false: the first Ctrl-C does not cancel its requests (a bulk run lets the lines in flight finish). Default true. */
+  cancelOnSignal?: boolean;
 }
 
 export function parseOutputFormat(value: string, source: FlagName | VariableName): OutputFormat {
@@ -111,6 +126,11 @@ export function createContext(init: {
   // errors are one JSON line on stderr), they stay out of the way.
   const noticesWanted = (): boolean => !globals.quiet && !machineOutput();
 
+  // The one place a client is built: every client of a command traces through the one sanitised sink.
+  const trace = globals.verbose ? (line: string) => renderTrace(io, line) : undefined;
+  const newClient = ({ cancelOnSignal = true, ...options }: ClientOptions & Pick<ApiClientOptions, 'waiting'>): ApiClient =>
+    new ApiClient({ userAgent: USER_AGENT, trace, ...(cancelOnSignal ? { signal } : {}), ...options });
+
   const commandLine = init.commandLine ?? { words: [], flags: [] };
   const where = targets({ io, env, globals, commandLine, noticesWanted });
   const { settings, target, targetKey } = where;
@@ -145,16 +165,13 @@ export function createContext(init: {
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
         if (!globals.dryRun) requireApiKey(resolved);
-        const client = new ApiClient({
+        const client = newClient({
           baseUrl: resolved.baseUrl,
           apiKey: resolved.apiKey,
           timeoutMs: resolved.timeoutMs,
           retries: resolved.retries,
-          userAgent: USER_AGENT,
-          trace: globals.verbose ? (line: string) => renderTrace(io, line) : undefined,
           dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text), { embedded: globals.sandbox })) : undefined,
           waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
-          signal,
           onSkew: skew.observed,
         });
         closers.push(() => client.close());
@@ -162,6 +179,7 @@ export function createContext(init: {
       })();
       return apiPromise;
     },
+    client: (options) => newClient(options),
     etags: caches.etags,
     knownIds: caches.knownIds,
     codeNames: caches.codeNames,

@@ -1,10 +1,9 @@
 import type { Context } from './context.js';
 import { ApiError, UsageError } from './errors.js';
 import type { ClockAction } from './api/sandbox-admin.js';
-import { USER_AGENT } from './version.js';
 import { prepareDefaultSandboxDb } from './config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
-import { ApiClient } from './api/http.js';
+import type { ApiClient } from './api/http.js';
 import { dryRunRecorder } from './api/dry-run.js';
 import type { CredentialSource } from './api/dry-run.js';
 import { shellQuote } from './hint/shell.js';
@@ -92,16 +91,13 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     file === undefined
       ? { shell: `"$${ADMIN_TOKEN_ENV}"`, note: `# the admin token is read from $${ADMIN_TOKEN_ENV}` }
       : { shell: `"$(head -n1 ${shellQuote(file)})"`, note: `# the admin token is read from the first line of ${file}, the file \`parcels sandbox serve\` wrote` };
-  const client: ApiClient = new ApiClient({
+  const client: ApiClient = ctx.client({
     baseUrl: settings.baseUrl,
     apiKey: token,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
-    userAgent: USER_AGENT,
-    trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
     dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text), { credential }) : undefined,
     credential,
-    signal: ctx.signal,
   });
   const data = async (pending: Promise<{ data: unknown }>) => (await pending).data;
   return {

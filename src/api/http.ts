@@ -8,7 +8,7 @@ import { backoffDelay, isRepeatable, isRetryableStatus, pauseFor } from './core/
 import type { Sleep } from './core/sleep.js';
 import { cancellation, sleep } from './core/sleep.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, serviceOf } from './core/transport.js';
-import { interpretAnswer } from './answer.js';
+import { interpretAnswer } from './core/answer.js';
 import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';

@@ -1,7 +1,6 @@
 import { ApiError } from '../errors.js';
 import { getCouriers } from './account.js';
-import type { ApiClientOptions } from './http.js';
-import { ApiClient } from './http.js';
+import type { ApiClient } from './http.js';
 
 /** What one read request with a key showed. */
 export interface KeyCheck {
@@ -13,8 +12,7 @@ export interface KeyCheck {
  * One read request with a key (GET couriers). A 401 is thrown as an ApiError saying the key was
  * refused; a 403 means the key is valid but lacks the read scope; anything else is thrown as is.
  */
-export async function verifyKey(options: ApiClientOptions, signal?: AbortSignal): Promise<KeyCheck> {
-  const client = new ApiClient(options);
+export async function verifyKey(client: ApiClient, signal?: AbortSignal): Promise<KeyCheck> {
   try {
     await getCouriers(client, signal);
     return {};

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/http.js';
-import { entryIdOf } from '../api/answer.js';
+import { entryIdOf } from '../api/core/answer.js';
 import { isReplayed } from '../schemas/headers.js';
 import type { Send } from './types.js';
 

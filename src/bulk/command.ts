@@ -4,7 +4,7 @@ import { BulkSender } from '../api/core/dispatch.js';
 import type { PoolGate } from '../api/core/gate.js';
 import { sharedGate } from '../api/core/gate.js';
 import { serviceOf } from '../api/core/transport.js';
-import { ApiClient } from '../api/http.js';
+import type { ApiClient } from '../api/http.js';
 import { JournalLockedError } from './journal/lock.js';
 import { CopyOfBatchError, MatchedLinesError } from './created-index/refusal.js';
 import { printedIds } from '../config/known-ids.js';
@@ -39,15 +39,7 @@ import type { Send } from './types.js';
 export async function engineClient(ctx: Context, connections: number): Promise<ApiClient> {
   const settings = await ctx.target();
   if (settings.baseUrl === undefined) await ctx.api();
-  return new ApiClient({
-    baseUrl: settings.baseUrl as string,
-    apiKey: requireApiKey(settings),
-    timeoutMs: settings.timeoutMs,
-    retries: 0,
-    userAgent: USER_AGENT,
-    connections,
-    trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
-  });
+  return ctx.client({ baseUrl: settings.baseUrl as string, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, retries: 0, connections, cancelOnSignal: false });
 }
 
 /**

@@ -90,7 +90,11 @@ const EDITED_SHOWN = 5;
 export async function renderBulkSummary(io: IO, summary: BulkSummaryText): Promise<void> {
   const s = styles(io.stderrColour);
   const failed = summary.invalid > 0 ? `${summary.failed} failed (${summary.invalid} invalid)` : `${summary.failed} failed`;
-  const parts = [`${summary.created} created`, `${summary.alreadyDone} already done`, failed];
+  const parts = [`${summary.created} created`];
+  if (summary.replayed > 0) parts.push(`${summary.replayed} replayed by the service`);
+  parts.push(`${summary.alreadyDone} already done`);
+  if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
+  parts.push(failed);
   if (summary.cancelledLines > 0) parts.push(`${summary.cancelledLines} cancelled`);
   if (summary.left !== undefined) parts.push(`${summary.left} still waiting${summary.notTried ? ` (${summary.notTried} not tried: the service is still out of reach)` : ''}`);
   if (summary.ignoredFields > 0) parts.push(`${summary.ignoredFields} fields ignored`);

@@ -93,7 +93,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
       required,
       now: ctx.now,
       signal: ctx.signal,
-      trace: ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined,
+      client: (options) => ctx.client(options),
     });
     report.checks.push(...findings.checks);
     report.latency_ms = findings.latencyMs;

@@ -15,6 +15,7 @@ export const sandboxCommands = {
       failRate: { type: 'string', flags: '--fail-rate <p>', description: 'share of requests answered 500/503 before any change' },
       dropRate: { type: 'string', flags: '--drop-rate <p>', description: 'share of requests committed but cut before the answer' },
       faultSeed: { type: 'int', flags: '--fault-seed <n>', description: 'make injected faults reproducible' },
+      faultRetryAfter: { type: 'int', flags: '--fault-retry-after <s>', description: 'Retry-After of an injected 503 (default 1; 0: no pause)', min: 0, max: 3600 },
       clockOffset: { type: 'int', flags: '--clock-offset <seconds>', description: "shift the sandbox's clock" },
       oracleUnavailable: { type: 'bool', flags: '--oracle-unavailable', description: 'make the oracle routes answer 503' },
       headersTimeout: { type: 'int', flags: '--headers-timeout <ms>', description: 'time to receive request headers (default 20000)', min: 1, max: 3_600_000 },

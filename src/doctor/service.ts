@@ -4,10 +4,10 @@ import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise } from '../clock-skew/policy.js';
 import type { Settings } from '../config/settings.js';
 import { ApiError, EXIT } from '../errors.js';
 import type { Scope } from '../schemas/routes.js';
-import { USER_AGENT } from '../version.js';
 import type { CheckResult, ScopeState } from './report.js';
 import { failure, ok, skipped, warning } from './report.js';
-import { ApiClient } from '../api/http.js';
+import type { ApiClient } from '../api/http.js';
+import type { ClientOptions } from '../context.js';
 
 
 export interface ServiceFindings {
@@ -40,17 +40,16 @@ export async function checkService(input: {
   required: readonly Scope[];
   now: () => number;
   signal: AbortSignal;
-  trace?: (line: string) => void;
+  /** Builds the probes' client (ctx.client): one attempt each, on the doctor's clock, telling it every answer's skew. */
+  client: (options: ClientOptions) => ApiClient;
 }): Promise<ServiceFindings> {
   const { settings, required } = input;
   let measured: number | undefined;
-  const client = new ApiClient({
+  const client = input.client({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
     timeoutMs: settings.timeoutMs,
     retries: 0,
-    userAgent: USER_AGENT,
-    trace: input.trace,
     now: () => input.now() * 1000,
     onSkew: (o) => (measured ??= o.seconds),
   });

@@ -8,6 +8,8 @@ export interface FaultOptions {
   dropRate?: number;
   /** PRNG seed; the same seed gives the same sequence of faults for the same sequence of requests. */
   seed?: number;
+  /** The Retry-After (seconds, 0..3600) of an injected 503; default 1. 0 lets a test run its faults without pauses. */
+  retryAfterS?: number;
 }
 
 export interface FaultDecision {
@@ -31,6 +33,7 @@ export function mulberry32(seed: number): () => number {
 
 export class Faults {
   readonly latencyMs: number;
+  readonly retryAfterS: number;
   private readonly failRate: number;
   private readonly dropRate: number;
   private readonly random: () => number;
@@ -40,6 +43,8 @@ export class Faults {
     this.latencyMs = clamp(opts.latencyMs ?? 0, 0, 600_000, 'latencyMs');
     this.failRate = clamp(opts.failRate ?? 0, 0, 1, 'failRate');
     this.dropRate = clamp(opts.dropRate ?? 0, 0, 1, 'dropRate');
+    this.retryAfterS = clamp(opts.retryAfterS ?? 1, 0, 3600, 'retryAfterS');
+    if (!Number.isInteger(this.retryAfterS)) throw new RangeError(`faults.retryAfterS must be a whole number of seconds, got ${String(opts.retryAfterS)}`);
     this.random = mulberry32(opts.seed ?? (Math.random() * 2 ** 32) >>> 0);
     this.active = this.failRate > 0 || this.dropRate > 0;
   }

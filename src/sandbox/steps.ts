@@ -87,7 +87,7 @@ const faultStep: Step = (s, d) => {
   s.drop = fault.drop;
   if (fault.fail === 500) throw new SandboxError(500, 'internal_error', 'injected fault: internal failure (nothing was changed)');
   if (fault.fail === 503) {
-    throw new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': '1' });
+    throw new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': String(d.faults.retryAfterS) });
   }
 };
 

@@ -104,8 +104,8 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
     const r = await interrupted(false);
     expect(r.code).toBe(130);
     expect(r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { line: number; ok: boolean })).toMatchObject([
-      { line: 1, ok: true },
-      { line: 2, ok: true },
+      { line: 1, ok: true, outcome: 'created' },
+      { line: 2, ok: true, outcome: 'created' },
     ]);
     expect(r.stderr).toMatch(/^Interrupted: 2 created, 0 already done, 0 failed in /);
   });
@@ -115,8 +115,8 @@ describe('Ctrl-C during a bulk run (every answer takes 1.5 s)', () => {
     expect(r.code).toBe(130);
     // Both requests were committed: had the run waited for their held answers, they would read ok.
     expect(r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)).toEqual([
-      { line: 1, ok: false, error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
-      { line: 2, ok: false, error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
+      { line: 1, ok: false, outcome: 'not_sent', error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
+      { line: 2, ok: false, outcome: 'not_sent', error: { code: 'cancelled', message: 'cancelled before an answer; the next run resends it with the same key' } },
     ]);
     expect(r.stderr).toMatch(/^Interrupted: 0 created, 0 already done, 0 failed, 2 cancelled in /);
   });

@@ -156,7 +156,7 @@ describe('outbox flush', () => {
     await h.cli(['--sandbox', 'events', 'add', id, '--status', 'in_delivery', '--offline'], opts);
     const piped = await h.cli(['--sandbox', 'outbox', 'flush'], opts);
     expect(piped.code, piped.stderr).toBe(0);
-    expect(piped.stdout).toBe(`{"line":4,"ok":true,"entry_id":"${id}"}\n`);
+    expect(piped.stdout).toBe(`{"line":4,"ok":true,"outcome":"created","entry_id":"${id}"}\n`);
   });
 });
 

@@ -92,6 +92,7 @@ describe('bulk lines', () => {
       JSON.stringify({
         line: 1,
         ok: false,
+        outcome: 'failed',
         error: {
           code: 'invalid_line',
           message: "status is required: give a status on the line or --status (the API's default, 0 registered, would set the parcel back)",
@@ -99,14 +100,14 @@ describe('bulk lines', () => {
         },
       }),
     );
-    expect(JSON.parse(r.stdout.split('\n')[1] as string)).toMatchObject({ line: 2, ok: true, entry_id: id });
+    expect(JSON.parse(r.stdout.split('\n')[1] as string)).toMatchObject({ line: 2, ok: true, outcome: 'created', entry_id: id });
     expect((await history(id)).events).toHaveLength(1);
 
     const attempts = join(dir, 'attempts.csv');
     writeFileSync(attempts, `entry_id,reason\n${id},1\n`);
     const refused = await h.cli(['attempts', 'add', '--from', attempts], { dir });
     expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stdout.trim())).toMatchObject({ line: 2, ok: false, error: { code: 'invalid_line', field: 'outcome' } });
+    expect(JSON.parse(refused.stdout.trim())).toMatchObject({ line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'outcome' } });
     const filled = await h.cli(['attempts', 'add', '--from', attempts, '--outcome', 'failed', '--batch-id', 'with-outcome'], { dir });
     expect(filled.code, filled.stderr).toBe(0);
     expect(await history(id)).toMatchObject({ status: 5, attempts: [{ outcome: 1, reason: 1 }] });

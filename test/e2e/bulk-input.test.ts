@@ -63,7 +63,7 @@ describe('bad input is one line, never the file', () => {
     expect(r.code).toBe(2);
     const lines = results(r);
     expect(lines).toHaveLength(20);
-    expect(lines[7]).toEqual({ line: 9, ok: false, error: { code: 'invalid_line', message: 'has 5 fields where the header has 4' } });
+    expect(lines[7]).toEqual({ line: 9, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: 'has 5 fields where the header has 4' } });
     expect(lines.filter((l) => l.ok === true).map((l) => l.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
     expect(r.stderr).toMatch(/^! 19 created, 0 already done, 1 failed \(1 invalid\) in /);
     expect((await allParcels(env)).map((p) => p.number).sort((a, b) => Number(a) - Number(b))).toEqual(
@@ -78,9 +78,9 @@ describe('bad input is one line, never the file', () => {
     const r = await parcels(['create', '--from', input], { env });
     expect(r.code).toBe(2);
     expect(results(r)).toEqual([
-      { line: 1, ok: true, entry_id: expect.stringMatching(UUID) },
-      { line: 2, ok: false, error: { code: 'invalid_line', message: 'is too long (over 1 MiB): skipped to its end' } },
-      { line: 3, ok: true, entry_id: expect.stringMatching(UUID) },
+      { line: 1, ok: true, outcome: 'created', entry_id: expect.stringMatching(UUID) },
+      { line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: 'is too long (over 1 MiB): skipped to its end' } },
+      { line: 3, ok: true, outcome: 'created', entry_id: expect.stringMatching(UUID) },
     ]);
     expect(await allParcels(env)).toHaveLength(2);
   });

@@ -55,7 +55,7 @@ describe('fix and run again', () => {
 
     const fixed = await parcels(command, { env });
     expect(fixed.code, fixed.stderr).toBe(0);
-    expect(results(fixed).filter((r) => r.replayed !== true).map((r) => r.line)).toEqual([8, 16]);
+    expect(results(fixed).filter((r) => r.outcome !== 'already_done').map((r) => r.line)).toEqual([8, 16]);
     expect(fixed.stderr).toMatch(/^✓ 2 created, 18 already done, 0 failed in /);
     expect(numbers(await allParcels(env))).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
 
@@ -73,7 +73,7 @@ describe('fix and run again', () => {
     writeLines(dir, 'daily.csv', [HEADER, row(0), row(1), row(2), row(3), row(4), row(5)]);
     const appended = await parcels(['create', '--from', input, '--continue'], { env });
     expect(appended.code, appended.stderr).toBe(0);
-    expect(results(appended).map((r) => [r.line, r.replayed === true])).toEqual([
+    expect(results(appended).map((r) => [r.line, r.outcome === 'already_done'])).toEqual([
       [2, false],
       [3, true],
       [4, true],
@@ -92,7 +92,7 @@ describe('fix and run again', () => {
     writeFileSync(input, '\uFEFF"number","postal_code","courier","country"\r\n"1","1234AB","A-BIKE","NL"\r\n2,1234AB,A-BIKE,NL\r\n"2",1234AB,"A-BIKE",NL\r\n');
     const resaved = await parcels(['create', '--from', input], { env });
     expect(resaved.code, resaved.stderr).toBe(0);
-    expect(results(resaved)).toEqual(results(first).map((r) => ({ ...r, replayed: true })));
+    expect(results(resaved)).toEqual(results(first).map((r) => ({ ...r, outcome: 'already_done' })));
     // Two identical lines stay two parcels.
     expect(numbers(await allParcels(env))).toEqual(['1', '2', '2']);
   });
@@ -106,7 +106,7 @@ describe('fix and run again', () => {
     const edited = await parcels(['create', '--from', input, '--continue'], { env });
     expect(edited.code, edited.stderr).toBe(0);
     const [, second] = results(edited);
-    expect(second).toEqual({ line: 3, ok: true, entry_id: expect.stringMatching(UUID), earlier_entry_id: earlier });
+    expect(second).toEqual({ line: 3, ok: true, outcome: 'created', entry_id: expect.stringMatching(UUID), earlier_entry_id: earlier });
     expect(edited.stderr.split('\n')[1]).toBe(`! 1 edited line was sent as a new request; what its earlier version created is unchanged: line 3 (was ${earlier})`);
     expect(numbers(await allParcels(env))).toEqual(['1', '2', '2a']);
   });
@@ -121,9 +121,9 @@ describe('the batch', () => {
     expect(pickedUp.code, pickedUp.stderr).toBe(0);
     const inTransit = await parcels(['events', 'add', '--from', ids, '--status', 'in_transit'], { env });
     expect(inTransit.code, inTransit.stderr).toBe(0);
-    expect(results(inTransit)).toEqual([{ line: 1, ok: true, entry_id: id }]);
+    expect(results(inTransit)).toEqual([{ line: 1, ok: true, outcome: 'created', entry_id: id }]);
     // The first again is a replay, with --at now defaulted or typed.
-    expect(results(await parcels(['events', 'add', '--from', ids, '--status', 'picked_up', '--at', 'now'], { env }))).toEqual([{ line: 1, ok: true, replayed: true, entry_id: id }]);
+    expect(results(await parcels(['events', 'add', '--from', ids, '--status', 'picked_up', '--at', 'now'], { env }))).toEqual([{ line: 1, ok: true, outcome: 'already_done', entry_id: id }]);
     const events = JSON.parse((await parcels(['events', 'list', id as string, '--json'], { env })).stdout) as { events: Array<{ status: number }> };
     expect(events.events.map((e) => e.status).sort()).toEqual([1, 2]);
   });
@@ -145,7 +145,7 @@ describe('the batch', () => {
     expect((await parcels(['create', '--from', input], { env })).code).toBe(2);
     const tomorrow = await parcels(['create', '--from', input, '--new-batch'], { env });
     expect(tomorrow.code).toBe(2);
-    expect(results(tomorrow).map((r) => [r.line, r.ok, r.replayed === true])).toEqual([
+    expect(results(tomorrow).map((r) => [r.line, r.ok, r.outcome === 'already_done'])).toEqual([
       [2, true, false],
       [3, false, false],
       [4, true, false],
@@ -218,11 +218,12 @@ describe('journals of the released version', () => {
     const resumed = await parcels(['create', '--from', input], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const lines = results(resumed);
-    expect(lines.slice(0, 3)).toEqual(IDS.map((id, i) => ({ line: i + 1, ok: true, replayed: true, entry_id: id })));
-    expect(lines[3]).toEqual({ line: 4, ok: true, entry_id: appliedId });
-    expect(lines.slice(4).map((r) => [r.line, r.ok, r.replayed])).toEqual([
-      [5, true, undefined],
-      [6, true, undefined],
+    expect(lines.slice(0, 3)).toEqual(IDS.map((id, i) => ({ line: i + 1, ok: true, outcome: 'already_done', entry_id: id })));
+    // Resent under its old key: the service answers with what that key had created.
+    expect(lines[3]).toEqual({ line: 4, ok: true, outcome: 'replayed', entry_id: appliedId });
+    expect(lines.slice(4).map((r) => [r.line, r.ok, r.outcome])).toEqual([
+      [5, true, 'created'],
+      [6, true, 'created'],
     ]);
     expect(numbers(await allParcels(env))).toEqual(['4', '5', '6']);
     // Its journal was taken over and removed; the next run replays all six from the new one.
@@ -239,7 +240,7 @@ describe('journals of the released version', () => {
     plant(dir, url, 'finished.journal.ndjson', `create-${sha256(input)}`, [done]);
     const rerun = await parcels(['create', '--from', input], { env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(results(rerun)).toEqual(IDS.map((id, i) => ({ line: i + 1, ok: true, replayed: true, entry_id: id })));
+    expect(results(rerun)).toEqual(IDS.map((id, i) => ({ line: i + 1, ok: true, outcome: 'already_done', entry_id: id })));
     expect(await allParcels(env)).toHaveLength(0);
   });
 

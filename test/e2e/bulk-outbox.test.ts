@@ -75,7 +75,7 @@ describe('offline outbox', () => {
     // Still down: the first entry fails after its retries and the others are not tried.
     const tooEarly = await parcels(['outbox', 'flush', '--retries', '1'], env);
     expect(tooEarly.code).toBe(8);
-    expect(tooEarly.stdout).toBe('{"line":1,"ok":false,"error":{"code":"connection_refused","message":' + JSON.stringify(JSON.parse(tooEarly.stdout).error.message) + '}}\n');
+    expect(tooEarly.stdout).toBe('{"line":1,"ok":false,"outcome":"failed","error":{"code":"connection_refused","message":' + JSON.stringify(JSON.parse(tooEarly.stdout).error.message) + '}}\n');
     expect(tooEarly.stderr).toMatch(
       /^! Outbox: sent 0, 1 failed, 3 still waiting \(2 not tried: the service is still out of reach\) in \d+\.\d s; `parcels outbox flush` again once the service answers\n$/,
     );

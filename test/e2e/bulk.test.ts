@@ -25,9 +25,11 @@ describe('bulk create --from', () => {
     expect(again.code, again.stderr).toBe(0);
     const lines = results(again);
     expect(lines).toHaveLength(1500);
-    const replayed = lines.filter((r) => r.replayed === true).length;
+    const replayed = lines.filter((r) => r.outcome === 'already_done').length;
     expect(replayed).toBeGreaterThanOrEqual(100);
-    expect(again.stderr).toContain(`${1500 - replayed} created, ${replayed} already done, 0 failed`);
+    const resent = lines.filter((r) => r.outcome === 'replayed').length;
+    const replayedNote = resent > 0 ? `, ${resent} replayed by the service` : '';
+    expect(again.stderr).toContain(`${1500 - replayed - resent} created${replayedNote}, ${replayed} already done, 0 failed`);
     expect(await allParcels(env)).toHaveLength(1500);
   });
 
@@ -51,7 +53,7 @@ describe('bulk create --from', () => {
 
     const resumed = await parcels(['create', '--from', input], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(results(resumed).filter((r) => r.replayed === true)).toHaveLength(done);
+    expect(results(resumed).filter((r) => r.outcome === 'already_done')).toHaveLength(done);
     expect(await allParcels(env)).toHaveLength(300);
   });
 
@@ -99,7 +101,7 @@ describe('bulk create --from', () => {
     ]);
     // The same standard input again is the same batch: nothing is sent twice.
     const again = await parcels(['create', '--from', '-'], { env, input: `${parcelLine(10)}\n${parcelLine(11)}\n` });
-    expect(results(again).every((r) => r.replayed === true)).toBe(true);
+    expect(results(again).every((r) => r.outcome === 'already_done')).toBe(true);
     expect(await allParcels(env)).toHaveLength(4);
   });
 
@@ -160,8 +162,8 @@ describe('bulk events add / attempts add --from', () => {
     const r = await parcels(['events', 'add', '--from', ids, '--status', 'in_delivery', '--at', 'now'], { env });
     expect(r.code).toBe(2);
     expect(results(r)).toEqual([
-      { line: 1, ok: true, entry_id: id },
-      { line: 2, ok: false, error: { code: 'invalid_line', field: 'entry_id', message: "entry_id is required (the parcel's id)" } },
+      { line: 1, ok: true, outcome: 'created', entry_id: id },
+      { line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'entry_id', message: "entry_id is required (the parcel's id)" } },
     ]);
   });
 });
@@ -185,7 +187,7 @@ describe('batches', () => {
     const again = await parcels(['create', '--from', input], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^✓ 0 created, 60 already done, 0 failed in /);
-    expect(results(again)).toEqual(created.map((r) => ({ line: r.line, ok: true, replayed: true, entry_id: r.entry_id })));
+    expect(results(again)).toEqual(created.map((r) => ({ line: r.line, ok: true, outcome: 'already_done', entry_id: r.entry_id })));
     // Nothing changed: the same done file, not a rewrite.
     expect(readdirSync(join(journals, target as string)).sort()).toEqual(files);
 

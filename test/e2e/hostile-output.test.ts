@@ -8,9 +8,11 @@
  * an escape sequence the server sent.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -196,6 +198,34 @@ describe('every command against a hostile server, piped', () => {
     mode = 'huge';
     for (const command of [['get', ID], ['list'], ['create', ...PARCEL]]) {
       for (const form of [[], ['--json']]) expect(await expectClean([...command, ...form])).toBe(8);
+    }
+  });
+});
+
+describe('--verbose on every sender (issue 28): one sanitised trace sink', () => {
+  it('bulk, doctor, login, the sandbox admin and a one-shot command trace the hostile answers without their escapes or the key', async () => {
+    mode = 'data';
+    const dir = tempConfigDir();
+    const lines = join(dir, 'in.ndjson');
+    writeFileSync(lines, `${JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: '1' })}\n`);
+    const runs: { argv: string[]; env?: NodeJS.ProcessEnv; stdin?: string }[] = [
+      { argv: ['create', '--from', lines, '--verbose'] },
+      { argv: ['doctor', '--verbose'] },
+      { argv: ['auth', 'login', '--with-key-stdin', '--verbose'], env: { PARCELS_API_KEY: '' }, stdin: KEY },
+      { argv: ['sandbox', 'clock', '--verbose'], env: { PARCELS_SANDBOX_ADMIN_TOKEN: KEY } },
+      { argv: ['get', ID, '--verbose'] },
+    ];
+    for (const { argv, env: extra, stdin } of runs) {
+      const before = requests;
+      const r = await runCli(argv, { env: { ...env(), ...extra }, ...(stdin === undefined ? {} : { stdin }) });
+      const out = r.stdout + r.stderr;
+      expect(r.code, `${argv.join(' ')}\n${out.slice(0, 2000)}`).not.toBe(1);
+      expect(requests, argv.join(' ')).toBeGreaterThan(before);
+      // It traced: the answer's status line and the hostile header, both inert.
+      expect(r.stderr, argv.join(' ')).toMatch(/^< 20[01] /m);
+      expect(r.stderr, argv.join(' ')).toMatch(/^< x-echo: Bearer /m);
+      expect(keyLeaks(out), `${argv.join(' ')}\n${out.slice(0, 2000)}`).toEqual([]);
+      expect(serverSequences(out), `${argv.join(' ')}\n${out.slice(0, 2000)}`).toEqual([]);
     }
   });
 });

@@ -21,6 +21,7 @@ describe('fault injection', () => {
         expect([500, 503]).toContain(r.status);
         expect(r.body.data).toBeNull();
         expect(['internal_error', 'service_unavailable']).toContain(r.body.error.code);
+        if (r.status === 503) expect(r.headers.get('retry-after')).toBe('1');
         seen.add(r.status);
       }
       expect(seen).toEqual(new Set([500, 503]));
@@ -107,6 +108,20 @@ describe('fault injection', () => {
 
   it('refuses fault rates outside 0..1', async () => {
     await expect(startSandbox({ faults: { failRate: 2 } })).rejects.toThrow(/failRate/);
+  });
+
+  it("retryAfterS sets an injected 503's Retry-After (0 is legal); outside 0..3600 or fractional it is refused", async () => {
+    const s = await startSandbox({ seed: TEST_SEED, faults: { failRate: 1, seed: 1, retryAfterS: 0 } });
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => call(s.url, 'GET', '/deliveries/v1/parcels')));
+      const unavailable = answers.filter((r) => r.status === 503);
+      expect(unavailable.length).toBeGreaterThan(0);
+      for (const r of unavailable) expect(r.headers.get('retry-after')).toBe('0');
+    } finally {
+      await s.close();
+    }
+    await expect(startSandbox({ faults: { retryAfterS: 3601 } })).rejects.toThrow(/retryAfterS/);
+    await expect(startSandbox({ faults: { retryAfterS: 0.5 } })).rejects.toThrow(/retryAfterS/);
   });
 });
 

@@ -90,7 +90,10 @@ describe('bulk import against a real sandbox', () => {
     const input = writeInput('parcels.ndjson', Array.from({ length: 2000 }, (_, i) => parcelLine(i + 1)));
     const send = counting(sendThrough(client(url)));
     const first = await importRun({ input, send, concurrency: 32 });
-    expect(first.summary).toMatchObject({ created: 2000, alreadyDone: 0, failed: 0, exitCode: 0, cancelled: false });
+    // A line whose first answer was lost is resent: the service replays it, and it is counted as replayed.
+    expect(first.summary).toMatchObject({ alreadyDone: 0, failed: 0, exitCode: 0, cancelled: false });
+    expect(first.summary.created + first.summary.replayed).toBe(2000);
+    expect(first.summary.replayed).toBe(first.results.filter((r) => r.outcome === 'replayed').length);
     expect(first.results.map((r) => r.line)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
     expect(send.calls).toBeGreaterThan(2000);
 
@@ -103,7 +106,7 @@ describe('bulk import against a real sandbox', () => {
     const second = await importRun({ input, send: resend, concurrency: 32 });
     expect(resend.calls).toBe(0);
     expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2000, failed: 0, exitCode: 0, batch: first.summary.batch });
-    expect(second.results.every((r) => r.ok && r.outcome === "already_done")).toBe(true);
+    expect(second.results.every((r) => r.ok && r.outcome === 'already_done')).toBe(true);
     expect(second.results.map((r) => r.entry_id)).toEqual(first.results.map((r) => r.entry_id));
     expect(await allParcels(url)).toHaveLength(2000);
   }, 60_000);
@@ -114,13 +117,13 @@ describe('bulk import against a real sandbox', () => {
     let url = await start({ db, faults: { dropRate: 1, seed: 5 } });
     const lost = await importRun({ input, send: sendThrough(client(url)), retries: 0 });
     expect(lost.summary).toMatchObject({ created: 0, failed: 20, exitCode: 8 });
-    expect(lost.results[0]).toMatchObject({ line: 1, ok: false, error: { code: expect.any(String) } });
+    expect(lost.results[0]).toMatchObject({ line: 1, ok: false, outcome: 'failed', error: { code: expect.any(String) } });
     await Promise.all(clients.splice(0).map((c) => c.close()));
     await sandbox?.close();
 
     url = await start({ db });
     const again = await importRun({ input, send: sendThrough(client(url)) });
-    expect(again.summary).toMatchObject({ created: 20, alreadyDone: 0, failed: 0, exitCode: 0 });
+    expect(again.summary).toMatchObject({ created: 0, replayed: 20, alreadyDone: 0, failed: 0, exitCode: 0 });
     expect(await allParcels(url)).toHaveLength(20);
   });
 
@@ -136,9 +139,9 @@ describe('bulk import against a real sandbox', () => {
     ]);
     const { results, summary } = await importRun({ input, send: sendThrough(client(url)) });
     expect(results.filter((r) => !r.ok)).toEqual([
-      { line: 2, ok: false, error: { code: 'invalid_line', field: 'number', message: 'number is required' } },
-      { line: 4, ok: false, error: { code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON \(/) } },
-      { line: 5, ok: false, error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer' } },
+      { line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'number', message: 'number is required' } },
+      { line: 4, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON \(/) } },
+      { line: 5, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer' } },
     ]);
     expect(summary).toMatchObject({ created: 3, failed: 3, exitCode: 2 });
     expect((await allParcels(url)).map((p) => p.number).sort()).toEqual(['1', '3', '6']);
@@ -203,7 +206,7 @@ describe('bulk import against a real sandbox', () => {
     const there = await importRun({ input, send, target: 'production' });
     expect(send.calls).toBe(1);
     // The key is the same (not derived from the target): the service recognises the replay.
-    expect(there.summary).toMatchObject({ created: 1, alreadyDone: 0 });
+    expect(there.summary).toMatchObject({ created: 0, replayed: 1, alreadyDone: 0 });
     expect(await allParcels(url)).toHaveLength(1);
   });
 
@@ -237,7 +240,7 @@ describe('bulk import against a real sandbox', () => {
     const at = Math.floor(Date.now() / 1000);
     const input = writeInput('e.ndjson', [JSON.stringify({ entry_id: '00000000-0000-4000-8000-000000000000', status: 1, occurred_at: at })]);
     const { results, summary } = await importRun({ kind: 'events', input, send: sendThrough(client(url)) });
-    expect(results).toEqual([{ line: 1, ok: false, error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
+    expect(results).toEqual([{ line: 1, ok: false, outcome: 'failed', error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
     expect(summary.exitCode).toBe(4);
   });
 
@@ -268,7 +271,7 @@ describe('bulk import against a real sandbox', () => {
     });
     const input = writeInput('p.ndjson', [parcelLine(1)]);
     const { results, summary } = await importRun({ input, send: sendThrough(client(`http://127.0.0.1:${port}`)), retries: 2 });
-    expect(results).toEqual([{ line: 1, ok: false, error: { code: expect.any(String), message: expect.any(String) } }]);
+    expect(results).toEqual([{ line: 1, ok: false, outcome: 'failed', error: { code: expect.any(String), message: expect.any(String) } }]);
     expect(summary).toMatchObject({ failed: 1, exitCode: 8 });
   });
 });

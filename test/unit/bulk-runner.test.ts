@@ -57,7 +57,7 @@ describe('bulk runner', () => {
       },
     });
     expect(results.map((r) => r.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
-    expect(results[9]).toEqual({ line: 10, ok: true, entry_id: 'id-10' });
+    expect(results[9]).toEqual({ line: 10, ok: true, outcome: 'created', entry_id: 'id-10' });
     expect(peak).toBe(64);
     expect(summary).toMatchObject({ created: 1000, alreadyDone: 0, failed: 0, exitCode: 0, cancelled: false });
     expect(summary.maxBuffered).toBeLessThanOrEqual(64 * 4);
@@ -179,10 +179,10 @@ describe('bulk runner', () => {
       },
     });
     expect(results).toEqual([
-      { line: 1, ok: true, entry_id: 'id-1' },
-      { line: 2, ok: false, error: { code: 'connection_reset', message: 'socket hang up' } },
-      { line: 3, ok: false, error: { status: 404, code: 'not_found', message: 'no such parcel' } },
-      { line: 4, ok: true, entry_id: 'id-4' },
+      { line: 1, ok: true, outcome: 'created', entry_id: 'id-1' },
+      { line: 2, ok: false, outcome: 'failed', error: { code: 'connection_reset', message: 'socket hang up' } },
+      { line: 3, ok: false, outcome: 'failed', error: { status: 404, code: 'not_found', message: 'no such parcel' } },
+      { line: 4, ok: true, outcome: 'created', entry_id: 'id-4' },
     ]);
     expect(seen.get(1)?.map((r) => r.idempotencyKey)).toEqual(['key-1-abcdef', 'key-1-abcdef', 'key-1-abcdef']);
     expect(seen.get(1)?.map((r) => Buffer.from(r.body).toString())).toEqual(['{"n":1}', '{"n":1}', '{"n":1}']);
@@ -206,9 +206,9 @@ describe('bulk runner', () => {
     });
     expect(sends).toBe(0);
     expect(results).toEqual([
-      { line: 1, ok: true, replayed: true, entry_id: 'id-1' },
-      { line: 2, ok: false, error: { code: 'invalid_line', message: 'number must be a string', field: 'number' } },
-      { line: 3, ok: false, error: { code: 'invalid_line', message: 'is not valid JSON' } },
+      { line: 1, ok: true, outcome: 'already_done', entry_id: 'id-1' },
+      { line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: 'number must be a string', field: 'number' } },
+      { line: 3, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: 'is not valid JSON' } },
     ]);
     expect(summary).toMatchObject({ created: 0, alreadyDone: 1, failed: 2, exitCode: 2 });
   });

@@ -60,7 +60,7 @@ describe('bulk sender', () => {
       seen.push({ method: req.method, url: req.url, body, auth: req.headers.authorization, key: req.headers['idempotency-key'], type: req.headers['content-type'], accept: req.headers.accept, agent: req.headers['user-agent'] });
       answer(res, 201, { data: { entry_id: UUID, status: 0 } });
     };
-    expect(await sender().send(request(1))).toEqual({ status: 201, entryId: UUID });
+    expect(await sender().send(request(1))).toEqual({ status: 201, entryId: UUID, replayed: false });
     expect(seen).toEqual([
       { method: 'POST', url: '/base/deliveries/v1/parcels', body: '{"n":1}', auth: `Bearer ${KEY}`, key: 'bulk-key-1-abcdefgh', type: 'application/json', accept: 'application/json', agent: 'parcels-test/1' },
     ]);
@@ -69,7 +69,7 @@ describe('bulk sender', () => {
   it('an answer without an entry id has none; a 2xx that is not JSON is a bad response', async () => {
     handler = (_req, body, res) => (body === '{"n":1}' ? answer(res, 200, { data: {} }) : res.writeHead(201).end('<html>'));
     const s = sender();
-    expect(await s.send(request(1))).toEqual({ status: 200, entryId: undefined });
+    expect(await s.send(request(1))).toEqual({ status: 200, entryId: undefined, replayed: false });
     await expect(s.send(request(2))).rejects.toThrow(new NetworkError('the service answered 201 with a body that is not JSON', 'bad_response'));
   });
 

@@ -98,6 +98,7 @@ describe('parse alone (no network)', () => {
       failRate: undefined,
       dropRate: undefined,
       faultSeed: undefined,
+      faultRetryAfter: undefined,
       clockOffset: undefined,
       oracleUnavailable: false,
       limits: { headersTimeoutMs: undefined, requestTimeoutMs: undefined, keepAliveTimeoutMs: undefined, idleTimeoutMs: undefined, maxConnections: undefined },

@@ -1,6 +1,6 @@
 import type { Dispatcher, Pool } from 'undici';
 import { ApiError } from '../../errors.js';
-import { entryIdOf, interpretAnswer } from '../answer.js';
+import { entryIdOf, interpretAnswer } from './answer.js';
 import { redactKey } from '../redact.js';
 import { requestHeaders } from '../request.js';
 import type { PoolGate } from './gate.js';

@@ -4,7 +4,6 @@ import { confirm, promptHidden } from '../../io/prompt.js';
 import { renderMessage } from '../../io/render.js';
 import { readAll } from '../../io/streams.js';
 import { isLoopbackHost } from '../../schemas/host.js';
-import { USER_AGENT } from '../../version.js';
 import { presentSuccess } from '../../io/present.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { defineCommand } from '../../command-kit/types.js';
@@ -43,10 +42,7 @@ export default defineCommand<typeof authCommands.authLogin, LoginOptions>({
     if (key === '') throw new UsageError('the API key is empty', keyFrom === 'stdin' ? '--with-key-stdin' : 'API key');
     if (/\s/.test(key)) throw new UsageError('the API key must not contain whitespace', keyFrom === 'stdin' ? '--with-key-stdin' : 'API key');
     if (verify) {
-      const check = await verifyKey(
-        { baseUrl: settings.baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries, userAgent: USER_AGENT },
-        ctx.signal,
-      );
+      const check = await verifyKey(ctx.client({ baseUrl: settings.baseUrl, apiKey: key, timeoutMs: settings.timeoutMs, retries: settings.retries }), ctx.signal);
       if (check.missingScope !== undefined) {
         await renderMessage(ctx.io, `The key works but lacks the ${check.missingScope} scope; saving it anyway.`, 'warn');
       }

@@ -17,6 +17,7 @@ export interface ServeOptions {
   failRate?: number;
   dropRate?: number;
   faultSeed?: number;
+  faultRetryAfter?: number;
   clockOffset?: number;
   oracleUnavailable: boolean;
   /** true: start the test clock stopped; absent: leave the stored clock as it is. */
@@ -93,6 +94,7 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       failRate: rate(flags.failRate, '--fail-rate'),
       dropRate: rate(flags.dropRate, '--drop-rate'),
       faultSeed: flags.faultSeed,
+      faultRetryAfter: flags.faultRetryAfter,
       clockOffset: flags.clockOffset,
       oracleUnavailable: flags.oracleUnavailable,
       frozen: flags.frozen ? true : undefined,
@@ -121,7 +123,7 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       port: options.port,
       db,
       seed: options.seed,
-      faults: { latencyMs: options.latencyMs, failRate: options.failRate, dropRate: options.dropRate, seed: options.faultSeed },
+      faults: { latencyMs: options.latencyMs, failRate: options.failRate, dropRate: options.dropRate, seed: options.faultSeed, retryAfterS: options.faultRetryAfter },
       clockOffset: options.clockOffset,
       oracleUnavailable: options.oracleUnavailable,
       limits: options.limits,

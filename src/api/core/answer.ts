@@ -1,8 +1,8 @@
-import { ApiError, NetworkError } from '../errors.js';
-import { isRecord } from '../schemas/record.js';
-import type { Answer } from './core/connection.js';
-import { codeForStatus, errorDetails, statusPhrase } from './failures.js';
-import { parseRetryAfter } from './core/policy.js';
+import { ApiError, NetworkError } from '../../errors.js';
+import { isRecord } from '../../schemas/record.js';
+import type { Answer } from './connection.js';
+import { codeForStatus, errorDetails, statusPhrase } from '../failures.js';
+import { parseRetryAfter } from './policy.js';
 
 /** What an answer means: the envelope of a 2xx, or the ApiError of any other status. Shared by ApiClient and the bulk sender. */
 
