@@ -79,6 +79,7 @@ describe('lines matching earlier batches here and there', () => {
 
     const skip = await parcels(hints[0] as string[], { env });
     expect(skip.code, skip.stderr).toBe(0);
+    expect(skip.stderr).toMatch(/^✓ 20 created, 0 already done, 3 skipped, 0 failed in /);
     const lines = results(skip);
     expect(lines.filter((r) => r.outcome === 'created')).toHaveLength(20);
     const skipped = lines.filter((r) => r.outcome === 'skipped');
