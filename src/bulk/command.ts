@@ -137,7 +137,11 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
     await ctx.knownIds().then((known) => printed.rememberIn(known)).catch(() => undefined);
     if (error instanceof BatchChangedError) {
       const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add: [add] });
-      const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again('--new-batch')}\` imports it as a new batch`;
+      const skipping = error.matchedLines > 0 ? ` and skips the ${error.matchedLines} line${error.matchedLines === 1 ? '' : 's'} that batches on this target created (\`--create-again\` instead of \`--skip-created\` creates them again)` : '';
+      const newBatch =
+        opts.from === '-'
+          ? 'give it another `--batch-id`'
+          : `\`${error.matchedLines > 0 ? sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch', '--skip-created', '--create-again'], add: ['--new-batch', '--skip-created'] }) : again('--new-batch')}\` imports it as a new batch${skipping}`;
       throw new UsageError(error.message, '--from', `\`${again('--continue')}\` sends its changed and new lines and replays the others; ${newBatch}`);
     }
     if (error instanceof CopyOfBatchError || error instanceof MatchedLinesError) throw error.withHints(ctx.commandLine);

@@ -13,7 +13,7 @@ import { Occurrences } from './occurrences.js';
 import type { BuildContext } from './build.js';
 import type { InputLine } from './input.js';
 import type { LineSkips, MatchedLinesChoice } from './created-index/run.js';
-import { CreatedIndexWriter, indexingRecorder, matchEarlierBatches } from './created-index/run.js';
+import { CreatedIndexWriter, indexingRecorder, matchEarlierBatches, previewEarlierBatches } from './created-index/run.js';
 import type { RunSummary } from './runner.js';
 import { runBulk } from './runner.js';
 import type { PoolGate } from '../api/core/gate.js';
@@ -82,6 +82,9 @@ export class BatchChangedError extends UsageError<'--from'> {
   ) {
     super(`${input === '-' ? 'standard input' : input} changed since batch ${batch} last ran (${confirmed} lines confirmed); nothing was sent`, '--from');
   }
+
+  /** create: lines of the input that match what batches on the target created, the path's included (what `--new-batch` would meet). */
+  matchedLines = 0;
 }
 
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
@@ -106,7 +109,10 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       occurrences: new Occurrences(journal?.done.size),
     };
     const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
-    const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
+    const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx)).catch(async (error: unknown) => {
+      if (error instanceof BatchChangedError && opts.kind === 'create') error.matchedLines = await matchedAsNewBatch(plan, opts, ctx, lines);
+      throw error;
+    });
     const matched = opts.kind === 'create' && journal !== undefined ? await earlierBatches(journal, plan, opts, ctx, lines) : undefined;
     skips = matched?.skips;
     if (matched !== undefined) writer = new CreatedIndexWriter(opts.dataDir, opts.target, { batch: plan.journalBatch, input: plan.path ?? '-' });
@@ -150,6 +156,24 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       journal?.close();
     }
   }
+}
+
+/** create: how many lines of the input match what batches on the target created, were it imported as a new batch. */
+async function matchedAsNewBatch(plan: BatchPlan, opts: ImportOptions, build: BuildContext, lines: () => AsyncIterable<InputLine[]>): Promise<number> {
+  const report = await previewEarlierBatches({
+    dataDir: opts.dataDir,
+    target: opts.target,
+    journalBatch: `${plan.journalBatch}\0new`,
+    batch: plan.name,
+    input: opts.input,
+    lines,
+    build,
+    journal: undefined,
+    flag: undefined,
+    setting: 'refuse',
+  });
+  report.matches?.close();
+  return (report.matches?.matched ?? 0) + (report.matches?.queued ?? 0);
 }
 
 /**
