@@ -1,4 +1,4 @@
-import { closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, statSync } from 'node:fs';
 import { routePath } from '../../api/routes.js';
 import type { BuildContext } from '../build.js';
 import { lineRequest } from '../build.js';
@@ -12,7 +12,7 @@ import { OUTBOX_BATCH } from '../outbox-batch.js';
 import type { WorkItem } from '../types.js';
 import type { MatchedLinesSetting } from '../../config/schema.js';
 import type { IndexBatch } from './file.js';
-import { RECORD_BYTES, RECORD_KIND, decodeRecord, forEachRecordChunk, indexDir, openForRead, readBatches, readRecordAt, recordsPath } from './file.js';
+import { RECORD_BYTES, RECORD_KIND, forEachRecordChunk, indexDir, openForRead, readBatches, readRecordAt, recordsPath } from './file.js';
 import { ensureIndex } from './migrate.js';
 import { LineTable, tagOfDigest, tagOfIdentity } from './table.js';
 
@@ -165,11 +165,19 @@ export async function findEarlierMatches(opts: MatchOptions): Promise<EarlierMat
 
   let kinds: Uint8Array | undefined;
   let records: Uint32Array | undefined;
-  const mark = (position: number, kind: number, number: number): void => {
+  /** Per matched request: the earlier batch's number and line, for the counts (no read back per line). */
+  let batchOf: Uint16Array | undefined;
+  let lineOf: Uint32Array | undefined;
+  const mark = (position: number, kind: number, number: number, batch = 0, line = 0): void => {
     kinds ??= new Uint8Array(positions);
     records ??= new Uint32Array(positions);
     kinds[position] = kind;
     records[position] = number;
+    if (kind !== MATCH.request) return;
+    batchOf ??= new Uint16Array(positions);
+    lineOf ??= new Uint32Array(positions);
+    batchOf[position] = batch;
+    lineOf[position] = line;
   };
   let identity = 0;
   forEachRecordChunk(dir, (chunk, count, first) => {
@@ -184,7 +192,7 @@ export async function findEarlierMatches(opts: MatchOptions): Promise<EarlierMat
       const position = table.claim(chunk.readUInt32LE(at), chunk.readUInt32LE(at + 4));
       if (position === -1) continue;
       if (kind === RECORD_KIND.identity) identity++;
-      mark(position, kind === RECORD_KIND.identity ? MATCH.identity : MATCH.request, first + i);
+      mark(position, kind === RECORD_KIND.identity ? MATCH.identity : MATCH.request, first + i, batch, chunk.readUInt32LE(at + 12));
     }
   });
   let inOutbox = 0;
@@ -194,32 +202,24 @@ export async function findEarlierMatches(opts: MatchOptions): Promise<EarlierMat
     inOutbox++;
     mark(position, MATCH.outbox, entry.seq);
   }
-  const byBatchNo = kinds === undefined || records === undefined ? new Map() : countByBatch(dir, kinds, records);
+  const byBatchNo = batchOf === undefined || lineOf === undefined ? new Map() : countByBatch(batchOf, lineOf);
   return new EarlierMatches(dataLines, batches, kinds, records, byBatchNo, identity, inOutbox, dir);
 }
 
 /** Per earlier batch: its matched lines, and how many of them keep that batch's order. */
-function countByBatch(dir: string, kinds: Uint8Array, records: Uint32Array): Map<number, { lines: number; inOrder: number }> {
+function countByBatch(batchOf: Uint16Array, lineOf: Uint32Array): Map<number, { lines: number; inOrder: number }> {
   const counts = new Map<number, { lines: number; inOrder: number; last: number }>();
-  const fd = openForRead(recordsPath(dir));
-  if (fd === undefined) return counts;
-  try {
-    const buffer = Buffer.alloc(RECORD_BYTES);
-    for (let position = 0; position < kinds.length; position++) {
-      if (kinds[position] !== MATCH.request) continue;
-      readSync(fd, buffer, 0, RECORD_BYTES, (records[position] as number) * RECORD_BYTES);
-      const record = decodeRecord(buffer);
-      if (record === undefined) continue;
-      const count = counts.get(record.batch) ?? { lines: 0, inOrder: 0, last: -1 };
-      count.lines++;
-      if (record.line > count.last) {
-        count.inOrder++;
-        count.last = record.line;
-      }
-      counts.set(record.batch, count);
+  for (let position = 0; position < batchOf.length; position++) {
+    const batch = batchOf[position] as number;
+    if (batch === 0) continue;
+    const line = lineOf[position] as number;
+    const count = counts.get(batch) ?? { lines: 0, inOrder: 0, last: -1 };
+    count.lines++;
+    if (line > count.last) {
+      count.inOrder++;
+      count.last = line;
     }
-  } finally {
-    closeSync(fd);
+    counts.set(batch, count);
   }
   return counts;
 }
