@@ -140,7 +140,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       window: opts.window,
     });
     const read = summary.cancelled ? undefined : digest.digest();
-    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.cancelledLines, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.cancelledLines, skipped: summary.skipped, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
     if (!summary.cancelled) {
       // Every line was read: what the journals of the released version knew is in this one now.
       legacy?.remove();
@@ -156,6 +156,18 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       journal?.close();
     }
   }
+}
+
+/**
+ * The same bytes ran to the end before with every line confirmed or invalid (none failed, skipped
+ * or cancelled): every line is this batch's own, so the input is not matched again (a re-run of a
+ * million lines would read them once more for nothing).
+ */
+function ranWhole(journal: Journal, plan: BatchPlan): boolean {
+  const last = journal.lastRun;
+  const input = journal.lastInput;
+  if (input?.sha256 !== plan.sha256 || last?.content === undefined || (input.content !== undefined && input.content !== last.content)) return false;
+  return journal.previous.size === 0 && last.skipped === 0 && last.failed === last.invalid && last.cancelled === 0;
 }
 
 /** create: how many lines of the input match what batches on the target created, were it imported as a new batch. */
@@ -184,6 +196,7 @@ async function matchedAsNewBatch(plan: BatchPlan, opts: ImportOptions, build: Bu
 async function earlierBatches(journal: Journal, plan: BatchPlan, opts: ImportOptions, build: BuildContext, lines: () => AsyncIterable<InputLine[]>): Promise<{ skips: LineSkips | undefined; flag: 'skip' | 'create' | undefined }> {
   const remembered = journal.lastInput?.sha256 === plan.sha256 ? journal.lastInput.matched : undefined;
   const flag = opts.matchedLines?.flag ?? remembered;
+  if (ranWhole(journal, plan)) return { skips: undefined, flag };
   const skips = await matchEarlierBatches({
     dataDir: opts.dataDir,
     target: opts.target,

@@ -85,6 +85,8 @@ export interface RunRecord {
   failed: number;
   invalid: number;
   cancelled: number;
+  /** Lines not sent on purpose (matching earlier batches); absent in journals written before issue 27. */
+  skipped?: number;
   /** The whole input was read: its normalised digest. */
   content?: string;
   at: number;
