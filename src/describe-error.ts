@@ -100,7 +100,8 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
 }
 
 /** `parcels auth login` for the profile in use, with the --base-url the user typed (or `baseUrl`, the host the key is wanted for). */
-async function loginCommand(ctx: Context, baseUrl?: string): Promise<string> {
+/** `parcels auth login` where the user's command ran: their --profile (else the one in use) and --base-url, quoted for the shell. */
+export async function loginCommand(ctx: Context, baseUrl?: string): Promise<string> {
   const added: Partial<Record<GlobalFlag, string>> = {};
   if (!typedFlag(ctx.commandLine, '--profile')) added['--profile'] = await profileName(ctx);
   if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) added['--base-url'] = baseUrl;

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../schemas/canonical-json.js';
 import { ApiError, ConflictError } from '../errors.js';
 import type { ApiClient, ApiResponse } from './http.js';
 import { paginate } from './paginate.js';
@@ -43,19 +44,7 @@ export function walkParcels(client: ApiClient, query: ParcelListParams = {}, sig
 function sameAsRequested(requested: unknown, actual: unknown): boolean {
   if (requested === null) return actual === undefined || actual === null;
   if (requested === '') return actual === undefined || actual === null || actual === '';
-  return JSON.stringify(canonical(requested)) === JSON.stringify(canonical(actual));
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
+  return canonicalJson(requested) === canonicalJson(actual);
 }
 
 /** The fields of `body` whose requested value `data` does not show. */

@@ -1,5 +1,9 @@
 import { createHash, hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { canonicalJson } from '../schemas/canonical-json.js';
+
+// The one canonical JSON lives in schemas/; bulk's modules take it from here with the keys it makes.
+export { canonicalJson };
 
 /**
  * The Idempotency-Keys of bulk lines. A line's key depends on its batch and on the request it
@@ -14,19 +18,6 @@ export async function hashFile(path: string, signal?: AbortSignal): Promise<stri
   return digest.digest('hex');
 }
 
-/** JSON with object keys in code-unit order: one text for one value, whatever order or spacing it came in. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const object = value as Record<string, unknown>;
-    const fields = Object.keys(object)
-      .filter((name) => object[name] !== undefined)
-      .sort()
-      .map((name) => `${JSON.stringify(name)}:${canonicalJson(object[name])}`);
-    return `{${fields.join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** What a line asks for: the method, the path and the normalised fields, flags included (a defaulted time is not). */
 export function requestDigest(method: string, path: string, fields: Readonly<Record<string, unknown>>): string {

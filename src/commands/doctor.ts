@@ -14,6 +14,7 @@ import { otherCommand } from '../hint/hint.js';
 import type { CheckResult, DoctorReport } from '../doctor/report.js';
 import { exitCodeOf, failure, ok, skipped } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
+import { loginCommand } from '../describe-error.js';
 import type { FlagName } from '../schemas/flag-name.js';
 
 export interface DoctorOptions {
@@ -93,6 +94,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
       required,
       now: ctx.now,
       signal: ctx.signal,
+      loginCommand: await loginCommand(ctx),
       client: (options) => ctx.client(options),
     });
     report.checks.push(...findings.checks);

@@ -1,7 +1,7 @@
 /** Flags several commands share. */
 import type { FlagSpec, IntFlag, StringFlag } from './definition.js';
 import type { ParcelFieldRow } from '../schemas/parcel-fields.js';
-import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
+import { PARCEL_FIELDS, parcelFieldHelp } from '../schemas/parcel-fields.js';
 
 
 export const idempotencyKey = {
@@ -86,7 +86,7 @@ export const parcelFieldFlags = Object.fromEntries(
     {
       type: f.kind === 'integer' ? 'int' : 'string',
       flags: `--${f.flag} ${f.placeholder}`,
-      description: f.required ? `${f.description} (required)` : f.description,
+      description: parcelFieldHelp(f),
     },
   ]),
 ) as ParcelFieldFlags;

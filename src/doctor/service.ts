@@ -17,16 +17,14 @@ export interface ServiceFindings {
   scopes: Record<Scope, ScopeState>;
 }
 
-/** What to type when the key itself is the problem, by where the key came from. */
-export function keyFix(settings: Settings): string {
-  return settings.sources.apiKey === 'env'
-    ? 'set PARCELS_API_KEY to a valid key from the API console'
-    : `run \`parcels auth login --profile ${settings.profile}\` with a valid key`;
+/** What to type when the key itself is the problem, by where the key came from; `login` is the login command where the user's ran (describe-error's loginCommand). */
+export function keyFix(settings: Settings, login: string): string {
+  return settings.sources.apiKey === 'env' ? 'set PARCELS_API_KEY to a valid key from the API console' : `run \`${login}\` with a valid key`;
 }
 
-function scopeFix(scope: Scope, settings: Settings): string {
-  const login = settings.sources.apiKey === 'env' ? 'put it in PARCELS_API_KEY' : `run \`parcels auth login --profile ${settings.profile}\``;
-  return `create a key with the ${scope} scope in the API console, then ${login}`;
+function scopeFix(scope: Scope, settings: Settings, login: string): string {
+  const then = settings.sources.apiKey === 'env' ? 'put it in PARCELS_API_KEY' : `run \`${login}\``;
+  return `create a key with the ${scope} scope in the API console, then ${then}`;
 }
 
 /**
@@ -40,6 +38,8 @@ export async function checkService(input: {
   required: readonly Scope[];
   now: () => number;
   signal: AbortSignal;
+  /** `parcels auth login` as the user would paste it here (their profile and base URL, quoted). */
+  loginCommand: string;
   /** Builds the probes' client (ctx.client): one attempt each, on the doctor's clock, telling it every answer's skew. */
   client: (options: ClientOptions) => ApiClient;
 }): Promise<ServiceFindings> {
@@ -63,7 +63,7 @@ export async function checkService(input: {
   }
   const first = probes['deliveries:read'];
   const unknown = Object.fromEntries(SCOPES.map((s) => [s, 'unknown'])) as Record<Scope, ScopeState>;
-  const scopeChecks = (): CheckResult[] => SCOPES.map((scope) => scopeCheck(scope, probes[scope], required.includes(scope), settings));
+  const scopeChecks = (): CheckResult[] => SCOPES.map((scope) => scopeCheck(scope, probes[scope], required.includes(scope), settings, input.loginCommand));
   const url = settings.baseUrl;
   const error = first.error;
 
@@ -92,7 +92,7 @@ export async function checkService(input: {
   } else if (error?.status === 401) {
     checks.push(
       ok('host', `${url} answered in ${first.ms} ms`),
-      failure('key', `refused (invalid or expired): ${error.message}`, keyFix(settings), EXIT.AUTH),
+      failure('key', `refused (invalid or expired): ${error.message}`, keyFix(settings, input.loginCommand), EXIT.AUTH),
       ...SCOPES.map((s) => skipped(`scope ${s}`, 'needs an accepted key')),
     );
     scopes = unknown;
@@ -117,14 +117,14 @@ function scopeState(p: Probe): ScopeState {
   return 'unknown';
 }
 
-function scopeCheck(scope: Scope, p: Probe, required: boolean, settings: Settings): CheckResult {
+function scopeCheck(scope: Scope, p: Probe, required: boolean, settings: Settings, login: string): CheckResult {
   const name = `scope ${scope}`;
   const state = scopeState(p);
   if (state === 'held') return ok(name, 'held');
   if (state === 'missing') {
     const error = p.error as ApiError;
     const detail = scope === 'deliveries:write' ? writeRefusal(error) : `missing (403: ${error.message})`;
-    const fix = /verif/i.test(detail) && !/scope/i.test(detail) ? 'verify the organisation in the API console' : scopeFix(scope, settings);
+    const fix = /verif/i.test(detail) && !/scope/i.test(detail) ? 'verify the organisation in the API console' : scopeFix(scope, settings, login);
     return required
       ? failure(name, `${detail}, and --require-scope ${scope} was given`, fix, EXIT.AUTH)
       : warning(name, detail, fix);

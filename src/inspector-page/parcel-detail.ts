@@ -1,6 +1,8 @@
 /** One parcel: its fields, one timeline of events and attempts (as `parcels track` orders them), its scenario run. */
 import { buildTimeline, entryJson } from '../track/timeline.js';
 import { post } from './api.js';
+import type { DetailField } from './field-list.js';
+import { DETAIL_FIELDS } from './field-list.js';
 import type { ClockModel } from './clock.js';
 import { field, h, select } from './dom.js';
 import { localTime, relative } from './format.js';
@@ -17,12 +19,10 @@ export interface DetailDeps {
   close: () => void;
 }
 
-const FIELDS = ['entry_id', 'org_id', 'courier', 'country', 'postal_code', 'number', 'addition', 'parcel_length', 'parcel_width', 'parcel_height', 'parcel_weight', 'time_slot_period_start', 'time_slot_period_end', 'service_type', 'created_at', 'updated_at'];
-const TIMES = new Set(['time_slot_period_start', 'time_slot_period_end', 'created_at', 'updated_at']);
-
-function fieldValue(name: string, value: unknown): string {
+function fieldValue(field: DetailField, value: unknown): string {
   if (value === null || value === undefined) return '—';
-  if (TIMES.has(name) && typeof value === 'number') return localTime(value);
+  if (field.time && typeof value === 'number') return localTime(value);
+  if (field.unit !== undefined && typeof value === 'number') return `${value} ${field.unit}`;
   return String(value);
 }
 
@@ -104,7 +104,7 @@ export function renderDetail(detail: ParcelDetail, d: DetailDeps): HTMLElement {
     { class: 'parcel', 'aria-label': `Parcel ${p.entry_id}`, 'data-entry-id': p.entry_id },
     h('div', { class: 'detail-head' }, h('h2', { tabindex: -1 }, 'Parcel ', h('code', {}, p.entry_id)), h('button', { type: 'button', onclick: d.close }, 'Close')),
     h('p', { class: `status status-${p.status}` }, 'Status: ', h('strong', { class: 'parcel-status' }, d.names.of('status', p.status))),
-    h('dl', { class: 'fields' }, ...FIELDS.flatMap((name) => [h('dt', {}, name), h('dd', {}, fieldValue(name, p[name]))])),
+    h('dl', { class: 'fields' }, ...DETAIL_FIELDS.flatMap((f) => [h('dt', {}, f.name), h('dd', {}, fieldValue(f, p[f.name]))])),
     h('h3', {}, 'Timeline'),
     timeline(detail, d.names),
     h('h3', {}, 'Scenario'),

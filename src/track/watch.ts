@@ -3,7 +3,7 @@
  * when asked, at a failed attempt). The reads, the output and the clock are passed in, so tests
  * drive every step without a server or a wall-clock wait.
  */
-import { backoffDelay, boundedWait } from '../api/core/policy.js';
+import { backoffDelay, pauseFor } from '../api/core/policy.js';
 import { ApiError, NetworkError } from '../errors.js';
 import type { TimelineEntry } from './timeline.js';
 import { isDelivery, isFailedAttempt, takeNew } from './timeline.js';
@@ -46,12 +46,12 @@ export function isPassing(error: unknown): error is ApiError | NetworkError {
 /**
  * The pause after the `failures`-th failed read in a row, by the request core's backoff: doubling
  * from twice the interval, capped at MAX_PAUSE_MS (or the interval, if longer), never under the
- * service's Retry-After, which the core bounds (a hostile one makes it poll once per minute).
+ * pause the core's policy takes for the failure (`pauseFor`: a 429's, or a 503's Retry-After,
+ * bounded — a hostile one makes it poll once per minute; a 500's Retry-After is not a pause).
  */
 export function pauseAfter(failures: number, intervalMs: number, error: ApiError | NetworkError, random: () => number): number {
   const backoff = backoffDelay(failures, random, { baseMs: intervalMs * 2, capMs: Math.max(intervalMs, MAX_PAUSE_MS) });
-  const retryAfterMs = error instanceof ApiError && error.retryAfter !== undefined ? boundedWait(error.retryAfter * 1000) : 0;
-  return Math.max(backoff, retryAfterMs);
+  return Math.max(backoff, pauseFor(error) ?? 0);
 }
 
 export async function watch(options: WatchOptions): Promise<WatchEnd> {

@@ -251,6 +251,16 @@ describe('parcels doctor', () => {
     expect((await h.cli(['doctor'], bare)).code).toBe(0);
   });
 
+  it('a profile with a space: the login hint quotes it and keeps the --base-url typed, so it works when pasted', async () => {
+    const dir = tempConfigDir();
+    const bare: RunOpts = { dir, env: { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined } };
+    const login = await h.cli(['auth', 'login', '--profile', 'my ops', '--with-key-stdin', '--no-verify', '--base-url', h.sandbox.url], { ...bare, stdin: EXPIRED_KEY });
+    expect(login.code, login.stderr).toBe(0);
+    const r = await h.cli(['doctor', '--profile', 'my ops', '--base-url', h.sandbox.url], bare);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`Error: 1 check failed: key\nHint: run \`parcels auth login --profile 'my ops' --base-url ${h.sandbox.url}\` with a valid key\n`);
+  });
+
   it('unverified organisation: the write probe says so, a warning', async () => {
     const j = report(await h.cli(['doctor', '--json'], { env: { PARCELS_API_KEY: UNVERIFIED_KEY } }));
     expect(j.checks.find((c: { check: string }) => c.check === 'scope deliveries:write')).toEqual({

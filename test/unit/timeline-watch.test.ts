@@ -159,6 +159,21 @@ describe('pauses', () => {
     expect(pauseAfter(1, 1_000, new ApiError(429, 'rate_limited', 'x', undefined, Number.MAX_SAFE_INTEGER), least)).toBe(60_000);
   });
 
+  it('a watch read answered 500 with Retry-After: 30 sleeps its backoff (virtual time), then goes on', async () => {
+    const h: History = { events: [ev(1, T), ev(3, T + 10)], attempts: [att(0, T + 20)] };
+    const { options, sleeps } = scripted([new ApiError(500, 'internal_error', 'boom', undefined, 30), { a: h }], { intervalMs: 1_000, random: () => 0 });
+    expect(await watch(options)).toEqual({ delivered: true });
+    expect(sleeps).toEqual([1_000]);
+  });
+
+  it("honours Retry-After only where the core's policy does (429, 503): a 500 with Retry-After: 30 waits its backoff", () => {
+    const least = (): number => 0;
+    expect(pauseAfter(1, 1_000, new ApiError(500, 'internal_error', 'x', undefined, 30), least)).toBe(1_000);
+    expect(pauseAfter(1, 1_000, new ApiError(502, 'bad_gateway', 'x', undefined, 30), least)).toBe(1_000);
+    expect(pauseAfter(1, 1_000, new ApiError(503, 'unavailable', 'x', undefined, 30), least)).toBe(30_000);
+    expect(pauseAfter(1, 1_000, new ApiError(429, 'rate_limited', 'x', undefined, 30), least)).toBe(30_000);
+  });
+
   it('only 429, 5xx and network failures are passing', () => {
     expect([new ApiError(429, 'x', 'x', undefined), new ApiError(500, 'x', 'x', undefined), new NetworkError('x', 'x')].map(isPassing)).toEqual([true, true, true]);
     expect([new ApiError(404, 'x', 'x', undefined), new ApiError(401, 'x', 'x', undefined), new Error('x'), new CancelledError()].map(isPassing)).toEqual([false, false, false, false]);
