@@ -12,6 +12,7 @@ const TOPICS: Record<string, string> = {
   PARCELS_OUTPUT       default output: table, json, ndjson or csv (flag --output/--json wins)
   PARCELS_TIMEOUT      per-request timeout in seconds (flag --timeout wins)
   PARCELS_RETRIES      retries on network errors, 429 and 5xx (flag --retries wins)
+  PARCELS_BULK_MATCHED_LINES  create --from: refuse, skip or create lines matching earlier batches (flags --skip-created/--create-again win)
   PARCELS_CONFIG_DIR   directory for config.json (mode 0600), the ETag cache and the --sandbox database
   PARCELS_SANDBOX_ADMIN_TOKEN  admin token of the sandbox's admin route (parcels sandbox clock, simulate, logs)
   PARCELS_TRUST_CLOCK_SKEW     1: correct times by a clock skew over 1 h too (two agreeing answers; see the README)

@@ -27,6 +27,9 @@ export class BatchChangedError extends UsageError<'--from'> {
   constructor(readonly change: BatchChange) {
     super(changedMessage(change, new Date(change.lastRan).toISOString()), '--from');
   }
+
+  /** create: lines of the input that match what batches on the target created, the path's included (what `--new-batch` would meet: it skips them). */
+  matchedLines = 0;
 }
 
 const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
@@ -43,9 +46,11 @@ export function changedMessage(change: BatchChange, when: string): string {
  * in the journal, continuing is the way that creates nothing twice; when none is, the input is
  * another one altogether and starts a batch of its own (continuing would send every line into the
  * old batch's journal). `command(flag)` is the user's command line with that flag; standard input
- * has no --new-batch (another --batch-id is its new batch).
+ * has no --new-batch (another --batch-id is its new batch). `createdBefore`: lines that batches on
+ * the target created (the created index): as a new batch they would be met again, so its command
+ * (`command('--new-batch')`) skips them with --skip-created.
  */
-export function changedHint(change: BatchChange, command: (flag: '--continue' | '--new-batch') => string): string {
+export function changedHint(change: BatchChange, command: (flag: '--continue' | '--new-batch') => string, createdBefore = 0): string {
   const known = change.matched + change.unconfirmed;
   const fresh = change.lines - known;
   const edited = change.edited === 0 ? '' : ` (${change.edited} of them edited since that batch created them at the same line: their earlier parcels stay as they are)`;
@@ -54,6 +59,10 @@ export function changedHint(change: BatchChange, command: (flag: '--continue' | 
   const replayed = change.matched === 0 ? '' : ` and replays the ${change.matched}`;
   const continued = `\`${command('--continue')}\` sends ${newLines}${edited}${known === 0 ? ` into batch ${change.batch}` : `${resent}${replayed}`}`;
   const again = change.matched === 0 ? '' : ` (the ${change.matched} would be created again)`;
-  const newBatch = change.input === '-' ? `another \`--batch-id\` imports all ${lines(change.lines)} as a new batch${again}` : `\`${command('--new-batch')}\` imports all ${lines(change.lines)} as a new batch${again}`;
+  const imports =
+    createdBefore > 0
+      ? `imports it as a new batch and skips the ${lines(createdBefore)} that batches on this target created (\`--create-again\` instead of \`--skip-created\` creates them again)`
+      : `imports all ${lines(change.lines)} as a new batch${again}`;
+  const newBatch = change.input === '-' ? `another \`--batch-id\` ${imports}` : `\`${command('--new-batch')}\` ${imports}`;
   return known === 0 ? `nothing in it matches that batch: ${newBatch} (recommended); ${continued}` : `${continued} (recommended: nothing is created twice); ${newBatch}`;
 }

@@ -5,7 +5,7 @@ import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
 import type { FlagValues } from '../definitions/definition.js';
 import { longFlag } from '../definitions/definition.js';
-import { bulk, historyBulk } from '../definitions/flags.js';
+import { bulk, createBulk, historyBulk } from '../definitions/flags.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import { timeFlag } from '../args/time-input.js';
 import { sameCommand } from '../hint/hint.js';
@@ -21,7 +21,7 @@ import type { BulkKind } from './types.js';
  * The bulk and outbox flags, typed from the definition the three commands share, and the
  * observation time of events and attempts (`--at`), as typed.
  */
-export type BulkFlagValues = FlagValues<typeof bulk> & Partial<FlagValues<typeof historyBulk>> & { at?: string };
+export type BulkFlagValues = FlagValues<typeof bulk> & Partial<FlagValues<typeof historyBulk>> & Partial<FlagValues<typeof createBulk>> & { at?: string };
 
 export interface BulkRunOptions {
   kind: BulkKind;
@@ -39,6 +39,8 @@ export interface BulkRunOptions {
   check: boolean;
   /** Lines the outage stop keeps from being sent go to the outbox (--queue). */
   queue: boolean;
+  /** create: lines matching what earlier batches created are skipped (--skip-created) or created again (--create-again). */
+  matchedLines: 'skip' | 'create' | undefined;
   /** Command-line values (typed) that win over each line's. */
   overrides: Record<string, unknown>;
   /** Overrides left out of the keys: a time typed relative to now (`--at now`, `--at -1h`) is another value on every run. */
@@ -84,6 +86,7 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     newBatch: flags.newBatch === true,
     check: flags.check === true,
     queue: flags.queue === true,
+    matchedLines: flags.skipCreated ? 'skip' : flags.createAgain ? 'create' : undefined,
     overrides,
     unkeyed: kind !== 'create' && flags.at !== undefined && dependsOnNow(flags.at, now) ? [kind === 'events' ? 'occurred_at' : 'time_attempt'] : [],
     defaults: kind === 'events' ? { occurred_at: now } : kind === 'attempts' ? { time_attempt: now } : {},
@@ -115,7 +118,8 @@ export const BULK_ONLY_FLAGS = (Object.keys(bulk) as (keyof typeof bulk)[]).filt
 export function rejectBulkOnlyFlags(flags: BulkFlagValues): void {
   if (flags.oncePerParcel === true) throw new UsageError(`${longFlag(historyBulk.oncePerParcel)} needs --from FILE|-`, longFlag(historyBulk.oncePerParcel));
   const given = BULK_ONLY_FLAGS.find((key) => flags[key] !== undefined && flags[key] !== false);
-  if (given === undefined) return;
-  const flag = longFlag(bulk[given]);
+  const createOnly = (Object.keys(createBulk) as (keyof typeof createBulk)[]).find((key) => flags[key] === true);
+  if (given === undefined && createOnly === undefined) return;
+  const flag = given === undefined ? longFlag(createBulk[createOnly as keyof typeof createBulk]) : longFlag(bulk[given]);
   throw new UsageError(`${flag} needs --from FILE|-`, flag);
 }

@@ -16,6 +16,10 @@ import { EarlierLines } from './journal/earlier.js';
 import { LegacyJournals } from './legacy.js';
 import { recordNewest } from './newest.js';
 import { Occurrences } from './occurrences.js';
+import type { BuildContext } from './build.js';
+import type { InputLine } from './input.js';
+import type { LineSkips, MatchedLinesChoice } from './created-index/run.js';
+import { CreatedIndexWriter, indexingRecorder, matchEarlierBatches, previewEarlierBatches } from './created-index/run.js';
 import type { RunSummary } from './runner.js';
 import { emptySummary, linesDone, runBulk } from './runner.js';
 import type { RepeatReport } from './repeats.js';
@@ -42,6 +46,8 @@ export interface ImportOptions {
   continueBatch?: boolean;
   /** Import the file as a new batch (of its path and content). */
   newBatch?: boolean;
+  /** create: lines that match what earlier batches on the target created are skipped or created again (a flag), else the profile's choice (default: refused). */
+  matchedLines?: { flag: 'skip' | 'create' | undefined; setting: MatchedLinesChoice };
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
   /** Overrides left out of the keys (a time typed relative to now). */
@@ -102,6 +108,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     opts.journal === false
       ? undefined
       : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) });
+  let skips: LineSkips | undefined;
+  let writer: CreatedIndexWriter | undefined;
   try {
     if (journal !== undefined) await releaseQueued(journal, opts.dataDir, opts.target);
     const ctx = {
@@ -117,14 +125,20 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     };
     const lines = (tally?: InputTally) => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, tally });
     const tally = newTally();
-    const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
+    const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx)).catch(async (error: unknown) => {
+      if (error instanceof BatchChangedError && opts.kind === 'create') error.matchedLines = await matchedAsNewBatch(plan, opts, ctx, lines);
+      throw error;
+    });
+    const matched = opts.kind === 'create' && journal !== undefined ? await earlierBatches(journal, plan, opts, ctx, lines) : undefined;
+    skips = matched?.skips;
     if (opts.inspect !== undefined) {
-      await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier }, new ContentDigest()));
+      await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier, skips }, new ContentDigest()));
       return { ...emptySummary(), batch: plan.name, edited: new Map(), input: tally, notReached: 0, repeats: undefined };
     }
+    if (matched !== undefined) writer = new CreatedIndexWriter(opts.dataDir, opts.target, { batch: plan.journalBatch, input: plan.path ?? '-' });
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
-    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
+    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }), ...(matched?.flag === undefined ? {} : { matched: matched.flag }) });
     // From its first run on, a plain run of the path compares with this batch and continues it.
     if (journal !== undefined && plan.startsNewest && plan.path !== undefined) await recordNewest(opts.dataDir, opts.target, { kind: opts.kind, path: plan.path, batch: plan.name, at: Date.now() });
     const digest = new ContentDigest();
@@ -138,11 +152,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
             journal?.recordQueued(item.identity ?? item.request.idempotencyKey, item.line);
             return queued(item.line);
           };
-    const recorder = journal === undefined ? undefined : journalRecorder(journal);
+    const journaling = journal === undefined ? undefined : journalRecorder(journal);
+    const recorder = journaling === undefined || writer === undefined ? journaling : indexingRecorder(journaling, writer);
     const repeats = opts.kind === 'create' ? undefined : new Repeats(opts.kind, opts.oncePerParcel === true);
     opts.onBatch?.({ name: plan.name, journalPath: journalPath(opts.dataDir, opts.target, plan.journalBatch), confirmed: journal?.done.size ?? 0 });
     const summary = await runBulk({
-      items: workItems(lines(tally), { ...ctx, legacy, earlier, repeats }, digest),
+      items: workItems(lines(tally), { ...ctx, legacy, earlier, repeats, skips }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
@@ -163,7 +178,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       window: opts.window,
     });
     const read = summary.cancelled ? undefined : digest.digest();
-    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, skipped: summary.skipped, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
     if (!summary.cancelled) {
       // Every line was read: what the journals of the released version knew is in this one now.
       legacy?.remove();
@@ -174,8 +189,68 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const notReached = summary.cancelled ? Math.max(0, (await countLines(plan.source)) - linesDone(summary) - tally.header - tally.blank - tally.continuation) : 0;
     return { ...summary, batch: plan.name, edited, input: tally, notReached, repeats: repeats?.report };
   } finally {
-    journal?.close();
+    skips?.close();
+    try {
+      writer?.close();
+    } finally {
+      journal?.close();
+    }
   }
+}
+
+/**
+ * The same bytes ran to the end before with every line confirmed or invalid (none failed, skipped
+ * or cancelled): every line is this batch's own, so the input is not matched again (a re-run of a
+ * million lines would read them once more for nothing).
+ */
+function ranWhole(journal: Journal, plan: BatchPlan): boolean {
+  const last = journal.lastRun;
+  const input = journal.lastInput;
+  if (input?.sha256 !== plan.sha256 || last?.content === undefined || (input.content !== undefined && input.content !== last.content)) return false;
+  return journal.previous.size === 0 && last.skipped === 0 && last.failed === last.invalid && last.cancelled === 0;
+}
+
+/** create: how many lines of the input match what batches on the target created, were it imported as a new batch. */
+async function matchedAsNewBatch(plan: BatchPlan, opts: ImportOptions, build: BuildContext, lines: () => AsyncIterable<InputLine[]>): Promise<number> {
+  const report = await previewEarlierBatches({
+    dataDir: opts.dataDir,
+    target: opts.target,
+    journalBatch: `${plan.journalBatch}\0new`,
+    batch: plan.name,
+    input: opts.input,
+    lines,
+    build,
+    journal: undefined,
+    flag: undefined,
+    setting: 'refuse',
+  });
+  report.matches?.close();
+  return (report.matches?.matched ?? 0) + (report.matches?.queued ?? 0);
+}
+
+/**
+ * create: the input's lines against what earlier batches on the target created (refused here, or
+ * how they are skipped), and what the run keeps choosing: a flag, else what this batch's earlier run
+ * of the same bytes chose by flag.
+ */
+async function earlierBatches(journal: Journal, plan: BatchPlan, opts: ImportOptions, build: BuildContext, lines: () => AsyncIterable<InputLine[]>): Promise<{ skips: LineSkips | undefined; flag: 'skip' | 'create' | undefined }> {
+  const remembered = journal.lastInput?.sha256 === plan.sha256 ? journal.lastInput.matched : undefined;
+  const flag = opts.matchedLines?.flag ?? remembered;
+  if (ranWhole(journal, plan)) return { skips: undefined, flag };
+  const skips = await matchEarlierBatches({
+    dataDir: opts.dataDir,
+    target: opts.target,
+    journalBatch: plan.journalBatch,
+    batch: plan.name,
+    input: opts.input,
+    lines,
+    build,
+    journal,
+    ...(plan.path === undefined ? {} : { source: plan.path }),
+    flag,
+    setting: opts.matchedLines?.setting ?? 'refuse',
+  });
+  return { skips, flag };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface InputLine {
   /** The bytes are the record's own JSON text (an NDJSON object line), so they can be sent as they are. */
   readonly json: boolean;
   readonly problem?: string | undefined;
+  /** The value of the --id-column (the user's order or shipment number, never sent): what the created index matches the line by. */
+  readonly identity?: string | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

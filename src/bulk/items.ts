@@ -12,6 +12,7 @@ import type { Occurrences } from './occurrences.js';
 import { pairTag } from './pairing.js';
 import type { Repeats } from './repeats.js';
 import type { WorkItem } from './types.js';
+import type { LineSkips } from './created-index/run.js';
 
 /**
  * What to do with each line of a batch: replay what an earlier run confirmed, resend what it left
@@ -30,6 +31,8 @@ export interface ItemContext extends BuildContext {
   occurrences: Occurrences;
   /** Events and attempts: lines repeating an earlier line's parcel and status, found (and skipped with --once-per-parcel). */
   repeats?: Repeats | undefined;
+  /** Lines skipped as matching what earlier batches on the target created (create --from). */
+  skips?: LineSkips | undefined;
 }
 
 /**
@@ -106,12 +109,13 @@ const BUILD_SLICE = 32;
 
 export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemContext, content: ContentDigest): AsyncGenerator<WorkItem[]> {
   const occurrences = ctx.occurrences;
+  let position = 0;
   try {
     for await (const chunk of lines) {
       for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
         yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
           content.add(input);
-          const item = workItem(input, ctx, occurrences);
+          const item = workItem(input, ctx, occurrences, position++);
           if (input.endLine !== undefined) item.endLine = input.endLine;
           return item;
         });
@@ -123,11 +127,13 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
   }
 }
 
-function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences): WorkItem {
+function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences, position: number): WorkItem {
   const line = input.line;
   const request = lineRequest(input, ctx);
   if (!request.ok) return { kind: 'invalid', line, field: request.field, message: request.message };
-  const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrences.next(request.digest));
+  const occurrence = occurrences.next(request.digest);
+  const key = requestKey(ctx.kind, ctx.batch, request.digest, occurrence);
+  const created = ctx.kind === 'create' ? { digest: request.digest, occurrence, identity: input.identity } : undefined;
   const repeats = ctx.repeats;
   const repeated = repeats?.check(request);
   const journal = ctx.journal;
@@ -137,7 +143,7 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
   if (state?.queued !== undefined) return { kind: 'queued', line };
   const sent = state?.sent;
   if (sent !== undefined) {
-    return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), pair, request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key } };
+    return { kind: 'send', line, parcel: sent.parcel, ignored: 0, journaled: true, identity: identityOf(sent), pair, request: { method: 'POST', path: sent.path, body: Buffer.from(sent.body, 'utf8'), idempotencyKey: sent.key }, ...(created === undefined ? {} : { created }) };
   }
   const legacy = ctx.legacy?.lookup(line, input.bytes);
   if (legacy?.kind === 'done') {
@@ -149,6 +155,8 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
     const old = legacy.record;
     return { kind: 'send', line, parcel: old.parcel, ignored: 0, journaled: false, identity: key, pair, request: { method: 'POST', path: old.path, body: Buffer.from(old.body, 'utf8'), idempotencyKey: old.key } };
   }
+  const skipped = ctx.skips?.skip(position, line);
+  if (skipped !== undefined) return skipped;
   const built = buildLine(request, ctx);
   if (!built.ok) {
     // An invalid line is neither the first of its parcel and status nor a repeat of it.
@@ -157,7 +165,7 @@ function workItem(input: InputLine, ctx: ItemContext, occurrences: Occurrences):
   }
   // A repeat that an earlier run sent keeps its outcome (above); one never sent is not sent now.
   if (repeated !== undefined && repeats?.report.oncePerParcel === true) return { kind: 'skipped', line, entryId: request.parcel, reason: repeats.skip(repeated) };
-  const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false, pair };
+  const item: WorkItem = { kind: 'send', line, request: { ...built.request, idempotencyKey: key }, parcel: built.parcel, ignored: built.ignored, journaled: false, pair, ...(created === undefined ? {} : { created }) };
   const earlier = ctx.earlier.at(line, pair);
   if (earlier !== undefined) item.earlier = earlier.entryId ?? '';
   return item;

@@ -2,18 +2,18 @@ import type { Context } from '../context.js';
 import { dataDir } from '../config/paths.js';
 import { ConflictError, UsageError } from '../errors.js';
 import { sameCommand } from '../hint/hint.js';
-import type { FlagName } from '../schemas/flag-name.js';
 import type { BulkRunOptions } from './flags.js';
 import type { ImportOptions } from './import.js';
 import { BatchChangedError, changedHint, changedMessage } from './changed.js';
 import { displayZone, timeText } from '../io/time.js';
 import { JournalLockedError } from './journal/lock.js';
+import { CopyOfBatchError, MatchedLinesError } from './created-index/refusal.js';
 import { journalWhere } from './target.js';
 
 /** What a bulk run and `--check` share on the command side: the input as the import reads it, and the refusals of its batch. */
 
 /** What a run reads and how its lines become requests (shared by a run and `--check`). */
-export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'dataDir' | 'target' | 'where' | 'now'>;
+export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'matchedLines' | 'dataDir' | 'target' | 'where' | 'now'>;
 
 export async function importSource(opts: BulkRunOptions, ctx: Context, target: string): Promise<ImportSource> {
   // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
@@ -30,6 +30,7 @@ export async function importSource(opts: BulkRunOptions, ctx: Context, target: s
     unkeyed: opts.unkeyed,
     defaults: opts.defaults,
     oncePerParcel: opts.oncePerParcel,
+    matchedLines: { flag: opts.matchedLines, setting: (await ctx.settings()).bulkMatchedLines },
     dataDir: dataDir(ctx.env),
     target,
     where: await journalWhere(ctx),
@@ -40,10 +41,14 @@ export async function importSource(opts: BulkRunOptions, ctx: Context, target: s
 /** A refusal of the batch (changed input, another run holding it) in the user's terms, with the commands that go on. */
 export function explainRefusal(error: unknown, opts: BulkRunOptions, ctx: Context): unknown {
   if (error instanceof BatchChangedError) {
-    const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch', '--check'], add: [add] });
+    const drop = ['--continue', '--new-batch', '--check', '--skip-created', '--create-again'] as const;
+    const skip = error.matchedLines > 0;
+    const again = (add: '--continue' | '--new-batch'): string =>
+      add === '--new-batch' && skip ? sameCommand(ctx.commandLine, { drop, add: ['--new-batch', '--skip-created'] }) : sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch', '--check'], add: [add] });
     const when = timeText(error.change.lastRan / 1000, ctx.io.stderrIsTTY ? displayZone(ctx.env, ctx.globals.utc === true) : undefined);
-    return new UsageError(changedMessage(error.change, when), '--from', changedHint(error.change, again));
+    return new UsageError(changedMessage(error.change, when), '--from', changedHint(error.change, again, error.matchedLines));
   }
+  if (error instanceof CopyOfBatchError || error instanceof MatchedLinesError) return error.withHints(ctx.commandLine);
   if (error instanceof JournalLockedError) {
     return new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
   }

@@ -43,6 +43,8 @@ export type WorkItem = (
       earlier?: string;
       /** Which parcel the line is about (src/bulk/pairing.ts), kept with its confirmation. */
       pair?: number;
+      /** A create: what the target's created index keeps of it once confirmed (src/bulk/created-index/). */
+      created?: { digest: string; occurrence: number; identity: string | undefined };
     }
   | { kind: 'replayed'; line: number; entryId: string | undefined }
   /** An earlier run put it in the outbox (`--queue`): on its way, not sent again. */

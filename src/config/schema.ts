@@ -18,6 +18,10 @@ const RETRIES_RULE = `must be an integer from 0 to ${RETRIES_MAX}`;
 const URL_RULE = 'must be an http:// or https:// URL';
 const CREDENTIALS_RULE = 'must not contain a user name or password (user:password@host): the API key is the only credential';
 const API_KEY_RULE = 'must be a non-empty API key on one line';
+/** What a `create --from` does with lines matching what earlier batches on the target created (a copy is refused whatever this says). */
+export const MATCHED_LINES_CHOICES = ['refuse', 'skip', 'create'] as const;
+export type MatchedLinesSetting = (typeof MATCHED_LINES_CHOICES)[number];
+const MATCHED_LINES_RULE = `must be one of ${MATCHED_LINES_CHOICES.join(', ')}`;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -47,6 +51,8 @@ const apiKeySchema = z.string({ error: API_KEY_RULE }).check(
   z.refine((s) => s !== '' && s === s.trim() && !hasLineTerminator(s) && !CONTROL.test(s), { error: API_KEY_RULE }),
 );
 
+const matchedLinesSchema = z.custom<MatchedLinesSetting>((value) => (MATCHED_LINES_CHOICES as readonly unknown[]).includes(value), { error: MATCHED_LINES_RULE });
+
 const profileSchema = z.looseObject({
   base_url: z.optional(baseUrlSchema),
   api_key: z.optional(apiKeySchema),
@@ -54,11 +60,12 @@ const profileSchema = z.looseObject({
   /** Seconds. */
   timeout: z.optional(timeoutSchema),
   retries: z.optional(retriesSchema),
+  bulk_matched_lines: z.optional(matchedLinesSchema),
 });
 
 export type Profile = z.infer<typeof profileSchema>;
-export type ProfileKey = 'base_url' | 'api_key' | 'output' | 'timeout' | 'retries';
-export const PROFILE_KEYS: readonly ProfileKey[] = ['base_url', 'api_key', 'output', 'timeout', 'retries'];
+export type ProfileKey = 'base_url' | 'api_key' | 'output' | 'timeout' | 'retries' | 'bulk_matched_lines';
+export const PROFILE_KEYS: readonly ProfileKey[] = ['base_url', 'api_key', 'output', 'timeout', 'retries', 'bulk_matched_lines'];
 
 /** The file's shape; values inside a profile are checked where they are used (settings) or changed (store). */
 export const configFileSchema = z.looseObject({

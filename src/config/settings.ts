@@ -2,7 +2,7 @@ import { NotLoggedInError, UsageError } from '../errors.js';
 import type { OutputFormat } from '../io/output-format.js';
 import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
-import type { ConfigFile, Profile, ProfileKey } from './schema.js';
+import type { ConfigFile, MatchedLinesSetting, Profile, ProfileKey } from './schema.js';
 import { checkSetting, originOf } from './schema.js';
 import type { FlagName } from '../schemas/flag-name.js';
 
@@ -24,6 +24,8 @@ export interface Settings {
   output: OutputFormat;
   timeoutMs: number;
   retries: number;
+  /** `create --from`: lines matching what earlier batches created are refused (default), skipped or created again. */
+  bulkMatchedLines: MatchedLinesSetting;
   sources: {
     /** `profile` here means current_profile in config.json. */
     profile: SettingSource;
@@ -32,6 +34,7 @@ export interface Settings {
     output: SettingSource;
     timeout: SettingSource;
     retries: SettingSource;
+    bulkMatchedLines: SettingSource;
   };
 }
 
@@ -58,6 +61,7 @@ const ENV = {
   output: GLOBAL_FLAGS.output.env,
   timeout: GLOBAL_FLAGS.timeout.env,
   retries: GLOBAL_FLAGS.retries.env,
+  bulkMatchedLines: 'PARCELS_BULK_MATCHED_LINES',
 } as const;
 
 const FLAG = {
@@ -134,6 +138,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   const output = pick('output', flags.output, FLAG.output, ENV.output);
   const timeout = pick('timeout', flags.timeout, FLAG.timeout, ENV.timeout);
   const retries = pick('retries', flags.retries, FLAG.retries, ENV.retries);
+  const bulkMatchedLines = pick('bulk_matched_lines', undefined, undefined, ENV.bulkMatchedLines);
 
   const settings: Settings = {
     profile,
@@ -141,6 +146,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
     output: (output.value as OutputFormat | undefined) ?? DEFAULT_OUTPUT,
     timeoutMs: Math.round(((timeout.value as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000),
     retries: (retries.value as number | undefined) ?? DEFAULT_RETRIES,
+    bulkMatchedLines: (bulkMatchedLines.value as MatchedLinesSetting | undefined) ?? 'refuse',
     sources: {
       profile: profileSource,
       baseUrl: baseUrl.source,
@@ -148,6 +154,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
       output: output.source,
       timeout: timeout.source,
       retries: retries.source,
+      bulkMatchedLines: bulkMatchedLines.source,
     },
   };
   if (baseUrl.value !== undefined) settings.baseUrl = baseUrl.value as string;

@@ -1,6 +1,6 @@
 /** `create`: plain data; src/commands/loaders.ts names the module that runs it. */
 import { command } from './definition.js';
-import { BULK_NOTES, bulk, data, idempotencyKey, parcelFieldFlags } from './flags.js';
+import { BULK_NOTES, bulk, createBulk, data, idempotencyKey, parcelFieldFlags } from './flags.js';
 
 export const createCommands = {
   create: command({
@@ -11,6 +11,7 @@ export const createCommands = {
       data,
       idempotencyKey,
       ...bulk,
+      ...createBulk,
     },
     examples: [
       'parcels create --courier DEMO-BIKE --country NL --postal-code 1234AB --number 10',

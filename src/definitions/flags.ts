@@ -57,6 +57,17 @@ export const historyBulk = {
   },
 } as const satisfies Record<string, FlagSpec>;
 
+/** `create --from` only: what to do with lines matching parcels earlier batches on the target created (events and attempts files repeat on purpose). */
+export const createBulk = {
+  skipCreated: {
+    type: 'bool',
+    flags: '--skip-created',
+    description: 'with --from: skip lines that match parcels earlier batches on this target created (each reported)',
+    conflicts: ['createAgain'],
+  },
+  createAgain: { type: 'bool', flags: '--create-again', description: 'with --from: create lines that match parcels earlier batches created again (a copy too)' },
+} as const satisfies Record<string, FlagSpec>;
+
 /** The batch rules of `--from`, in the --help of create, events add and attempts add (README: "Bulk runs"). */
 export const BULK_NOTES = [
   `Batches (--from):

@@ -47,10 +47,12 @@ describe('fix and run again', () => {
     expect(plain.code).toBe(2);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).toMatch(/changed since batch [0-9a-f]{16} last ran \([^)]+\): 18 of 20 lines match it; nothing was sent\n/);
+    // As a new batch its 18 lines created before would be met again (issue 27): that hint skips them.
     expect(hintedCommands(plain.stderr)).toEqual([
       ['create', '--from', input, '--continue'],
-      ['create', '--from', input, '--new-batch'],
+      ['create', '--from', input, '--new-batch', '--skip-created'],
     ]);
+    expect(plain.stderr).toContain('imports it as a new batch and skips the 18 lines that batches on this target created');
     expect(await allParcels(env)).toHaveLength(18);
 
     const fixed = await parcels(command, { env });
@@ -114,22 +116,24 @@ describe('the batch', () => {
     expect(events.events.map((e) => e.status).sort()).toEqual([1, 2]);
   });
 
-  it('another file with the same lines is another batch: new parcels', async () => {
+  it('another file with the same lines is another batch: refused as a copy (issue 27), new parcels with --create-again', async () => {
     const { env, dir } = await serve();
     const lines = [parcelLine(1), parcelLine(2)];
     expect((await parcels(['create', '--from', writeLines(dir, 'monday.ndjson', lines)], { env })).code).toBe(0);
-    const tuesday = await parcels(['create', '--from', writeLines(dir, 'tuesday.ndjson', lines)], { env });
+    const copy = writeLines(dir, 'tuesday.ndjson', lines);
+    expect((await parcels(['create', '--from', copy], { env })).code).toBe(2);
+    const tuesday = await parcels(['create', '--from', copy, '--create-again'], { env });
     expect(tuesday.stderr).toMatch(/^✓ 2 lines read: 2 created, 0 already done, 0 failed in /);
     expect(await allParcels(env)).toHaveLength(4);
   });
 
-  it("one path overwritten with tomorrow's export: refused, then --new-batch creates every line (identical ones too) and its hint names the batch in full", async () => {
+  it("one path overwritten with tomorrow's export: --new-batch --create-again creates every line (identical ones too) and its hint names the batch in full", async () => {
     const { env, dir } = await serve();
     const input = writeLines(dir, 'export.csv', [HEADER, row(1), row(2)]);
     expect((await parcels(['create', '--from', input], { env })).code).toBe(0);
     writeLines(dir, 'export.csv', [HEADER, row(1), row(3, true), row(4)]);
-    expect((await parcels(['create', '--from', input], { env })).code).toBe(2);
-    const tomorrow = await parcels(['create', '--from', input, '--new-batch'], { env });
+    // Line 2 matches what yesterday's batch created (issue 27): created again only when asked.
+    const tomorrow = await parcels(['create', '--from', input, '--new-batch', '--create-again'], { env });
     expect(tomorrow.code).toBe(2);
     expect(results(tomorrow).map((r) => [r.line, r.ok, r.outcome === 'already_done'])).toEqual([
       [2, true, false],
@@ -138,7 +142,7 @@ describe('the batch', () => {
     ]);
     const batch = /\(batch ([0-9a-f]{16})\)/.exec(tomorrow.stderr)?.[1] as string;
     const command = hinted(tomorrow.stderr);
-    expect(command).toEqual(['create', '--from', input, '--batch-id', batch, '--continue']);
+    expect(command).toEqual(['create', '--from', input, '--create-again', '--batch-id', batch, '--continue']);
     writeLines(dir, 'export.csv', [HEADER, row(1), row(3), row(4)]);
     const fixed = await parcels(command, { env });
     expect(fixed.stderr).toMatch(/^✓ 4 lines read: 1 created, 2 already done, 1 skipped \(1 header\), 0 failed in /);

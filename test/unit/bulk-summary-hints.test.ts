@@ -31,6 +31,7 @@ const options = (from: string, more: Partial<BulkRunOptions> = {}): BulkRunOptio
   oncePerParcel: false,
   check: false,
   queue: false,
+  matchedLines: undefined,
   ...more,
 });
 

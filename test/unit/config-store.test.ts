@@ -106,7 +106,7 @@ describe('store', () => {
     expect(() => parseSettableValue('retries', 'three')).toThrow('retries must be an integer from 0 to 10');
     expect(() => parseSettableValue('timeout', '')).toThrow('timeout must be a positive number');
     expect(() => parseSettableValue('api_key', 'x')).toThrow('api_key cannot be set with `config set`');
-    expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url');
+    expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url, bulk_matched_lines');
   });
 
   it('a write replaces the file whole (a new file renamed over it, no temp left) and never goes through a symbolic link', async () => {
@@ -138,7 +138,7 @@ describe('resolveSettings precedence', () => {
   const config: ConfigFile = {
     current_profile: 'work',
     profiles: {
-      work: { base_url: 'https://work.example', api_key: 'work-key', output: 'csv', timeout: 10, retries: 1 },
+      work: { base_url: 'https://work.example', api_key: 'work-key', output: 'csv', timeout: 10, retries: 1, bulk_matched_lines: 'skip' },
       home: { base_url: 'https://home.example', api_key: 'home-key' },
     },
   };
@@ -150,7 +150,8 @@ describe('resolveSettings precedence', () => {
       output: 'table',
       timeoutMs: 30_000,
       retries: 3,
-      sources: { profile: 'default', baseUrl: 'default', apiKey: 'default', output: 'default', timeout: 'default', retries: 'default' },
+      bulkMatchedLines: 'refuse',
+      sources: { profile: 'default', baseUrl: 'default', apiKey: 'default', output: 'default', timeout: 'default', retries: 'default', bulkMatchedLines: 'default' },
     });
   });
 
@@ -163,7 +164,8 @@ describe('resolveSettings precedence', () => {
       output: 'csv',
       timeoutMs: 10_000,
       retries: 1,
-      sources: { profile: 'profile', baseUrl: 'profile', apiKey: 'profile', output: 'profile', timeout: 'profile', retries: 'profile' },
+      bulkMatchedLines: 'skip',
+      sources: { profile: 'profile', baseUrl: 'profile', apiKey: 'profile', output: 'profile', timeout: 'profile', retries: 'profile', bulkMatchedLines: 'profile' },
     });
   });
 
@@ -177,7 +179,7 @@ describe('resolveSettings precedence', () => {
     };
     const s = resolveSettings({ flags: {}, env, config });
     expect(s).toMatchObject({ profile: 'home', baseUrl: 'https://home.example', apiKey: 'env-key', output: 'json', timeoutMs: 2500, retries: 7 });
-    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'profile', apiKey: 'env', output: 'env', timeout: 'env', retries: 'env' });
+    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'profile', apiKey: 'env', output: 'env', timeout: 'env', retries: 'env', bulkMatchedLines: 'default' });
   });
 
   it('flags beat the environment (the key has no flag)', () => {
@@ -191,13 +193,14 @@ describe('resolveSettings precedence', () => {
     expect(s).toMatchObject({ profile: 'work', baseUrl: 'http://flag.example:8080', output: 'ndjson', timeoutMs: 1000, retries: 0 });
     expect(s.apiKey).toBeUndefined();
     expect(s.withheldKey).toEqual({ boundTo: 'https://work.example' });
-    expect(s.sources).toEqual({ profile: 'flag', baseUrl: 'flag', apiKey: 'profile', output: 'flag', timeout: 'flag', retries: 'flag' });
+    expect(s.sources).toEqual({ profile: 'flag', baseUrl: 'flag', apiKey: 'profile', output: 'flag', timeout: 'flag', retries: 'flag', bulkMatchedLines: 'profile' });
   });
 
   it('errors name the flag, the variable, or the profile key (never the key value)', () => {
     expect(() => resolveSettings({ flags: { timeout: 'abc' }, env: {}, config })).toThrow('--timeout must be a positive number of seconds (got "abc")');
     expect(() => resolveSettings({ flags: {}, env: { PARCELS_RETRIES: '11' }, config })).toThrow('PARCELS_RETRIES must be an integer from 0 to 10 (got "11")');
     expect(() => resolveSettings({ flags: {}, env: { PARCELS_OUTPUT: 'xml' }, config })).toThrow('PARCELS_OUTPUT must be one of table, wide, json, ndjson, csv (got "xml")');
+    expect(() => resolveSettings({ flags: {}, env: { PARCELS_BULK_MATCHED_LINES: 'maybe' }, config })).toThrow('PARCELS_BULK_MATCHED_LINES must be one of refuse, skip, create (got "maybe")');
     expect(() => resolveSettings({ flags: {}, env: { PARCELS_BASE_URL: 'nope' }, config })).toThrow('PARCELS_BASE_URL must be an http:// or https:// URL');
     const bad: ConfigFile = { profiles: { default: { retries: -1 } } };
     expect(() => resolveSettings({ flags: {}, env: {}, config: bad })).toThrow('retries in profile "default" must be an integer from 0 to 10 (got -1)');

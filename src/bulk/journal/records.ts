@@ -84,6 +84,8 @@ export interface InputRecord {
   sha256: string;
   /** The digest of its records as normalised (see bulk/fingerprint.ts), when known: the same for a re-saved file. */
   content?: string;
+  /** Lines matching earlier batches were skipped (--skip-created) or created again (--create-again): a re-run of these bytes does the same. */
+  matched?: 'skip' | 'create';
 }
 
 /** How a run ended, in the words of its summary (`parcels batches` shows the last one). */
@@ -94,6 +96,8 @@ export interface RunRecord {
   failed: number;
   invalid: number;
   cancelled: number;
+  /** Lines not sent on purpose (matching earlier batches); absent in journals written before issue 27. */
+  skipped?: number;
   /** The whole input was read: its normalised digest. */
   content?: string;
   at: number;

@@ -4,6 +4,7 @@ import type { batchesCommands } from '../../definitions/batches.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
+import { forgetPrunedBatches } from '../../bulk/created-index/prune.js';
 import { OUTBOX_BATCH } from '../../bulk/outbox.js';
 import type { FlagName } from '../../schemas/flag-name.js';
 
@@ -20,7 +21,11 @@ export function ageFlag(value: string, flag: FlagName): number {
   return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
 }
 
-/** Removes bulk-run journals (and stdin spools) not written for longer than --older-than; never one a run holds, never the outbox. */
+/**
+ * Removes bulk-run journals (and stdin spools) not written for longer than --older-than; never one a
+ * run holds, never the outbox. What it removes, the target's created index forgets: those batches'
+ * lines no longer count as created for a copy or a match.
+ */
 export default defineCommand<typeof batchesCommands.batchesPrune, PruneOptions>({
   parse({ flags }) {
     return { olderThanMs: ageFlag(flags.olderThan, '--older-than') };
@@ -28,6 +33,8 @@ export default defineCommand<typeof batchesCommands.batchesPrune, PruneOptions>(
 
   async run({ olderThanMs }, ctx) {
     const removed = pruneJournals(dataDir(ctx.env), olderThanMs, ctx.now() * 1000, [OUTBOX_BATCH]);
-    await renderMessage(ctx.io, `Removed ${removed.length} file${removed.length === 1 ? '' : 's'} (journals and spooled inputs)`, 'success');
+    const forgotten = forgetPrunedBatches(removed);
+    const index = forgotten === 0 ? '' : `; the created index forgot ${forgotten} batch${forgotten === 1 ? '' : 'es'}`;
+    await renderMessage(ctx.io, `Removed ${removed.length} file${removed.length === 1 ? '' : 's'} (journals and spooled inputs)${index}`, 'success');
   },
 });

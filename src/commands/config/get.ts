@@ -13,6 +13,7 @@ export default defineCommand<typeof configCommands.configGet, { key: SettableKey
       timeout: settings.timeoutMs / 1000,
       retries: settings.retries,
       base_url: settings.baseUrl ?? '',
+      bulk_matched_lines: settings.bulkMatchedLines,
     };
     await writeOut(ctx.io.stdout, `${String(values[key])}\n`);
   },

@@ -17,6 +17,7 @@ export default defineCommand<typeof configCommands.configList, Record<string, ne
       output: profile.output ?? null,
       timeout: profile.timeout ?? null,
       retries: profile.retries ?? null,
+      bulk_matched_lines: profile.bulk_matched_lines ?? null,
     }));
     await presentStream(ctx, toAsync(rows), 'No profiles yet: run `parcels auth login --base-url URL`.');
   },
