@@ -24,6 +24,7 @@ import type { BulkRunOptions } from './flags.js';
 import type { ImportSummary } from './import.js';
 import { BatchChangedError, runImport } from './import.js';
 import { inputFormat } from './input-format.js';
+import { UnknownColumnsError } from './csv/columns.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import { journalTarget, journalWhere } from './target.js';
 import type { Send } from './types.js';
@@ -105,6 +106,8 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       input: opts.from,
       stdin: ctx.io.stdin,
       format: opts.format,
+      delimiter: opts.delimiter,
+      columns: opts.columns,
       batchId: opts.batchId,
       continueBatch: opts.continueBatch,
       newBatch: opts.newBatch,
@@ -145,6 +148,10 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
       const again = (add: FlagName): string => sameCommand(ctx.commandLine, { drop: ['--continue', '--new-batch'], add: [add] });
       const newBatch = opts.from === '-' ? 'give it another `--batch-id`' : `\`${again('--new-batch')}\` imports it as a new batch`;
       throw new UsageError(error.message, '--from', `\`${again('--continue')}\` sends its changed and new lines and replays the others; ${newBatch}`);
+    }
+    if (error instanceof UnknownColumnsError) {
+      const ignore = sameCommand(ctx.commandLine, { drop: ['--ignore-columns'], add: ['--ignore-columns', [...opts.columns.ignore, ...error.unknown].join(',')] });
+      throw new UnknownColumnsError(error.input, error.unknown, error.kind, `rename ${error.unknown.length === 1 ? 'that column' : 'those columns'}, or run \`${ignore}\` to leave ${error.unknown.length === 1 ? 'it' : 'them'} out (or --ignore-unknown-columns for every unknown column)`);
     }
     if (error instanceof JournalLockedError) {
       throw new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');

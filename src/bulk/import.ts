@@ -6,7 +6,10 @@ import type { BatchPlan } from './batch.js';
 import { planBatch } from './batch.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
-import { readInput } from './input.js';
+import type { InputTally } from './input.js';
+import { newTally, readInput } from './input.js';
+import type { ColumnRules } from './csv/columns.js';
+import type { Delimiter } from './csv/delimiter.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { LegacyJournals } from './legacy.js';
 import { Occurrences } from './occurrences.js';
@@ -24,6 +27,10 @@ export interface ImportOptions {
   input: string;
   stdin?: NodeJS.ReadableStream;
   format?: InputFormat;
+  /** CSV: the field separator (default: detected from the header line). */
+  delimiter?: Delimiter | undefined;
+  /** The header check, ignored columns and the identity column (default: every column is a field). */
+  columns?: ColumnRules | undefined;
   /** Names the batch instead of the input's path (a file) or content (standard input). */
   batchId?: string;
   /** The input changed since its batch last ran: send its changed and new lines, replay the rest. */
@@ -65,6 +72,8 @@ export interface ImportSummary extends RunSummary {
   batch: string;
   /** Lines sent as new requests although an earlier version of them had created a parcel: line → that parcel. */
   edited: Map<number, string>;
+  /** The physical lines read that were not lines of work (header, blank, continuations of a record). */
+  input: InputTally;
 }
 
 /** The input changed since its batch last ran, and neither --continue nor --new-batch was given: nothing was sent. */
@@ -81,6 +90,9 @@ export class BatchChangedError extends UsageError<'--from'> {
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const format = opts.input === '-' ? (opts.format ?? 'ndjson') : inputFormat(opts.input, opts.format);
   const plan = await planBatch({ kind: opts.kind, input: opts.input, stdin: opts.stdin, dataDir: opts.dataDir, batchId: opts.batchId, newBatch: opts.newBatch, signal: opts.signal });
+  const reading = { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, delimiter: opts.delimiter, columns: opts.columns };
+  // A CSV header it refuses (unknown columns) refuses the run before its journal is written.
+  if (format === 'csv') await checkHeader(readInput(plan.source, format, reading));
   const journal =
     opts.journal === false
       ? undefined
@@ -97,7 +109,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       // A re-run meets about as many requests as its journal confirmed: sized for them, the table never grows.
       occurrences: new Occurrences(journal?.done.size),
     };
-    const lines = () => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input });
+    const lines = (tally?: InputTally) => readInput(plan.source, format, { ...reading, tally });
+    const tally = newTally();
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
@@ -105,7 +118,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
     const summary = await runBulk({
-      items: workItems(lines(), { ...ctx, legacy, earlier }, digest),
+      items: workItems(lines(tally), { ...ctx, legacy, earlier }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
@@ -130,10 +143,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       // Every line confirmed: the next run reads the compact form instead of every record.
       await journal?.compactDone();
     }
-    return { ...summary, batch: plan.name, edited };
+    return { ...summary, batch: plan.name, edited, input: tally };
   } finally {
     journal?.close();
   }
+}
+
+/** Reads as far as the first lines after the header: a header the reader refuses throws here. */
+async function checkHeader(lines: AsyncGenerator<unknown>): Promise<void> {
+  await lines.next();
+  await lines.return(undefined);
 }
 
 /**

@@ -74,7 +74,9 @@ export async function* workItems(lines: AsyncIterable<InputLine[]>, ctx: ItemCon
       for (let at = 0; at < chunk.length; at += BUILD_SLICE) {
         yield chunk.slice(at, at + BUILD_SLICE).map((input) => {
           content.add(input);
-          return workItem(input, ctx, occurrences);
+          const item = workItem(input, ctx, occurrences);
+          if (input.endLine !== undefined) item.endLine = input.endLine;
+          return item;
         });
       }
     }

@@ -182,13 +182,14 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
         const item = pending[at++] as WorkItem;
         const seq = nextSeq++;
         if (item.kind !== 'send') {
-          finish(seq, worker.immediate(item));
+          finish(seq, spanned(worker.immediate(item), item.endLine));
           emitReady();
           continue;
         }
         summary.ignoredFields += item.ignored;
         inFlight++;
-        void worker.send(item).then(onAnswer(seq));
+        const endLine = item.endLine;
+        void worker.send(item).then((result) => onAnswer(seq)(spanned(result, endLine)));
       }
     }
   } catch (error) {
@@ -213,6 +214,13 @@ export async function runBulk(opts: RunOptions): Promise<RunSummary> {
   if (summary.cancelledLines > 0) summary.cancelled = true;
   if (summary.cancelled) summary.exitCode = EXIT.CANCELLED;
   return summary;
+}
+
+/** A record spanning lines names its last line (right after its first). */
+function spanned(result: ResultLine, endLine: number | undefined): ResultLine {
+  if (endLine === undefined) return result;
+  const { line, ...rest } = result;
+  return { line, end_line: endLine, ...rest };
 }
 
 function tally(summary: RunSummary, result: ResultLine): void {

@@ -26,7 +26,7 @@ export interface ResultLine {
   earlier_entry_id?: string;
 }
 
-export type WorkItem =
+export type WorkItem = (
   | {
       kind: 'send';
       line: number;
@@ -45,7 +45,11 @@ export type WorkItem =
   | { kind: 'replayed'; line: number; entryId: string | undefined }
   /** Not sent on purpose: it matches what an earlier batch created (`matched`), or a rule left it out (`reason`). */
   | { kind: 'skipped'; line: number; entryId: string | undefined; matched?: { batch: string; line: number }; reason: string }
-  | { kind: 'invalid'; line: number; field: string; message: string };
+  | { kind: 'invalid'; line: number; field: string; message: string }
+) & {
+  /** The last physical line of a record that spans lines: the result's `end_line`. */
+  endLine?: number;
+};
 
 export type SendItem = Extract<WorkItem, { kind: 'send' }>;
 
