@@ -138,7 +138,7 @@ describe('bulk import against a real sandbox', () => {
     expect(results.filter((r) => !r.ok)).toEqual([
       { line: 2, ok: false, error: { code: 'invalid_line', field: 'number', message: 'number is required' } },
       { line: 4, ok: false, error: { code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON \(/) } },
-      { line: 5, ok: false, error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer' } },
+      { line: 5, ok: false, error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer (got "heavy")' } },
     ]);
     expect(summary).toMatchObject({ created: 3, failed: 3, exitCode: 2 });
     expect((await allParcels(url)).map((p) => p.number).sort()).toEqual(['1', '3', '6']);
