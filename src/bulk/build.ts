@@ -27,6 +27,8 @@ export interface BuildContext {
   /** Overrides not part of the key (a time typed relative to now). */
   unkeyed?: readonly string[];
   now: Clock;
+  /** What a relative time written in the input (`now`, `-1h`) counts from: the batch's first run (default: `now`). */
+  fileNow?: number;
 }
 
 /** What a line asks for, before defaults and validation: its digest is the line's identity in the batch. */
@@ -79,7 +81,7 @@ function keyed(line: Record<string, unknown>, fields: Record<string, unknown>, u
 
 /** The request to send: defaults filled in, checked against the spec's rules, as canonical JSON bytes. */
 export function buildLine(request: LineRequest, ctx: BuildContext): BuiltLine {
-  const values = readValues(request.fields, ctx.now());
+  const values = readValues(request.fields, ctx.fileNow ?? ctx.now());
   if (!values.ok) return { ok: false, line: request.line, field: values.field, message: values.message };
   const body = ctx.kind === 'create' ? values.fields : { ...ctx.defaults, ...values.fields };
   const schema: ZodMiniType = ctx.kind === 'create' ? parcelCreateSchema : ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);

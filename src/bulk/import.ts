@@ -114,11 +114,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx));
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
-    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }) });
+    // A relative time written in the input resolves against the batch's first run, whichever run sends its line.
+    const fileNow = journal?.lastInput?.now ?? ctx.now();
+    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }), now: fileNow });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
     const summary = await runBulk({
-      items: workItems(lines(tally), { ...ctx, legacy, earlier }, digest),
+      items: workItems(lines(tally), { ...ctx, legacy, earlier, fileNow }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);

@@ -73,6 +73,8 @@ export interface InputRecord {
   sha256: string;
   /** The digest of its records as normalised (see bulk/fingerprint.ts), when known: the same for a re-saved file. */
   content?: string;
+  /** The batch's first run's clock (Unix seconds): a relative time in the input (`now`, `-1h`) counts from it on every run. */
+  now?: number;
 }
 
 /** How a run ended, in the words of its summary (`parcels batches` shows the last one). */
