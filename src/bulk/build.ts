@@ -9,6 +9,9 @@ import { validate } from '../schemas/validate.js';
 import type { InputLine } from './input.js';
 import { canonicalJson, requestDigest } from './keys.js';
 import type { BulkKind, SendRequest } from './types.js';
+import { normaliseAddress } from '../schemas/address-normalize.js';
+import { ATTEMPT_FIELDS, EVENT_FIELDS } from './csv/columns.js';
+import { readValues } from './values.js';
 
 /**
  * Turns one input line into the request it asks for (what its key derives from), then into the
@@ -24,6 +27,8 @@ export interface BuildContext {
   /** Overrides not part of the key (a time typed relative to now). */
   unkeyed?: readonly string[];
   now: Clock;
+  /** What a relative time written in the input (`now`, `-1h`) counts from: the batch's first run (default: `now`). */
+  fileNow?: number;
 }
 
 /** What a line asks for, before defaults and validation: its digest is the line's identity in the batch. */
@@ -42,9 +47,6 @@ export type Invalid = { ok: false; line: number; field: string; message: string 
 
 export type BuiltLine = { ok: true; line: number; request: Omit<SendRequest, 'idempotencyKey'>; parcel: string | undefined; ignored: number } | Invalid;
 
-/** The body fields of each history kind (spec 2.3, 2.4); everything else on a line is ignored and counted. */
-const EVENT_FIELDS = ['status', 'occurred_at'];
-const ATTEMPT_FIELDS = ['time_attempt', 'outcome', 'reason', 'delivered', 'attempt_no'];
 /** CSV has no nesting: a delivered-address field comes as its own column and goes into `delivered`. */
 const DELIVERED_PREFIX = 'delivered_';
 
@@ -56,7 +58,7 @@ export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | 
   if (input.record === undefined) return { ok: false, line, field: '', message: input.problem ?? 'is not a record' };
   if (ctx.kind === 'create') {
     const path = routePath('parcels.create');
-    const fields = { ...input.record, ...ctx.overrides };
+    const fields = normaliseAddress({ ...input.record, ...ctx.overrides }, 'country', 'postal_code');
     return { ok: true, line, path, fields, digest: requestDigest('POST', path, fields), parcel: undefined, ignored: 0 };
   }
   const id = input.record.entry_id;
@@ -79,7 +81,9 @@ function keyed(line: Record<string, unknown>, fields: Record<string, unknown>, u
 
 /** The request to send: defaults filled in, checked against the spec's rules, as canonical JSON bytes. */
 export function buildLine(request: LineRequest, ctx: BuildContext): BuiltLine {
-  const body = ctx.kind === 'create' ? request.fields : { ...ctx.defaults, ...request.fields };
+  const values = readValues(request.fields, ctx.fileNow ?? ctx.now());
+  if (!values.ok) return { ok: false, line: request.line, field: values.field, message: values.message };
+  const body = ctx.kind === 'create' ? values.fields : { ...ctx.defaults, ...values.fields };
   const schema: ZodMiniType = ctx.kind === 'create' ? parcelCreateSchema : ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);
   const checked = validate(schema, body);
   if (!checked.ok) return invalid(request.line, checked.issues);
@@ -105,6 +109,7 @@ function historyBody(kind: 'events' | 'attempts', record: Record<string, unknown
       delivered[name] = value;
     } else ignored++;
   }
+  if (typeof body.delivered === 'object' && body.delivered !== null) body.delivered = normaliseAddress(body.delivered as Record<string, unknown>, 'delivered_country', 'delivered_postal_code');
   return { body, ignored };
 }
 

@@ -29,6 +29,7 @@ import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
 import { runImport } from './import.js';
 import { inputFormat } from './input-format.js';
+
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import { outageNotice } from './outage.js';
 import { explainRefusal, importSource } from './run-input.js';

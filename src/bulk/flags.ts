@@ -10,6 +10,10 @@ import { DEFAULT_CONCURRENCY } from './limits.js';
 import { timeFlag } from '../args/time-input.js';
 import { sameCommand } from '../hint/hint.js';
 import type { BulkKind } from './types.js';
+import type { ColumnRules } from './csv/columns.js';
+import { ignoreColumnsFlag } from './csv/columns.js';
+import type { Delimiter } from './csv/delimiter.js';
+import { delimiterFlag } from './csv/delimiter.js';
 
 /**
  * The bulk flags of `create|events add|attempts add --from FILE|-` → the options of a bulk run,
@@ -28,6 +32,10 @@ export interface BulkRunOptions {
   /** A file path, or "-" for standard input. */
   from: string;
   format: InputFormat | undefined;
+  /** CSV: --delimiter (else detected from the header line). */
+  delimiter: Delimiter | undefined;
+  /** --ignore-columns, --ignore-unknown-columns, --id-column. */
+  columns: ColumnRules;
   concurrency: number;
   rate: number | undefined;
   batchId: string | undefined;
@@ -71,6 +79,9 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     }
     inputFormat(from, flags.format);
   }
+  const csv = from === '-' ? flags.format === 'csv' : inputFormat(from, flags.format) === 'csv';
+  if (flags.delimiter !== undefined && !csv) throw new UsageError(`--delimiter is for CSV input; ${from === '-' ? 'standard input is read as NDJSON unless --format csv' : `${from} is read as NDJSON`}`, '--delimiter');
+  if (flags.idColumn !== undefined && flags.idColumn.trim() === '') throw new UsageError('--id-column must name a column', '--id-column');
   if (flags.newBatch && from === '-') throw new UsageError('--new-batch needs a file: standard input is a batch of its content (or of --batch-id)', '--new-batch');
   if (flags.batchId !== undefined && !BATCH_ID.test(flags.batchId)) {
     throw new UsageError('--batch-id must be 1-128 printable ASCII characters without spaces', '--batch-id');
@@ -79,6 +90,13 @@ export function bulkOptions(kind: BulkKind, flags: BulkFlagValues, overrides: Re
     kind,
     from,
     format: flags.format,
+    delimiter: flags.delimiter === undefined ? undefined : delimiterFlag(flags.delimiter),
+    columns: {
+      kind,
+      ignore: flags.ignoreColumns === undefined ? [] : ignoreColumnsFlag(flags.ignoreColumns),
+      ignoreUnknown: flags.ignoreUnknownColumns === true,
+      idColumn: flags.idColumn,
+    },
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     rate: flags.rate === undefined ? undefined : rateFlag(flags.rate),
     batchId: flags.batchId,

@@ -6,11 +6,12 @@ import { planBatch } from './batch.js';
 import { BatchChangedError } from './changed.js';
 import type { InputFormat } from './input-format.js';
 import { inputFormat } from './input-format.js';
-import { readInput } from './input.js';
 import type { InputSurvey } from './items.js';
-import type { InputTally } from './input-tally.js';
-import { newTally } from './input-tally.js';
 import { countLines } from '../io/progress.js';
+import type { InputTally } from './input.js';
+import { newTally, readInput } from './input.js';
+import type { ColumnRules } from './csv/columns.js';
+import type { Delimiter } from './csv/delimiter.js';
 import { ContentDigest, surveyInput, workItems } from './items.js';
 import { EarlierLines } from './journal/earlier.js';
 import { LegacyJournals } from './legacy.js';
@@ -40,6 +41,10 @@ export interface ImportOptions {
   input: string;
   stdin?: NodeJS.ReadableStream;
   format?: InputFormat;
+  /** CSV: the field separator (default: detected from the header line). */
+  delimiter?: Delimiter | undefined;
+  /** The header check, ignored columns and the identity column (default: every column is a field). */
+  columns?: ColumnRules | undefined;
   /** Names the batch instead of the input's path (a file) or content (standard input). */
   batchId?: string;
   /** The input changed since its batch last ran: send the lines its journal does not hold, replay the rest. */
@@ -104,6 +109,9 @@ export interface ImportSummary extends RunSummary {
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const format = opts.input === '-' ? (opts.format ?? 'ndjson') : inputFormat(opts.input, opts.format);
   const plan = await planBatch({ kind: opts.kind, input: opts.input, stdin: opts.stdin, dataDir: opts.dataDir, target: opts.target, batchId: opts.batchId, newBatch: opts.newBatch, signal: opts.signal });
+  const reading = { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, delimiter: opts.delimiter, columns: opts.columns };
+  // A CSV header it refuses (unknown columns) refuses the run before its journal is written.
+  if (format === 'csv') await checkHeader(readInput(plan.source, format, reading));
   const journal =
     opts.journal === false
       ? undefined
@@ -123,7 +131,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       // A re-run meets about as many requests as its journal confirmed: sized for them, the table never grows.
       occurrences: new Occurrences(journal?.done.size),
     };
-    const lines = (tally?: InputTally) => readInput(plan.source, format, { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, tally });
+    const lines = (tally?: InputTally) => readInput(plan.source, format, { ...reading, tally });
     const tally = newTally();
     const { earlier, content } = await checkInput(journal, plan, opts, () => surveyInput(lines(), ctx)).catch(async (error: unknown) => {
       if (error instanceof BatchChangedError && opts.kind === 'create') error.matchedLines = await matchedAsNewBatch(plan, opts, ctx, lines);
@@ -131,14 +139,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     });
     const matched = opts.kind === 'create' && journal !== undefined ? await earlierBatches(journal, plan, opts, ctx, lines) : undefined;
     skips = matched?.skips;
+    // A relative time written in the input resolves against the batch's first run, whichever run sends its line.
+    const fileNow = journal?.lastInput?.now ?? ctx.now();
     if (opts.inspect !== undefined) {
-      await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier, skips }, new ContentDigest()));
+      await opts.inspect(workItems(lines(), { ...ctx, legacy: undefined, earlier, skips, fileNow }, new ContentDigest()));
       return { ...emptySummary(), batch: plan.name, edited: new Map(), input: tally, notReached: 0, repeats: undefined };
     }
     if (matched !== undefined) writer = new CreatedIndexWriter(opts.dataDir, opts.target, { batch: plan.journalBatch, input: plan.path ?? '-' });
     const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
     const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
-    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }), ...(matched?.flag === undefined ? {} : { matched: matched.flag }) });
+    journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }), ...(matched?.flag === undefined ? {} : { matched: matched.flag }), now: fileNow });
     // From its first run on, a plain run of the path compares with this batch and continues it.
     if (journal !== undefined && plan.startsNewest && plan.path !== undefined) await recordNewest(opts.dataDir, opts.target, { kind: opts.kind, path: plan.path, batch: plan.name, at: Date.now() });
     const digest = new ContentDigest();
@@ -157,7 +167,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const repeats = opts.kind === 'create' ? undefined : new Repeats(opts.kind, opts.oncePerParcel === true);
     opts.onBatch?.({ name: plan.name, journalPath: journalPath(opts.dataDir, opts.target, plan.journalBatch), confirmed: journal?.done.size ?? 0 });
     const summary = await runBulk({
-      items: workItems(lines(tally), { ...ctx, legacy, earlier, repeats, skips }, digest),
+      items: workItems(lines(tally), { ...ctx, legacy, earlier, repeats, skips, fileNow }, digest),
       send: opts.send,
       emit: (result) => {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
@@ -196,6 +206,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       journal?.close();
     }
   }
+}
+
+/** Reads as far as the first lines after the header: a header the reader refuses throws here. */
+async function checkHeader(lines: AsyncGenerator<unknown>): Promise<void> {
+  await lines.next();
+  await lines.return(undefined);
 }
 
 /**

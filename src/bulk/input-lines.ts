@@ -2,10 +2,9 @@ import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { addAbortSignal, Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import type { InputTally } from './input-tally.js';
 
 /**
- * Bulk input as raw lines (NDJSON) or records (CSV: a quoted field may hold line breaks), in
+ * Bulk input as physical lines (CSV records are gathered from them by csv/records.ts), in
  * bounded memory: a line is gathered as a list of the read chunks' pieces and joined once, a line
  * longer than MAX_LINE_BYTES is dropped as it is read and skipped to its end, and a NUL byte ends
  * the reading (input holding one is not text). Handed on a read chunk at a time, as it is read.
@@ -22,31 +21,25 @@ export interface RawLine {
   readonly line: number;
   /** Its bytes without the line break (a BOM at the start of the input removed); undefined when too long. */
   readonly bytes: Buffer | undefined;
-  /** The number of its last line, when it spans lines (a CSV record with a quoted line break). */
-  readonly endLine?: number;
 }
 
 /** A file path, or an open stream (standard input). */
 export type InputSource = string | NodeJS.ReadableStream;
 
 export interface SplitOptions {
-  /** CSV: a line break inside a quoted field does not end the record. */
+  /** CSV: a lone CR ends lines when the input's first line break is one (old Macintosh CSV, as spreadsheets still write it). */
   csv: boolean;
+  /** Set to the byte that ends the lines once the first read is seen. */
+  lineBreak?: { byte: number } | undefined;
   /** Stops the reading at once (also a read waiting on a slow pipe): the lines end there, without an error. */
   signal?: AbortSignal | undefined;
   /** The name messages give the input (its path, or "-"). */
   name: string;
-  /** Counts the lines read, and those that continue a record. */
-  tally?: InputTally | undefined;
 }
 
 const LF = 0x0a;
 const CR = 0x0d;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
 const NUL = 0x00;
-/** Not a byte: the position before the first byte of the input. */
-const RECORD_START = -1;
 
 /**
  * The input holds a NUL byte, so it is not text (a binary file, UTF-16, a device such as
@@ -98,77 +91,21 @@ export function openSource(source: InputSource, signal: AbortSignal | undefined)
   return addAbortSignal(signal, source instanceof Readable ? source : Readable.from(source));
 }
 
-/** Where one record ends: the next line break, or (CSV) the next one outside quotes. State carries across chunks. */
-interface Boundary {
-  /** Index of the line break ending the record, searching from `from`; -1 when the chunk ends first. */
-  find(chunk: Buffer, from: number): number;
-  /** Line breaks inside the current record (CSV quoted fields), counted by `find`; reset when a record ends. */
-  takeInnerBreaks(): number;
-}
-
-const lineBoundary: Boundary = {
-  find: (chunk, from) => chunk.indexOf(LF, from),
-  takeInnerBreaks: () => 0,
-};
-
-/**
- * RFC 4180 record ends: a quote opens a quoted field only at the start of a field (after a comma or
- * at the start of the record; a quote inside an unquoted field is text, and the record is then bad
- * alone); inside one, `""` is a quote and a lone quote closes it. The record break is LF, or a lone
- * CR when the file's first line break is one (old Macintosh CSV, as spreadsheets still write it).
- */
-class CsvBoundary implements Boundary {
+/** Where one physical line ends: the next LF, or (CSV) the next lone CR when the input's first line break is one. */
+class LineBoundary {
   private eol: number | undefined;
-  private quoted = false;
-  /** Inside a quoted field, the previous chunk ended on a quote: closing, or the first of `""`. */
-  private quotePending = false;
-  /** The last byte of the previous chunk (RECORD_START before the first). */
-  private previous = RECORD_START;
-  private inner = 0;
+
+  constructor(
+    private readonly csv: boolean,
+    private readonly found: { byte: number } | undefined,
+  ) {}
 
   find(chunk: Buffer, from: number): number {
-    this.eol ??= recordBreak(chunk);
-    const eol = this.eol;
-    let at = from;
-    let found = -1;
-    while (at < chunk.length) {
-      if (this.quotePending) {
-        this.quotePending = false;
-        if (chunk[at] === QUOTE) at++;
-        else this.quoted = false;
-        continue;
-      }
-      if (this.quoted) {
-        const quote = chunk.indexOf(QUOTE, at);
-        const until = quote === -1 ? chunk.length : quote;
-        this.inner += countByte(chunk, eol, at, until);
-        if (quote === -1) break;
-        if (quote + 1 === chunk.length) this.quotePending = true;
-        else if (chunk[quote + 1] === QUOTE) {
-          at = quote + 2;
-          continue;
-        } else this.quoted = false;
-        at = quote + 1;
-        continue;
-      }
-      const end = chunk.indexOf(eol, at);
-      const quote = chunk.indexOf(QUOTE, at);
-      if (quote === -1 || (end !== -1 && end < quote)) {
-        found = end;
-        break;
-      }
-      const before = quote === 0 ? this.previous : chunk[quote - 1];
-      if (before === COMMA || before === eol || before === RECORD_START) this.quoted = true;
-      at = quote + 1;
+    if (this.eol === undefined) {
+      this.eol = this.csv ? recordBreak(chunk) : LF;
+      if (this.found !== undefined) this.found.byte = this.eol;
     }
-    if (chunk.length > 0) this.previous = chunk[chunk.length - 1] as number;
-    return found;
-  }
-
-  takeInnerBreaks(): number {
-    const inner = this.inner;
-    this.inner = 0;
-    return inner;
+    return chunk.indexOf(this.eol, from);
   }
 }
 
@@ -179,18 +116,12 @@ function recordBreak(chunk: Buffer): number {
   return cr !== -1 && (lf === -1 || cr < lf) && cr + 1 < chunk.length && chunk[cr + 1] !== LF ? CR : LF;
 }
 
-function countByte(chunk: Buffer, byte: number, from: number, until: number): number {
-  let count = 0;
-  for (let at = chunk.indexOf(byte, from); at !== -1 && at < until; at = chunk.indexOf(byte, at + 1)) count++;
-  return count;
-}
-
 /**
- * The input's lines (CSV: records), a read chunk's worth at a time. Throws NotTextError at a NUL
+ * The input's physical lines, a read chunk's worth at a time. Throws NotTextError at a NUL
  * byte: before anything when the first read holds one, else after handing on the lines before it.
  */
 export async function* splitLines(source: InputSource, opts: SplitOptions): AsyncGenerator<RawLine[]> {
-  const boundary = opts.csv ? new CsvBoundary() : lineBoundary;
+  const boundary = new LineBoundary(opts.csv, opts.lineBreak);
   /** Pieces of the line under way, joined once when it ends. */
   let pieces: Buffer[] = [];
   let length = 0;
@@ -198,16 +129,9 @@ export async function* splitLines(source: InputSource, opts: SplitOptions): Asyn
   /** Number of the line under way, and of the next line break. */
   let line = 1;
   let first = true;
-  const tally = opts.tally;
   const end = (): RawLine => {
-    const bytes = tooLong ? undefined : pieces.length === 1 ? Buffer.from(pieces[0] as Buffer) : Buffer.concat(pieces, length);
-    const inner = boundary.takeInnerBreaks();
-    const raw: RawLine = inner === 0 ? { line, bytes } : { line, bytes, endLine: line + inner };
-    line += 1 + inner;
-    if (tally !== undefined) {
-      tally.physical = line - 1;
-      tally.continuation += inner;
-    }
+    const raw: RawLine = { line, bytes: tooLong ? undefined : pieces.length === 1 ? Buffer.from(pieces[0] as Buffer) : Buffer.concat(pieces, length) };
+    line += 1;
     pieces = [];
     length = 0;
     tooLong = false;

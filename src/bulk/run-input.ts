@@ -7,13 +7,14 @@ import type { ImportOptions } from './import.js';
 import { BatchChangedError, changedHint, changedMessage } from './changed.js';
 import { displayZone, timeText } from '../io/time.js';
 import { JournalLockedError } from './journal/lock.js';
+import { UnknownColumnsError } from './csv/columns.js';
 import { CopyOfBatchError, MatchedLinesError } from './created-index/refusal.js';
 import { journalWhere } from './target.js';
 
 /** What a bulk run and `--check` share on the command side: the input as the import reads it, and the refusals of its batch. */
 
 /** What a run reads and how its lines become requests (shared by a run and `--check`). */
-export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'matchedLines' | 'dataDir' | 'target' | 'where' | 'now'>;
+export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'delimiter' | 'columns' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'matchedLines' | 'dataDir' | 'target' | 'where' | 'now'>;
 
 export async function importSource(opts: BulkRunOptions, ctx: Context, target: string): Promise<ImportSource> {
   // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
@@ -23,6 +24,8 @@ export async function importSource(opts: BulkRunOptions, ctx: Context, target: s
     input: opts.from,
     stdin: ctx.io.stdin,
     format: opts.format,
+    delimiter: opts.delimiter,
+    columns: opts.columns,
     batchId: opts.batchId,
     continueBatch: opts.continueBatch,
     newBatch: opts.newBatch,
@@ -49,6 +52,11 @@ export function explainRefusal(error: unknown, opts: BulkRunOptions, ctx: Contex
     return new UsageError(changedMessage(error.change, when), '--from', changedHint(error.change, again, error.matchedLines));
   }
   if (error instanceof CopyOfBatchError || error instanceof MatchedLinesError) return error.withHints(ctx.commandLine);
+  if (error instanceof UnknownColumnsError) {
+    const ignore = sameCommand(ctx.commandLine, { drop: ['--ignore-columns', '--check'], add: ['--ignore-columns', [...opts.columns.ignore, ...error.unknown].join(',')] });
+    const them = error.unknown.length === 1 ? 'it' : 'them';
+    return new UnknownColumnsError(error.input, error.unknown, error.kind, `rename ${error.unknown.length === 1 ? 'that column' : 'those columns'}, or run \`${ignore}\` to leave ${them} out (or --ignore-unknown-columns for every unknown column)`);
+  }
   if (error instanceof JournalLockedError) {
     return new ConflictError(`${error.message} (batch journal ${error.lockPath})`, 'run it again once the other run has finished; it resumes where that one stopped');
   }

@@ -17,9 +17,7 @@ import { presentWritten } from '../io/present.js';
 import { namedCodeFlag } from '../args/codes.js';
 import { withCourierCodes } from '../args/couriers.js';
 import { rememberParcelIds } from '../args/parcel-id.js';
-import { sameCommand } from '../hint/hint.js';
-import { UsageError } from '../errors.js';
-import type { Context } from '../context.js';
+import { normaliseAddress } from '../schemas/address-normalize.js';
 import type { BulkRunOptions, BulkFlagValues } from '../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../bulk/flags.js';
 import type { QueueMode } from '../bulk/queue.js';
@@ -35,27 +33,12 @@ export interface SingleCreateOptions {
 /** One parcel from flags or --data, or one per line of --from. */
 export type CreateOptions = SingleCreateOptions | BulkRunOptions;
 
-/**
- * A country code is data, sent as typed; `nl` for `NL` is a typo the service would refuse (exit 6
- * after a round trip), so it is refused here with the code meant, as --delivered-country is.
- */
-function refuseLowerCaseCountry(country: string | undefined, ctx: Context): void {
-  if (country === undefined || !/^[a-z]{2}$/i.test(country) || country === country.toUpperCase()) return;
-  const meant = country.toUpperCase();
-  throw new UsageError(
-    `--country must be an upper-case country code, e.g. NL (got "${country}"); did you mean ${meant}?`,
-    '--country',
-    `\`${sameCommand(ctx.commandLine, { drop: ['--country'], add: ['--country', meant] })}\``,
-  );
-}
-
 export default defineCommand<typeof createCommands.create, CreateOptions>({
   async parse({ flags }, ctx) {
     const now = await ctx.serviceNow();
     const time = (value: string | undefined, flag: FlagName): number | undefined =>
       value === undefined ? undefined : timeFlag(value, flag, now);
     const bulk: BulkFlagValues = flags;
-    refuseLowerCaseCountry(flags.country, ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const fields: Record<string, unknown> = {};
     for (const f of PARCEL_FIELDS) {
@@ -66,9 +49,10 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
       else if (f.kind === 'service') fields[f.name] = await namedCodeFlag(String(value), flag, 'service_type', ctx);
       else fields[f.name] = value;
     }
-    if (flags.from !== undefined) return bulkOptions('create', bulk, fields, ctx, now);
+    // `--country nl --postal-code "1234 ab"` is sent as NL and 1234AB (src/schemas/address-normalize.ts).
+    if (flags.from !== undefined) return bulkOptions('create', bulk, normaliseAddress(fields, 'country', 'postal_code'), ctx, now);
     rejectBulkOnlyFlags(bulk);
-    const body = { ...fromData, ...fields };
+    const body = normaliseAddress({ ...fromData, ...fields }, 'country', 'postal_code');
     const checked = validate(parcelCreateSchema, body);
     if (!checked.ok) {
       const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};

@@ -247,10 +247,11 @@ describe('flag values: names, codes and --set', () => {
     expect(json(await h.cli(['events', 'list', id, '--json'])).events).toEqual([]);
   });
 
-  it('--delivered-country nl: exit 2, did you mean NL (the code is sent verbatim, never fixed)', async () => {
+  it('--delivered-country nl --delivered-postal-code "1234 ab": sent as NL and 1234AB (the one normalisation rule)', async () => {
     const id = await createParcel(h);
-    const r = await h.cli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere', '--delivered-country', 'nl', '--delivered-postal-code', '1234AB', '--delivered-number', '1']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: --delivered-country must be exactly "NL" (upper case) (got "nl"); did you mean NL?\n' });
+    const r = await h.cli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere', '--delivered-country', 'nl', '--delivered-postal-code', '1234 ab', '--delivered-number', '1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ delivered: { delivered_country: 'NL', delivered_postal_code: '1234AB' } });
   });
 
   it('an unknown --courier on list: the refusal lists the organisation\'s couriers', async () => {

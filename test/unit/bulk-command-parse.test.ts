@@ -46,6 +46,8 @@ describe('--from', () => {
       kind: 'create',
       from: FILE,
       format: undefined,
+      delimiter: undefined,
+      columns: { kind: 'create', ignore: [], ignoreUnknown: false, idColumn: undefined },
       concurrency: 8,
       rate: undefined,
       batchId: undefined,
@@ -65,6 +67,8 @@ describe('--from', () => {
       kind: 'events',
       from: '-',
       format: 'csv',
+      delimiter: undefined,
+      columns: { kind: 'events', ignore: [], ignoreUnknown: false, idColumn: undefined },
       concurrency: 64,
       rate: 50,
       batchId: 'depot-1',
@@ -83,6 +87,20 @@ describe('--from', () => {
   it('attempts add: delivered-address flags go into `delivered`', async () => {
     const options = await parse(definitions.attemptsAdd, { from: FILE, outcome: 'delivered_elsewhere', deliveredCountry: 'NL' });
     expect(options).toMatchObject({ kind: 'attempts', overrides: { outcome: 2, delivered: { delivered_country: 'NL' } }, defaults: { time_attempt: NOW } });
+  });
+
+  it('CSV flags: --delimiter by name or sign, --ignore-columns, --ignore-unknown-columns, --id-column; --delimiter refused for NDJSON', async () => {
+    const csv = join(dir, 'export.csv');
+    writeFileSync(csv, 'a\n');
+    expect(await parse(definitions.create, { from: csv, delimiter: ';', ignoreColumns: 'street, city', ignoreUnknownColumns: true, idColumn: 'order' })).toMatchObject({
+      delimiter: 0x3b,
+      columns: { kind: 'create', ignore: ['street', 'city'], ignoreUnknown: true, idColumn: 'order' },
+    });
+    expect(await parse(definitions.eventsAdd, { from: '-', format: 'csv', delimiter: 'tab' })).toMatchObject({ delimiter: 0x09 });
+    expect(await refusal(parse(definitions.create, { from: FILE, delimiter: 'semicolon' }))).toEqual({ message: `--delimiter is for CSV input; ${FILE} is read as NDJSON`, field: '--delimiter' });
+    expect(await refusal(parse(definitions.eventsAdd, { from: '-', delimiter: 'tab' }))).toEqual({ message: '--delimiter is for CSV input; standard input is read as NDJSON unless --format csv', field: '--delimiter' });
+    expect(await refusal(parse(definitions.create, { from: csv, delimiter: '|' }))).toEqual({ message: '--delimiter must be comma, semicolon or tab (or , or ;) (got "|")', field: '--delimiter' });
+    expect(await refusal(parse(definitions.create, { from: csv, ignoreColumns: 'a,,b' }))).toEqual({ message: '--ignore-columns must be column names separated by commas, e.g. street,city (got "a,,b")', field: '--ignore-columns' });
   });
 
   it('refuses what cannot work, naming the flag', async () => {

@@ -144,7 +144,7 @@ describe('bulk import against a real sandbox', () => {
     expect(results.filter((r) => !r.ok)).toEqual([
       { line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'number', message: 'number is required' } },
       { line: 4, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON \(/) } },
-      { line: 5, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer' } },
+      { line: 5, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'parcel_weight', message: 'parcel_weight must be an integer (got "heavy")' } },
     ]);
     expect(summary).toMatchObject({ created: 3, failed: 3, exitCode: 2 });
     expect((await allParcels(url)).map((p) => p.number).sort()).toEqual(['1', '3', '6']);
@@ -276,5 +276,25 @@ describe('bulk import against a real sandbox', () => {
     const { results, summary } = await importRun({ input, send: sendThrough(client(`http://127.0.0.1:${port}`)), retries: 2 });
     expect(results).toEqual([{ line: 1, ok: false, outcome: 'not_sent', error: { code: 'service_unreachable', message: expect.any(String) } }]);
     expect(summary).toMatchObject({ failed: 0, unreachable: 1, exitCode: 8 });
+  });
+
+  it('a relative time in a file resolves against the batch\'s first run: a line added and sent a day later gets the same time', async () => {
+    const url = await start();
+    const header = 'courier,country,postal_code,number,time_slot_period_start';
+    const input = writeInput('slots.csv', [header, 'DEMO-BIKE,NL,1234AB,1,now']);
+    const monday = 1_790_000_000;
+    const first = await importRun({ input, send: sendThrough(client(url)), now: () => monday });
+    expect(first.results.map((r) => [r.line, r.outcome])).toEqual([[2, 'created']]);
+    writeInput('slots.csv', [header, 'DEMO-BIKE,NL,1234AB,1,now', 'DEMO-BIKE,NL,1234AB,2,now']);
+    const second = await importRun({ input, send: sendThrough(client(url)), now: () => monday + 86_400, continueBatch: true });
+    // The first line's identity keeps "now" as written: the same request, already done.
+    expect(second.results.map((r) => [r.line, r.outcome])).toEqual([
+      [2, 'already_done'],
+      [3, 'created'],
+    ]);
+    expect((await allParcels(url)).map((p) => [p.number, p.time_slot_period_start]).sort()).toEqual([
+      ['1', monday],
+      ['2', monday],
+    ]);
   });
 });

@@ -8,6 +8,8 @@ import { SymlinkError } from '../../src/config/atomic.js';
 import type { RawLine } from '../../src/bulk/input-lines.js';
 import { MAX_LINE_BYTES, NotTextError, splitLines } from '../../src/bulk/input-lines.js';
 import { readInput } from '../../src/bulk/input.js';
+import type { RawRecord } from '../../src/bulk/csv/records.js';
+import { CsvRecords } from '../../src/bulk/csv/records.js';
 import { hashFile } from '../../src/bulk/keys.js';
 import { spoolInput } from '../../src/bulk/spool.js';
 
@@ -25,9 +27,25 @@ function inPieces(data: Buffer, sizes: readonly number[]): Readable {
   return Readable.from(pieces, { objectMode: false });
 }
 
+/** The input's physical lines (NDJSON), or its CSV records gathered from them. */
 async function split(source: Readable | string, csv: boolean): Promise<Array<[number, string | undefined]>> {
   const out: Array<[number, string | undefined]> = [];
-  for await (const batch of splitLines(source, { csv, name: 'in' })) for (const raw of batch) out.push([raw.line, raw.bytes?.toString('utf8')]);
+  const lineBreak = { byte: 0x0a };
+  const records = new CsvRecords(undefined, () => lineBreak.byte);
+  const add = (raw: { line: number; bytes: Buffer | undefined }): number => out.push([raw.line, raw.bytes?.toString('utf8')]);
+  for await (const batch of splitLines(source, { csv, name: 'in', lineBreak })) {
+    for (const raw of batch) {
+      if (!csv) add(raw);
+      else {
+        const found: RawRecord[] = [];
+        records.push(raw, found);
+        found.forEach(add);
+      }
+    }
+  }
+  const rest: RawRecord[] = [];
+  records.end(rest);
+  rest.forEach(add);
   return out;
 }
 
@@ -91,14 +109,17 @@ describe('splitting input into lines', () => {
     ]);
   });
 
-  it('a CSV record over 1 MiB (e.g. an unclosed quote running on) is one bad line too', async () => {
+  it('a CSV record over 1 MiB (a quoted cell running on) is not one record: its first line is bad, the lines after it are read alone', async () => {
     const path = join(dir, 'long.csv');
-    writeFileSync(path, `a,b\n1,"${'z\n'.repeat(MAX_LINE_BYTES / 2)}"\n2,3\n`);
+    const third = MAX_LINE_BYTES / 2;
+    writeFileSync(path, `a,b\n1,"${'x'.repeat(third)}\n${'y'.repeat(third)}\n${'z'.repeat(third)}"\n2,3\n`);
     const items = [];
     for await (const batch of readInput(path, 'csv', { bareIds: false })) items.push(...batch);
     expect(items.map((item) => [item.line, item.record, item.problem])).toEqual([
-      [2, undefined, 'is too long (over 1 MiB): skipped to its end'],
-      [2 + MAX_LINE_BYTES / 2 + 1, { a: '2', b: '3' }, undefined],
+      [2, undefined, 'is not valid CSV (the quote opened in column "b" is not closed on this line)'],
+      [3, undefined, 'has 1 fields where the header has 2'],
+      [4, undefined, 'is not valid CSV (a quote inside an unquoted field)'],
+      [5, { a: '2', b: '3' }, undefined],
     ]);
   });
 

@@ -103,8 +103,9 @@ describe('CSV reading', () => {
       [5, undefined, 'has 1 fields where the header has 2'],
       [6, undefined, 'is not valid UTF-8 text'],
       [7, { a: '9', b: '10' }, undefined],
-      // A quote never closed runs its record on to the end of the file, as in any CSV reader.
-      [8, undefined, 'is not valid CSV (a quote is never closed)'],
+      // A quote never closed is its own line's problem: reading resumes on the next line.
+      [8, undefined, 'is not valid CSV (the quote opened in column "b" is not closed on this line)'],
+      [9, { a: '7', b: '8' }, undefined],
     ]);
   });
 

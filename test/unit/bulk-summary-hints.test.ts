@@ -20,6 +20,8 @@ const options = (from: string, more: Partial<BulkRunOptions> = {}): BulkRunOptio
   kind: 'create',
   from,
   format: undefined,
+  delimiter: undefined,
+  columns: { kind: 'create', ignore: [], ignoreUnknown: false, idColumn: undefined },
   concurrency: 8,
   rate: undefined,
   batchId: undefined,

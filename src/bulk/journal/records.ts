@@ -86,6 +86,8 @@ export interface InputRecord {
   content?: string;
   /** Lines matching earlier batches were skipped (--skip-created) or created again (--create-again): a re-run of these bytes does the same. */
   matched?: 'skip' | 'create';
+  /** The batch's first run's clock (Unix seconds): a relative time in the input (`now`, `-1h`) counts from it on every run. */
+  now?: number;
 }
 
 /** How a run ended, in the words of its summary (`parcels batches` shows the last one). */

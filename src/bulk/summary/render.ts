@@ -2,7 +2,7 @@ import { styles } from '../../io/colour.js';
 import { sanitize } from '../../io/sanitize.js';
 import type { IO } from '../../io/streams.js';
 import { writeOut } from '../../io/streams.js';
-import type { InputTally } from '../input-tally.js';
+import type { InputTally } from '../input.js';
 import type { RepeatReport } from '../repeats.js';
 import type { RunSummary } from '../runner.js';
 import type { FailedLines } from './failed-lines.js';

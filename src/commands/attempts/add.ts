@@ -8,7 +8,7 @@ import { dataFlag, defined, issuesToUsageError } from '../../args/flags.js';
 import { timeFlag } from '../../args/time-input.js';
 import type { attemptsCommands } from '../../definitions/attempts.js';
 import { namedCodeFlag } from '../../args/codes.js';
-import { UsageError } from '../../errors.js';
+import { normaliseAddress } from '../../schemas/address-normalize.js';
 import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
 import { presentResource } from '../../io/present/resource.js';
 import { presentWritten } from '../../io/present.js';
@@ -48,12 +48,8 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
   async parse({ args, flags }, ctx) {
     const bulk: BulkFlagValues = flags;
     const { outcome, reason, at } = flags;
-    const country = flags.deliveredCountry;
-    // The spec's rule is upper-case NL exactly: a code is data, so the CLI does not fix it, it says so.
-    if (country !== undefined && country !== 'NL' && country.trim().toUpperCase() === 'NL') {
-      throw new UsageError(`--delivered-country must be exactly "NL" (upper case) (got "${country}"); did you mean NL?`, '--delivered-country');
-    }
-    const delivered = defined({
+    // `--delivered-country nl --delivered-postal-code "1234 ab"` is sent as NL and 1234AB (src/schemas/address-normalize.ts).
+    const delivered = normaliseAddress(defined({
       delivered_country: flags.deliveredCountry,
       delivered_postal_code: flags.deliveredPostalCode,
       delivered_number: flags.deliveredNumber,
@@ -62,7 +58,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
       delivered_addition: flags.deliveredAddition,
       delivered_location_type:
         flags.deliveredLocationType === undefined ? undefined : await namedCodeFlag(flags.deliveredLocationType, '--delivered-location-type', 'location_type', ctx),
-    });
+    }), 'delivered_country', 'delivered_postal_code');
     const now = await ctx.serviceNow();
     const fields = defined({
       time_attempt: at === undefined ? undefined : timeFlag(at, '--at', now),
