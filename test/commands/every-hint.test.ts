@@ -57,7 +57,6 @@ async function provoke(): Promise<Provoked[]> {
   await run('no cached ETag', ['patch', id, '--weight', '5'], { dir: tempConfigDir() });
   await run('--max without --all', ['list', '--max', '2'], ids);
   await run('status 4 as an event', ['events', 'add', id, '--status', '4'], ids);
-  await run('--country nl', ['create', ...PARCEL_FLAGS.map((w) => (w === 'NL' ? 'nl' : w))], ids);
   await run('a courier typo', ['create', ...PARCEL_FLAGS.map((w) => (w === 'A-BIKE' ? 'A-BIK' : w))], ids);
   const key = `every-hint-${Date.now()}`;
   await h.cli(['create', ...PARCEL_FLAGS, '--idempotency-key', key], ids);

@@ -62,7 +62,7 @@ describe('flag names typed from the definitions', () => {
   });
 
   it("bulk's flag list is the bulk definition's, less --from and the outbox's flags", () => {
-    expect(BULK_ONLY_FLAGS.map((key) => longFlag(bulk[key]))).toEqual(['--format', '--delimiter', '--ignore-columns', '--ignore-unknown-columns', '--id-column', '--concurrency', '--rate', '--batch-id', '--continue', '--new-batch']);
+    expect(BULK_ONLY_FLAGS.map((key) => longFlag(bulk[key]))).toEqual(['--format', '--delimiter', '--ignore-columns', '--ignore-unknown-columns', '--id-column', '--concurrency', '--rate', '--batch-id', '--continue', '--new-batch', '--check']);
     const bulkCommands = COMMANDS.filter((c) => Object.values(c.flags).includes(bulk.from));
     expect(bulkCommands.map((c) => c.path.join(' '))).toEqual(['create', 'events add', 'attempts add']);
     for (const command of bulkCommands) {
