@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Tiers with their own config and script: the pseudo-terminal tests (vitest.pty.config.ts,
-    // `npm run test:pty`) and the real-Chromium tests (vitest.browser.config.ts, `npm run test:browser`).
-    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**'],
+    // `npm run test:pty`), the real-Chromium tests (vitest.browser.config.ts, `npm run test:browser`)
+    // and the bulk end-to-end runs (vitest.bulk.config.ts, `npm run test:bulk`).
+    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**', 'test/e2e/bulk*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     setupFiles: ['test/helpers/replay-setup.ts'],

@@ -45,12 +45,12 @@ describe('a copy of an earlier batch', () => {
     copyFileSync(monday, copy);
     const again = await parcels(['create', '--from', copy, '--create-again'], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^✓ 40 created, 0 already done, 0 failed in /);
+    expect(again.stderr).toMatch(/^✓ 41 lines read: 40 created, 0 already done, 1 skipped \(1 header\), 0 failed in /);
 
     // The copy's batch re-run: its own journal replays it; Monday's batch is not consulted for it.
     const rerun = await parcels(['create', '--from', copy], { env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toMatch(/^✓ 0 created, 40 already done, 0 failed in /);
+    expect(rerun.stderr).toMatch(/^✓ 41 lines read: 0 created, 40 already done, 1 skipped \(1 header\), 0 failed in /);
     expect(await allParcels(env)).toHaveLength(80);
   });
 });
@@ -79,7 +79,7 @@ describe('lines matching earlier batches here and there', () => {
 
     const skip = await parcels(hints[0] as string[], { env });
     expect(skip.code, skip.stderr).toBe(0);
-    expect(skip.stderr).toMatch(/^✓ 20 created, 0 already done, 3 skipped, 0 failed in /);
+    expect(skip.stderr).toMatch(/^✓ 24 lines read: 20 created, 0 already done, 4 skipped \(1 header, 3 created by an earlier batch\), 0 failed in /);
     const lines = results(skip);
     expect(lines.filter((r) => r.outcome === 'created')).toHaveLength(20);
     const skipped = lines.filter((r) => r.outcome === 'skipped');

@@ -42,11 +42,11 @@ describe('the daily export, hint by hint', () => {
     const refused = refusal(tuesday.stderr);
     expect(refused.message).toMatch(new RegExp(`^Error: --from: ${input} changed since batch ${batch} last ran \\(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\): 20 of 100 lines match it; nothing was sent$`));
     expect(tuesday.stderr).toContain(
-      `\`parcels create --from ${input} --continue\` sends the 80 new lines and replays the 20 (recommended: nothing is created twice); \`parcels create --from ${input} --new-batch\` imports all 100 lines as a new batch (the 20 would be created again)`,
+      `\`parcels create --from ${input} --continue\` sends the 80 new lines and replays the 20 (recommended: nothing is created twice); \`parcels create --from ${input} --new-batch --skip-created\` imports it as a new batch and skips the 20 lines that batches on this target created (\`--create-again\` instead of \`--skip-created\` creates them again)`,
     );
     expect(refused.commands).toEqual([
       ['create', '--from', input, '--continue'],
-      ['create', '--from', input, '--new-batch'],
+      ['create', '--from', input, '--new-batch', '--skip-created'],
     ]);
     expect(await allParcels(env)).toHaveLength(100);
 
@@ -81,18 +81,19 @@ describe('the daily export, hint by hint', () => {
     const mondayBatch = /\(batch ([0-9a-f]{16})\)/.exec(monday.stderr)?.[1] as string;
     writeLines(dir, 'export.csv', [HEADER, ...rows(21, 60)]);
     const refused = refusal((await parcels(['create', '--from', input], { env })).stderr);
-    // The second way on, as printed: every line of the file, Monday's 10 leftovers again too (as the refusal said).
+    // The second way on, as printed: a new batch of the file that skips Monday's 10 leftovers (the created index).
+    expect(refused.commands[1]).toEqual(['create', '--from', input, '--new-batch', '--skip-created']);
     const newBatch = await parcels(refused.commands[1] as string[], { env });
     expect(newBatch.code, newBatch.stderr).toBe(0);
-    expect(newBatch.stderr).toMatch(/^✓ \d+ lines read: 40 created, 0 already done, 1 skipped \(1 header\), 0 failed in /);
+    expect(newBatch.stderr).toMatch(/^✓ \d+ lines read: 30 created, 0 already done, 11 skipped \(1 header, 10 created by an earlier batch\), 0 failed in /);
     const tuesdayBatch = /\(batch ([0-9a-f]{16})\)/.exec(newBatch.stderr)?.[1] as string;
     expect(tuesdayBatch).not.toBe(mondayBatch);
-    expect(await allParcels(env)).toHaveLength(70);
+    expect(await allParcels(env)).toHaveLength(60);
 
-    // The plain command now compares with Tuesday's batch: unchanged, nothing sent.
+    // The plain command now compares with Tuesday's batch: unchanged, nothing sent (the leftovers skipped again, as that batch chose).
     const plain = await parcels(['create', '--from', input], { env });
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stderr).toMatch(new RegExp(`^✓ \\d+ lines read: 0 created, 40 already done, 1 skipped \\(1 header\\), 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
+    expect(plain.stderr).toMatch(new RegExp(`^✓ \\d+ lines read: 0 created, 30 already done, 11 skipped \\(1 header, 10 created by an earlier batch\\), 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
 
     const listed = await parcels(['batches', '-o', 'json'], { env });
     expect(listed.code, listed.stderr).toBe(0);
@@ -110,8 +111,8 @@ describe('the daily export, hint by hint', () => {
     const continued = await parcels(wednesday.commands[0] as string[], { env });
     expect(continued.code, continued.stderr).toBe(0);
     expect(continued.stderr).toMatch(new RegExp(`^✓ \\d+ lines read: 20 created, 10 already done, 1 skipped \\(1 header\\), 0 failed in .*\\(batch ${tuesdayBatch}\\)\\n`));
-    // 1–30 on Monday, 21–60 as Tuesday's new batch (21–30 twice, as its hint said), 61–80.
-    expect(numbers(await allParcels(env))).toEqual([...range(1, 20), ...range(21, 30).flatMap((n) => [n, n]), ...range(31, 80)]);
+    // 1–30 on Monday, 31–60 as Tuesday's new batch (21–30 skipped), 61–80: each parcel once.
+    expect(numbers(await allParcels(env))).toEqual(range(1, 80));
   }, SPAWNS);
 });
 

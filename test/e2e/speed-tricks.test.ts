@@ -73,7 +73,7 @@ describe('the CommonJS fast path (bin/parcels.js, dist/fast-path.cjs, dist/compl
 });
 
 describe('one chunk for the CLI core (commands-share-core in tsup.config.ts)', () => {
-  it('a one-shot get and create load at most 30 and 38 ES module files (without the plugin: 50 and 58)', async () => {
+  it('a one-shot get and create load at most 30 and 41 ES module files (without the plugin: 50 and 61)', async () => {
     const env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: DEMO_API_KEY });
     const create = await esModulesLoadedBy(['create', '--courier', 'DEMO-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--json'], env);
     const { entry_id: id } = JSON.parse(create.stdout) as { entry_id: string };
@@ -81,6 +81,7 @@ describe('one chunk for the CLI core (commands-share-core in tsup.config.ts)', (
     expect(JSON.parse(get.stdout)).toMatchObject({ entry_id: id });
     expect(get.files.length).toBeGreaterThan(0);
     expect(get.files.length).toBeLessThanOrEqual(30);
-    expect(create.files.length).toBeLessThanOrEqual(38);
+    // create reads its flags with bulk's (the --from group) and the one address rule: three small shared chunks more than get.
+    expect(create.files.length).toBeLessThanOrEqual(41);
   });
 });

@@ -41,6 +41,11 @@ export const REPLAY_RULES: readonly ReplayRule[] = [
     accepts: (code, stderr) => code === 2 && /\(\d+ invalid\)/.test(stderr) && !stderr.startsWith('Error:'),
   },
   {
+    reason: "a changed file's `--new-batch` way on, replayed after the test took its other way (`--continue`): the lines that way created make the file a copy of that batch, which the created index refuses (exit 2, nothing sent) and says so",
+    matches: (a) => a.includes('--from') && a.includes('--new-batch'),
+    accepts: (code, stderr) => code === 2 && /^Error: --from: \S+ is a copy of batch [0-9a-f]{16} /.test(stderr),
+  },
+  {
     reason: 'a test planted a symbolic link on the outbox after `outbox flush` was hinted: the flush refuses the link (exit 2), whose own hint tells the user to replace it first',
     matches: (a) => a[0] === 'outbox' && a[1] === 'flush',
     accepts: (code, stderr) => code === 2 && /^Error: \S+ is a symbolic link; refusing to read it\n/.test(stderr),
