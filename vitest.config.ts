@@ -5,8 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Tiers with their own config and script: the pseudo-terminal tests (vitest.pty.config.ts,
     // `npm run test:pty`), the real-Chromium tests (vitest.browser.config.ts, `npm run test:browser`)
-    // and the bulk end-to-end runs (vitest.bulk.config.ts, `npm run test:bulk`).
-    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**', 'test/e2e/bulk*.test.ts'],
+    // and the end-to-end runs of the built binary (vitest.e2e.config.ts, `npm run test:e2e`).
+    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**', 'test/e2e/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     setupFiles: ['test/helpers/replay-setup.ts'],
