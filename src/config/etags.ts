@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isRecord } from '../schemas/record.js';
 import { ensurePrivateDir, refuseSymlink, writeFileAtomic } from './atomic.js';
 import { dataDir, profileFileName } from './paths.js';
+import { readerFileName } from './reader.js';
 
 /** Latest known ETag per parcel id, per target (`targetId`: one service, or one sandbox database). */
 export interface EtagCache {
@@ -18,12 +19,19 @@ export interface EtagCache {
 export interface EtagCacheOptions {
   /** How many ids survive a compaction (default 10,000). The log is compacted past twice this many lines. */
   maxEntries?: number;
+  /** One reader's log (config/reader.ts) instead of the per-user one. */
+  reader?: string;
 }
 
 const ETAG_CACHE_MAX_ENTRIES = 10_000;
 
 export function etagLogPath(env: NodeJS.ProcessEnv, target: string): string {
   return join(dataDir(env), 'etags', `${profileFileName(target)}.log`);
+}
+
+/** The folder of one target's per-reader logs (`etags/readers/<target>/<reader digest>.log`). */
+export function etagReadersDir(env: NodeJS.ProcessEnv, target: string): string {
+  return join(dataDir(env), 'etags', 'readers', profileFileName(target));
 }
 
 interface LogLine {
@@ -60,8 +68,8 @@ function parseLine(line: string): LogLine | undefined {
  */
 export function openEtagCache(env: NodeJS.ProcessEnv, target: string, options: EtagCacheOptions = {}): EtagCache {
   const maxEntries = options.maxEntries ?? ETAG_CACHE_MAX_ENTRIES;
-  const path = etagLogPath(env, target);
-  const dir = join(dataDir(env), 'etags');
+  const dir = options.reader === undefined ? join(dataDir(env), 'etags') : etagReadersDir(env, target);
+  const path = options.reader === undefined ? etagLogPath(env, target) : join(dir, `${readerFileName(options.reader)}.log`);
   /** id → etag, in recency order (a Map re-inserted on every write keeps the latest last). */
   let index: Map<string, string> | undefined;
   let lines = 0;

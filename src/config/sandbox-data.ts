@@ -1,6 +1,6 @@
 import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { etagLogPath } from './etags.js';
+import { etagLogPath, etagReadersDir } from './etags.js';
 import { dataDir, defaultSandboxDb, profileFileName } from './paths.js';
 import { targetId } from './target.js';
 
@@ -25,6 +25,7 @@ export async function resetSandboxData(env: NodeJS.ProcessEnv): Promise<boolean>
   const target = targetId({ sandboxDb: db });
   for (const suffix of SQLITE_SUFFIXES) await rm(`${db}${suffix}`, { force: true });
   await rm(etagLogPath(env, target), { force: true });
+  await rm(etagReadersDir(env, target), { recursive: true, force: true });
   await rm(join(dataDir(env), 'cache', profileFileName(target)), { recursive: true, force: true });
   return existed;
 }

@@ -1,9 +1,9 @@
 import type { ApiClient } from '../api/http.js';
 import { loadCodeNames } from '../api/reference.js';
 import { readCached, writeCached } from '../config/cache.js';
-import { openEtagCache } from '../config/etags.js';
 import type { EtagCache } from '../config/etags.js';
 import { openKnownIds } from '../config/known-ids.js';
+import { openReaderEtags } from '../config/reader-etags.js';
 import type { KnownIds } from '../config/known-ids.js';
 import type { CodeNames } from '../io/format.js';
 
@@ -38,7 +38,7 @@ export function targetCaches(init: {
 
   return {
     etags() {
-      etagsPromise ??= open(openEtagCache);
+      etagsPromise ??= open((env, target) => openReaderEtags(env, target));
       return etagsPromise;
     },
     knownIds() {

@@ -6,7 +6,7 @@ export const patchCommands = {
   patch: command({
     path: ['patch'],
     args: '<id>',
-    summary: 'Change a parcel (sends If-Match with the cached ETag)',
+    summary: 'Change a parcel (sends If-Match with the ETag this reader last saw)',
     flags: {
       weight: { type: 'int', flags: '--weight <n>', description: 'new parcel weight (integer)' },
       addition: { type: 'string', flags: '--addition <text>', description: 'new house-number addition' },
@@ -25,6 +25,9 @@ export const patchCommands = {
       'parcels get <id> && parcels patch <id> --weight 1200',
       'parcels patch <id> --clear weight --refresh',
       'parcels patch <id> --set service_type=2 --addition B',
+    ],
+    notes: [
+      'The ETag sent is the one this reader last saw: $PARCELS_SESSION when set, else this terminal session, else (no terminal) the user. Two terminals of one login get a 412 instead of overwriting each other.',
     ],
   }),
 } as const;

@@ -67,6 +67,7 @@ function commandSection(def: CommandDefinition): string[] {
   const lines = [`## \`parcels ${def.path.join(' ')}\``, '', def.summary, '', '```sh', usage(def), '```', ''];
   if (Object.keys(def.flags).length > 0) lines.push(...flagTable(def.flags), '');
   lines.push('Global flags: see [Global flags](#global-flags).', '', 'Examples:', '', '```sh', ...def.examples, '```', '');
+  for (const note of def.notes ?? []) lines.push(note, '');
   return lines;
 }
 

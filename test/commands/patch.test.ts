@@ -90,6 +90,50 @@ describe('patch', () => {
     expect(await current(id)).toMatchObject({ parcel_weight: null, status: 1 });
   });
 
+  it('two readers of one login (PARCELS_SESSION): the second patch gets a 412, not the first one\'s change overwritten', async () => {
+    const id = await createParcel(h);
+    const dir = tempConfigDir();
+    const t1 = { dir, env: { PARCELS_SESSION: 't1' } };
+    const t2 = { dir, env: { PARCELS_SESSION: 't2' } };
+    expect((await h.cli(['get', id], t1)).code).toBe(0);
+    expect((await h.cli(['get', id], t2)).code).toBe(0);
+    expect((await h.cli(['patch', id, '--weight', '500', '--addition', 'A'], t1)).code).toBe(0);
+    const r = await h.cli(['patch', id, '--weight', '900'], t2);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `Hint: the parcel changed since you read it: run \`parcels get ${id}\` to see the latest version, or \`parcels patch ${id} --weight 900 --refresh\` to apply your change to it\n`,
+    );
+    expect(await current(id)).toMatchObject({ parcel_weight: 500, addition: 'A' });
+    // T2 reads again and its change goes through on top of T1's.
+    expect((await h.cli(['get', id], t2)).code).toBe(0);
+    expect((await h.cli(['patch', id, '--weight', '900'], t2)).code).toBe(0);
+    expect(await current(id)).toMatchObject({ parcel_weight: 900, addition: 'A' });
+  });
+
+  it('a reader that never read the parcel is refused with the get hint, though another reader of the login did', async () => {
+    const id = await createParcel(h);
+    const dir = tempConfigDir();
+    expect((await h.cli(['get', id], { dir, env: { PARCELS_SESSION: 'reader-a' } })).code).toBe(0);
+    const r = await h.cli(['patch', id, '--weight', '7'], { dir, env: { PARCELS_SESSION: 'reader-b' } });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `Error: no cached ETag for parcel ${id} (a change is sent with If-Match)\n` +
+        `Hint: run \`parcels get ${id}\` first (it caches the ETag), or \`parcels patch ${id} --weight 7 --refresh\` to read the latest one before patching\n`,
+    });
+  });
+
+  it('an id prefix read by one reader resolves for another reader of the login', async () => {
+    const id = await createParcel(h);
+    const dir = tempConfigDir();
+    expect((await h.cli(['get', id], { dir, env: { PARCELS_SESSION: 'p1' } })).code).toBe(0);
+    const r = await h.cli(['get', id.slice(0, 8), '--json'], { dir, env: { PARCELS_SESSION: 'p2' } });
+    expect(r.code).toBe(0);
+    expect(json(r)).toMatchObject({ entry_id: id });
+  });
+
   it('--clear weight sends null: the weight is cleared', async () => {
     const { id, dir } = await readParcel(['--weight', '500']);
     expect((await current(id)).parcel_weight).toBe(500);

@@ -10,7 +10,9 @@
  * timeout bounds a CLI that hangs. No fixed sleeps.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // CommonJS without named exports Node can see: its one export is read through the default.
 import xterm from '@xterm/headless';
@@ -109,14 +111,30 @@ function colourOf(cell: IBufferCell): string {
 
 /** Starts `parcels args…` (the built CLI) on a new pseudo-terminal. */
 export function startCli(args: string[], opts: PtyOptions): PtyRun {
+  return startOnPty([process.execPath, BIN, ...args], args, opts, {});
+}
+
+/**
+ * Starts an interactive bash (no rc files, prompt `$ `) on a new pseudo-terminal — one terminal of
+ * a person who types several commands in it; `parcels` there runs the built CLI. End it by typing
+ * `exit`.
+ */
+export function startShell(opts: PtyOptions): PtyRun {
+  const bin = mkdtempSync(join(tmpdir(), 'parcels-pty-bin-'));
+  writeFileSync(join(bin, 'parcels'), `#!/bin/sh\nexec ${[process.execPath, BIN].map(quote).join(' ')} "$@"\n`, { mode: 0o755 });
+  const path = `${bin}:${opts.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`;
+  return startOnPty(['bash', '--norc', '--noprofile', '-i'], ['(shell)'], opts, { PATH: path, PS1: '$ ' });
+}
+
+function startOnPty(argv: string[], args: string[], opts: PtyOptions, extraEnv: NodeJS.ProcessEnv): PtyRun {
   const columns = opts.columns ?? 100;
   const rows = opts.rows ?? 30;
-  const env: NodeJS.ProcessEnv = { ...opts.env, TERM: 'xterm-256color' };
+  const env: NodeJS.ProcessEnv = { ...opts.env, ...extraEnv, TERM: 'xterm-256color' };
   if (opts.colour) delete env.NO_COLOR;
   else env.NO_COLOR = '1';
   if (opts.tz !== undefined) env.TZ = opts.tz;
-  // The size is set on the pty before the CLI starts; `exec` makes the CLI script's child.
-  const command = `stty cols ${columns} rows ${rows} && exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  // The size is set on the pty before the program starts; `exec` makes it script's child.
+  const command = `stty cols ${columns} rows ${rows} && exec ${argv.map(quote).join(' ')}`;
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   const term = new xterm.Terminal({ cols: columns, rows, scrollback: 10_000, allowProposedApi: true });
   let raw = '';

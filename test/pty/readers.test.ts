@@ -1,0 +1,94 @@
+/**
+ * Two terminals of one login (one config directory): a patch protects what *this* terminal read
+ * (issue 30). Each terminal is a real interactive bash on its own pseudo-terminal, so the CLI finds
+ * its reader the way it does for a person: the controlling terminal and its session leader.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasPty, startShell } from '../helpers/pty.js';
+import type { PtyRun } from '../helpers/pty.js';
+import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
+import type { ServedSandbox } from '../helpers/spawn.js';
+import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+
+let sandbox: ServedSandbox;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sandbox = await serveSandbox(TEST_SEED);
+  // One login: every terminal shares this environment and its config directory.
+  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
+});
+afterAll(async () => {
+  expect(await sandbox.stop()).toBe(0);
+});
+
+let step = 0;
+/** Types `command` into the terminal and resolves with its exit code and the lines it printed. */
+async function typed(term: PtyRun, command: string): Promise<{ code: number; lines: string[] }> {
+  const marker = `done-${++step}`;
+  const before = term.lines().length;
+  term.type(`${command}; echo "${marker}:$?"\r`);
+  await term.waitFor(new RegExp(`^${marker}:\\d+$`));
+  const lines = term.lines();
+  const end = lines.findIndex((line, i) => i >= before && line.startsWith(`${marker}:`));
+  return { code: Number(lines[end]?.slice(marker.length + 1)), lines: lines.slice(before, end) };
+}
+
+async function parcelOf(): Promise<{ id: string; weight: () => Promise<unknown> }> {
+  const created = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], { env });
+  expect(created.code, created.stderr).toBe(0);
+  const id = created.stdout.trim();
+  const weight = async (): Promise<unknown> => (JSON.parse((await parcels(['get', id, '--json'], { env: binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY }) })).stdout) as Record<string, unknown>).parcel_weight;
+  return { id, weight };
+}
+
+async function closed(term: PtyRun): Promise<void> {
+  term.type('exit\r');
+  expect(await term.exited).toBe(0);
+}
+
+describe.skipIf(!hasPty)('two terminals of one login', () => {
+  it('T2 patching what T1 changed since T2 read it gets a 412 whose hint, pasted, applies the change on top', async () => {
+    const { id, weight } = await parcelOf();
+    const t1 = startShell({ env });
+    const t2 = startShell({ env });
+    expect((await typed(t1, `parcels get ${id} >/dev/null`)).code).toBe(0);
+    expect((await typed(t2, `parcels get ${id} >/dev/null`)).code).toBe(0);
+    expect((await typed(t1, `parcels patch ${id} --weight 500 --addition A >/dev/null`)).code).toBe(0);
+
+    const lost = await typed(t2, `parcels patch ${id} --weight 900`);
+    expect(lost.code).toBe(5);
+    const hint = `parcels patch ${id} --weight 900 --refresh`;
+    expect(lost.lines.join('\n')).toContain(`Hint: the parcel changed since you read it: run \`parcels get ${id}\` to see the latest version, or \`${hint}\` to apply your change to it`);
+    expect(await weight()).toBe(500);
+
+    expect((await typed(t2, `${hint} >/dev/null`)).code).toBe(0);
+    expect(await weight()).toBe(900);
+    await closed(t1);
+    await closed(t2);
+  });
+
+  it("a script's $(parcels get) then parcels patch in one terminal still patches", async () => {
+    const { id, weight } = await parcelOf();
+    const t1 = startShell({ env });
+    const run = await typed(t1, `seen=$(parcels get ${id} --json) && parcels patch ${id} --weight 42 >/dev/null`);
+    expect(run.code).toBe(0);
+    expect(await weight()).toBe(42);
+    await closed(t1);
+  });
+
+  it('a new terminal inherits nothing (patch refused with the get hint); an id prefix read in T1 resolves in it', async () => {
+    const { id } = await parcelOf();
+    const t1 = startShell({ env });
+    expect((await typed(t1, `parcels get ${id} >/dev/null`)).code).toBe(0);
+    await closed(t1);
+
+    const t3 = startShell({ env });
+    const refused = await typed(t3, `parcels patch ${id} --weight 7`);
+    expect(refused.code).toBe(2);
+    expect(refused.lines.join('\n')).toContain(`Error: no cached ETag for parcel ${id} (a change is sent with If-Match)`);
+    const prefix = await typed(t3, `parcels get ${id.slice(0, 8)} --json | grep -c '"entry_id": "${id}"'`);
+    expect(prefix.lines.at(-1)).toBe('1');
+    expect(prefix.code).toBe(0);
+    await closed(t3);
+  });
+});
