@@ -1,4 +1,4 @@
-import { FLAG_FOR_FIELD } from '../args/field-flags.js';
+import { FLAG_FOR_FIELD, parcelFieldFlagValues } from '../args/field-flags.js';
 import { createParcel } from '../api/parcels.js';
 import { entryId } from '../api/envelope.js';
 import { renderLine } from '../io/render.js';
@@ -7,14 +7,10 @@ import { parcelCreateSchema } from '../schemas/parcel.js';
 import { validate } from '../schemas/validate.js';
 import { defineCommand } from '../command-kit/types.js';
 import { dataFlag, issuesToUsageError } from '../args/flags.js';
-import { timeFlag } from '../args/time-input.js';
 import type { createCommands } from '../definitions/create.js';
-import { optionKey } from '../definitions/flags.js';
-import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 import { idempotencyKeyFlag, replayNote } from '../args/idempotency.js';
 import { presentResource } from '../io/present/resource.js';
 import { presentWritten } from '../io/present.js';
-import { namedCodeFlag } from '../args/codes.js';
 import { withCourierCodes } from '../args/couriers.js';
 import { rememberParcelIds } from '../args/parcel-id.js';
 import { normaliseAddress } from '../schemas/address-normalize.js';
@@ -22,7 +18,6 @@ import type { BulkRunOptions, BulkFlagValues } from '../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../bulk/flags.js';
 import type { QueueMode } from '../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../bulk/queue.js';
-import type { FlagName } from '../schemas/flag-name.js';
 
 export interface SingleCreateOptions {
   body: ParcelCreateInput;
@@ -36,19 +31,9 @@ export type CreateOptions = SingleCreateOptions | BulkRunOptions;
 export default defineCommand<typeof createCommands.create, CreateOptions>({
   async parse({ flags }, ctx) {
     const now = await ctx.serviceNow();
-    const time = (value: string | undefined, flag: FlagName): number | undefined =>
-      value === undefined ? undefined : timeFlag(value, flag, now);
     const bulk: BulkFlagValues = flags;
     const fromData = await dataFlag(flags.data, ctx);
-    const fields: Record<string, unknown> = {};
-    for (const f of PARCEL_FIELDS) {
-      const value = flags[optionKey(f.flag)];
-      if (value === undefined) continue;
-      const flag = `--${f.flag}` as const;
-      if (f.kind === 'time') fields[f.name] = time(String(value), flag);
-      else if (f.kind === 'service') fields[f.name] = await namedCodeFlag(String(value), flag, 'service_type', ctx);
-      else fields[f.name] = value;
-    }
+    const fields = Object.fromEntries((await parcelFieldFlagValues(flags, ctx)).map(({ field, value }) => [field, value]));
     // `--country nl --postal-code "1234 ab"` is sent as NL and 1234AB (src/schemas/address-normalize.ts).
     if (flags.from !== undefined) return bulkOptions('create', bulk, normaliseAddress(fields, 'country', 'postal_code'), ctx, now);
     rejectBulkOnlyFlags(bulk);

@@ -11,6 +11,8 @@ import type { patchCommands } from '../definitions/patch.js';
 import { presentResource } from '../io/present/resource.js';
 import { presentWritten } from '../io/present.js';
 import { clearedValue, fieldName, setValue } from '../args/patch-fields.js';
+import { parcelFieldFlagValues } from '../args/field-flags.js';
+import { normaliseAddress } from '../schemas/address-normalize.js';
 import { otherCommand, sameCommand } from '../hint/hint.js';
 import type { CommandFlag } from '../schemas/flag-name.js';
 
@@ -45,8 +47,10 @@ export default defineCommand<typeof patchCommands.patch, PatchOptions>({
       const field = fieldName(pair.slice(0, eq), '--set');
       assign(field, await setValue(field, pair.slice(eq + 1), ctx), '--set');
     }
-    if (flags.weight !== undefined) assign('parcel_weight', flags.weight, '--weight');
-    if (flags.addition !== undefined) assign('addition', flags.addition, '--addition');
+    // `--country nl --postal-code "1234 ab"` is sent as NL and 1234AB, as create sends it.
+    const fromFlags = await parcelFieldFlagValues(flags, ctx);
+    const normalised = normaliseAddress(Object.fromEntries(fromFlags.map(({ field, value }) => [field, value])), 'country', 'postal_code');
+    for (const { field, flag } of fromFlags) assign(field, normalised[field], flag as PatchFlag);
     for (const name of flags.clear) {
       const field = fieldName(name, '--clear');
       assign(field, clearedValue(field), '--clear');
@@ -55,7 +59,7 @@ export default defineCommand<typeof patchCommands.patch, PatchOptions>({
     const checked = validate(parcelPatchSchema, body);
     if (!checked.ok) {
       if (Object.keys(body).length === 0) {
-        throw new UsageError('nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data', '--data');
+        throw new UsageError('nothing to change: give a field flag (--weight, --slot-start, … see --help), --clear FIELD, --set FIELD=VALUE or --data', '--data');
       }
       // Name the flag that set each field, as the user typed it (`--set parcel_weight`, `--weight`).
       const flagFor = Object.fromEntries([...setBy].map(([field, flag]) => [field, flag === '--set' ? (`--set ${field}` as const) : flag]));

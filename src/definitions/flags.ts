@@ -100,14 +100,21 @@ type ParcelFieldFlags = {
   [F in ParcelFieldRow as CamelCase<F['flag']>]: (F['kind'] extends 'integer' ? IntFlag : StringFlag) & { readonly flags: `--${F['flag']} ${F['placeholder']}` };
 };
 
+function fieldFlags(command: 'create' | 'patch'): ParcelFieldFlags {
+  return Object.fromEntries(
+    PARCEL_FIELDS.map((f) => [
+      optionKey(f.flag),
+      {
+        type: f.kind === 'integer' ? 'int' : 'string',
+        flags: `--${f.flag} ${f.placeholder}`,
+        description: parcelFieldHelp(f, command),
+      },
+    ]),
+  ) as ParcelFieldFlags;
+}
+
 /** One create flag per parcel field, from the table in schemas/parcel-fields.ts. */
-export const parcelFieldFlags = Object.fromEntries(
-  PARCEL_FIELDS.map((f) => [
-    optionKey(f.flag),
-    {
-      type: f.kind === 'integer' ? 'int' : 'string',
-      flags: `--${f.flag} ${f.placeholder}`,
-      description: parcelFieldHelp(f),
-    },
-  ]),
-) as ParcelFieldFlags;
+export const parcelFieldFlags = fieldFlags('create');
+
+/** The same flags for `patch`: each sets the field's new value, parsed as `create` parses it. */
+export const parcelChangeFlags = fieldFlags('patch');

@@ -1,6 +1,6 @@
 /** `patch`: plain data; src/commands/loaders.ts names the module that runs it. */
 import { command } from './definition.js';
-import { data } from './flags.js';
+import { data, parcelChangeFlags } from './flags.js';
 
 export const patchCommands = {
   patch: command({
@@ -8,8 +8,7 @@ export const patchCommands = {
     args: '<id>',
     summary: 'Change a parcel (sends If-Match with the ETag this reader last saw)',
     flags: {
-      weight: { type: 'int', flags: '--weight <n>', description: 'new parcel weight (integer)' },
-      addition: { type: 'string', flags: '--addition <text>', description: 'new house-number addition' },
+      ...parcelChangeFlags,
       clear: { type: 'list', flags: '--clear <field>', description: 'clear a field: weight, addition, or any field name' },
       set: { type: 'list', flags: '--set <field=value>', description: 'set any field; value parsed as JSON when it can be' },
       data,
@@ -25,6 +24,7 @@ export const patchCommands = {
       'parcels get <id> && parcels patch <id> --weight 1200',
       'parcels patch <id> --clear weight --refresh',
       'parcels patch <id> --set service_type=2 --addition B',
+      'parcels patch <id> --slot-start 2026-12-01T09:00 --slot-end 2026-12-01T11:00 --service-type next_day',
     ],
     notes: [
       'The ETag sent is the one this reader last saw: $PARCELS_SESSION when set, else this terminal session, else (no terminal) the user. Two terminals of one login get a 412 instead of overwriting each other.',

@@ -102,10 +102,14 @@ export function parcelField(name: ParcelFieldName): ParcelFieldFact {
   return PARCEL_FIELDS.find((f) => f.name === name) as ParcelFieldFact;
 }
 
-/** A create flag's help: the field's description, its unit when it has one, and `(integer)` for integers; `(required)` when required. */
-export function parcelFieldHelp(field: ParcelFieldFact): string {
+/**
+ * A field flag's help: the field's description, its unit when it has one, and `(integer)` for
+ * integers; for `create`, `(required)` when required; for `patch`, the new value of the field.
+ */
+export function parcelFieldHelp(field: ParcelFieldFact, command: 'create' | 'patch' = 'create'): string {
   const unit = field.kind === 'integer' && field.unit !== undefined ? ` in ${field.unit}` : '';
   const integer = field.kind === 'integer' ? ' (integer)' : '';
+  if (command === 'patch') return `new ${field.description}${unit}${integer}`;
   return `${field.description}${unit}${integer}${field.required ? ' (required)' : ''}`;
 }
 

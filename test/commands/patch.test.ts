@@ -134,6 +134,27 @@ describe('patch', () => {
     expect(json(r)).toMatchObject({ entry_id: id });
   });
 
+  it('has every field flag create has, parsed as create parses them (times, names, "1234 ab")', async () => {
+    const { id, dir } = await readParcel();
+    const r = await h.cli(
+      ['patch', id, '--slot-start', '2030-01-02T09:00:00Z', '--slot-end', '1893574800', '--service-type', 'next_day', '--country', 'nl', '--postal-code', '4321 ab', '--length', '30', '--json'],
+      { dir },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(json(r)).toMatchObject({ time_slot_period_start: 1893574800, time_slot_period_end: 1893574800, service_type: 2, country: 'NL', postal_code: '4321AB', parcel_length: 30 });
+  });
+
+  it('a field flag and --set changing one field: refused, naming both flags', async () => {
+    const { id, dir } = await readParcel();
+    const r = await h.cli(['patch', id, '--set', 'time_slot_period_start=now', '--slot-start', 'now'], { dir });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: --slot-start and --set both change time_slot_period_start: give one\n',
+    });
+  });
+
   it('--clear weight sends null: the weight is cleared', async () => {
     const { id, dir } = await readParcel(['--weight', '500']);
     expect((await current(id)).parcel_weight).toBe(500);
@@ -174,7 +195,7 @@ describe('patch', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: nothing to change: give --weight, --addition, --clear FIELD, --set FIELD=VALUE or --data\n',
+      stderr: 'Error: nothing to change: give a field flag (--weight, --slot-start, … see --help), --clear FIELD, --set FIELD=VALUE or --data\n',
     });
   });
 
