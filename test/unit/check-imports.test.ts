@@ -38,5 +38,5 @@ describe('the import checker', () => {
     expect(problems).toHaveLength(2);
     expect(problems).toContain('src/bulk/planted.ts builds an ApiClient: build clients through the context (ctx.client() or ctx.api())');
     expect(problems.find((p) => p.startsWith('folders'))).toMatch(/^folders import each other in a circle: src\/api\/core\/, src\/api\/http\.ts \(.*src\/api\/core\/planted\.ts -> src\/api\/http\.ts.*\)$/);
-  });
+  }, 60_000);
 });
