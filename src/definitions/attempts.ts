@@ -33,6 +33,11 @@ export const attemptsCommands = {
         flags: '--delivered-location-type <code>',
         description: 'delivered address: location type 0-6, or its name from `parcels reference`',
       },
+      withoutAddress: {
+        type: 'bool',
+        flags: '--without-address',
+        description: 'delivered_elsewhere: send without the delivered address (the parcel closes for good with none recorded)',
+      },
       data,
       idempotencyKey,
       ...bulk,

@@ -37,14 +37,18 @@ export async function promptHidden(io: IO, question: string): Promise<string> {
   }
 }
 
-/** Asks a yes/no question on the terminal (question on stderr); only "y" or "yes" is a yes. */
-export async function confirm(io: IO, question: string): Promise<boolean> {
-  io.stderr.write(`${question} [y/N] `);
+/**
+ * Asks for one line on the terminal (question on stderr) and resolves with it, without its line
+ * end; at the end of input, with what was typed. Hands back what follows the answer (typed ahead),
+ * so the next question reads it.
+ */
+export async function askLine(io: IO, question: string): Promise<string> {
+  io.stderr.write(question);
   const stdin = io.stdin as NodeJS.ReadStream;
   stdin.setEncoding('utf8');
   stdin.resume();
   try {
-    const answer = await new Promise<string>((resolve) => {
+    return await new Promise<string>((resolve) => {
       let line = '';
       const onData = (chunk: string): void => {
         line += chunk;
@@ -63,8 +67,12 @@ export async function confirm(io: IO, question: string): Promise<boolean> {
       stdin.on('data', onData);
       stdin.once('end', onEnd);
     });
-    return /^\s*y(es)?\s*$/i.test(answer);
   } finally {
     stdin.pause();
   }
+}
+
+/** Asks a yes/no question on the terminal (question on stderr); only "y" or "yes" is a yes. */
+export async function confirm(io: IO, question: string): Promise<boolean> {
+  return /^\s*y(es)?\s*$/i.test(await askLine(io, `${question} [y/N] `));
 }

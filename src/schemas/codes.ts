@@ -50,3 +50,10 @@ export type CodeNames = {
  * parcel's status becomes 4, and only these may carry a delivered-address group.
  */
 export const DELIVERED_OUTCOMES: ReadonlySet<number> = new Set([0, 2]);
+
+/**
+ * The outcome whose point is the address it was delivered to (2 delivered elsewhere): without its
+ * delivered-address group it closes the parcel for good with no address recorded, which the spec
+ * allows and a person rarely means.
+ */
+export const ELSEWHERE_OUTCOME = 2;

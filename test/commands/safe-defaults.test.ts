@@ -122,3 +122,38 @@ describe('parcels api stays raw', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ data: { entry_id: id, status: 0 } });
   });
 });
+
+describe('delivered_elsewhere without its address (it closes the parcel for good)', () => {
+  const WARNING =
+    '! delivered_elsewhere without a delivered address: the parcel closes for good with no address recorded (give --delivered-country, --delivered-postal-code and --delivered-number, or --without-address when that is meant)\n';
+
+  it('off a terminal: sent as the spec allows, with a warning on stderr', async () => {
+    const id = await createParcel(h);
+    const r = await h.cli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere', '--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(WARNING);
+    const { attempts, status } = await history(id);
+    expect(status).toBe(4);
+    expect(attempts).toHaveLength(1);
+    expect((attempts[0] as Record<string, unknown>).delivered ?? null).toBeNull();
+  });
+
+  it('--without-address says it is meant: no warning', async () => {
+    const id = await createParcel(h);
+    const r = await h.cli(['attempts', 'add', id, '--outcome', '2', '--without-address', '--quiet']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('with the address given: no warning, the address recorded as typed by people ("1234 ab")', async () => {
+    const id = await createParcel(h);
+    const r = await h.cli(['attempts', 'add', id, '--outcome', '2', '--delivered-country', 'nl', '--delivered-postal-code', '1234 ab', '--delivered-number', '5', '--quiet']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const { attempts } = await history(id);
+    expect((attempts[0] as Record<string, unknown>).delivered).toMatchObject({ delivered_country: 'NL', delivered_postal_code: '1234AB', delivered_number: '5' });
+  });
+
+  it('--without-address with --from: refused, nothing read or sent', async () => {
+    const r = await h.cli(['attempts', 'add', '--from', 'attempts.ndjson', '--without-address']);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: --without-address applies to one attempt, not to --from (each line sends what it holds)\n' });
+  });
+});

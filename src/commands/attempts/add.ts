@@ -17,7 +17,9 @@ import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import { queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
+import { UsageError } from '../../errors.js';
 import { requireState } from '../../args/required-state.js';
+import { deliveredElsewhereAddress } from '../../args/delivered-elsewhere.js';
 import type { FlagGroup, FlagName } from '../../schemas/flag-name.js';
 
 export interface SingleAttemptOptions {
@@ -66,6 +68,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
       reason: reason === undefined ? undefined : await namedCodeFlag(reason, '--reason', 'reason', ctx),
     });
     if (flags.from !== undefined) {
+      if (flags.withoutAddress === true) throw new UsageError('--without-address applies to one attempt, not to --from (each line sends what it holds)', '--without-address');
       return bulkOptions('attempts', bulk, Object.keys(delivered).length > 0 ? { ...fields, delivered } : fields, ctx, now, args[0]);
     }
     rejectBulkOnlyFlags(bulk);
@@ -80,6 +83,8 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
     const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
     requireState('attempts', body, flags.data !== undefined);
+    const asked = await deliveredElsewhereAddress(body, flags.withoutAddress === true, ctx);
+    if (asked !== undefined) body.delivered = asked;
     return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
   },
 
