@@ -12,7 +12,8 @@ import { createContext } from './context.js';
 import { describeError, describeUsageError } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
-import { flagValue, tokenize, typedFlag } from './hint/hint.js';
+import { closest } from './io/did-you-mean.js';
+import { correctedCommand, flagValue, tokenize, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
 import { commandLine } from './command-kit/command-line.js';
 import type { CommandModule } from './command-kit/types.js';
@@ -55,7 +56,10 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
   if (argv[0] === 'help' && argv.length > 1) {
     const request = helpFor(argv.slice(1), COMMANDS);
     if ('unknown' in request) {
-      await writeOut((deps.io ?? systemIO({ noColor: true })).stderr, request.unknown);
+      const { message, topics, commands } = request.unknown;
+      const meant = closest(argv.slice(1).join(' '), [...topics, ...commands]);
+      const hint = meant === undefined ? '' : `Hint: did you mean \`parcels help ${meant}\`?\n`;
+      await writeOut((deps.io ?? systemIO({ noColor: true })).stderr, `Error: ${message}\n${hint}Topics: ${topics.join(', ')}\nCommands: ${commands.join(', ')}\n`);
       return EXIT.USAGE;
     }
     argv = request.argv;
@@ -115,23 +119,26 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   // commander's parser errors look like every other error: `Error: …` and a hint on a terminal, one
   // JSON line with the suggestion as a field of its own with JSON output.
   const jsonErrors = wantsJsonErrors(globalsOnly, deps.env ?? process.env);
-  const parserError = (text: string): void => {
+  /** commander's message for `command` (the one whose arguments or subcommand were wrong), then its usage line. */
+  const parserError = (text: string, command: CommanderCommand, def?: CommandDefinition): void => {
     pending = pending.then(async () => {
-      await renderError(io, parserErrorInfo(text, jsonErrors), { format: jsonErrors ? 'json' : 'table' });
+      await renderError(io, parserErrorInfo(text, globalsOnly, def, jsonErrors, commandPath(command)), { format: jsonErrors ? 'json' : 'table' });
+      if (!jsonErrors) await writeOut(io.stderr, `Usage: ${usageLine(command)}\n`);
     });
   };
+  const outputFor = (command: CommanderCommand, def?: CommandDefinition) => ({
+    writeOut: (text: string) => write(io.stdout, text),
+    writeErr: (text: string) => write(io.stderr, text),
+    outputError: (text: string) => parserError(text, command, def),
+  });
   const program = new Command('parcels')
     .description('Track parcels with the Parcel Delivery Tracking API')
     .version(VERSION, '-V, --version')
-    .configureOutput({
-      writeOut: (text) => write(io.stdout, text),
-      writeErr: (text) => write(io.stderr, text),
-      outputError: parserError,
-    })
     .exitOverride()
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
     .showHelpAfterError(false);
+  program.configureOutput(outputFor(program));
   program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, io.stdoutIsTTY ? io.columns : undefined);
   // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify, `color` for --no-color).
   const addFlags = (command: CommanderCommand, specs: FlagSpecs): Map<string, string> => {
@@ -158,7 +165,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
       let groupCommand = groups.get(group);
       if (!groupCommand) {
         groupCommand = parent.command(group).description(groupDescription(group));
-        groupCommand.configureOutput(program.configureOutput()).exitOverride();
+        groupCommand.configureOutput(outputFor(groupCommand)).exitOverride();
         groups.set(group, groupCommand);
       }
       parent = groupCommand;
@@ -169,7 +176,7 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   for (const def of commandsFor(argv)) {
     const name = def.path.at(-1) as string;
     const command = parentOf(def).command(def.args ? `${name} ${def.args}` : name).description(def.summary);
-    command.configureOutput(program.configureOutput()).exitOverride();
+    command.configureOutput(outputFor(command, def)).exitOverride();
     // A command may also head a group (`usage` and `usage daily`): defined first, its subcommands join it.
     if (def.path.length === 1 && !def.args) groups.set(name, command);
     const attributes = addFlags(command, def.flags);
@@ -228,18 +235,39 @@ function commandsFor(argv: readonly string[]): readonly CommandDefinition[] {
   return area.length > 0 ? area : COMMANDS;
 }
 
-/** commander's `error: unknown option '--statsu'\n(Did you mean --status?)` as the CLI's own error. */
-function parserErrorInfo(text: string, json: boolean): ErrorInfo {
+/**
+ * commander's `error: unknown option '--statsu'\n(Did you mean --status?)` as the CLI's own error:
+ * the suggestion as the user's own command line corrected, to paste (JSON keeps the bare word in
+ * `suggestion`); a missing argument that takes known values lists them.
+ */
+function parserErrorInfo(text: string, line: CommandLine, def: CommandDefinition | undefined, json: boolean, path: string): ErrorInfo {
   const lines = text.trim().replace(/^error: /, '').split('\n');
   const suggestion = /^\(Did you mean (?:one of )?(.+)\?\)$/.exec(lines.at(-1) ?? '')?.[1];
-  const message = (suggestion === undefined ? lines : lines.slice(0, -1)).join(' ');
-  return {
-    message,
-    code: 'invalid_usage',
-    exitCode: EXIT.USAGE,
-    ...(suggestion === undefined ? {} : { suggestion }),
-    ...(json ? {} : { hint: 'add --help for usage and examples' }),
-  };
+  let message = (suggestion === undefined ? lines : lines.slice(0, -1)).join(' ');
+  const missing = /^missing required argument '(.+)'$/.exec(message)?.[1];
+  const position = missing === undefined ? -1 : (def?.args ?? '').split(' ').findIndex((arg) => arg.replace(/[<>[\].]/g, '') === missing);
+  const values = def?.argValues?.[position]?.values;
+  if (values !== undefined) message += `: one of ${Object.keys(values).join(', ')}`;
+  const wrong = /^unknown (?:command|option) '([^']+)'$/.exec(message)?.[1];
+  const single = suggestion !== undefined && !suggestion.includes(',') ? suggestion : undefined;
+  const info: ErrorInfo = { message, code: 'invalid_usage', exitCode: EXIT.USAGE };
+  if (json) return suggestion === undefined ? info : { ...info, suggestion };
+  const corrected = wrong !== undefined && single !== undefined ? correctedCommand(line, wrong, single) : undefined;
+  if (corrected !== undefined) return { ...info, hint: `did you mean \`${corrected}\`?` };
+  const help = `run \`${path} --help\` for usage and examples`;
+  return suggestion === undefined ? { ...info, hint: help } : { ...info, suggestion, hint: help };
+}
+
+/** `parcels events add`: the command's words. */
+function commandPath(command: CommanderCommand): string {
+  const names: string[] = [];
+  for (let at: CommanderCommand | null = command; at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/** `parcels events add [options] [id]`: the command's path and commander's usage of it. */
+function usageLine(command: CommanderCommand): string {
+  return `${commandPath(command)} ${command.usage()}`;
 }
 
 /** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */

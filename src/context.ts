@@ -10,6 +10,7 @@ import type { ApiClientOptions } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
+import { didYouMean } from './io/did-you-mean.js';
 import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';
@@ -90,7 +91,7 @@ export interface ClientOptions extends Pick<ApiClientOptions, 'baseUrl' | 'apiKe
 
 export function parseOutputFormat(value: string, source: FlagName | VariableName): OutputFormat {
   if (isOutputFormat(value)) return value;
-  throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")`, source);
+  throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${value}")${didYouMean(value, OUTPUT_FORMATS)}`, source);
 }
 
 export function createContext(init: {

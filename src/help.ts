@@ -66,15 +66,18 @@ export function helpTopic(name: string, columns: number = DEFAULT_WIDTH): string
  * shows its help (`events add --help`), so both print the same text. Anything else is an unknown
  * topic: the message lists what help knows (exit 2).
  */
-export function helpFor(words: readonly string[], commands: readonly HelpCommand[]): { argv: string[] } | { unknown: string } {
+export function helpFor(
+  words: readonly string[],
+  commands: readonly HelpCommand[],
+): { argv: string[] } | { unknown: { message: string; topics: string[]; commands: string[] } } {
   const known = (path: readonly string[]) => path.length === words.length && path.every((word, i) => word === words[i]);
   if (commands.some((c) => known(c.path) || known(c.path.slice(0, -1)))) return { argv: [...words, '--help'] };
-  const names = commands.map((c) => c.path.join(' '));
   return {
-    unknown:
-      `error: unknown help topic '${words.join(' ')}'\n` +
-      `Topics: ${['exit-codes', ...Object.keys(TOPICS)].join(', ')}\n` +
-      `Commands: ${names.join(', ')}\n`,
+    unknown: {
+      message: `unknown help topic '${words.join(' ')}'`,
+      topics: ['exit-codes', ...Object.keys(TOPICS)],
+      commands: commands.map((c) => c.path.join(' ')),
+    },
   };
 }
 

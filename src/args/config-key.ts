@@ -1,6 +1,7 @@
 import type { SettableKey } from '../config/store.js';
 import { SETTABLE_KEYS } from '../config/store.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../io/did-you-mean.js';
 
 /** The KEY argument of `config get|set`: a settable key. The API key is never one (auth login stores it). */
 export function configKeyArg(value: string): SettableKey {
@@ -9,5 +10,5 @@ export function configKeyArg(value: string): SettableKey {
   if (key === 'api_key') {
     throw new UsageError('the API key is not a config value', 'KEY', 'use `parcels auth login` (it reads the key from a prompt or stdin, never the command line)');
   }
-  throw new UsageError(`KEY must be one of ${SETTABLE_KEYS.join(', ')} (got "${value}")`, 'KEY');
+  throw new UsageError(`KEY must be one of ${SETTABLE_KEYS.join(', ')} (got "${value}")${didYouMean(key, SETTABLE_KEYS)}`, 'KEY');
 }

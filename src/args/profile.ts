@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
 import { readConfig } from '../config/store.js';
 import { UsageError } from '../errors.js';
-import { otherCommand } from '../hint/hint.js';
+import { correctedCommand, otherCommand } from '../hint/hint.js';
+import { closest } from '../io/did-you-mean.js';
 import type { FlagName, VariableName } from '../schemas/flag-name.js';
 
 /** The profile used when none is chosen; it need not be saved to be named. */
@@ -20,5 +21,8 @@ export async function requireKnownProfile(ctx: Context): Promise<void> {
   const known = profiles.length === 0 ? 'no profiles are saved yet' : `profiles: ${profiles.join(', ')}`;
   const keep: readonly FlagName[] = ['--profile', '--base-url'];
   const login = flag === '--profile' ? otherCommand(ctx.commandLine, ['auth', 'login'], keep) : otherCommand(ctx.commandLine, ['auth', 'login', '--profile', named], keep);
-  throw new UsageError(`profile "${named}" does not exist (${known})`, flag, `create it with \`${login}\``);
+  const meant = flag === '--profile' ? closest(named, profiles) : undefined;
+  const corrected = meant === undefined ? undefined : correctedCommand(ctx.commandLine, named, meant);
+  const hint = corrected === undefined ? `create it with \`${login}\`` : `did you mean \`${corrected}\`? Or create it with \`${login}\``;
+  throw new UsageError(`profile "${named}" does not exist (${known})`, flag, hint);
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../io/did-you-mean.js';
 import type { CommandDefinition, FlagSpec, FlagSpecs, FlagValues } from '../definitions/definition.js';
 import { longFlag } from '../definitions/definition.js';
 import type { GlobalOptions } from '../definitions/globals.js';
@@ -65,7 +66,7 @@ function typed(spec: FlagSpec, value: RawFlag, source: FlagName | VariableName):
       return intFlag(value, name, { min: spec.min, max: spec.max });
     case 'choice':
       if (typeof value !== 'string') return required(spec, spec.default);
-      if (!spec.choices.includes(value)) throw new UsageError(`${name} must be one of ${spec.choices.join(', ')} (got "${value}")`, name);
+      if (!spec.choices.includes(value)) throw new UsageError(`${name} must be one of ${spec.choices.join(', ')} (got "${value}")${didYouMean(value, spec.choices)}`, name);
       return value;
     case 'string':
       return typeof value === 'string' ? value : required(spec, spec.default);

@@ -1,5 +1,8 @@
 import { getOracle } from '../api/oracle.js';
 import { UsageError } from '../errors.js';
+import { correctedCommand } from '../hint/hint.js';
+import { closest } from '../io/did-you-mean.js';
+import { ORACLE_METRICS } from '../schemas/oracle-metrics.js';
 import { defineCommand } from '../command-kit/types.js';
 import { presentPage } from '../io/present/resource.js';
 import { pageOf } from '../api/envelope.js';
@@ -11,11 +14,17 @@ export interface OracleOptions {
 }
 
 export default defineCommand<typeof oracleCommands.oracle, OracleOptions>({
-  parse({ args, flags }) {
+  parse({ args, flags }, ctx) {
     const metric = (args[0] ?? '').trim();
     // The spec does not list the metrics, so any single path segment is passed on for the service to judge.
     if (!/^[A-Za-z0-9_.-]+$/.test(metric)) {
       throw new UsageError(`METRIC must be a metric name such as activity, planned or coverage (got "${args[0] ?? ''}")`, 'METRIC');
+    }
+    // Unknown to the spec but one typo away from a metric it names: `oracle planed` is refused, not sent.
+    const meant = (ORACLE_METRICS as readonly string[]).includes(metric) ? undefined : closest(metric, ORACLE_METRICS);
+    if (meant !== undefined) {
+      const corrected = correctedCommand(ctx.commandLine, args[0] ?? '', meant);
+      throw new UsageError(`unknown metric "${metric}": one of ${ORACLE_METRICS.join(', ')}`, 'METRIC', corrected === undefined ? undefined : `did you mean \`${corrected}\`?`);
     }
     const query: Record<string, string> = {};
     for (const pair of flags.param) {

@@ -3,6 +3,7 @@
  * spec, and what the local caches of the command's target hold (profiles, couriers, reference
  * names, parcel ids).
  */
+import { ORACLE_METRICS } from '../schemas/oracle-metrics.js';
 import type { FlagInfo, Line } from './parse-line.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
@@ -32,8 +33,6 @@ export interface ValueSources {
 
 /** The four scopes, as the spec's route table names them. */
 const SCOPES = [...new Set(ROUTES.map((route) => route.scope))];
-/** The spec's metric names (section 4.8): activity, planned, coverage. */
-const METRICS = ['activity', 'planned', 'coverage'];
 const SHELLS = ['bash', 'zsh', 'fish'];
 const HTTP_METHODS = ['GET', 'POST', 'PATCH'];
 /** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
@@ -110,7 +109,7 @@ export function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   if (listed !== undefined) return Object.entries(listed.values).map(([value, description]) => ({ value, description }));
   const arg = args[line.words.length]?.slice(1, -1);
   if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
-  if (arg === 'metric') return METRICS.map((value) => ({ value }));
+  if (arg === 'metric') return ORACLE_METRICS.map((value) => ({ value }));
   if (arg === 'shell') return SHELLS.map((value) => ({ value }));
   if (arg === 'method') return HTTP_METHODS.map((value) => ({ value }));
   if (arg === 'path') return routePaths();

@@ -97,6 +97,27 @@ export function sameCommand<const Add extends readonly string[]>(line: CommandLi
   return render([...kept.flatMap((t) => t.words), ...(change.add ?? [])]);
 }
 
+/**
+ * The user's own command with one typed word corrected: `evnts` → `events`, `--statsu` → `--status`
+ * (in `--statsu=2` too), a value in `--profile=prod1` or `-pprod1`; undefined when no word of the
+ * command line is the one typed (it came from the environment).
+ */
+export function correctedCommand(line: CommandLine, wrong: string, right: string): string | undefined {
+  const words = [...line.words];
+  for (const [at, word] of words.entries()) {
+    let fixed: string | undefined;
+    if (word === wrong) fixed = right;
+    else if (word.startsWith(`${wrong}=`)) fixed = right + word.slice(wrong.length);
+    else if (word.startsWith('-') && word.endsWith(`=${wrong}`)) fixed = word.slice(0, -wrong.length) + right;
+    else if (/^-[A-Za-z]./.test(word) && word.slice(2) === wrong) fixed = word.slice(0, 2) + right;
+    if (fixed !== undefined) {
+      words[at] = fixed;
+      return render(words);
+    }
+  }
+  return undefined;
+}
+
 /** Another command (`['get', id]`) run where the user's ran: their --sandbox, --profile and --base-url (or `keep`) come along. */
 export function otherCommand<const Words extends readonly string[]>(line: CommandLine, command: CheckedWords<Words>, keep: readonly FlagName[] = WHERE_FLAGS): string {
   const where = tokenize(line).filter((t) => t.flag !== undefined && (keep as readonly string[]).includes(t.flag));

@@ -71,7 +71,7 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['attempts', 'add', 'x', '--reason', 'no_'])).toBe('no_reason\tcode 0\nno_access\tcode 3\nno_time\tcode 6\n');
     expect(await complete(dir, ['doctor', '--require-scope', 'deliveries:'])).toBe('deliveries:read\ndeliveries:write\n');
     expect(await complete(dir, ['-o', ''])).toBe('table\nwide\njson\nndjson\ncsv\n');
-    expect(await complete(dir, ['oracle', ''])).toBe('activity\nplanned\ncoverage\n');
+    expect(await complete(dir, ['oracle', ''])).toBe('activity\taggregated activity (events and attempts)\nplanned\taggregated planned deliveries (time slots)\ncoverage\tcoverage metadata: countries, postcode areas, couriers\n');
     expect(await complete(dir, ['config', 'set', 'output', 'n'])).toBe('ndjson\n');
     expect(await complete(dir, ['config', 'get', ''])).toBe(`${SETTABLE_KEYS.join('\n')}\n`);
     expect(CONFIG_KEYS).toEqual(SETTABLE_KEYS);

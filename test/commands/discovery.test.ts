@@ -174,7 +174,7 @@ describe('did you mean', () => {
     expect(await h.cli(['list', '--statsu', '1'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "Error: unknown option '--statsu'\nHint: did you mean --status?; add --help for usage and examples\n",
+      stderr: "Error: unknown option '--statsu'\nHint: did you mean `parcels list --status 1`?\nUsage: parcels list [options]\n",
     });
     expect(await h.cli(['lst', '--json'])).toEqual({
       code: 2,

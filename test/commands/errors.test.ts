@@ -3,7 +3,7 @@ import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { hintedCommands, runAtTerminal } from '../helpers/terminal.js';
 import { EXPIRED_KEY, FULL_KEY, READ_ONLY_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
-import { PARCEL_FLAGS, allParcels, closedPortUrl, expectNoSecrets, startHarness } from './harness.js';
+import { PARCEL_FLAGS, allParcels, closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -141,7 +141,7 @@ describe('usage errors', () => {
   });
 
   it('an unknown command or flag → exit 2', async () => {
-    expect(await h.cli(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'frobnicate'\nHint: add --help for usage and examples\n" });
+    expect(await h.cli(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'frobnicate'\nHint: run `parcels --help` for usage and examples\nUsage: parcels [options] [command]\n" });
     const flag = await h.cli(['list', '--frob']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("unknown option '--frob'");
@@ -149,8 +149,13 @@ describe('usage errors', () => {
   });
 
   it('commander is given only the typed area\'s commands, and typos still get their suggestion at either level', async () => {
-    expect(await h.cli(['gett', 'x'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'gett'\nHint: did you mean get?; add --help for usage and examples\n" });
-    expect(await h.cli(['events', 'ad'])).toEqual({ code: 2, stdout: '', stderr: "Error: unknown command 'ad'\nHint: did you mean add?; add --help for usage and examples\n" });
+    const id = await createParcel(h);
+    expect(await h.cli(['gett', id])).toEqual({ code: 2, stdout: '', stderr: `Error: unknown command 'gett'\nHint: did you mean \`parcels get ${id}\`?\nUsage: parcels [options] [command]\n` });
+    expect(await h.cli(['events', 'ad', id, '--status', '1'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: unknown command 'ad'\nHint: did you mean \`parcels events add ${id} --status 1\`?\nUsage: parcels events [options] [command]\n`,
+    });
     // A global flag and its value before the command word: the area is still found.
     const listed = await h.cli(['--output', 'json', 'couriers']);
     expect(listed.code).toBe(0);
@@ -235,5 +240,43 @@ describe('rate limits and unavailability', () => {
     expect(r.code).toBe(8);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^Error: connection refused: .*ECONNREFUSED 127\\.0\\.0\\.1:${new URL(unreachable).port}\n`));
+  });
+});
+
+// After the rate-limit case: a login here sends a request inside its window.
+describe('parser errors in the house style', () => {
+  it('the parser\'s errors in the house style: a did-you-mean to paste, the usage line, choices of a required argument', async () => {
+    const id = await createParcel(h);
+    expect(await h.cli(['--base-url', h.sandbox.url, 'evnts', 'list', id])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: unknown command 'evnts'\nHint: did you mean \`parcels --base-url ${h.sandbox.url} events list ${id}\`?\nUsage: parcels [options] [command]\n`,
+    });
+    expect(await h.cli(['oracle'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "Error: missing required argument 'metric': one of activity, planned, coverage\nHint: run `parcels oracle --help` for usage and examples\nUsage: parcels oracle [options] <metric>\n",
+    });
+    expect(await h.cli(['oracle', 'planed'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: METRIC: unknown metric "planed": one of activity, planned, coverage\nHint: did you mean `parcels oracle planned`?\n',
+    });
+    expect(await h.cli(['list', '-o', 'jsn'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: --output must be one of table, wide, json, ndjson, csv (got "jsn"); did you mean json?\n',
+    });
+    expect(await h.cli(['config', 'get', 'ouput'])).toMatchObject({ code: 2, stderr: expect.stringContaining('(got "ouput"); did you mean output?\n') as unknown });
+    expect((await h.cli(['help', 'exit-code'])).stderr).toContain("Error: unknown help topic 'exit-code'\nHint: did you mean `parcels help exit-codes`?\n");
+  });
+
+  it('a mistyped --profile: did you mean the saved one, pasteable', async () => {
+    const dir = tempConfigDir();
+    const login = await h.cli(['auth', 'login', '--profile', 'ops', '--base-url', h.sandbox.url, '--with-key-stdin'], { dir, stdin: `${FULL_KEY}\n`, env: { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined } });
+    expect(login.code, login.stderr).toBe(0);
+    const r = await h.cli(['couriers', '--profile', 'osp'], { dir, env: { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Hint: did you mean `parcels couriers --profile ops`? Or create it with `parcels auth login --profile osp`\n');
   });
 });

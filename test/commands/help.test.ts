@@ -38,7 +38,7 @@ describe('parcels help COMMAND', () => {
 
   it('an unknown topic exits 2 and lists the topics and commands', async () => {
     const names = COMMANDS.map((c) => c.path.join(' ')).join(', ');
-    const expected = `error: unknown help topic 'nope'\nTopics: exit-codes, environment\nCommands: ${names}\n`;
+    const expected = `Error: unknown help topic 'nope'\nTopics: exit-codes, environment\nCommands: ${names}\n`;
     expect(await cli(['help', 'nope'])).toEqual({ code: 2, stdout: '', stderr: expected });
     expect(await cli(['help', 'events', 'nope'])).toEqual({
       code: 2,

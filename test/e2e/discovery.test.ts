@@ -44,7 +44,7 @@ describe('the built CLI', () => {
     expect(await parcels(['list', '--statsu', '1'], { env })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "Error: unknown option '--statsu'\nHint: did you mean --status?; add --help for usage and examples\n",
+      stderr: "Error: unknown option '--statsu'\nHint: did you mean `parcels list --status 1`?\nUsage: parcels list [options]\n",
     });
     expect((await parcels(['sandbox', 'simulate', '--help'], { env })).stdout).toContain('\n  three-failures-returned  ');
     const queued = await parcels(['events', 'add', '00000000-0000-4000-8000-000000000000', '--status', '1', '--offline', '--base-url', 'http://127.0.0.1:9'], {

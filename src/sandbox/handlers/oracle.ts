@@ -5,8 +5,8 @@ import { check, dayStart, intParam, isoDate } from './common.js';
 import { defineHandler } from './types.js';
 
 const DAY = 86_400;
-export const ORACLE_METRICS = ['activity', 'planned', 'coverage'] as const;
-type Metric = (typeof ORACLE_METRICS)[number];
+import { ORACLE_METRICS } from '../../schemas/oracle-metrics.js';
+import type { OracleMetric as Metric } from '../../schemas/oracle-metrics.js';
 
 const daysSchema = z.object({ days: z._default(intRange(1, 30), 7) });
 
