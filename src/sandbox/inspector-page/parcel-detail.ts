@@ -1,5 +1,5 @@
 /** One parcel: its fields, one timeline of events and attempts (as `parcels track` orders them), its scenario run. */
-import { buildTimeline, entryJson } from '../track/timeline.js';
+import { buildTimeline, entryJson } from '../../schemas/timeline.js';
 import { post } from './api.js';
 import type { DetailField } from './field-list.js';
 import { DETAIL_FIELDS } from './field-list.js';
