@@ -1,4 +1,13 @@
-/** The inspector's data routes: same origin, the session cookie, JSON envelopes. */
+/**
+ * The inspector's data routes: same origin, JSON envelopes, and the session: its cookie (sent by the
+ * browser) and its page key, kept in this origin's storage and sent as a header. A page on another
+ * port of the host receives the cookie too, but cannot read this origin's storage (docs/security.md).
+ */
+import type { InspectorSession } from '../../schemas/inspector.js';
+import { INSPECTOR_KEY_HEADER } from '../../schemas/inspector.js';
+
+/** Where the page key is kept: localStorage is this origin's alone (scheme, host and port), and every tab of it shares it. */
+const PAGE_KEY_ITEM = 'parcels-inspector-page-key';
 
 export class ApiFailure extends Error {
   constructor(
@@ -11,11 +20,15 @@ export class ApiFailure extends Error {
 }
 
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const pageKey = localStorage.getItem(PAGE_KEY_ITEM);
+  if (pageKey !== null) headers[INSPECTOR_KEY_HEADER] = pageKey;
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
     cache: 'no-store',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let envelope: { data?: T; error?: { code?: string; message?: string } } = {};
@@ -32,5 +45,8 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 
 export const get = <T>(path: string): Promise<T> => call<T>('GET', `api/${path}`);
 export const post = <T>(path: string, body: unknown = {}): Promise<T> => call<T>('POST', `api/${path}`, body);
-/** Exchanges a one-time login code for the session cookie. */
-export const login = (code: string): Promise<unknown> => call('POST', 'session', { code });
+/** Exchanges a one-time login code for a session: the cookie comes with the answer, the page key is kept here. */
+export async function login(code: string): Promise<void> {
+  const session = await call<InspectorSession>('POST', 'session', { code });
+  localStorage.setItem(PAGE_KEY_ITEM, session.page_key);
+}
