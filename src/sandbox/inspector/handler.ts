@@ -3,7 +3,8 @@
  * part of the API (not counted, not logged, no faults or rate limits) and is off wherever the admin
  * route is off. The page and its files are open (they hold no data); every data route needs the
  * session a one-time login code was exchanged for (its cookie and its page key, INSPECTOR_KEY_HEADER),
- * and every POST must come from the page's own origin. The clock, scenario and log routes are the admin route's own, reached through the session.
+ * and every POST must come from the page's own origin. The clock, scenario and log routes are the
+ * admin route's own, reached through the session.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InspectorSession } from '../../schemas/inspector.js';
