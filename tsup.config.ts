@@ -70,9 +70,9 @@ export default defineConfig([
     outExtension: () => ({ js: '.cjs' }),
   },
   {
-    // The sandbox's web inspector (src/inspector-page): one script and one style sheet for browsers,
+    // The sandbox's web inspector (src/sandbox/inspector-page): one script and one style sheet for browsers,
     // served by the sandbox from dist/inspector/ (src/sandbox/inspector/assets.ts). Nothing from a CDN.
-    entry: { app: 'src/inspector-page/main.ts' },
+    entry: { app: 'src/sandbox/inspector-page/main.ts' },
     outDir: 'dist/inspector',
     format: ['esm'],
     platform: 'browser',
@@ -80,6 +80,6 @@ export default defineConfig([
     clean: false,
     minify: true,
     outExtension: () => ({ js: '.js' }),
-    tsconfig: 'src/inspector-page/tsconfig.json',
+    tsconfig: 'src/sandbox/inspector-page/tsconfig.json',
   },
 ]);

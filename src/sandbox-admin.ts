@@ -1,5 +1,7 @@
 import type { Context } from './context.js';
-import { ApiError, UsageError } from './errors.js';
+import { ApiError, NetworkError, UsageError } from './errors.js';
+import { isInspectorLoginPath } from './schemas/inspector.js';
+import { isRecord } from './schemas/record.js';
 import type { ClockAction } from './api/sandbox-admin.js';
 import { prepareDefaultSandboxDb } from './config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
@@ -27,6 +29,20 @@ export interface SandboxAdmin {
   /** The longest a log request may wait for news without the request timing out, in ms. */
   readonly longestWaitMs: number;
   close(): Promise<void>;
+}
+
+/**
+ * The login link a sandbox answered, as a URL on its own origin: a path the sandbox makes
+ * (`/_sandbox/ui/#code=…`) and nothing else, so a server's `//elsewhere/…` or a missing path is
+ * never printed as a link to open.
+ */
+function ownInspectorLink(answer: unknown, baseUrl: string): { url: string; expires_in_s: number } {
+  const path = isRecord(answer) ? answer.path : undefined;
+  const expires = isRecord(answer) ? answer.expires_in_s : undefined;
+  if (!isInspectorLoginPath(path) || typeof expires !== 'number' || !Number.isSafeInteger(expires) || expires <= 0) {
+    throw new NetworkError('the sandbox did not answer a login link of its own inspector page (/_sandbox/ui/#code=… and expires_in_s)', 'bad_response');
+  }
+  return { url: new URL(path, baseUrl).href, expires_in_s: expires };
 }
 
 /** The library throws plain errors; the commands report them as the admin route would answer. */
@@ -106,10 +122,8 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     scenario: (id) => data(api.getParcelScenario(client, id, ctx.signal)),
     simulate: (id, scenario) => data(api.assignParcelScenario(client, id, scenario, ctx.signal)),
     logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
-    inspectorLink: async () => {
-      const { path, expires_in_s } = (await data(api.createInspectorLogin(client, ctx.signal))) as { path: string; expires_in_s: number };
-      return { url: new URL(path, settings.baseUrl).href, expires_in_s };
-    },
+    // The base URL was checked above; TypeScript does not carry that into a callback.
+    inspectorLink: async () => ownInspectorLink(await data(api.createInspectorLogin(client, ctx.signal)), settings.baseUrl as string),
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

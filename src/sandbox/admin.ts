@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import { parseDuration } from '../schemas/duration.js';
+import type { InspectorLogin } from '../schemas/sandbox-admin.js';
 import type { KeyLookup } from './auth.js';
 import { recognises } from './auth.js';
 import { ClientGoneError, readJsonBody } from './body.js';
@@ -36,7 +37,7 @@ export interface AdminDeps {
   /** Aborted when the sandbox closes (ends waiting log requests). */
   closing: AbortSignal;
   /** A fresh one-time login link of the web inspector: its path with the code in the fragment. */
-  inspectorLogin: () => { path: string; expires_in_s: number };
+  inspectorLogin: () => InspectorLogin;
 }
 
 const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox-admin"';

@@ -5,9 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
-import type { LogEntry } from './requestlog.js';
-import type { ScenarioRunView } from './scenarios/engine.js';
-import type { ClockStatus } from './testclock.js';
+import type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
 import type { FaultOptions } from './faults.js';
 import type { RateLimitSpec } from './seed.js';
 import type { ServerLimits } from './server.js';
@@ -21,16 +19,14 @@ export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
 export type { TrackingOptions } from './app.js';
-export type { LogEntry } from './requestlog.js';
-export type { ScenarioRunView } from './scenarios/engine.js';
+export type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
 export { UnknownScenarioError } from './scenarios/engine.js';
 export type { ScenarioFile } from './scenarios/file.js';
 export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarios/file.js';
-export type { ClockStatus } from './testclock.js';
 export { ClockError } from './testclock.js';
 export { ADMIN_PREFIX } from './admin.js';
 export { AdminTokenError } from './app.js';
-export { INSPECTOR_PATH } from './inspector/handler.js';
+export { INSPECTOR_PATH } from '../schemas/inspector.js';
 export { DEFAULT_LIMITS, PortInUseError } from './server.js';
 
 export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {

@@ -1,34 +1,5 @@
+import type { LogEntry } from '../schemas/sandbox-admin.js';
 import type { LogRedactor } from './redact.js';
-
-/**
- * One request the sandbox received and what it answered. Never holds a key or the Authorization
- * header: every known key and the admin token are taken out of its path and bodies when it is stored.
- */
-export interface LogEntry {
-  /** 1, 2, … in arrival order of the answers; `after` in the admin route pages by it. */
-  seq: number;
-  /** Data time of the request, ISO 8601 UTC. */
-  at: string;
-  method: string;
-  /** The path without the query string. */
-  path: string;
-  /** The spec's route name (e.g. parcels.create), null for an unknown route. */
-  route: string | null;
-  /** The organisation of the key, when it authenticated. */
-  org: string | null;
-  /** "Bearer [redacted]" when an Authorization header was sent, else null. */
-  authorization: string | null;
-  /** The status answered; null when the connection was dropped unanswered (drop fault, client gone). */
-  status: number | null;
-  /** The error envelope's code, if any. */
-  code: string | null;
-  /** Whether the answer was an idempotent replay. */
-  replay: boolean;
-  /** Time from the request's arrival to its answer, in milliseconds. */
-  latency_ms: number;
-  request_body?: string;
-  response_body?: string;
-}
 
 /** What the pipeline hands the log about a request (never its headers). */
 export interface LoggedRequest {

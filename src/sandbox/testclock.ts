@@ -1,20 +1,11 @@
 import type { ClockStateSource, TestClockState, TimeSources } from './clock.js';
 import { dataTimeAt } from './clock.js';
+import type { ClockStatus } from '../schemas/sandbox-admin.js';
 import type { Repository } from './store/types.js';
 
 /** A request to move the test clock that cannot be honoured (backwards, bad number). */
 export class ClockError extends Error {
   override readonly name = 'ClockError';
-}
-
-/** The test clock as the admin route and the library handle show it. */
-export interface ClockStatus {
-  /** Data time, epoch milliseconds. */
-  now_ms: number;
-  /** Data time, ISO 8601 UTC. */
-  now: string;
-  frozen: boolean;
-  speed: number;
 }
 
 const MAX_SPEED = 1_000_000;

@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/http.js';
 import { listAttempts, listEvents } from '../api/history.js';
 import { getParcel } from '../api/parcels.js';
 import { ApiError } from '../errors.js';
-import { buildTimeline } from './timeline.js';
+import { buildTimeline } from '../schemas/timeline.js';
 import type { Snapshot } from './watch.js';
 
 /** Parcels read at the same time when following several (three requests each, one pool). */

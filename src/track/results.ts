@@ -6,8 +6,8 @@ import type { Look, Timeline, TimelineUpdate } from '../io/present/timeline.js';
 import { renderHeading, renderList } from '../io/render.js';
 import { renderParcelTimeline, renderTimeline, stateItem } from './view.js';
 import type { TimelineFit, TimelineLine } from './view.js';
-import type { TimelineEntry } from './timeline.js';
-import { entryJson, parcelState } from './timeline.js';
+import type { TimelineEntry } from '../schemas/timeline.js';
+import { entryJson, parcelState } from '../schemas/timeline.js';
 import type { Snapshot } from './watch.js';
 
 /** One parcel and its timeline. */

@@ -3,9 +3,9 @@
  * (status or outcome name), the reason and the delivered address. On a terminal an aligned table,
  * piped tab-separated rows (table.ts's two forms). Machine formats print `entryJson` instead.
  */
-import type { TimelineEntry } from './timeline.js';
+import type { TimelineEntry } from '../schemas/timeline.js';
 import { isRecord } from '../schemas/record.js';
-import { isDelivery, latestEntry } from './timeline.js';
+import { isDelivery, latestEntry } from '../schemas/timeline.js';
 import { styles } from '../io/colour.js';
 import type { CodeNames, FormatContext } from '../io/format.js';
 import { formatCell, formatContext, outcomeStyle } from '../io/format.js';

@@ -5,8 +5,8 @@
  */
 import { backoffDelay, pauseFor } from '../api/core/policy.js';
 import { ApiError, NetworkError } from '../errors.js';
-import type { TimelineEntry } from './timeline.js';
-import { isDelivery, isFailedAttempt, takeNew } from './timeline.js';
+import type { TimelineEntry } from '../schemas/timeline.js';
+import { isDelivery, isFailedAttempt, takeNew } from '../schemas/timeline.js';
 
 export interface Snapshot {
   parcel: unknown;

@@ -4,6 +4,8 @@
  * tests fail (saying how to install it); they never skip.
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -86,6 +88,50 @@ describe('the sandbox inspector in Chromium', () => {
     await second.goto(link);
     await second.getByText('This login link cannot be used').waitFor();
     expect(await second.getByRole('tab').count()).toBe(0);
+  });
+
+  it('a used login link opened again (from the browser\'s history) gives the error page, even beside a live session', async () => {
+    const { page } = await newPage();
+    const link = sandbox.inspectorLink() as string;
+    await page.goto(link);
+    await page.getByRole('tab', { name: 'Parcels' }).waitFor();
+    // Another tab of the same browser shares the session (its cookie and the origin's page key).
+    const other = await (context as BrowserContext).newPage();
+    await other.goto(`${sandbox.url}/_sandbox/ui/`);
+    await other.getByRole('tab', { name: 'Parcels' }).waitFor();
+    // What choosing the link in the history does: open that URL again.
+    await other.goto('about:blank');
+    await other.goto(link);
+    await other.getByText('This login link cannot be used: the login code is unknown, used or expired').waitFor();
+    expect(await other.getByRole('tab').count()).toBe(0);
+  });
+
+  it('another port of the host receives the session cookie, but replayed from Node it opens nothing', async () => {
+    const caught: string[] = [];
+    // Any other local server (another user's dev server): the browser sends it the cookies of its host, whatever their port.
+    const elsewhere = createServer((req, res) => {
+      if (req.url === '/_sandbox/ui/x') caught.push(req.headers.cookie ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>elsewhere</title><p>another app</p>');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const { page } = await loggedIn();
+      const other = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      await page.goto(`${other}/_sandbox/ui/x`);
+      await page.getByText('another app').waitFor();
+      const cookie = caught.at(-1) as string;
+      expect(cookie).toMatch(new RegExp(`^parcels_inspector_${new URL(sandbox.url).port}=[A-Za-z0-9_-]{32}$`));
+      // That page cannot read the inspector's storage: its own origin's is empty.
+      expect(await page.evaluate<number>('localStorage.length')).toBe(0);
+      const before = sandbox.clock.now();
+      const forged = { Cookie: cookie, Origin: sandbox.url, 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' };
+      expect((await fetch(`${sandbox.url}/_sandbox/ui/api/parcels`, { headers: forged })).status).toBe(401);
+      const moved = await fetch(`${sandbox.url}/_sandbox/ui/api/clock/advance`, { method: 'POST', headers: forged, body: JSON.stringify({ by: '30d' }) });
+      expect(moved.status).toBe(401);
+      expect(sandbox.clock.now()).toBe(before);
+    } finally {
+      await new Promise((resolve) => (elsewhere.close(resolve), elsewhere.closeAllConnections()));
+    }
   });
 
   it('a parcel created through the API after the page loaded appears in the list', async () => {

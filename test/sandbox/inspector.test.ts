@@ -1,5 +1,5 @@
 /**
- * The web inspector's server side over real HTTP: who gets in (one-time codes, the session cookie,
+ * The web inspector's server side over real HTTP: who gets in (one-time codes, the session,
  * never a customer key), the headers every answer carries, same-origin writes, off with the admin
  * route, and the data routes. The page itself is driven in a real browser by test/browser/.
  */
@@ -30,22 +30,22 @@ async function send(path: string, init: RequestInit & { headers?: Record<string,
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   send(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin, ...headers }, body: JSON.stringify(body) });
 
-/** Logs in with a fresh code; the session cookie as a Cookie header. */
-async function session(): Promise<string> {
+/** Logs in with a fresh code; the session as the page sends it: its cookie and its page key. */
+async function session(): Promise<{ Cookie: string; 'Parcels-Inspector-Key': string }> {
   const code = new URL(s.inspectorLink() as string).hash.slice('#code='.length);
   const answer = await post('/_sandbox/ui/session', { code });
   expect(answer.status).toBe(201);
-  return (answer.headers.get('set-cookie') as string).split(';')[0] as string;
+  return { Cookie: (answer.headers.get('set-cookie') as string).split(';')[0] as string, 'Parcels-Inspector-Key': answer.body?.data?.page_key as string };
 }
 
 describe('the inspector: getting in', () => {
-  it('a login link is the page with a one-time code in its fragment; the code gives an HttpOnly, SameSite=Strict cookie once', async () => {
+  it('a login link is the page with a one-time code in its fragment; the code gives a session once: an HttpOnly, SameSite=Strict cookie and a page key', async () => {
     const link = s.inspectorLink() as string;
     expect(link).toMatch(new RegExp(`^${s.url}/_sandbox/ui/#code=[A-Za-z0-9_-]{32}$`));
     const code = new URL(link).hash.slice('#code='.length);
     const first = await post('/_sandbox/ui/session', { code });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ data: { expires_in_s: 86400 } });
+    expect(first.body).toEqual({ data: { page_key: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), expires_in_s: 86400 } });
     expect(first.headers.get('set-cookie')).toMatch(new RegExp(`^parcels_inspector_${port}=[A-Za-z0-9_-]{32}; Path=/_sandbox/ui/; HttpOnly; SameSite=Strict; Max-Age=86400$`));
     const again = await post('/_sandbox/ui/session', { code });
     expect(again.status).toBe(401);
@@ -66,7 +66,7 @@ describe('the inspector: getting in', () => {
     expect((await post('/_sandbox/ui/session', { code })).status).toBe(201);
   });
 
-  it('the data routes need the session: no cookie 401, a customer key 403, a stale or foreign cookie 401', async () => {
+  it('the data routes need the session: none 401, a customer key 403, a stale or foreign cookie 401, the cookie without its page key 401', async () => {
     const none = await send('/_sandbox/ui/api/overview');
     expect(none.status).toBe(401);
     expect(none.body?.error).toEqual({
@@ -80,10 +80,13 @@ describe('the inspector: getting in', () => {
     expect(admin.status).toBe(401);
     const made = await send('/_sandbox/ui/api/overview', { headers: { Cookie: `parcels_inspector_${port}=${'B'.repeat(32)}` } });
     expect(made.status).toBe(401);
-    const cookie = await session();
-    const otherName = await send('/_sandbox/ui/api/overview', { headers: { Cookie: cookie.replace(`_${port}=`, '_1=') } });
+    const session1 = await session();
+    const otherName = await send('/_sandbox/ui/api/overview', { headers: { ...session1, Cookie: session1.Cookie.replace(`_${port}=`, '_1=') } });
     expect(otherName.status).toBe(401);
-    expect((await send('/_sandbox/ui/api/overview', { headers: { Cookie: `other=1; ${cookie}` } })).status).toBe(200);
+    expect((await send('/_sandbox/ui/api/overview', { headers: { Cookie: session1.Cookie } })).status).toBe(401);
+    const session2 = await session();
+    expect((await send('/_sandbox/ui/api/overview', { headers: { ...session1, 'Parcels-Inspector-Key': session2['Parcels-Inspector-Key'] } })).status).toBe(401);
+    expect((await send('/_sandbox/ui/api/overview', { headers: { ...session1, Cookie: `other=1; ${session1.Cookie}` } })).status).toBe(200);
   });
 
   it('the admin route makes login links for `parcels sandbox ui`: admin token only', async () => {
@@ -116,7 +119,7 @@ describe('the inspector: getting in', () => {
 
 describe('the inspector: every answer', () => {
   it('carries the CSP, no-store, nosniff and no-referrer; the page holds no data and loads only its own files', async () => {
-    const cookie = await session();
+    const headers = await session();
     for (const [path, type] of [
       ['/_sandbox/ui/', 'text/html; charset=utf-8'],
       ['/_sandbox/ui/app.js', 'text/javascript; charset=utf-8'],
@@ -124,7 +127,7 @@ describe('the inspector: every answer', () => {
       ['/_sandbox/ui/api/overview', 'application/json'],
       ['/_sandbox/ui/api/nothing', 'application/json'],
     ] as const) {
-      const r = await send(path, { headers: { Cookie: cookie } });
+      const r = await send(path, { headers });
       expect(r.headers.get('content-type'), path).toBe(type);
       expect(r.headers.get('content-security-policy'), path).toBe(CSP);
       expect(r.headers.get('cache-control'), path).toBe('no-store');
@@ -142,16 +145,15 @@ describe('the inspector: every answer', () => {
     expect(bare.headers.get('location')).toBe('/_sandbox/ui/');
   });
 
-  it('takes writes only from its own origin, with the session cookie', async () => {
-    const cookie = await session();
-    const headers = { Cookie: cookie };
+  it('takes writes only from its own origin, with the session', async () => {
+    const headers = await session();
     const foreign = await post('/_sandbox/ui/api/clock/advance', { by: '1h' }, { ...headers, Origin: 'http://127.0.0.1:3000' });
     expect(foreign.status).toBe(403);
     expect(foreign.body?.error?.code).toBe('cross_origin_refused');
     const crossSite = await post('/_sandbox/ui/api/clock/advance', { by: '1h' }, { ...headers, 'Sec-Fetch-Site': 'same-site' });
     expect(crossSite.status).toBe(403);
-    const noCookie = await post('/_sandbox/ui/api/clock/advance', { by: '1h' });
-    expect(noCookie.status).toBe(401);
+    const noSession = await post('/_sandbox/ui/api/clock/advance', { by: '1h' });
+    expect(noSession.status).toBe(401);
     expect(s.clock.now()).toBe(START);
     const moved = await post('/_sandbox/ui/api/clock/advance', { by: '1h' }, headers);
     expect(moved.status).toBe(200);
@@ -163,8 +165,8 @@ describe('the inspector: every answer', () => {
 
 describe('the inspector: data', () => {
   it('lists every organisation’s parcels newest first, with filters and id-prefix search', async () => {
-    const cookie = await session();
-    const get = async (query: string) => (await send(`/_sandbox/ui/api/parcels${query}`, { headers: { Cookie: cookie } })).body?.data as { parcels: Array<Record<string, unknown>>; next_before: number | null };
+    const headers = await session();
+    const get = async (query: string) => (await send(`/_sandbox/ui/api/parcels${query}`, { headers })).body?.data as { parcels: Array<Record<string, unknown>>; next_before: number | null };
     const a1 = (await createParcel(s.url)).body.data.entry_id as string;
     const b1 = (await createParcel(s.url, { courier: 'B-BIKE' }, KEY_B)).body.data.entry_id as string;
     const a2 = (await createParcel(s.url, { courier: 'A-VAN', postal_code: '9999HA' })).body.data.entry_id as string;
@@ -179,23 +181,23 @@ describe('the inspector: data', () => {
     const paged = await get('?limit=1');
     expect(paged.parcels.map((p) => p.entry_id)).toEqual([a2]);
     expect((await get(`?limit=1&before=${paged.next_before as number}`)).parcels.map((p) => p.entry_id)).toEqual([b1]);
-    const bad = await send('/_sandbox/ui/api/parcels?status=9', { headers: { Cookie: cookie } });
+    const bad = await send('/_sandbox/ui/api/parcels?status=9', { headers });
     expect(bad.status).toBe(400);
     expect(bad.body?.error).toEqual({ code: 'invalid_parameter', message: 'query parameter status must be a whole number from 0 to 5', field: 'status' });
-    expect((await send('/_sandbox/ui/api/parcels?q=<img>', { headers: { Cookie: cookie } })).body?.error?.field).toBe('q');
+    expect((await send('/_sandbox/ui/api/parcels?q=<img>', { headers })).body?.error?.field).toBe('q');
   });
 
   it('opens one parcel with its events, attempts and scenario run; lists scenarios with steps; usage per organisation', async () => {
-    const cookie = await session();
+    const headers = await session();
     const id = (await createParcel(s.url, { postal_code: '9999HA' })).body.data.entry_id as string;
     s.clock.advance(6 * 3_600_000);
-    const one = (await send(`/_sandbox/ui/api/parcels/${id}`, { headers: { Cookie: cookie } })).body?.data as Record<string, unknown> & { scenario: { steps: Array<{ applied: boolean }> } };
+    const one = (await send(`/_sandbox/ui/api/parcels/${id}`, { headers })).body?.data as Record<string, unknown> & { scenario: { steps: Array<{ applied: boolean }> } };
     expect(one.parcel).toMatchObject({ entry_id: id, org_id: 'org_a', status: 4 });
     expect((one.events as Array<{ status: number }>).map((e) => e.status)).toEqual([1, 2, 3]);
     expect((one.attempts as Array<{ outcome: number }>).map((a) => a.outcome)).toEqual([0]);
     expect(one.scenario.steps.map((step) => step.applied)).toEqual([true, true, true, true]);
-    expect((await send('/_sandbox/ui/api/parcels/00000000-0000-4000-8000-000000000000', { headers: { Cookie: cookie } })).status).toBe(404);
-    const scenarios = (await send('/_sandbox/ui/api/scenarios', { headers: { Cookie: cookie } })).body?.data as { scenarios: Array<{ name: string; builtin: boolean; steps: unknown[] }> };
+    expect((await send('/_sandbox/ui/api/parcels/00000000-0000-4000-8000-000000000000', { headers })).status).toBe(404);
+    const scenarios = (await send('/_sandbox/ui/api/scenarios', { headers })).body?.data as { scenarios: Array<{ name: string; builtin: boolean; steps: unknown[] }> };
     expect(scenarios.scenarios[0]).toMatchObject({ name: 'happy', builtin: true });
     expect(scenarios.scenarios[0]?.steps).toEqual([
       { after: 900_000, lateBy: 0, event: 1 },
@@ -203,7 +205,7 @@ describe('the inspector: data', () => {
       { after: 10_800_000, lateBy: 0, event: 3 },
       { after: 3_600_000, lateBy: 0, attempt: { outcome: 0, reason: 0 } },
     ]);
-    const usage = (await send('/_sandbox/ui/api/usage', { headers: { Cookie: cookie } })).body?.data as { organisations: Array<{ id: string; days: Array<{ date: string; requests: number }> }> };
+    const usage = (await send('/_sandbox/ui/api/usage', { headers })).body?.data as { organisations: Array<{ id: string; days: Array<{ date: string; requests: number }> }> };
     const a = usage.organisations.find((o) => o.id === 'org_a');
     expect(a?.days).toHaveLength(30);
     expect(a?.days.at(-1)?.date).toBe('2026-11-02');
@@ -211,15 +213,15 @@ describe('the inspector: data', () => {
   });
 
   it('the request log through the session: newest entries, bodies for one, the inspector’s own requests not in it', async () => {
-    const cookie = await session();
-    const before = (await send('/_sandbox/ui/api/logs?after=0', { headers: { Cookie: cookie } })).body?.data as { latest: number };
+    const headers = await session();
+    const before = (await send('/_sandbox/ui/api/logs?after=0', { headers })).body?.data as { latest: number };
     await createParcel(s.url);
-    const one = (await send(`/_sandbox/ui/api/logs?after=${before.latest}&limit=1&bodies=true`, { headers: { Cookie: cookie } })).body?.data as { entries: Array<Record<string, unknown>>; latest: number };
+    const one = (await send(`/_sandbox/ui/api/logs?after=${before.latest}&limit=1&bodies=true`, { headers })).body?.data as { entries: Array<Record<string, unknown>>; latest: number };
     expect(one.latest).toBe(before.latest + 1);
     expect(one.entries).toHaveLength(1);
     expect(one.entries[0]).toMatchObject({ method: 'POST', path: '/deliveries/v1/parcels', status: 201, authorization: 'Bearer [redacted]' });
     expect(JSON.stringify(one.entries)).not.toContain(KEY_A);
     expect(typeof one.entries[0]?.request_body).toBe('string');
-    expect((await send('/_sandbox/ui/api/logs?limit=0', { headers: { Cookie: cookie } })).status).toBe(400);
+    expect((await send('/_sandbox/ui/api/logs?limit=0', { headers })).status).toBe(400);
   });
 });

@@ -14,7 +14,7 @@ vi.mock('../../src/schemas/parcel-fields.js', async (importOriginal) => {
 });
 
 const { DEMO_API_KEY, startSandbox } = await import('../../src/sandbox/index.js');
-const { DETAIL_FIELDS } = await import('../../src/inspector-page/field-list.js');
+const { DETAIL_FIELDS } = await import('../../src/sandbox/inspector-page/field-list.js');
 const { runCli, tempConfigDir } = await import('../helpers/cli.js');
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;

@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { assertPresentable } from '../../src/io/present/kinds.js';
 import { TIMELINE, TIMELINE_WATCH, TimelinePresenter } from '../../src/io/present/timeline.js';
 import { WatchUpdates, statesOf, timelineOf } from '../../src/track/results.js';
-import { buildTimeline } from '../../src/track/timeline.js';
+import { buildTimeline } from '../../src/schemas/timeline.js';
 import type { Snapshot } from '../../src/track/watch.js';
 import type { Ctx } from '../helpers/present.js';
 import { PARCEL, PARCEL_KV, PARCEL_TSV, T, csv, expectEach, jq, json, line, ndjson, piped, pretty, terminal, wide } from '../helpers/present.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../../src/api/core/sleep.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
-import type { TimelineEntry } from '../../src/track/timeline.js';
-import { buildTimeline } from '../../src/track/timeline.js';
+import type { TimelineEntry } from '../../src/schemas/timeline.js';
+import { buildTimeline } from '../../src/schemas/timeline.js';
 import type { Snapshot, WatchOptions } from '../../src/track/watch.js';
 import { MAX_PAUSE_MS, isPassing, pauseAfter, watch } from '../../src/track/watch.js';
 

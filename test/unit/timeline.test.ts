@@ -3,8 +3,8 @@ import { idsFromLines } from '../../src/track/ids.js';
 import { isLoopbackUrl } from '../../src/schemas/host.js';
 import type { FormatContext } from '../../src/io/format.js';
 import { deliveredAddress, entrySummary, stateItem, timelineCells } from '../../src/track/view.js';
-import type { TimelineEntry } from '../../src/track/timeline.js';
-import { buildTimeline, entryJson, isDelivery, isFailedAttempt, latestEntry, parcelState, takeNew } from '../../src/track/timeline.js';
+import type { TimelineEntry } from '../../src/schemas/timeline.js';
+import { buildTimeline, entryJson, isDelivery, isFailedAttempt, latestEntry, parcelState, takeNew } from '../../src/schemas/timeline.js';
 
 const T = 1_700_000_000;
 const ev = (status: number, at: number, extra: Record<string, unknown> = {}) => ({ status, occurred_at: at, ...extra });

@@ -5,20 +5,12 @@ import { defineCommand } from '../../command-kit/types.js';
 import { sandboxAdmin } from '../../sandbox-admin.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { didYouMean } from '../../io/did-you-mean.js';
+import type { ScenarioRunView } from '../../schemas/sandbox-admin.js';
 
 export interface SimulateOptions {
   id: string;
   /** undefined: show the parcel's run. */
   scenario: string | undefined;
-}
-
-interface RunView {
-  entry_id: string;
-  scenario: string;
-  run: number;
-  steps: Array<{ arrives_at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
-  refused: Array<{ step: number; code: string }>;
-  done: boolean;
 }
 
 /** The message names the scenarios the sandbox knows (its built-in ones and a --scenarios file's): `…; known: a, b`. */
@@ -41,7 +33,7 @@ export default defineCommand<typeof sandboxCommands.sandboxSimulate, SimulateOpt
   async run({ id, scenario }, ctx) {
     const admin = await sandboxAdmin(ctx);
     try {
-      const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as RunView;
+      const view = (await (scenario === undefined ? admin.scenario(id) : admin.simulate(id, scenario).catch(unknownScenario(scenario)))) as ScenarioRunView;
       const state = view.done ? 'done' : `${view.steps.filter((s) => s.applied === true).length} of ${view.steps.length} steps applied`;
       const steps = view.steps.map((s, n) => ({
         step: n,

@@ -1,9 +1,12 @@
 /**
  * Who may use the web inspector: one-time login codes (made for the banner and `parcels sandbox ui`)
- * and the sessions they are exchanged for. Only SHA-256 digests are kept, in memory: a restart ends
- * every session. Lifetimes run on elapsed time, so moving the test clock never logs anyone out.
+ * and the sessions they are exchanged for. A session is two secrets, both needed: the cookie's (which
+ * the browser also sends to every other port of the host) and the page key (which only a page of the
+ * sandbox's own origin can read back from its storage). Only SHA-256 digests are kept, in memory: a
+ * restart ends every session. Lifetimes run on elapsed time, so moving the test clock never logs anyone out.
  */
 import { randomBytes } from 'node:crypto';
+import { INSPECTOR_SECRET } from '../../schemas/inspector.js';
 import { sha256 } from '../hash.js';
 
 /** An unused login code works this long (ms). */
@@ -34,8 +37,9 @@ class Expiring {
   }
 }
 
-/** Secrets are base64url of 24 random bytes; anything else is refused before a lookup. */
-const SECRET = /^[A-Za-z0-9_-]{32}$/;
+const secret = (): string => randomBytes(24).toString('base64url');
+/** A session's key in the store: its cookie secret and its page key together. */
+const sessionOf = (cookie: string, pageKey: string): string => `${cookie}.${pageKey}`;
 
 export class InspectorAccess {
   private readonly codes = new Expiring();
@@ -45,22 +49,23 @@ export class InspectorAccess {
 
   /** A new one-time login code. */
   issueCode(): { code: string; expiresInS: number } {
-    const code = randomBytes(24).toString('base64url');
+    const code = secret();
     this.codes.add(code, this.elapsedMs() + LOGIN_CODE_TTL_MS);
     return { code, expiresInS: LOGIN_CODE_TTL_MS / 1000 };
   }
 
-  /** Uses up the code; a new session's secret when the code was good, else undefined. */
-  redeem(code: string): string | undefined {
-    if (!SECRET.test(code) || !this.codes.has(code, this.elapsedMs(), true)) return undefined;
-    const session = randomBytes(24).toString('base64url');
-    this.sessions.add(session, this.elapsedMs() + SESSION_TTL_MS);
+  /** Uses up the code; a new session's two secrets when the code was good, else undefined. */
+  redeem(code: string): { cookie: string; pageKey: string } | undefined {
+    if (!INSPECTOR_SECRET.test(code) || !this.codes.has(code, this.elapsedMs(), true)) return undefined;
+    const session = { cookie: secret(), pageKey: secret() };
+    this.sessions.add(sessionOf(session.cookie, session.pageKey), this.elapsedMs() + SESSION_TTL_MS);
     return session;
   }
 
-  /** Whether one of the presented session secrets is a live session. */
-  admits(presented: readonly string[]): boolean {
+  /** Whether the page key and one of the presented cookie secrets are together a live session. */
+  admits(cookies: readonly string[], pageKey: string | undefined): boolean {
+    if (pageKey === undefined || !INSPECTOR_SECRET.test(pageKey)) return false;
     const now = this.elapsedMs();
-    return presented.some((s) => SECRET.test(s) && this.sessions.has(s, now, false));
+    return cookies.some((cookie) => INSPECTOR_SECRET.test(cookie) && this.sessions.has(sessionOf(cookie, pageKey), now, false));
   }
 }

@@ -23,10 +23,11 @@ export const PAGE_HTML = `<!doctype html>
 </html>
 `;
 
-export const ASSET_TYPES: Readonly<Record<string, string>> = {
-  'app.js': 'text/javascript; charset=utf-8',
-  'app.css': 'text/css; charset=utf-8',
-};
+/** The page's files by name (a Map: a name like `__proto__` or `toString` is no file). */
+export const ASSET_TYPES: ReadonlyMap<string, string> = new Map([
+  ['app.js', 'text/javascript; charset=utf-8'],
+  ['app.css', 'text/css; charset=utf-8'],
+]);
 
 /** The built files' folder: dist/inspector of this package (found from dist/, dist/sandbox/ or src/sandbox/inspector/). */
 function assetsDir(): string | undefined {

@@ -2,10 +2,13 @@
  * The web inspector, /_sandbox/ui/…, on the sandbox's own listener. Like the admin route it is no
  * part of the API (not counted, not logged, no faults or rate limits) and is off wherever the admin
  * route is off. The page and its files are open (they hold no data); every data route needs the
- * session cookie a one-time login code was exchanged for, and every POST must come from the page's
- * own origin. The clock, scenario and log routes are the admin route's own, reached through the session.
+ * session a one-time login code was exchanged for (its cookie and its page key, INSPECTOR_KEY_HEADER),
+ * and every POST must come from the page's own origin. The clock, scenario and log routes are the
+ * admin route's own, reached through the session.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { InspectorSession } from '../../schemas/inspector.js';
+import { INSPECTOR_KEY_HEADER, INSPECTOR_PAGE, INSPECTOR_PATH } from '../../schemas/inspector.js';
 import { ADMIN_PREFIX, adminDisabled, adminFailure, customerKeyRefused, readBody, routeAdmin } from '../admin.js';
 import { recognises } from '../auth.js';
 import { dataBody } from '../envelope.js';
@@ -16,8 +19,7 @@ import { ASSET_TYPES, PAGE_HTML, asset } from './assets.js';
 import type { ViewDeps } from './views.js';
 import * as views from './views.js';
 
-export const INSPECTOR_PATH = '/_sandbox/ui';
-const PAGE = `${INSPECTOR_PATH}/`;
+const PAGE = INSPECTOR_PAGE;
 const API = `${PAGE}api/`;
 
 export interface InspectorDeps extends ViewDeps {
@@ -57,9 +59,10 @@ function cookies(req: IncomingMessage, name: string): string[] {
   return found;
 }
 
-/** A session cookie, or no entry: a customer key is named as such, anything else asked to log in. */
+/** A session (its cookie and its page key), or no entry: a customer key is named as such, anything else asked to log in. */
 function authorise(req: IncomingMessage, d: InspectorDeps): void {
-  if (d.access.admits(cookies(req, cookieName(req)))) return;
+  const pageKey = req.headers[INSPECTOR_KEY_HEADER.toLowerCase()];
+  if (d.access.admits(cookies(req, cookieName(req)), typeof pageKey === 'string' ? pageKey : undefined)) return;
   if (req.headers.authorization !== undefined && recognises(d.keys, req.headers.authorization)) throw customerKeyRefused('inspector', LOGIN_HINT);
   throw new SandboxError(401, 'login_required', `the inspector needs a session: ${LOGIN_HINT}`);
 }
@@ -80,8 +83,9 @@ async function login(req: IncomingMessage, d: InspectorDeps): Promise<Answer> {
   const code = (await readBody(req)).code;
   const session = typeof code === 'string' ? d.access.redeem(code) : undefined;
   if (session === undefined) throw new SandboxError(401, 'invalid_login_code', `the login code is unknown, used or expired: ${LOGIN_HINT}`, 'code');
-  const cookie = `${cookieName(req)}=${session}; Path=${PAGE}; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_MS / 1000}`;
-  return { ...json(201, { expires_in_s: SESSION_TTL_MS / 1000 }), headers: { 'Set-Cookie': cookie } };
+  const cookie = `${cookieName(req)}=${session.cookie}; Path=${PAGE}; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_MS / 1000}`;
+  const answer: InspectorSession = { page_key: session.pageKey, expires_in_s: SESSION_TTL_MS / 1000 };
+  return { ...json(201, answer), headers: { 'Set-Cookie': cookie } };
 }
 
 /** The admin routes the page uses; anything else under /api/ is the inspector's own. */
@@ -116,7 +120,7 @@ async function route(req: IncomingMessage, d: InspectorDeps): Promise<Answer> {
   if (path === `${PAGE}session` && method === 'POST') return login(req, d);
   if (path === PAGE && method === 'GET') return { status: 200, type: 'text/html; charset=utf-8', body: PAGE_HTML };
   const name = path.slice(PAGE.length);
-  const type = path.startsWith(PAGE) && method === 'GET' ? ASSET_TYPES[name] : undefined;
+  const type = path.startsWith(PAGE) && method === 'GET' ? ASSET_TYPES.get(name) : undefined;
   if (type !== undefined) {
     const bytes = asset(name);
     if (bytes === undefined) throw new SandboxError(404, 'inspector_not_built', 'the inspector page is not built: run `npm run build` in the parcels checkout');
@@ -147,11 +151,6 @@ export async function handleInspector(req: IncomingMessage, res: ServerResponse,
     if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
     res.destroy();
   }
-}
-
-/** The page's path with a login code in its fragment (a fragment is never sent, so never logged). */
-export function inspectorLoginPath(code: string): string {
-  return `${PAGE}#code=${code}`;
 }
 
 /** Whether a request is the inspector's. */

@@ -3,6 +3,7 @@
  * with its history and scenario run, the scenario catalogue with steps, usage per organisation.
  * Read straight from the repository, in the API's own shapes.
  */
+import type { InspectedParcel as ParcelView, Overview, ParcelDetail, ParcelPage, ScenarioCatalogueView, UsageReport } from '../../schemas/inspector.js';
 import { UUID_PATTERN } from '../../schemas/parcel-id.js';
 import type { AdminDeps } from '../admin.js';
 import { SandboxError, badRequest } from '../errors.js';
@@ -45,10 +46,10 @@ function listQuery(query: URLSearchParams): InspectQuery {
   };
 }
 
-const listed = (p: InspectedParcel) => ({ ...toApiParcel(p), org_id: p.org_id, scenario: p.scenario });
+const listed = (p: InspectedParcel): ParcelView => ({ ...toApiParcel(p), org_id: p.org_id, scenario: p.scenario });
 
 /** Organisations and their couriers (the filters), the code names, and the test clock. */
-export function overview(d: ViewDeps) {
+export function overview(d: ViewDeps): Overview {
   return {
     organisations: d.repo.loadOrganisations().map((o) => ({ id: o.id, name: o.name, verified: o.verified, couriers: o.couriers })),
     reference: REFERENCE,
@@ -57,7 +58,7 @@ export function overview(d: ViewDeps) {
 }
 
 /** A page of parcels, newest first; `next_before` continues the walk (null on the last page). */
-export function parcels(d: ViewDeps, query: URLSearchParams) {
+export function parcels(d: ViewDeps, query: URLSearchParams): ParcelPage {
   const q = listQuery(query);
   const rows = d.repo.inspectParcels({ ...q, limit: q.limit + 1 });
   const page = rows.slice(0, q.limit);
@@ -65,7 +66,7 @@ export function parcels(d: ViewDeps, query: URLSearchParams) {
 }
 
 /** One parcel of any organisation: its fields, events and attempts (as the API lists them) and its scenario run. */
-export function parcel(d: ViewDeps, id: string) {
+export function parcel(d: ViewDeps, id: string): ParcelDetail {
   const found = UUID_PATTERN.test(id) ? d.repo.getParcelAnyOrg(id.toLowerCase()) : undefined;
   if (found === undefined) throw new SandboxError(404, 'parcel_not_found', `no parcel with entry_id ${id}`, 'id');
   return {
@@ -77,12 +78,12 @@ export function parcel(d: ViewDeps, id: string) {
 }
 
 /** Every scenario with its steps as written, built-in ones marked. */
-export function scenarios(d: ViewDeps) {
+export function scenarios(d: ViewDeps): ScenarioCatalogueView {
   return { scenarios: d.scenarios.definitions().map((s) => ({ ...s, builtin: BUILTIN_SCENARIOS.has(s.name) })) };
 }
 
 /** Requests and errors per organisation and UTC day, as the usage route reports them. */
-export function usage(d: ViewDeps) {
+export function usage(d: ViewDeps): UsageReport {
   d.flushUsage();
   const now = d.now();
   return { organisations: d.repo.loadOrganisations().map((o) => ({ id: o.id, name: o.name, days: usageDays(d.repo, o.id, now) })) };

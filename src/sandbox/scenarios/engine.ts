@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ScenarioRunView } from '../../schemas/sandbox-admin.js';
 import { SandboxError } from '../errors.js';
 import { recordAttempt, recordEvent } from '../handlers/history.js';
 import type { ParcelRecord, PlannedStep, Repository, ScenarioRunRecord } from '../store/types.js';
@@ -8,18 +9,6 @@ import type { ScenarioCatalogue, ScenarioDefinition, TrackingFaultOptions } from
 /** A scenario name the sandbox does not know. */
 export class UnknownScenarioError extends Error {
   override readonly name = 'UnknownScenarioError';
-}
-
-/** A scenario run as the admin route shows it. */
-export interface ScenarioRunView {
-  entry_id: string;
-  scenario: string;
-  run: number;
-  started_at: number;
-  /** The planned reports: arrival time, observation time, what, how many copies; `applied` once stored. */
-  steps: Array<{ arrives_at: number; occurred_at: number; event?: number; attempt?: { outcome: number; reason: number }; copies: number; applied: boolean }>;
-  refused: Array<{ step: number; code: string }>;
-  done: boolean;
 }
 
 /** Steps applied in one catch-up at most, so one request never stalls on a huge backlog. */

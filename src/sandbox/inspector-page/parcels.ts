@@ -5,13 +5,13 @@ import { fill, field, h, select } from './dom.js';
 import { localTime } from './format.js';
 import type { Names } from './format.js';
 import { renderDetail } from './parcel-detail.js';
-import type { Overview, Parcel, ParcelDetail, ScenarioDefinition } from './types.js';
+import type { InspectedParcel, Overview, ParcelDetail, ParcelPage, ScenarioView } from '../../schemas/inspector.js';
 
 export interface ParcelsDeps {
   overview: Overview;
   names: Names;
   clock: ClockModel;
-  scenarios: () => ScenarioDefinition[];
+  scenarios: () => ScenarioView[];
   report: (message: string, failed: boolean) => void;
   /** Whether the view is on screen (it reads only then). */
   visible: () => boolean;
@@ -56,7 +56,7 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
     field('Search', search),
   );
 
-  const row = (p: Parcel) =>
+  const row = (p: InspectedParcel) =>
     h(
       'tr',
       { 'data-entry-id': p.entry_id, class: p.entry_id === open ? 'selected' : undefined },
@@ -76,7 +76,7 @@ export function parcelsView(d: ParcelsDeps): HTMLElement {
     reading = true;
     try {
       const query = new URLSearchParams(Object.entries({ ...filters, before }).filter(([, v]) => v !== ''));
-      const page = await get<{ parcels: Parcel[]; next_before: number | null }>(`parcels?${query}`);
+      const page = await get<ParcelPage>(`parcels?${query}`);
       fill(rows, ...page.parcels.map(row));
       summary.textContent = page.parcels.length === 0 ? 'No parcels match.' : `${page.parcels.length} parcel${page.parcels.length === 1 ? '' : 's'}${before === '' ? ', newest first' : ' (an older page)'}${page.next_before === null ? '.' : '; older ones on the next page.'}`;
       newer.hidden = before === '';

@@ -3,9 +3,9 @@ import { get } from './api.js';
 import { fill, h } from './dom.js';
 import { duration } from './format.js';
 import type { Names } from './format.js';
-import type { ScenarioDefinition, ScenarioStep, UsageReport } from './types.js';
+import type { ScenarioCatalogueView, ScenarioStepView, ScenarioView, UsageReport } from '../../schemas/inspector.js';
 
-function steps(list: ScenarioStep[], names: Names): HTMLElement {
+function steps(list: ScenarioStepView[], names: Names): HTMLElement {
   return h(
     'ol',
     { class: 'steps' },
@@ -21,7 +21,7 @@ function steps(list: ScenarioStep[], names: Names): HTMLElement {
   );
 }
 
-function scenariosView(list: ScenarioDefinition[], names: Names): HTMLElement {
+function scenariosView(list: ScenarioView[], names: Names): HTMLElement {
   return h(
     'div',
     { class: 'scenarios' },
@@ -60,7 +60,7 @@ function usageView(report: UsageReport): HTMLElement {
 /** Fills the Scenarios or Usage tab, read afresh each time it is opened. */
 export async function catalogue(tab: 'Scenarios' | 'Usage', panel: HTMLElement, names: Names, report: (message: string, failed: boolean) => void): Promise<void> {
   try {
-    if (tab === 'Scenarios') fill(panel, scenariosView((await get<{ scenarios: ScenarioDefinition[] }>('scenarios')).scenarios, names));
+    if (tab === 'Scenarios') fill(panel, scenariosView((await get<ScenarioCatalogueView>('scenarios')).scenarios, names));
     else fill(panel, usageView(await get<UsageReport>('usage')));
   } catch (err) {
     report((err as Error).message, true);

@@ -1,5 +1,5 @@
 /** One parcel: its fields, one timeline of events and attempts (as `parcels track` orders them), its scenario run. */
-import { buildTimeline, entryJson } from '../track/timeline.js';
+import { buildTimeline, entryJson } from '../../schemas/timeline.js';
 import { post } from './api.js';
 import type { DetailField } from './field-list.js';
 import { DETAIL_FIELDS } from './field-list.js';
@@ -7,12 +7,13 @@ import type { ClockModel } from './clock.js';
 import { field, h, select } from './dom.js';
 import { localTime, relative } from './format.js';
 import type { Names } from './format.js';
-import type { ParcelDetail, RunStep, ScenarioDefinition, ScenarioRun } from './types.js';
+import type { ParcelDetail, ScenarioView } from '../../schemas/inspector.js';
+import type { ScenarioRunStep, ScenarioRunView } from '../../schemas/sandbox-admin.js';
 
 export interface DetailDeps {
   names: Names;
   clock: ClockModel;
-  scenarios: () => ScenarioDefinition[];
+  scenarios: () => ScenarioView[];
   report: (message: string, failed: boolean) => void;
   /** After a scenario was assigned. */
   assigned: () => void;
@@ -46,12 +47,12 @@ function timeline(detail: ParcelDetail, names: Names): HTMLElement {
   );
 }
 
-function stepText(names: Names, step: RunStep): string {
+function stepText(names: Names, step: ScenarioRunStep): string {
   const what = step.event !== undefined ? `event: ${names.of('status', step.event)}` : `attempt: ${names.of('outcome', step.attempt?.outcome ?? -1)} (${names.of('reason', step.attempt?.reason ?? -1)})`;
   return step.copies > 1 ? `${what} ×${step.copies}` : what;
 }
 
-function run(view: ScenarioRun, d: DetailDeps): HTMLElement {
+function run(view: ScenarioRunView, d: DetailDeps): HTMLElement {
   const nowS = d.clock.nowMs() / 1000;
   const refused = new Map(view.refused.map((r) => [r.step, r.code]));
   return h(

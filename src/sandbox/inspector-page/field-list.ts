@@ -1,5 +1,5 @@
 /** The fields a parcel's detail shows, in order: its id and organisation, the field table's fields (with their units), its times. */
-import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
+import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 
 export interface DetailField {
   name: string;

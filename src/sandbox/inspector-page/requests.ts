@@ -6,7 +6,8 @@
 import { get } from './api.js';
 import { fill, field, h, select } from './dom.js';
 import { localTime } from './format.js';
-import type { LogEntry, Overview } from './types.js';
+import type { Overview } from '../../schemas/inspector.js';
+import type { LogEntry, LogPage } from '../../schemas/sandbox-admin.js';
 
 const KEPT = 1000;
 const SHOWN = 200;
@@ -81,7 +82,7 @@ export function requestsView(d: RequestsDeps): HTMLElement {
 
   async function open(seq: number): Promise<void> {
     try {
-      const page = await get<{ entries: LogEntry[] }>(`logs?after=${seq - 1}&limit=1&bodies=true`);
+      const page = await get<LogPage>(`logs?after=${seq - 1}&limit=1&bodies=true`);
       const entry = page.entries.find((e) => e.seq === seq);
       if (entry === undefined) {
         fill(bodies, h('p', {}, `Request ${seq} is no longer in the log (it keeps the latest requests only).`));
@@ -104,7 +105,7 @@ export function requestsView(d: RequestsDeps): HTMLElement {
   async function follow(): Promise<void> {
     for (let first = true; ; first = false) {
       try {
-        const page = await get<{ entries: LogEntry[]; latest: number }>(`logs?after=${latest}&wait=${first ? 0 : WAIT_MS}`);
+        const page = await get<LogPage>(`logs?after=${latest}&wait=${first ? 0 : WAIT_MS}`);
         kept.push(...page.entries);
         if (kept.length > KEPT) kept.splice(0, kept.length - KEPT);
         latest = Math.max(latest, page.latest);

@@ -1,7 +1,9 @@
 /**
  * The sandbox's web inspector. The login link carries a one-time code in its fragment (never sent to
- * a server, so never logged); the page trades it for an HttpOnly session cookie and drops it from
- * the address bar. Then: parcels, the live request log, the test clock, scenarios and usage.
+ * a server, so never logged); the page trades it for a session (an HttpOnly cookie and a page key it
+ * keeps in its origin's storage) and takes it out of the address bar. The browser's history may keep
+ * the link all the same: what protects it is that a code works once. Then: parcels, the live request
+ * log, the test clock, scenarios and usage.
  */
 import './styles.css';
 import { ApiFailure, get, login } from './api.js';
@@ -11,7 +13,7 @@ import { fill, h } from './dom.js';
 import { Names } from './format.js';
 import { parcelsView } from './parcels.js';
 import { requestsView } from './requests.js';
-import type { Overview, ScenarioDefinition } from './types.js';
+import type { Overview, ScenarioCatalogueView, ScenarioView } from '../../schemas/inspector.js';
 
 const root = document.getElementById('app') as HTMLElement;
 
@@ -32,7 +34,7 @@ function loginScreen(message: string): void {
 const TABS = ['Parcels', 'Requests', 'Scenarios', 'Usage'] as const;
 type Tab = (typeof TABS)[number];
 
-function shell(overview: Overview, scenarios: ScenarioDefinition[]): void {
+function shell(overview: Overview, scenarios: ScenarioView[]): void {
   const names = new Names(overview.reference);
   const clock = new ClockModel(overview.clock);
   const status = h('p', { class: 'status-line', role: 'status' });
@@ -73,7 +75,7 @@ function shell(overview: Overview, scenarios: ScenarioDefinition[]): void {
 async function start(): Promise<void> {
   const code = new URLSearchParams(location.hash.slice(1)).get('code');
   if (code !== null) {
-    // The code is spent by this request: keep it out of the history and out of a bookmark.
+    // The code is spent by this request: a reload or a bookmark of the address bar should not offer it again.
     history.replaceState(null, '', location.pathname);
     try {
       await login(code);
@@ -83,7 +85,7 @@ async function start(): Promise<void> {
     }
   }
   try {
-    const [overview, { scenarios }] = await Promise.all([get<Overview>('overview'), get<{ scenarios: ScenarioDefinition[] }>('scenarios')]);
+    const [overview, { scenarios }] = await Promise.all([get<Overview>('overview'), get<ScenarioCatalogueView>('scenarios')]);
     shell(overview, scenarios);
   } catch (err) {
     if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) loginScreen(err.message);

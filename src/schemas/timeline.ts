@@ -8,8 +8,8 @@
  * kept as it is, after the ordered ones, so an unexpected answer is still shown and never fails.
  */
 
-import { isRecord } from '../schemas/record.js';
-import { DELIVERED_OUTCOMES } from '../schemas/codes.js';
+import { isRecord } from './record.js';
+import { DELIVERED_OUTCOMES } from './codes.js';
 
 export type EntryKind = 'event' | 'attempt';
 

@@ -1,5 +1,5 @@
 /** How the page writes times, durations and codes. Times are the viewer's local time. */
-import type { Code, Overview } from './types.js';
+import type { Code, Overview } from '../../schemas/inspector.js';
 
 const LOCAL = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -33,7 +33,7 @@ export class Names {
   private readonly tables: Record<'status' | 'outcome' | 'reason', Map<number, string>>;
 
   constructor(reference: Overview['reference']) {
-    const table = (codes: Code[]) => new Map(codes.map((c) => [c.code, c.name]));
+    const table = (codes: readonly Code[]) => new Map(codes.map((c) => [c.code, c.name]));
     this.tables = { status: table(reference.statuses), outcome: table(reference.outcomes), reason: table(reference.reasons) };
   }
 

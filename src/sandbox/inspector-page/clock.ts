@@ -2,7 +2,7 @@
 import { post, get } from './api.js';
 import { field, fill, h } from './dom.js';
 import { localTime } from './format.js';
-import type { ClockStatus } from './types.js';
+import type { ClockStatus } from '../../schemas/sandbox-admin.js';
 
 /** The clock as last read, and an estimate of now between reads. */
 export class ClockModel {

@@ -1,0 +1,81 @@
+/**
+ * What the sandbox's admin route (/_sandbox/v1/…, docs/sandbox.md) answers, written once: the
+ * sandbox builds these, the `parcels sandbox …` commands read them, and the inspector page (which
+ * reaches the same routes through its session) shows them. Plain types, no zod: the browser page
+ * imports this file and the library's published types stay plain.
+ */
+
+/** The test clock (`GET /_sandbox/v1/clock`, and every clock move's answer). */
+export interface ClockStatus {
+  /** Data time, epoch milliseconds. */
+  now_ms: number;
+  /** Data time, ISO 8601 UTC. */
+  now: string;
+  frozen: boolean;
+  speed: number;
+}
+
+/** One planned report of a scenario run: arrival time, observation time, what, how many copies; `applied` once stored. */
+export interface ScenarioRunStep {
+  arrives_at: number;
+  occurred_at: number;
+  event?: number;
+  attempt?: { outcome: number; reason: number };
+  copies: number;
+  applied: boolean;
+}
+
+/** A parcel's scenario run (`GET|POST /_sandbox/v1/parcels/{id}/scenario`). */
+export interface ScenarioRunView {
+  entry_id: string;
+  scenario: string;
+  run: number;
+  started_at: number;
+  steps: ScenarioRunStep[];
+  refused: Array<{ step: number; code: string }>;
+  done: boolean;
+}
+
+/**
+ * One request the sandbox received and what it answered. Never holds a key or the Authorization
+ * header: every known key and the admin token are taken out of its path and bodies when it is stored.
+ */
+export interface LogEntry {
+  /** 1, 2, … in arrival order of the answers; `after` in the admin route pages by it. */
+  seq: number;
+  /** Data time of the request, ISO 8601 UTC. */
+  at: string;
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  /** The spec's route name (e.g. parcels.create), null for an unknown route. */
+  route: string | null;
+  /** The organisation of the key, when it authenticated. */
+  org: string | null;
+  /** "Bearer [redacted]" when an Authorization header was sent, else null. */
+  authorization: string | null;
+  /** The status answered; null when the connection was dropped unanswered (drop fault, client gone). */
+  status: number | null;
+  /** The error envelope's code, if any. */
+  code: string | null;
+  /** Whether the answer was an idempotent replay. */
+  replay: boolean;
+  /** Time from the request's arrival to its answer, in milliseconds. */
+  latency_ms: number;
+  request_body?: string;
+  response_body?: string;
+}
+
+/** A page of the request log (`GET /_sandbox/v1/logs?after=&wait=&limit=&bodies=`). */
+export interface LogPage {
+  entries: LogEntry[];
+  /** The newest entry's `seq` so far. */
+  latest: number;
+}
+
+/** A fresh one-time login link of the web inspector (`POST /_sandbox/v1/ui/login`): a path on the sandbox's own origin. */
+export interface InspectorLogin {
+  /** `/_sandbox/ui/#code=…` (INSPECTOR_LOGIN_PATH). */
+  path: string;
+  expires_in_s: number;
+}
