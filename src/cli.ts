@@ -12,7 +12,7 @@ import { createContext } from './context.js';
 import { describeError, describeUsageError } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
-import { flagValue, tokenize, typedFlag } from './hint/hint.js';
+import { tokenize, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
 import { commandLine } from './command-kit/command-line.js';
 import type { CommandModule } from './command-kit/types.js';
@@ -249,7 +249,7 @@ function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
   let json = false;
   for (const token of tokenize(line)) {
     if (token.flag === longFlag(GLOBAL_FLAGS.json)) json = true;
-    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = flagValue(line, token);
+    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = token.value;
   }
   return json || machine(format);
 }

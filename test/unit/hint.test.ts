@@ -12,15 +12,37 @@ const line = (definition: CommandDefinition, words: string[]): CommandLine => co
 
 describe('retyping the user command line', () => {
   it('reads options with values in every form commander accepts', () => {
-    expect(tokenize(line(definitions.list, ['-p', 'ops', 'list', '--status=2', '--limit', '5', '--all', '-q']))).toEqual([
-      { flag: '--profile', words: ['-p', 'ops'] },
-      { words: ['list'] },
-      { flag: '--status', words: ['--status=2'] },
-      { flag: '--limit', words: ['--limit', '5'] },
-      { flag: '--all', words: ['--all'] },
-      { flag: '--quiet', words: ['-q'] },
+    const read = (definition: CommandDefinition, words: string[]) => tokenize(line(definition, words)).map(({ flag, words, value }) => ({ flag, words, value }));
+    expect(read(definitions.list, ['-p', 'ops', 'list', '--status=2', '--limit', '5', '--all', '-q'])).toEqual([
+      { flag: '--profile', words: ['-p', 'ops'], value: 'ops' },
+      { flag: undefined, words: ['list'], value: undefined },
+      { flag: '--status', words: ['--status=2'], value: '2' },
+      { flag: '--limit', words: ['--limit', '5'], value: '5' },
+      { flag: '--all', words: ['--all'], value: undefined },
+      { flag: '--quiet', words: ['-q'], value: undefined },
     ]);
-    expect(tokenize(line(definitions.get, ['get', '--', '-odd']))).toEqual([{ words: ['get'] }, { words: ['-odd'] }]);
+    expect(read(definitions.get, ['get', '--', '-odd'])).toEqual([
+      { flag: undefined, words: ['get'], value: undefined },
+      { flag: undefined, words: ['-odd'], value: undefined },
+    ]);
+  });
+
+  it('reads short flags as commander does: -ojson is -o json, -qojson is -q then -o json, a value may start with a dash, -5 is an argument', () => {
+    const read = (words: string[]) => tokenize(line(definitions.list, words)).map(({ flag, words, value }) => ({ flag, words, value }));
+    expect(read(['list', '-ojson'])).toEqual([
+      { flag: undefined, words: ['list'], value: undefined },
+      { flag: '--output', words: ['-ojson'], value: 'json' },
+    ]);
+    expect(read(['-qojson', 'list'])).toEqual([
+      { flag: '--quiet', words: ['-q'], value: undefined },
+      { flag: '--output', words: ['-ojson'], value: 'json' },
+      { flag: undefined, words: ['list'], value: undefined },
+    ]);
+    expect(read(['list', '--cursor', '-x', '-5'])).toEqual([
+      { flag: undefined, words: ['list'], value: undefined },
+      { flag: '--cursor', words: ['--cursor', '-x'], value: '-x' },
+      { flag: undefined, words: ['-5'], value: undefined },
+    ]);
   });
 
   it('the same command with a flag replaced keeps everything else in order', () => {
