@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/io/did-you-mean.js';
 import type { CommandDefinition } from '../../src/definitions/definition.js';
 import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/hint/hint.js';
+import { shellQuote } from '../../src/hint/shell.js';
 import type { CommandLine } from '../../src/hint/hint.js';
 import { definitions } from '../../src/definitions/table.js';
 import { commandLine } from '../../src/command-kit/command-line.js';
@@ -68,5 +69,18 @@ describe('did you mean', () => {
     expect(closest('in_trnasit', ['registered', 'in_transit'])).toBe('in_transit');
     expect(closest('WIEGHT', ['weight', 'width'])).toBe('weight');
     expect(closest('banana', ['registered', 'in_transit'])).toBeUndefined();
+  });
+});
+
+describe('one quoting for bash, zsh and fish', () => {
+  it('bare words stay bare; braces, a leading = or %, ~ and everything else are quoted; \' and \\ are written outside the quotes', () => {
+    expect(shellQuote('in_transit')).toBe('in_transit');
+    expect(shellQuote('--limit=5')).toBe('--limit=5');
+    expect(shellQuote('a=b%c')).toBe('a=b%c');
+    expect(shellQuote('Åland_2')).toBe('Åland_2');
+    expect(shellQuote('')).toBe("''");
+    for (const word of ['{1..3}', '=ls', '%self', '~root', 'a~b', '*', 'a b']) expect(shellQuote(word)).toBe(`'${word}'`);
+    expect(shellQuote(String.raw`\';touch x;#`)).toBe(String.raw`\\\'';touch x;#'`);
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
   });
 });
