@@ -1,9 +1,9 @@
 import type { ArgvToken, FlagSyntax } from './argv.js';
 import { readArgv } from './argv.js';
 import { shellQuote } from './shell.js';
+import type { CheckedWords, FlagName } from '../schemas/flag-name.js';
 
 export type { FlagSyntax };
-import type { CheckedWords, FlagName } from '../schemas/flag-name.js';
 
 /**
  * The one hint builder. Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
