@@ -13,7 +13,7 @@ import { describeError, describeUsageError } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
 import { closest } from './io/did-you-mean.js';
-import { correctedCommand, flagValue, tokenize, typedFlag } from './hint/hint.js';
+import { correctedCommand, tokenize, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
 import { commandLine } from './command-kit/command-line.js';
 import type { CommandModule } from './command-kit/types.js';
@@ -277,7 +277,7 @@ function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
   let json = false;
   for (const token of tokenize(line)) {
     if (token.flag === longFlag(GLOBAL_FLAGS.json)) json = true;
-    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = flagValue(line, token);
+    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = token.value;
   }
   return json || machine(format);
 }

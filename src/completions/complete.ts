@@ -9,30 +9,21 @@ import { groupDescription } from '../definitions/groups.js';
 import { findFlag, flagsOf, parseLine } from './parse-line.js';
 import type { Candidate, ValueSources } from './value-candidates.js';
 import { argumentValues, flagValues } from './value-candidates.js';
+import { isBareWord } from '../hint/shell.js';
+import { inertText } from '../schemas/terminal-text.js';
 
 /** The topics of `parcels help TOPIC` (src/help.ts; a test checks they are the same). */
 export const HELP_TOPICS = ['exit-codes', 'environment'];
 /**
- * A value is typed into the command line as is (SAFE_VALUE below). A
- * description becomes one line without control characters, as src/io/sanitize.ts does (not imported:
- * it reaches zod through src/schemas/text.ts, too heavy for completion).
+ * Only what a shell takes as it is and a terminal can show. Bash inserts a candidate as it is, so a
+ * value from a service (a courier code such as ``D$(touch x)`id`;id``, `{1..3}`, `=ls`, `%self`)
+ * is offered only in the one bare shape every shell reads back verbatim (src/hint/shell.ts); zsh
+ * and fish quote what they insert, and one rule for all three keeps them offering the same values.
+ * A description passes the one rule for a service's text on a screen (src/schemas/terminal-text.ts).
  */
-const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-/**
- * The only shape of value offered: letters, digits and `_ . : @ % + / = { } -`. Bash inserts a
- * candidate as it is, so a value from a service (a courier code such as ``D$(touch x)`id`;id``)
- * with a quote, `$`, a backtick, `;`, `|`, `&`, `<`, `>`, `*`, `?`, `~`, `!`, `#`, a comma (brace
- * expansion) or a space would run when the line is entered. zsh and fish quote what they insert;
- * one rule for all three keeps them offering the same values.
- */
-const SAFE_VALUE = /^[\p{L}\p{N}_.:@%+/={}-]+$/u;
-
-/** Only what a shell can take as it is and a terminal can show: a safe shape, no control characters in the description. */
 function clean(candidate: Candidate): Candidate | undefined {
-  if (!SAFE_VALUE.test(candidate.value)) return undefined;
-  const description = candidate.description?.replace(BREAKS, ' ').replace(CONTROLS, '').trim();
+  if (!isBareWord(candidate.value)) return undefined;
+  const description = candidate.description === undefined ? undefined : inertText(candidate.description).trim();
   return description ? { value: candidate.value, description } : { value: candidate.value };
 }
 

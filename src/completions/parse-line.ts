@@ -7,7 +7,8 @@ import type { FlagSpec } from '../definitions/definition.js';
 import { flagSyntax, helpDescription } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 import { COMMANDS } from '../definitions/table.js';
-import type { FlagSyntax } from '../hint/hint.js';
+import type { FlagSyntax } from '../hint/argv.js';
+import { readArgv } from '../hint/argv.js';
 import { WHERE_FLAGS } from '../hint/hint.js';
 
 export interface FlagInfo extends FlagSyntax {
@@ -60,43 +61,37 @@ function noteValue(line: Line, flag: FlagInfo, value: string): void {
   if (flag.long === '--base-url') line.baseUrl = value;
 }
 
+/** The command line typed so far, read by the one tokeniser (src/hint/argv.ts); `pending`: the flag whose value is being typed. */
 export function parseLine(words: readonly string[]): { line: Line; pending: FlagInfo | undefined } {
   const line: Line = { path: [], command: undefined, words: [], given: new Set(), profile: undefined, baseUrl: undefined, sandbox: false, where: [] };
   let pending: FlagInfo | undefined;
-  let flagsEnded = false;
-  for (const word of words) {
-    if (pending !== undefined) {
-      noteValue(line, pending, word);
-      if (WHERE_FLAGS.includes(pending.long)) line.where.push(word);
-      pending = undefined;
+  // The flags known grow as the command path is read: `find` is asked as each word is reached.
+  for (const token of readArgv(words, (name) => findFlag(line, name))) {
+    const flag = token.syntax;
+    if (token.flag === undefined) {
+      positional(line, token.words[0] as string);
       continue;
     }
-    if (!flagsEnded && word === '--') {
-      flagsEnded = true;
-      continue;
-    }
-    if (!flagsEnded && word.startsWith('-') && word.length > 1) {
-      const [name = word, inline] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word];
-      const flag = findFlag(line, name);
-      if (flag === undefined) continue;
-      line.given.add(flag.long);
-      if (WHERE_FLAGS.includes(flag.long)) line.where.push(word);
-      if (flag.long === '--sandbox') line.sandbox = true;
-      if (flag.takesValue && inline === undefined) pending = flag;
-      else if (inline !== undefined) noteValue(line, flag, inline);
-      continue;
-    }
-    // A word extends the command path while some command lies below it (`usage` runs, and `usage daily` too).
-    if (line.words.length === 0) {
-      const path = [...line.path, word];
-      const matches = COMMANDS.filter((c) => path.every((part, i) => c.path[i] === part));
-      if (matches.length > 0) {
-        line.path = path;
-        line.command = matches.find((c) => c.path.length === path.length);
-        continue;
-      }
-    }
-    line.words.push(word);
+    if (flag === undefined) continue;
+    line.given.add(flag.long);
+    if (WHERE_FLAGS.includes(flag.long)) line.where.push(...token.words);
+    if (flag.long === '--sandbox') line.sandbox = true;
+    if (token.awaitsValue === true) pending = flag;
+    else if (token.value !== undefined) noteValue(line, flag, token.value);
   }
   return { line, pending };
+}
+
+/** A word extends the command path while some command lies below it (`usage` runs, and `usage daily` too); else it is an argument. */
+function positional(line: Line, word: string): void {
+  if (line.words.length === 0) {
+    const path = [...line.path, word];
+    const matches = COMMANDS.filter((c) => path.every((part, i) => c.path[i] === part));
+    if (matches.length > 0) {
+      line.path = path;
+      line.command = matches.find((c) => c.path.length === path.length);
+      return;
+    }
+  }
+  line.words.push(word);
 }

@@ -118,9 +118,20 @@ export function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   return [];
 }
 
-/** The spec's route paths, each with the methods it takes (`{id}` left for the user to fill in). */
+/**
+ * The spec's route paths, each with the methods it takes. A template's parameter (`{id}`) is the
+ * user's to type: its path is offered up to the parameter (`/deliveries/v1/parcels/`), a word every
+ * shell takes as it is, and the description names the templates that continue it.
+ */
 function routePaths(): Candidate[] {
   const methods = new Map<string, string[]>();
   for (const route of ROUTES) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method]);
-  return [...methods].map(([value, list]) => ({ value, description: list.join(', ') }));
+  const continuations = new Map<string, string[]>();
+  for (const [path, list] of methods) {
+    const open = path.indexOf('{');
+    const value = open === -1 ? path : path.slice(0, open);
+    const said = open === -1 ? list.join(', ') : `${path.slice(open)} ${list.join(', ')}`;
+    continuations.set(value, [...(continuations.get(value) ?? []), said]);
+  }
+  return [...continuations].map(([value, said]) => ({ value, description: said.join('; ') }));
 }

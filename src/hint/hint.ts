@@ -1,5 +1,9 @@
+import type { ArgvToken, FlagSyntax } from './argv.js';
+import { readArgv } from './argv.js';
 import { shellQuote } from './shell.js';
 import type { CheckedWords, FlagName } from '../schemas/flag-name.js';
+
+export type { FlagSyntax };
 
 /**
  * The one hint builder. Hints repeat the command as the user typed it: the same globals (--sandbox, --profile,
@@ -7,14 +11,6 @@ import type { CheckedWords, FlagName } from '../schemas/flag-name.js';
  * back into options and positionals with the syntax of the flags the command takes, so a hint never
  * loses a flag.
  */
-
-/** How a flag is typed, read from its commander syntax (src/commands/definition.ts `flagSyntax`). */
-export interface FlagSyntax {
-  long: FlagName;
-  /** `-o` for `-o, --output <format>`. */
-  short?: string;
-  takesValue: boolean;
-}
 
 /**
  * The user's command line (`ctx.commandLine`): the words after `parcels`, and the syntax of every
@@ -25,62 +21,17 @@ export interface CommandLine {
   readonly flags: readonly FlagSyntax[];
 }
 
-interface Token {
-  /** The long flag (`--status`) for an option, undefined for a positional argument. */
-  flag?: string;
-  /** The argv words exactly as typed (`['--status', 'in_transit']`, `['--limit=5']`, `['-p', 'ops']`). */
-  words: string[];
-}
-
 /** The globals that decide where requests go: a hint for another command keeps these, completion reads the target from them. */
 export const WHERE_FLAGS: readonly FlagName[] = ['--profile', '--base-url', '--sandbox'];
 
-/** Long and short names of the flags of the command line. */
-function syntaxTable(line: CommandLine): Map<string, FlagSyntax> {
+/** The words read into flags and positionals, as commander reads them (src/hint/argv.ts). */
+export function tokenize(line: CommandLine): ArgvToken[] {
   const table = new Map<string, FlagSyntax>();
   for (const syntax of line.flags) {
     table.set(syntax.long, syntax);
     if (syntax.short !== undefined) table.set(syntax.short, syntax);
   }
-  return table;
-}
-
-/** Splits the words into options (with their values) and positionals, as commander reads them. */
-export function tokenize(line: CommandLine): Token[] {
-  const table = syntaxTable(line);
-  const argv = line.words;
-  const tokens: Token[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') {
-      for (const rest of argv.slice(i + 1)) tokens.push({ words: [rest] });
-      break;
-    }
-    if (!word.startsWith('-') || word === '-' || /^-\d/.test(word)) {
-      tokens.push({ words: [word] });
-      continue;
-    }
-    const eq = word.indexOf('=');
-    const name = word.startsWith('--') && eq > 0 ? word.slice(0, eq) : word.startsWith('--') ? word : word.slice(0, 2);
-    const syntax = table.get(name);
-    const inline = word.startsWith('--') ? eq > 0 : word.length > 2;
-    if (syntax?.takesValue && !inline && i + 1 < argv.length) {
-      tokens.push({ flag: syntax.long, words: [word, argv[i + 1] as string] });
-      i++;
-    } else {
-      tokens.push({ flag: syntax?.long ?? name, words: [word] });
-    }
-  }
-  return tokens;
-}
-
-/** The value typed for a flag that takes one (`--output json`, `--output=json`, `-ojson`); undefined for a switch. */
-export function flagValue(line: CommandLine, token: Token): string | undefined {
-  const [word = '', next] = token.words;
-  if (next !== undefined) return next;
-  if (token.flag === undefined || syntaxTable(line).get(token.flag)?.takesValue !== true) return undefined;
-  if (!word.startsWith('--')) return word.length > 2 ? word.slice(2) : undefined;
-  return word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined;
+  return [...readArgv(line.words, (name) => table.get(name))];
 }
 
 function render(words: readonly string[]): string {

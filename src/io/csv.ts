@@ -5,7 +5,11 @@
  * `+`, `-`, `@`, a tab or a CR) is neutralised: a `'` goes in front and the cell is quoted, so
  * `@SUM(1+1)` from a parcel's `addition` is shown as text, never run. Numbers are ours, not text,
  * and stay as they are (`-5`). Raw values for machines: `--json` or `-o ndjson`.
+ *
+ * On a terminal CSV is read by a person: every field passes the one sanitiser first (no control
+ * character, format characters shown), as a table cell would. Piped, fields are the service's text.
  */
+import { sanitize } from './sanitize.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -17,12 +21,13 @@ function csvValue(value: unknown): { text: string; fromText: boolean } {
   return { text: JSON.stringify(value) ?? '', fromText: false };
 }
 
-function csvField({ text, fromText }: { text: string; fromText: boolean }): string {
+function csvField({ text: raw, fromText }: { text: string; fromText: boolean }, terminal: boolean): string {
+  const text = terminal ? sanitize(raw) : raw;
   if (fromText && FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** One record line, terminated by "\n". */
-export function csvRow(values: unknown[]): string {
-  return values.map((v) => csvField(csvValue(v))).join(',') + '\n';
+/** One record line, terminated by "\n"; `terminal`: stdout is a terminal. */
+export function csvRow(values: unknown[], { terminal }: { terminal: boolean }): string {
+  return values.map((v) => csvField(csvValue(v), terminal)).join(',') + '\n';
 }

@@ -152,9 +152,10 @@ async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<num
     } else {
       plainColumns ??= columnsFor(batch, fields);
       const cols = plainColumns;
+      const csv = { terminal: io.stdoutIsTTY };
       chunk =
         opts.format === 'csv'
-          ? (first ? csvRow(cols) : '') + batch.map((item) => csvRow(cols.map((c) => cellValue(item, c)))).join('')
+          ? (first ? csvRow(cols, csv) : '') + batch.map((item) => csvRow(cols.map((c) => cellValue(item, c)), csv)).join('')
           : renderTsv(first ? cols : [], batch.map((item) => cols.map((c) => formatCell(c, cellValue(item, c), ctx))));
     }
     count += batch.length;
@@ -164,7 +165,7 @@ async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<num
 
   if (count === 0) {
     if (opts.format === 'csv') {
-      if (fields && fields.length > 0) await writeOut(io.stdout, csvRow(columnsFor([], fields)));
+      if (fields && fields.length > 0) await writeOut(io.stdout, csvRow(columnsFor([], fields), { terminal: io.stdoutIsTTY }));
     } else {
       await writeOut(io.stderr, `${sanitizeLines(opts.emptyMessage ?? 'No results.')}\n`);
     }

@@ -10,10 +10,9 @@ import { pickFields } from './fields.js';
 import type { JqFilter } from './jq.js';
 import { isHumanFormat } from './output-format.js';
 import type { OutputFormat } from './output-format.js';
-import { renderList, renderMessage, renderRecord } from './render.js';
+import { renderLine, renderList, renderMessage, renderRecord } from './render.js';
 import type { ListOptions, RecordOptions } from './render.js';
 import type { Source } from './batches.js';
-import { writeOut } from './streams.js';
 import type { IO } from './streams.js';
 import type { ViewName } from './views/resources.js';
 
@@ -101,7 +100,7 @@ async function* picked(items: Source, fields: string[]): AsyncGenerator<unknown>
 export async function presentRecordOrLine(ctx: PresentContext, record: unknown, line: string, now: number): Promise<void> {
   const format = ctx.outputFormat();
   if (format === 'json') await recordAs(ctx, record, { now }, () => format);
-  else await writeOut(ctx.io.stdout, `${line}\n`);
+  else await renderLine(ctx.io, line);
 }
 
 /** A success line on stderr (`✓ Logged in …`), left out with --quiet. */

@@ -107,7 +107,8 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
       return;
     case 'csv': {
       const columns = isRecord(data) ? columnsFor([data], fields) : ['value'];
-      await writeOut(io.stdout, csvRow(columns) + csvRow(columns.map((c) => cellValue(data, c))));
+      const csv = { terminal: io.stdoutIsTTY };
+      await writeOut(io.stdout, csvRow(columns, csv) + csvRow(columns.map((c) => cellValue(data, c)), csv));
       return;
     }
     case 'table':

@@ -1,19 +1,21 @@
-import { replaceLineTerminators } from '../schemas/text.js';
+import { LINE_TERMINATOR, inertText } from '../schemas/terminal-text.js';
 
-// C0 and C1 control characters (ESC, BEL, CSI 0x9b, OSC 0x9d, …) other than line terminators,
-// which become spaces first. Without ESC or a C1 introducer no escape sequence can start, so server
-// text cannot retitle the window, plant a hyperlink or clear the screen (gh sanitises the same way).
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/**
+ * The one sanitiser of human output: every table, key/value view, CSV or jq line on a terminal,
+ * message, error, hint and trace passes a service's text through `sanitize` (the rule itself is
+ * src/schemas/terminal-text.ts, shared with completion and the inspector page).
+ */
 
-/** Line breaks and tabs → spaces; anything else (styling included) is kept. */
+const LINE_TERMINATORS = new RegExp(LINE_TERMINATOR.source, 'g');
+
+/** Line breaks and tabs → spaces; anything else (our own styling included) is kept. */
 export function oneLine(text: string): string {
-  return replaceLineTerminators(text, ' ').replace(/\t/g, ' ');
+  return text.replace(LINE_TERMINATORS, ' ').replace(/\t/g, ' ');
 }
 
-/** One line of text, safe to show on a terminal: line breaks and tabs → spaces, other control characters removed. */
+/** One line of a service's text, safe to show on a terminal: no control character, format characters shown as `<U+202E>`. */
 export function sanitize(text: string): string {
-  return oneLine(text).replace(CONTROL, '');
+  return inertText(text);
 }
 
 /** Several lines, each sanitised; the line structure of `text` itself is kept. */

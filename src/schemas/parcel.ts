@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUS_MAX, PARCEL_STATUS_MIN } from './codes.js';
-import { intRange, typeError } from './text.js';
+import { intRange, plainText, typeError } from './text.js';
 import { DUTCH_POSTCODE } from './history.js';
 import type { ParcelFieldRow } from './parcel-fields.js';
 import { PARCEL_FIELDS } from './parcel-fields.js';
@@ -11,13 +11,13 @@ export function wrongDutchPostcode(country: unknown, postalCode: unknown): boole
   return country === 'NL' && typeof postalCode === 'string' && !DUTCH_POSTCODE.test(postalCode);
 }
 
-const requiredText = (what: string) =>
-  z.string({ error: typeError(`must be a string (${what})`) }).check(z.minLength(1, { error: 'is required and must not be empty' }));
-const optionalText = () => z.optional(z.string({ error: typeError('must be a string') }));
+// Text fields under the one text-field rule (src/schemas/text.ts): no control characters.
+const requiredText = (what: string) => plainText(`must be a string (${what})`).check(z.minLength(1, { error: 'is required and must not be empty' }));
+const optionalText = () => z.optional(plainText());
 const optionalInt = () => z.optional(z.int({ error: typeError('must be an integer') }));
 /** An optional field of a change body: null clears it (spec 4.4: "a field set to null is cleared"). */
 const changedText = (what: string) => z.optional(requiredText(what));
-const clearableText = () => z.optional(z.nullable(z.string({ error: typeError('must be a string ("" or null clears it)') })));
+const clearableText = () => z.optional(z.nullable(plainText('must be a string ("" or null clears it)')));
 const clearableInt = () => z.optional(z.nullable(z.int({ error: typeError('must be an integer, or null to clear it') })));
 
 type Shape<Required, OptionalText, OptionalInt> = {

@@ -78,9 +78,9 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['completion', ''])).toBe('bash\nzsh\nfish\n');
     expect(await complete(dir, ['api', 'P'])).toBe('POST\nPATCH\n');
     expect(await complete(dir, ['api', 'GET', '/account/v1/usage'])).toBe('/account/v1/usage\tGET\n/account/v1/usage/requests\tGET\n');
-    expect(await complete(dir, ['api', 'GET', '/deliveries/v1/parcels/'])).toBe(
-      '/deliveries/v1/parcels/{id}\tGET, PATCH\n/deliveries/v1/parcels/{id}/events\tGET, POST\n/deliveries/v1/parcels/{id}/attempts\tGET, POST\n',
-    );
+    // A template is offered up to its parameter, which the user types: `{id}` is not a word every shell takes as it is.
+    expect(await complete(dir, ['api', 'GET', '/deliveries/v1/parcels/'])).toBe('/deliveries/v1/parcels/\t{id} GET, PATCH; {id}/events GET, POST; {id}/attempts GET, POST\n');
+    expect(await complete(dir, ['api', 'GET', '/deliveries/v1/o'])).toBe('/deliveries/v1/oracle/\t{metric} GET\n');
   });
 
   it('profile names from config.json', async () => {

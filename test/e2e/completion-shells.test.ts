@@ -9,6 +9,9 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeCached } from '../../src/config/cache.js';
+import { COURIERS_CACHE_NAME } from '../../src/completions/values.js';
+import { targetId } from '../../src/config/target.js';
 import { tempConfigDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,11 +36,24 @@ beforeAll(() => {
   env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: tempConfigDir(), PARCELS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
 });
 
+/**
+ * Courier codes a hostile service sent, cached for its base URL: words bash, zsh or fish would expand
+ * into others (`{1..3}`, `=ls` to the path of ls, `%self` to fish's process id, `~root`), next to two
+ * plain ones. Completion offers only the plain ones, in every shell.
+ */
+const HOSTILE_BASE = 'https://api.hostile.example';
+const EXPANDING = ['{1..3}', '{a,b}', '=ls', '%self', '~root', 'a~b'];
+async function plantedEnv(): Promise<NodeJS.ProcessEnv> {
+  const planted = { ...env, PARCELS_CONFIG_DIR: tempConfigDir() };
+  await writeCached(planted, targetId({ baseUrl: HOSTILE_BASE }), COURIERS_CACHE_NAME, [...EXPANDING, 'SAFE-1', 'a=b%c'].map((code) => ({ code })));
+  return planted;
+}
+
 /** COMPREPLY after the bash function ran on these COMP_WORDS with the cursor in the last one. */
-function bashComplete(words: string[]): string[] {
+function bashComplete(words: string[], shellEnv: NodeJS.ProcessEnv = env): string[] {
   const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
   const script = `source '${SCRIPTS.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _parcels_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script], { env, encoding: 'utf8' });
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script], { env: shellEnv, encoding: 'utf8' });
   return out.split('\n').filter((line) => line !== '');
 }
 
@@ -63,6 +79,10 @@ describe.skipIf(!installed('bash'))('bash', { timeout: SHELL_TIMEOUT_MS }, () =>
     // right after the ':' readline completes the empty text that follows it
     expect(bashComplete(['parcels', 'doctor', '--require-scope', 'deliveries', ':'])).toEqual(['read', 'write']);
     expect(bashComplete(['parcels', 'list', '--status', '=', 'in'])).toEqual(['in_transit', 'in_delivery']);
+  });
+
+  it('never offers a value bash would expand into other words ({1..3}, =ls, %self, ~root)', async () => {
+    expect(bashComplete(['parcels', 'create', '--base-url', HOSTILE_BASE, '--courier', ''], await plantedEnv())).toEqual(['SAFE-1', 'a=b%c']);
   });
 
   it('registers the function for the parcels command', () => {
@@ -91,6 +111,18 @@ describe.skipIf(!installed('zsh'))('zsh', { timeout: SHELL_TIMEOUT_MS }, () => {
       "registered=_parcels\nlist:List a parcel's status events (at most 1000)\nadd:Report a status event (status 0-3)\ndeliveries\\:read\n",
     );
   });
+
+  it('never offers a value zsh would expand into other words ({1..3}, =ls, ~root)', async () => {
+    const script = [
+      'autoload -Uz compinit && compinit -u -D',
+      `source '${SCRIPTS.zsh}'`,
+      `words=(parcels create --base-url '${HOSTILE_BASE}' --courier "")`,
+      'CURRENT=6',
+      '_parcels_candidates',
+      'print -rl -- $reply',
+    ].join('\n');
+    expect(execFileSync('zsh', ['-f', '-c', script], { env: await plantedEnv(), encoding: 'utf8' })).toBe('SAFE-1\na=b%c\n');
+  });
 });
 
 describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () => {
@@ -100,5 +132,11 @@ describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () =>
     expect(run('parcels events a')).toBe('add\tReport a status event (status 0-3)\n');
     expect(run('parcels attempts add x --outcome ref')).toBe('refused\tcode 3\n');
     expect(run('parcels doctor --require-scope usage')).toBe('usage:read\n');
+  });
+
+  it('never offers a value fish would expand into other words ({a,b}, %self, ~root)', async () => {
+    const planted = await plantedEnv();
+    const out = execFileSync('fish', ['--no-config', '-c', `source '${SCRIPTS.fish}'; complete -C'parcels create --base-url ${HOSTILE_BASE} --courier '`], { env: planted, encoding: 'utf8' });
+    expect(out).toBe('a=b%c\nSAFE-1\n'); // fish sorts what it shows
   });
 });

@@ -13,12 +13,11 @@ import { Readable } from 'node:stream';
 import { run } from '../../src/cli.js';
 import { captureIO } from './io.js';
 
-/** POSIX shell words of a printed command (bare words and '…' quoting, as shellQuote writes them). */
+/** The shell words of a printed command, as bash, zsh and fish read them: bare text, '…' quoting and \-escapes (src/hint/shell.ts). */
 export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  const pattern = /'((?:[^']|'\\'')*)'|(\S+)/g;
-  for (const match of command.matchAll(pattern)) words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : (match[2] as string));
-  return words;
+  return [...command.matchAll(/(?:'[^']*'|\\.|[^\s'\\])+/g)].map((match) =>
+    match[0].replace(/'([^']*)'|\\(.)/g, (_all, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? ''),
+  );
 }
 
 /** Every `parcels …` command quoted in backticks on stderr, as argv (without "parcels"). */

@@ -15,7 +15,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BASE = 'https://api.hostile.example';
-const HOSTILE = ['D$(touch${IFS}/tmp/x)`id`;id', "A'B", 'A"B', 'A;id', 'A|id', 'A&id', 'A>x', 'A*', '~root', 'A,B{c,d}', 'A!x', 'A#x', 'A\\x', 'A B', 'A\u001b]0;x\u0007'];
+const HOSTILE = ['D$(touch${IFS}/tmp/x)`id`;id', "A'B", 'A"B', 'A;id', 'A|id', 'A&id', 'A>x', 'A*', '~root', 'A,B{c,d}', 'A!x', 'A#x', 'A\\x', 'A B', 'A\u001b]0;x\u0007', '{1..3}', '=ls', '%self'];
 
 async function planted(): Promise<NodeJS.ProcessEnv> {
   const env = { PARCELS_CONFIG_DIR: tempConfigDir() };

@@ -32,6 +32,34 @@ describe('sanitize', () => {
   });
 });
 
+describe('format characters (bidi, zero-width, tags) are shown, not obeyed', () => {
+  it('each is named as <U+XXXX>; line breaks (VT, FF, NEL, U+2028) become spaces; BS and DEL go', () => {
+    expect(sanitize('\u202eevil\u202c')).toBe('<U+202E>evil<U+202C>');
+    expect(sanitize('a\u200bb\u2066c\u2069\ufeff\u{e0041}')).toBe('a<U+200B>b<U+2066>c<U+2069><U+FEFF><U+E0041>');
+    expect(sanitize('a\u000bb\u000cc\u0085d\u2028e\r\nf')).toBe('a b c d e f');
+    expect(sanitize('a\u0008b\u007fc')).toBe('abc');
+    expect(sanitize('Åland – 12½ 🚲')).toBe('Åland – 12½ 🚲');
+  });
+
+  it('JSON escapes them, and parses back to the same value', async () => {
+    const c = captureIO({ tty: true });
+    const value = { note: '\u202eevil\u2028\u{e0041}' };
+    await renderRecord(c.io, value, { format: 'json', now: NOW });
+    expect(c.stdout()).toBe('{\n  "note": "\\u202eevil\\u2028\\udb40\\udc41"\n}\n');
+    expect(JSON.parse(c.stdout())).toEqual(value);
+  });
+
+  it('CSV on a terminal goes through the sanitiser (formulas still neutralised); piped it keeps the text', async () => {
+    const item = { a: `=1+1${TITLE}`, b: '\u202ex', c: 'line\nbreak' };
+    const tty = captureIO({ tty: true });
+    await renderList(tty.io, [item], { format: 'csv', now: NOW });
+    expect(tty.stdout()).toBe(`a,b,c\n"'=1+1]0;pwned",<U+202E>x,line break\n`);
+    const piped = captureIO({ tty: false });
+    await renderList(piped.io, [item], { format: 'csv', now: NOW });
+    expect(piped.stdout()).toBe(`a,b,c\n"'=1+1${TITLE}",\u202ex,"line\nbreak"\n`);
+  });
+});
+
 describe('server text never reaches a terminal with its escape sequences', () => {
   it('TTY table: values, column keys, the left-out-columns note and the next-page cursor', async () => {
     const c = captureIO({ tty: true, columns: 30 });
