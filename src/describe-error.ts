@@ -1,3 +1,4 @@
+import { spokenDuration } from './schemas/time-text.js';
 import { FLAG_FOR_FIELD } from './args/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
@@ -146,7 +147,7 @@ async function hintForStatus(error: ApiError, ctx: Context): Promise<string | un
     }
     case 429:
       return error.retryAfter !== undefined
-        ? `rate limited: wait ${error.retryAfter} s and try again (or raise --retries)`
+        ? `rate limited: wait ${spokenDuration(error.retryAfter)} and try again (or raise --retries)`
         : 'rate limited: wait a moment and try again (or raise --retries)';
     default:
       return error.status >= 500 ? 'the service failed or is unavailable: try again later (raise --retries to retry longer)' : undefined;

@@ -1,3 +1,4 @@
+import { spokenDuration } from '../schemas/time-text.js';
 import type { Probe } from '../api/probe.js';
 import { SCOPES, probe, scopeRequests } from '../api/probe.js';
 import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise } from '../clock-skew/policy.js';
@@ -146,7 +147,7 @@ function writeRefusal(error: ApiError): string {
 function clockCheck(skewS: number | null): CheckResult {
   if (skewS === null) return skipped('clock', 'no answer carried a Date header');
   const size = Math.abs(skewS);
-  const detail = size === 0 ? 'in step with the service' : `this machine's clock is ${size} s ${skewS > 0 ? 'behind' : 'ahead of'} the service`;
+  const detail = size === 0 ? 'in step with the service' : `this machine's clock is ${spokenDuration(size)} ${skewS > 0 ? 'behind' : 'ahead of'} the service`;
   const fix = "synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected";
   if (size > SKEW_FAIL_S) return failure('clock', detail, fix, EXIT.REJECTED);
   if (size > SKEW_WARN_S) return warning('clock', detail, fix);

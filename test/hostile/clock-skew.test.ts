@@ -118,7 +118,7 @@ describe('the warning against a skewed service', () => {
     for (let i = 0; i < 3; i++) runs.push(await runCli(['couriers', '--json'], { env }));
     expect(runs.map((r) => r.stderr.replace(/\d+ s\)/, 'N s)'))).toEqual([
       '',
-      expect.stringMatching(/^! The service's clock is (9 min 59 s|10 min|10 min 1 s) behind this machine's \(from its Date header\); times given as now, -15m or today 14:30 are corrected by it\n$/),
+      expect.stringMatching(/^! The service's clock is (9 m 59 s|10 m|10 m 1 s) behind this machine's \(from its Date header\); times given as now, -15m or today 14:30 are corrected by it\n$/),
       '',
     ]);
     for (const r of runs) expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();

@@ -1,6 +1,6 @@
 import { renderMessage } from '../../io/render.js';
 import { writeOut } from '../../io/streams.js';
-import { timeText } from '../../io/time.js';
+import { timeText } from '../../schemas/time-text.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
