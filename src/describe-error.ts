@@ -39,16 +39,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   if (error instanceof SandboxUnavailableError || error instanceof CheckFailedError) {
     return { message: error.message, code, exitCode, hint: error.hint };
   }
-  if (error instanceof NotLoggedInError) {
-    const login = error.loginProfile === undefined ? undefined : await loginCommand(ctx, error.loginBaseUrl);
-    const hint =
-      login === undefined
-        ? error.hint
-        : error.loginBaseUrl === undefined
-          ? `run \`${login}\`, or set PARCELS_API_KEY`
-          : `set PARCELS_API_KEY for a one-off request, or run \`${login}\` to save a key for that host`;
-    return { message: error.message, code, exitCode, hint };
-  }
+  if (error instanceof NotLoggedInError) return { message: error.message, code, exitCode, hint: renderHint(error.hintParts, ctx.commandLine) };
   if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };

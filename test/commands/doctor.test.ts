@@ -262,6 +262,18 @@ describe('parcels doctor', () => {
     expect(r.stderr).toBe(`Error: 1 check failed: key\nHint: run \`parcels auth login --profile 'my ops' --base-url ${h.sandbox.url}\` with a valid key\n`);
   });
 
+  it('a profile with a space and no key: the settings hint quotes it and keeps the --base-url typed (built by hint.ts, not by hand)', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { 'my ops': {} } }), { mode: 0o600 });
+    const bare: RunOpts = { dir, env: { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined } };
+    const noKey = await h.cli(['doctor', '--json', '--profile', 'my ops', '--base-url', h.sandbox.url], bare);
+    expect(noKey.code, noKey.stderr).toBe(3);
+    expect(report(noKey).checks[0].fix).toBe(`run \`parcels auth login --profile 'my ops' --base-url ${h.sandbox.url}\`, or set PARCELS_API_KEY`);
+    const noUrl = await h.cli(['doctor', '--json', '--profile', 'my ops'], bare);
+    expect(noUrl.code).toBe(2);
+    expect(report(noUrl).checks[0].fix).toBe("run `parcels auth login --profile 'my ops' --base-url URL`, or set PARCELS_BASE_URL");
+  });
+
   it('unverified organisation: the write probe says so, a warning', async () => {
     const j = report(await h.cli(['doctor', '--json'], { env: { PARCELS_API_KEY: UNVERIFIED_KEY } }));
     expect(j.checks.find((c: { check: string }) => c.check === 'scope deliveries:write')).toEqual({
