@@ -54,7 +54,7 @@ describe('a Date header 20 years old never back-dates a write', () => {
     for (const at of sentTimes(server)) expect(Math.abs(at - nowS())).toBeLessThan(60);
     // Learned from the first answer, agreed by the second: warned once, on stderr even with --json.
     expect(stderrs[0]).toBe('');
-    expect(stderrs[1]).toMatch(/^! The service's clock is 7300 d behind this machine's \(from its Date header\); not corrected, being over 1 h: fix the clock that is wrong, or set PARCELS_TRUST_CLOCK_SKEW=1 to correct times by it\n$/);
+    expect(stderrs[1]).toMatch(/^! The service's clock is 20 y behind this machine's \(from its Date header\); not corrected, being over 1 h: fix the clock that is wrong, or set PARCELS_TRUST_CLOCK_SKEW=1 to correct times by it\n$/);
     expect(stderrs[2]).toBe('');
 
     // Told to trust it, the next write is corrected.
