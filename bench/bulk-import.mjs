@@ -21,12 +21,13 @@
 //    before, it was gathered by re-concatenating every chunk). `--rss-only` runs step 3 alone; `--bin` times another
 //    build (e.g. main's) for paired runs.
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { BIN as DEFAULT_BIN, ROOT, bareServer, benchEnv, median, runCreate, writeCreates } from './lib/kit.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -41,11 +42,8 @@ const { values } = parseArgs({
     bin: { type: 'string' },
   },
 });
-const root = fileURLToPath(new URL('..', import.meta.url));
-const BIN = values.bin ?? join(root, 'bin/parcels.js');
-const USAGE_HOOK = join(root, 'bench/usage-hook.mjs');
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
+const BIN = values.bin ?? DEFAULT_BIN;
+const env = benchEnv();
 
 function hasTaskset() {
   try {
@@ -73,88 +71,41 @@ async function startServer(args, childEnv) {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-/** The bare server of step 3: 201 with a fresh entry_id for every request, nothing stored. */
-async function bareServer() {
-  const { createServer } = await import('node:http');
-  let n = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(`{"data":{"entry_id":"${id}","status":0}}`);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${server.address().port}`));
-}
-
 /** Runs `parcels create --from input`; wall-clock seconds, its summary line, its CPU time and peak RSS. Exit codes other than `codes` reject. */
-let runs = 0;
-function importRun(input, childEnv, extra = [], codes = [0]) {
-  return new Promise((resolve, reject) => {
-    const usageFile = join(tmpdir(), `bulk-bench-usage-${process.pid}-${++runs}.json`);
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', input, '--concurrency', values.concurrency, ...extra], {
-      env: { ...childEnv, BULK_BENCH_USAGE_FILE: usageFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let results = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) results++;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => {
-      if (!codes.includes(code)) return reject(new Error(`parcels create --from exited ${code}: ${stderr}`));
-      const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
-      rmSync(usageFile, { force: true });
-      resolve({
-        seconds: (performance.now() - started) / 1000,
-        results,
-        summary: stderr.trim(),
-        /** The rate in the run's own summary ("…, 3999 lines/s"): first send to last answer. */
-        reportedRate: Number(/(\d+) lines\/s/.exec(stderr)?.[1] ?? Number.NaN),
-        peakMb: usage.maxRssKb / 1024,
-        cpuUsPerLine: (usage.userUs + usage.systemUs) / results,
-      });
-    });
-  });
+async function importRun(input, childEnv, extra = [], codes = [0]) {
+  const run = await runCreate({ bin: BIN, input, env: childEnv, usage: true, args: ['--concurrency', values.concurrency, ...extra], codes });
+  return {
+    seconds: run.wallMs / 1000,
+    results: run.results,
+    summary: run.stderr,
+    /** The rate in the run's own summary ("…, 3999 lines/s"): first send to last answer. */
+    reportedRate: run.rate,
+    peakMb: run.peakMb,
+    cpuUsPerLine: run.cpuUs / run.results,
+  };
 }
 
 /** bench/undici-create-loop.mjs: the same number of creates by the least an undici client does. */
 function undiciLoop(url, key, count) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bench/undici-create-loop.mjs'), url, key, String(count), values.concurrency], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bench/undici-create-loop.mjs'), url, key, String(count), values.concurrency], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`undici-create-loop exited ${code}`))));
   });
 }
 
-/** `edited`: the number of a line written with another house number. */
-async function writeLines(path, count, prefix, edited = 0) {
-  const out = createWriteStream(path);
-  for (let i = 1; i <= count; i++) {
-    const line = `{"courier":"DEMO-BIKE","country":"NL","postal_code":"1234AB","number":"${prefix}-${i}${i === edited ? 'b' : ''}"}\n`;
-    if (!out.write(line)) await new Promise((resolve) => out.once('drain', resolve));
-  }
-  await new Promise((resolve) => out.end(resolve));
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 /** Step 3: a --rss-lines import against the bare server, its re-run, and a re-run after one edited line; the lines to print. */
 async function rssRuns(dir, cliEnv) {
   const bare = await startServer([fileURLToPath(import.meta.url), '--bare-server'], env);
   const rssLines = Number(values['rss-lines']);
   const rssInput = join(dir, 'rss.ndjson');
-  await writeLines(rssInput, rssLines, 'rss');
+  await writeCreates(rssInput, rssLines, 'rss');
   const rssEnv = { ...cliEnv, PARCELS_BASE_URL: bare.url };
   try {
     const big = await importRun(rssInput, rssEnv);
     const rerun = await importRun(rssInput, rssEnv);
-    await writeLines(rssInput, rssLines, 'rss', Math.ceil(rssLines / 2));
+    await writeCreates(rssInput, rssLines, 'rss', Math.ceil(rssLines / 2));
     const edited = await importRun(rssInput, rssEnv, ['--continue']);
     if (big.results !== rssLines || !rerun.summary.includes(`${rssLines} already done`) || !edited.summary.includes(`1 created, ${rssLines - 1} already done`)) {
       throw new Error(`large import: ${big.summary} / ${rerun.summary} / ${edited.summary}`);
@@ -175,7 +126,7 @@ async function rssRuns(dir, cliEnv) {
 }
 
 async function main() {
-  if (values['bare-server']) return bareServer();
+  if (values['bare-server']) return console.log((await bareServer()).url);
   if (values['rss-only']) {
     const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
     try {
@@ -192,7 +143,7 @@ async function main() {
   const concurrency = Number(values.concurrency);
   const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
   const load = loadavg()[0].toFixed(2);
-  const { DEFAULT_SEED, DEMO_API_KEY } = await import(join(root, 'dist/sandbox/index.js'));
+  const { DEFAULT_SEED, DEMO_API_KEY } = await import(join(ROOT, 'dist/sandbox/index.js'));
   // The default seed's limit (100,000 requests a minute) would turn later rounds into 429s: cheap
   // answers for autocannon, pauses for the import. Limiting stays on, out of reach.
   const seed = join(dir, 'seed.json');
@@ -241,7 +192,7 @@ async function main() {
       cpu.undici.push(loop.cpuUsPerRequest);
       for (const mode of round % 2 === 0 ? ['journal', 'none'] : ['none', 'journal']) {
         const input = join(dir, `in-${round}-${mode}.ndjson`);
-        await writeLines(input, lines, `${round}-${mode}`);
+        await writeCreates(input, lines, `${round}-${mode}`);
         const run = await importRun(input, mode === 'journal' ? cliEnv : { ...cliEnv, PARCELS_BENCH_NO_JOURNAL: '1' });
         if (run.results !== lines || !run.summary.includes(`${lines} created`)) throw new Error(`expected ${lines} created: ${run.summary}`);
         rates[mode].push(lines / run.seconds);
@@ -251,7 +202,7 @@ async function main() {
     }
     const longLines = Number(values['long-lines']);
     const longInput = join(dir, 'long.ndjson');
-    await writeLines(longInput, longLines, 'long');
+    await writeCreates(longInput, longLines, 'long');
     const long = await importRun(longInput, cliEnv);
     if (long.results !== longLines || !long.summary.includes(`${longLines} created`)) throw new Error(`long import: ${long.summary}`);
     const longAutocannon = (await cannon(Number(values.duration))).requests.average;

@@ -13,12 +13,11 @@
 // 3. CPU per line: --cpu-lines lines on loopback, no latency, no limit: the client process's user +
 //    system CPU (start-up included, bench/usage-hook.mjs) over the lines.
 // NODE_EXTRA_CA_CERTS is unset for every process.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BIN, ROOT, benchEnv, createPoster, measuredRtt, runCreate, serveSandbox, writeCreates } from './lib/kit.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -29,90 +28,28 @@ const { values } = parseArgs({
     bin: { type: 'string' },
   },
 });
-const root = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(root, 'bin/parcels.js');
 const CLIENT = values.bin ?? BIN;
-const { DEFAULT_SEED, DEMO_API_KEY } = await import(join(root, 'dist/sandbox/index.js'));
+const { DEFAULT_SEED, DEMO_API_KEY } = await import(join(ROOT, 'dist/sandbox/index.js'));
 const dir = mkdtempSync(join(tmpdir(), 'bulk-pace-'));
-const env = { ...process.env, NO_COLOR: '1' };
-delete env.NODE_EXTRA_CA_CERTS;
+const env = benchEnv();
 const CONCURRENCY = 32;
 
-/** `sandbox serve` on a free port; resolves once it prints its URL. */
-async function serve(name, rateLimit, extra = []) {
-  const seed = join(dir, `${name}-seed.json`);
-  writeFileSync(seed, JSON.stringify({ ...DEFAULT_SEED, rate_limit: rateLimit }));
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--db', ':memory:', '--seed', seed, ...extra], { env: { ...env, PARCELS_CONFIG_DIR: join(dir, `${name}-server`) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    const look = (chunk) => {
-      out += chunk;
-      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (found) resolve(found[0]);
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    child.once('exit', (code) => reject(new Error(`sandbox serve exited ${code}: ${out}`)));
-  });
-  return { url, ready: performance.now(), stop: () => child.kill('SIGTERM') };
-}
+/** This build's sandbox with the organisation limited to `rateLimit`. */
+const serve = (name, rateLimit, args = []) => serveSandbox({ dir, name, env, seed: { ...DEFAULT_SEED, rate_limit: rateLimit }, args });
 
-function input(name, lines) {
-  const file = join(dir, `${name}.ndjson`);
-  writeFileSync(file, Array.from({ length: lines }, (_, i) => JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: `${name}-${i + 1}` })).join('\n') + '\n');
-  return file;
-}
-
-/** `parcels create --from FILE`: wall ms, the rate its summary reports, CPU µs per line. */
-function create(name, url, file, lines) {
-  const usage = join(dir, `${name}-usage.json`);
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', join(root, 'bench/usage-hook.mjs'), CLIENT, 'create', '--from', file, '--concurrency', String(CONCURRENCY)], {
-    env: { ...env, PARCELS_CONFIG_DIR: join(dir, `${name}-cli`), PARCELS_BASE_URL: url, PARCELS_API_KEY: DEMO_API_KEY, BULK_BENCH_USAGE_FILE: usage },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve, reject) =>
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`create --from exited ${code}: ${stderr}`));
-      const wallMs = performance.now() - started;
-      const rate = Number(/(\d+) lines\/s/.exec(stderr)?.[1]);
-      const { userUs, systemUs } = JSON.parse(readFileSync(usage, 'utf8'));
-      resolve({ wallMs, rate, cpuUsPerLine: (userUs + systemUs) / lines });
-    }),
-  );
-}
-
-
-const createBody = (n) => JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: `rtt-${n}` });
-let bareKeys = 0;
-function postCreate(url) {
-  const n = ++bareKeys;
-  return fetch(`${url}/deliveries/v1/parcels`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${DEMO_API_KEY}`, 'content-type': 'application/json', 'idempotency-key': `bench-pace-${process.pid}-${n}-key` },
-    body: createBody(n),
-  }).then((r) => r.arrayBuffer());
-}
-
-/** Median of 20 sequential creates on one kept-alive connection: the round trip a line really waits. */
-async function measuredRtt(url) {
-  await postCreate(url);
-  const times = [];
-  for (let i = 0; i < 20; i++) {
-    const t0 = performance.now();
-    await postCreate(url);
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[10];
+/** `parcels create --from` of `lines` new lines: wall ms, the rate its summary reports, CPU µs per line. */
+async function create(name, url, lines) {
+  const input = await writeCreates(join(dir, `${name}.ndjson`), lines, name);
+  const run = await runCreate({ bin: CLIENT, input, usage: true, env: { ...env, PARCELS_CONFIG_DIR: join(dir, `${name}-cli`), PARCELS_BASE_URL: url, PARCELS_API_KEY: DEMO_API_KEY }, args: ['--concurrency', String(CONCURRENCY)] });
+  return { ...run, cpuUsPerLine: run.cpuUs / lines };
 }
 
 /** The same number of creates from a bare fetch loop at the same concurrency: lines/s. */
 async function bareLoop(url, lines) {
+  const post = createPoster(url, DEMO_API_KEY, 'pace');
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next++ < lines) await postCreate(url); }));
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next++ < lines) await post(); }));
   return lines / ((performance.now() - t0) / 1000);
 }
 
@@ -124,15 +61,15 @@ try {
   console.log(`load average ${loadavg()[0].toFixed(2)} at start`);
 
   const cpuServer = await serve('cpu', unlimited);
-  const cpu = await create('cpu', cpuServer.url, input('cpu', cpuLines), cpuLines);
+  const cpu = await create('cpu', cpuServer.url, cpuLines);
   cpuServer.stop();
   console.log(`CPU per line: ${cpuLines} lines on loopback, ${cpu.cpuUsPerLine.toFixed(0)} µs/line, ${cpu.rate} lines/s`);
 
   if (latencyLines > 0) {
     const slow = await serve('latency', unlimited, ['--latency', '50']);
-    const rttMs = await measuredRtt(slow.url);
+    const rttMs = await measuredRtt(slow.url, DEMO_API_KEY, 'pace');
     const bare = await bareLoop(slow.url, latencyLines);
-    const latency = await create('latency', slow.url, input('latency', latencyLines), latencyLines);
+    const latency = await create('latency', slow.url, latencyLines);
     slow.stop();
     const ideal = CONCURRENCY / 0.05;
     const idealMeasured = CONCURRENCY / (rttMs / 1000);
@@ -144,7 +81,7 @@ try {
   if (rateLines > 0) {
     const limited = await serve('rate', { requests: 300, window_s: 5 });
     const sinceReady = performance.now() - limited.ready;
-    const paced = await create('rate', limited.url, input('rate', rateLines), rateLines);
+    const paced = await create('rate', limited.url, rateLines);
     const idealMs = (Math.ceil(rateLines / 300) - 1) * 5000 - sinceReady + (300 / cpu.rate) * 1000;
     // The last window is spent: read the usage once the next one opens.
     await new Promise((resolve) => setTimeout(resolve, 5_500));

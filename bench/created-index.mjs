@@ -15,11 +15,11 @@
 // Peak RSS and CPU from bench/usage-hook.mjs (the process's own maxRSS at exit).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync, appendFileSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readdirSync, rmSync, writeSync, appendFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BIN as DEFAULT_BIN, ROOT, benchEnv, runCreate } from './lib/kit.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,15 +31,12 @@ const { values } = parseArgs({
     bin: { type: 'string' },
   },
 });
-const root = fileURLToPath(new URL('..', import.meta.url));
-const BIN = values.bin ?? join(root, 'bin/parcels.js');
-const USAGE_HOOK = join(root, 'bench/usage-hook.mjs');
+const BIN = values.bin ?? DEFAULT_BIN;
 const LINES = Number(values.lines);
 const BATCHES = Number(values.batches);
 const CHECK_LINES = Number(values['check-lines']);
 const CREATE_PATH = '/deliveries/v1/parcels';
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
+const env = benchEnv();
 
 function fields(prefix, i) {
   return { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: `${prefix}-${i}` };
@@ -89,32 +86,17 @@ function appendRecords(indexFile, n, prefix, count) {
 }
 
 function startBare() {
-  const child = spawn(process.execPath, [join(root, 'bench/bulk-import.mjs'), '--bare-server'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bench/bulk-import.mjs'), '--bare-server'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve({ url: String(chunk).trim().split('\n')[0], stop: () => child.kill('SIGTERM') }));
     child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
   });
 }
 
-let runs = 0;
-function run(input, childEnv, codes = [0]) {
-  return new Promise((resolve, reject) => {
-    const usageFile = join(tmpdir(), `created-index-usage-${process.pid}-${++runs}.json`);
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, BIN, 'create', '--from', input, '--concurrency', '32'], { env: { ...childEnv, BULK_BENCH_USAGE_FILE: usageFile }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let results = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) results++;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => {
-      if (!codes.includes(code)) return reject(new Error(`parcels create --from exited ${code}: ${stderr}`));
-      const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
-      rmSync(usageFile, { force: true });
-      resolve({ code, seconds: (performance.now() - started) / 1000, cpuSeconds: (usage.userUs + usage.systemUs) / 1e6, results, stderr: stderr.trim(), peakMb: usage.maxRssKb / 1024 });
-    });
-  });
+/** `parcels create --from input`: its exit code, seconds, CPU seconds, result lines, summary and peak RSS. */
+async function run(input, childEnv, codes = [0]) {
+  const r = await runCreate({ bin: BIN, input, env: childEnv, usage: true, args: ['--concurrency', '32'], codes });
+  return { code: r.code, seconds: r.wallMs / 1000, cpuSeconds: r.cpuUs / 1e6, results: r.results, stderr: r.stderr, peakMb: r.peakMb };
 }
 
 async function main() {

@@ -8,12 +8,11 @@
 // the process's own CPU time per line (start-up included) and peak RSS, read at its exit by
 // bench/usage-hook.mjs. Before them, one --rss-lines import of this build, journal on: its peak RSS
 // (the memory target); after them, the base build's.
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BIN, bareServer, benchEnv, median, runCreate } from './lib/kit.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,26 +23,7 @@ const { values } = parseArgs({
     base: { type: 'string' },
   },
 });
-const root = fileURLToPath(new URL('..', import.meta.url));
-const builds = { now: join(root, 'bin/parcels.js'), ...(values.base === undefined ? {} : { base: values.base }) };
-const USAGE_HOOK = join(root, 'bench/usage-hook.mjs');
-
-/** A bare server: 201 with a fresh entry_id for every request, nothing stored. */
-async function bareServer() {
-  const { createServer } = await import('node:http');
-  let n = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(`{"data":{"entry_id":"${id}","status":0}}`);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
-}
+const builds = { now: BIN, ...(values.base === undefined ? {} : { base: values.base }) };
 
 async function writeCsv(path, count, prefix) {
   const out = createWriteStream(path);
@@ -55,34 +35,16 @@ async function writeCsv(path, count, prefix) {
   await new Promise((resolve) => out.end(resolve));
 }
 
-let runs = 0;
-function importRun(bin, input, env) {
-  return new Promise((resolve, reject) => {
-    const usageFile = join(tmpdir(), `csv-bench-usage-${process.pid}-${++runs}.json`);
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, bin, 'create', '--from', input, '--concurrency', values.concurrency], { env: { ...env, BULK_BENCH_USAGE_FILE: usageFile }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let results = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) results++;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${bin} create --from exited ${code}: ${stderr}`));
-      const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
-      rmSync(usageFile, { force: true });
-      resolve({ seconds: (performance.now() - started) / 1000, results, peakMb: usage.maxRssKb / 1024, cpuUsPerLine: (usage.userUs + usage.systemUs) / results });
-    });
-  });
+/** `parcels create --from input` of `bin`: seconds, results, its CPU per result line and peak RSS. */
+async function importRun(bin, input, env) {
+  const run = await runCreate({ bin, input, env, usage: true, args: ['--concurrency', values.concurrency] });
+  return { seconds: run.wallMs / 1000, results: run.results, peakMb: run.peakMb, cpuUsPerLine: run.cpuUs / run.results };
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'csv-bench-'));
 const server = await bareServer();
 try {
-  const env = { ...process.env, PARCELS_BASE_URL: server.url, PARCELS_API_KEY: 'bench-key-0123456789', NO_COLOR: '1' };
-  delete env.NODE_EXTRA_CA_CERTS;
+  const env = { ...benchEnv(), PARCELS_BASE_URL: server.url, PARCELS_API_KEY: 'bench-key-0123456789' };
   const rssRun = async (name) => {
     const input = join(dir, `rss-${name}.csv`);
     await writeCsv(input, rssLines, `rss-${name}`);

@@ -1,3 +1,4 @@
+import { spokenDuration } from './schemas/time-text.js';
 import { FLAG_FOR_FIELD } from './args/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
@@ -38,16 +39,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   if (error instanceof SandboxUnavailableError || error instanceof CheckFailedError) {
     return { message: error.message, code, exitCode, hint: error.hint };
   }
-  if (error instanceof NotLoggedInError) {
-    const login = error.loginProfile === undefined ? undefined : await loginCommand(ctx, error.loginBaseUrl);
-    const hint =
-      login === undefined
-        ? error.hint
-        : error.loginBaseUrl === undefined
-          ? `run \`${login}\`, or set PARCELS_API_KEY`
-          : `set PARCELS_API_KEY for a one-off request, or run \`${login}\` to save a key for that host`;
-    return { message: error.message, code, exitCode, hint };
-  }
+  if (error instanceof NotLoggedInError) return { message: error.message, code, exitCode, hint: renderHint(error.hintParts, ctx.commandLine) };
   if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
@@ -146,7 +138,7 @@ async function hintForStatus(error: ApiError, ctx: Context): Promise<string | un
     }
     case 429:
       return error.retryAfter !== undefined
-        ? `rate limited: wait ${error.retryAfter} s and try again (or raise --retries)`
+        ? `rate limited: wait ${spokenDuration(error.retryAfter)} and try again (or raise --retries)`
         : 'rate limited: wait a moment and try again (or raise --retries)';
     default:
       return error.status >= 500 ? 'the service failed or is unavailable: try again later (raise --retries to retry longer)' : undefined;

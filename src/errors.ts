@@ -120,15 +120,14 @@ export class DryRunComplete extends Error {
 /** No API key for the profile: nothing was sent, the user has to log in first. */
 export class NotLoggedInError extends Error {
   override readonly name = 'NotLoggedInError';
+  /** The hint's plain form (no command line); describe-error renders `hintParts` where the user's command ran. */
+  readonly hint: string;
   constructor(
     message: string,
-    readonly hint: string,
-    /** Set when logging in to this profile fixes it: the hint then names `auth login` with the --base-url the user typed. */
-    readonly loginProfile?: string,
-    /** The host the key is for, when the profile's key belongs to another: the login hint names it. */
-    readonly loginBaseUrl?: string,
+    readonly hintParts: readonly HintPart[],
   ) {
     super(message);
+    this.hint = renderHint(hintParts);
   }
 }
 

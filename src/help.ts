@@ -1,6 +1,7 @@
 import type { CommandDefinition, GlobalFlagSpec } from './definitions/definition.js';
 import { helpDescription } from './definitions/definition.js';
 import { HELP_SECTIONS, groupDescription } from './definitions/groups.js';
+import { wrapWords } from './io/wrap.js';
 
 /** Help topics beyond commander's per-command help: `parcels help exit-codes`, `parcels help environment`. */
 const TOPICS: Record<string, string> = {
@@ -44,11 +45,11 @@ const EXIT_CODES: readonly [string, string][] = [
 
 function exitCodesHelp(width: number): string {
   return [
-    ...wrap('Exit codes (stable; scripts may rely on them):', width),
+    ...wrapWords('Exit codes (stable; scripts may rely on them):', width),
     '',
     twoColumns(EXIT_CODES, 5, width),
     '',
-    ...wrap('With --output json (or --json), errors are one JSON line on stderr:', width),
+    ...wrapWords('With --output json (or --json), errors are one JSON line on stderr:', width),
     // An example to copy: never broken.
     '  {"error":{"status":422,"code":"validation_failed","message":"…","exit_code":6}}',
     '',
@@ -95,27 +96,14 @@ const DEFAULT_WIDTH = 80;
 /** A description column narrower than this goes on its own line under its name. */
 const MIN_DESCRIPTION = 24;
 
-/** `text` broken at spaces into lines of at most `width` characters (a longer word stands alone). */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
-}
-
 /** Two columns, the right one wrapped to the width; too narrow for both: the description under its name. */
 function twoColumns(pairs: readonly [string, string][], left: number, width: number): string {
   const room = width - 2 - left;
   return pairs
     .map(([name, description]) => {
-      if (room < MIN_DESCRIPTION) return [`  ${name}`, ...wrap(description, width - 6).map((l) => `      ${l}`)].join('\n');
+      if (room < MIN_DESCRIPTION) return [`  ${name}`, ...wrapWords(description, width - 6).map((l) => `      ${l}`)].join('\n');
       const indent = ' '.repeat(left + 2);
-      const wrapped = wrap(description, room);
+      const wrapped = wrapWords(description, room);
       // A name wider than its column: the description starts on the next line, in its column.
       if (name.length + 2 > left) return [`  ${name}`, ...wrapped.map((l) => `${indent}${l}`)].join('\n');
       const [first = '', ...rest] = wrapped;
@@ -185,7 +173,7 @@ export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly
     'Examples:',
     ...examples.map((e) => `  ${e}`),
     '',
-    ...wrap('More help: parcels help <command> (e.g. parcels help events add) | parcels help exit-codes | parcels help environment', width),
+    ...wrapWords('More help: parcels help <command> (e.g. parcels help events add) | parcels help exit-codes | parcels help environment', width),
     '',
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import { isoSeconds } from '../schemas/time-text.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -25,7 +26,7 @@ export interface BatchChange {
 /** The input changed since its batch last ran, and neither --continue nor --new-batch was given: nothing was sent. */
 export class BatchChangedError extends UsageError<'--from'> {
   constructor(readonly change: BatchChange) {
-    super(changedMessage(change, new Date(change.lastRan).toISOString()), '--from');
+    super(changedMessage(change, isoSeconds(change.lastRan / 1000)), '--from');
   }
 
   /** create: lines of the input that match what batches on the target created, the path's included (what `--new-batch` would meet: it skips them). */

@@ -1,4 +1,4 @@
-import { UUID_PATTERN } from '../schemas/parcel-id.js';
+import { readJsonLine } from '../schemas/json-line.js';
 import type { InputFormat } from './input-format.js';
 import type { InputSource, RawLine } from './input-lines.js';
 import { splitLines } from './input-lines.js';
@@ -100,23 +100,9 @@ class NdjsonLine implements InputLine {
   }
 
   private parse(): Parsed {
-    this.parsed ??= withColumns(parseNdjson(this.text, this.bareIds), this.columns);
+    this.parsed ??= withColumns(readJsonLine(this.text, this.bareIds), this.columns);
     return this.parsed;
   }
-}
-
-function parseNdjson(text: string, bareIds: boolean): Parsed {
-  if (bareIds && UUID_PATTERN.test(text)) return { record: { entry_id: text }, json: false };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { record: undefined, json: false, problem: `is not valid JSON (${(error as Error).message})` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { record: undefined, json: false, problem: bareIds ? 'must be a JSON object or a bare parcel id' : 'must be a JSON object' };
-  }
-  return { record: value as Record<string, unknown>, json: true };
 }
 
 /** An NDJSON line under the column rules: its identity field taken out, ignored fields dropped. */

@@ -1,5 +1,5 @@
 import { presentList } from '../io/present.js';
-import { durationText } from '../io/time.js';
+import { ageText } from '../schemas/time-text.js';
 import type { batchesCommands } from '../definitions/batches.js';
 import { defineCommand } from '../command-kit/types.js';
 import type { JournalSummary } from '../bulk/journal/list.js';
@@ -33,7 +33,7 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
       failed: journal.lastRun?.failed ?? journal.counts.rejected + journal.counts.uncertain,
       invalid: journal.lastRun?.invalid ?? 0,
       cancelled: journal.lastRun?.cancelled ?? 0,
-      age: durationText(Math.max(0, journal.ageMs / 1000)),
+      age: ageText(journal.ageMs / 1000),
     }));
     await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },

@@ -11,6 +11,7 @@ import { didYouMean } from '../io/did-you-mean.js';
 import type { OutboxHere } from '../doctor/local.js';
 import { journalTarget } from '../bulk/target.js';
 import { otherCommand } from '../hint/hint.js';
+import type { CommandLine } from '../hint/hint.js';
 import type { CheckResult, DoctorReport } from '../doctor/report.js';
 import { exitCodeOf, failure, ok, skipped } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
@@ -85,7 +86,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
       base_url_from: settings.baseUrl === undefined ? null : settings.sources.baseUrl,
       api_key_from: settings.apiKey === undefined ? null : settings.sources.apiKey,
     });
-    report.checks.push(settingsCheck(settings));
+    report.checks.push(settingsCheck(settings, ctx.commandLine));
   }
   const usable = settings?.baseUrl !== undefined && settings.apiKey !== undefined;
   if (usable) {
@@ -95,6 +96,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
       now: ctx.now,
       signal: ctx.signal,
       loginCommand: await loginCommand(ctx),
+      againCommand: otherCommand(ctx.commandLine, ['doctor']),
       client: (options) => ctx.client(options),
     });
     report.checks.push(...findings.checks);
@@ -113,14 +115,14 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
 
 const FROM: Readonly<Record<SettingSource, string>> = { flag: 'flag', env: 'environment', profile: 'profile', default: 'default', sandbox: '--sandbox' satisfies FlagName };
 
-function settingsCheck(settings: Settings): CheckResult {
+function settingsCheck(settings: Settings, line: CommandLine): CheckResult {
   const profile = `profile "${settings.profile}" (${settings.sources.profile === 'profile' ? 'current_profile' : FROM[settings.sources.profile]})`;
   if (settings.baseUrl === undefined) {
-    return failure('settings', `${profile}: no base URL`, `run \`parcels auth login --profile ${settings.profile} --base-url URL\`, or set PARCELS_BASE_URL`, 2);
+    return failure('settings', `${profile}: no base URL`, `run \`${otherCommand(line, ['auth', 'login', '--profile', settings.profile, '--base-url', 'URL'], [])}\`, or set PARCELS_BASE_URL`, 2);
   }
   const baseUrl = `base URL ${settings.baseUrl} (${sourceName(settings.sources.baseUrl, 'PARCELS_BASE_URL', '--base-url', settings.profile)})`;
   if (settings.apiKey === undefined) {
-    return failure('settings', `${profile}, ${baseUrl}: no API key`, `run \`parcels auth login --profile ${settings.profile}\`, or set PARCELS_API_KEY`, 3);
+    return failure('settings', `${profile}, ${baseUrl}: no API key`, `run \`${otherCommand(line, ['auth', 'login', '--profile', settings.profile], ['--base-url'])}\`, or set PARCELS_API_KEY`, 3);
   }
   const key = `key from ${settings.sources.apiKey === 'sandbox' ? 'the sandbox demo key' : sourceName(settings.sources.apiKey, 'PARCELS_API_KEY', undefined, settings.profile)}`;
   return ok('settings', `${profile}, ${baseUrl}, ${key}`);

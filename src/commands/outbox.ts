@@ -1,7 +1,7 @@
 import { journalTarget } from '../bulk/target.js';
 import { presentList } from '../io/present.js';
 import { renderLine } from '../io/render.js';
-import { durationText } from '../io/time.js';
+import { ageText, isoSeconds } from '../schemas/time-text.js';
 import { entryWhat } from '../bulk/outbox-describe.js';
 import type { outboxCommands } from '../definitions/outbox.js';
 import { defineCommand } from '../command-kit/types.js';
@@ -25,8 +25,8 @@ export default defineCommand<typeof outboxCommands.outbox, Record<string, never>
     const now = await ctx.serviceNow();
     const rows = entries.map((entry) => ({
       seq: entry.seq,
-      age: durationText(Math.max(0, now - entry.capturedAt / 1000)),
-      captured_at: new Date(entry.capturedAt).toISOString(),
+      age: ageText(now - entry.capturedAt / 1000),
+      captured_at: isoSeconds(entry.capturedAt / 1000),
       command: entry.command,
       parcel: entry.parcel ?? '',
       what: entryWhat(entry),

@@ -1,3 +1,4 @@
+import { spokenDuration } from '../schemas/time-text.js';
 import { NotDeliveredError, UsageError } from '../errors.js';
 import { renderMessage } from '../io/render.js';
 import { sanitize } from '../io/sanitize.js';
@@ -77,7 +78,7 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
         await out.update(updates.first(snapshots));
       },
       fresh: (batch) => out.update(updates.fresh(batch)),
-      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${Math.ceil(delayMs / 1000)} s`, 'warn'),
+      pausing: (error, delayMs) => renderMessage(ctx.io, `${sanitize(error.message)}; polling again in ${spokenDuration(Math.ceil(delayMs / 1000))}`, 'warn'),
       sleep,
       signal: ctx.signal,
     });

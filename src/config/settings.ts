@@ -1,4 +1,5 @@
 import { NotLoggedInError, UsageError } from '../errors.js';
+import { hintCommand } from '../hint/hint.js';
 import type { OutputFormat } from '../io/output-format.js';
 import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
@@ -186,13 +187,12 @@ export function requireApiKey(settings: Settings): string {
   const { profile } = settings;
   if (settings.withheldKey !== undefined) {
     const target = settings.baseUrl === undefined ? 'no base URL' : originOf(settings.baseUrl);
-    throw new NotLoggedInError(
-      `the API key of profile "${profile}" is for ${settings.withheldKey.boundTo}, not ${target}; it was not sent`,
-      // describe-error rewrites this on the user's command line; this plain form serves without one.
-      `set PARCELS_API_KEY for a one-off request, or run \`parcels auth login --profile ${profile}${settings.baseUrl === undefined ? '' : ` --base-url ${settings.baseUrl}`}\` to save a key for that host`,
-      profile,
-      settings.baseUrl,
-    );
+    const login = settings.baseUrl === undefined ? hintCommand(['auth', 'login', '--profile', profile], []) : hintCommand(['auth', 'login', '--profile', profile, '--base-url', settings.baseUrl], []);
+    throw new NotLoggedInError(`the API key of profile "${profile}" is for ${settings.withheldKey.boundTo}, not ${target}; it was not sent`, [
+      'set PARCELS_API_KEY for a one-off request, or run ',
+      login,
+      ' to save a key for that host',
+    ]);
   }
-  throw new NotLoggedInError(`no API key for profile "${profile}"`, `run \`parcels auth login --profile ${profile}\`, or set PARCELS_API_KEY`, profile);
+  throw new NotLoggedInError(`no API key for profile "${profile}"`, ['run ', hintCommand(['auth', 'login', '--profile', profile], ['--base-url']), ', or set PARCELS_API_KEY']);
 }

@@ -4,7 +4,7 @@ import { listJournals } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
 import { configFileState } from '../config/permissions.js';
 import { shellQuote } from '../hint/shell.js';
-import { relativeTime } from '../io/time.js';
+import { relativeTime } from '../schemas/time-text.js';
 import type { CheckResult } from './report.js';
 import { ok, warning } from './report.js';
 

@@ -1,3 +1,4 @@
+import { spokenDuration } from '../schemas/time-text.js';
 import type { Probe } from '../api/probe.js';
 import { SCOPES, probe, scopeRequests } from '../api/probe.js';
 import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise } from '../clock-skew/policy.js';
@@ -40,6 +41,8 @@ export async function checkService(input: {
   signal: AbortSignal;
   /** `parcels auth login` as the user would paste it here (their profile and base URL, quoted). */
   loginCommand: string;
+  /** `parcels doctor` where the user's ran (their --profile, --base-url, --sandbox), to run again. */
+  againCommand: string;
   /** Builds the probes' client (ctx.client): one attempt each, on the doctor's clock, telling it every answer's skew. */
   client: (options: ClientOptions) => ApiClient;
 }): Promise<ServiceFindings> {
@@ -63,7 +66,7 @@ export async function checkService(input: {
   }
   const first = probes['deliveries:read'];
   const unknown = Object.fromEntries(SCOPES.map((s) => [s, 'unknown'])) as Record<Scope, ScopeState>;
-  const scopeChecks = (): CheckResult[] => SCOPES.map((scope) => scopeCheck(scope, probes[scope], required.includes(scope), settings, input.loginCommand));
+  const scopeChecks = (): CheckResult[] => SCOPES.map((scope) => scopeCheck(scope, probes[scope], required.includes(scope), settings, input));
   const url = settings.baseUrl;
   const error = first.error;
 
@@ -84,7 +87,7 @@ export async function checkService(input: {
     // A failing or rate-limiting service says nothing about the key.
     checks.push(
       error.status === 429
-        ? failure('host', `${url} answered 429: rate limited`, 'wait a minute and run `parcels doctor` again', EXIT.RATE_LIMITED)
+        ? failure('host', `${url} answered 429: rate limited`, `wait a minute and run \`${input.againCommand}\` again`, EXIT.RATE_LIMITED)
         : failure('host', `${url} answered ${error.status}: ${error.message}`, 'the service is failing or unavailable: try again later', EXIT.UNAVAILABLE),
       skipped('key', 'the service did not get as far as the key'),
       ...scopeChecks(),
@@ -117,21 +120,21 @@ function scopeState(p: Probe): ScopeState {
   return 'unknown';
 }
 
-function scopeCheck(scope: Scope, p: Probe, required: boolean, settings: Settings, login: string): CheckResult {
+function scopeCheck(scope: Scope, p: Probe, required: boolean, settings: Settings, commands: { loginCommand: string; againCommand: string }): CheckResult {
   const name = `scope ${scope}`;
   const state = scopeState(p);
   if (state === 'held') return ok(name, 'held');
   if (state === 'missing') {
     const error = p.error as ApiError;
     const detail = scope === 'deliveries:write' ? writeRefusal(error) : `missing (403: ${error.message})`;
-    const fix = /verif/i.test(detail) && !/scope/i.test(detail) ? 'verify the organisation in the API console' : scopeFix(scope, settings, login);
+    const fix = /verif/i.test(detail) && !/scope/i.test(detail) ? 'verify the organisation in the API console' : scopeFix(scope, settings, commands.loginCommand);
     return required
       ? failure(name, `${detail}, and --require-scope ${scope} was given`, fix, EXIT.AUTH)
       : warning(name, detail, fix);
   }
   const why = p.error === undefined ? 'no answer' : p.error instanceof ApiError ? `${p.error.status}: ${p.error.message}` : p.error.message;
   const detail = `unknown: the probe got ${why}`;
-  const fix = 'run `parcels doctor` again later';
+  const fix = `run \`${commands.againCommand}\` again later`;
   return required ? failure(name, `${detail}, and --require-scope ${scope} was given`, fix, EXIT.UNAVAILABLE) : warning(name, detail, fix);
 }
 
@@ -146,7 +149,7 @@ function writeRefusal(error: ApiError): string {
 function clockCheck(skewS: number | null): CheckResult {
   if (skewS === null) return skipped('clock', 'no answer carried a Date header');
   const size = Math.abs(skewS);
-  const detail = size === 0 ? 'in step with the service' : `this machine's clock is ${size} s ${skewS > 0 ? 'behind' : 'ahead of'} the service`;
+  const detail = size === 0 ? 'in step with the service' : `this machine's clock is ${spokenDuration(size)} ${skewS > 0 ? 'behind' : 'ahead of'} the service`;
   const fix = "synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected";
   if (size > SKEW_FAIL_S) return failure('clock', detail, fix, EXIT.REJECTED);
   if (size > SKEW_WARN_S) return warning('clock', detail, fix);

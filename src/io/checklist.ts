@@ -10,6 +10,7 @@ import { sanitize } from './sanitize.js';
 import { writeOut } from './streams.js';
 import type { IO } from './streams.js';
 import { displayWidth } from './table.js';
+import { wrapWords } from './wrap.js';
 
 export type CheckState = 'ok' | 'warning' | 'failure' | 'skipped';
 
@@ -28,21 +29,6 @@ const MARKS: Readonly<Record<CheckState, { mark: string; style: 'green' | 'yello
   skipped: { mark: '-', style: 'dim' },
 };
 
-/** `text` in lines of at most `width` columns, broken at spaces (a word longer than that stays whole). */
-export function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line === '' ? word : `${line} ${word}`;
-    if (line !== '' && displayWidth(next) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  lines.push(line);
-  return lines;
-}
-
 /** The checklist's text: `width` set (a terminal) wraps each line under its own start. */
 export function checklistText(items: readonly ChecklistItem[], opts: { colour: boolean; width?: number }): string {
   const s = styles(opts.colour);
@@ -50,7 +36,7 @@ export function checklistText(items: readonly ChecklistItem[], opts: { colour: b
   // `✓ name  ` : where the detail and the fix start.
   const indent = 2 + nameWidth + 2;
   const block = (text: string, first: string, style: Style = (t) => t): string => {
-    const lines = opts.width === undefined ? [text] : wrapWords(text, Math.max(20, opts.width - indent));
+    const lines = opts.width === undefined ? [text] : wrapWords(text, Math.max(20, opts.width - indent), displayWidth);
     return lines.map((line, i) => `${i === 0 ? first : ' '.repeat(indent)}${style(line)}`.replace(/\s+$/u, '')).join('\n') + '\n';
   };
   let out = '';

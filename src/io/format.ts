@@ -8,7 +8,7 @@ import { styles } from './colour.js';
 import type { Styles } from './colour.js';
 import { sanitize } from './sanitize.js';
 import type { IO } from './streams.js';
-import { isoUtcSeconds, relativeTime, timeText } from './time.js';
+import { isoUtcSeconds, relativeTime, timeText } from '../schemas/time-text.js';
 import { DELIVERED_OUTCOMES } from '../schemas/codes.js';
 
 export type { CodeNames };

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { durationText } from './time.js';
+import { durationText } from '../schemas/time-text.js';
 import type { IO } from './streams.js';
 import type { LineOutcome } from '../schemas/line-outcome.js';
 

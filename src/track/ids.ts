@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readAll } from '../io/streams.js';
 import { parcelIdSchema } from '../schemas/parcel-id.js';
+import { readJsonLine } from '../schemas/json-line.js';
 import { resolveParcelId } from '../args/parcel-id.js';
 
 /** The text given with --from: a file, or stdin for "-". */
@@ -21,8 +22,9 @@ function isParcelId(value: unknown): value is string {
 
 /**
  * Parcel ids from --from: one per line, either the id itself or a JSON object with `entry_id` (so
- * `parcels list --output ndjson` pipes straight in). Blank lines are skipped; anything else stops
- * the command naming the line, before anything is sent.
+ * `parcels list --output ndjson` pipes straight in), read as the bulk commands read theirs
+ * (schemas/json-line.ts). Blank lines are skipped; anything else stops the command naming the
+ * line, before anything is sent.
  */
 export function idsFromLines(text: string): string[] {
   const ids: string[] = [];
@@ -30,20 +32,11 @@ export function idsFromLines(text: string): string[] {
     const line = raw.trim();
     if (line === '') return;
     const where = `--from line ${index + 1}`;
-    if (line.startsWith('{')) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch (error) {
-        throw new UsageError(`${where} is not valid JSON: ${(error as Error).message}`, '--from');
-      }
-      const id = (parsed as { entry_id?: unknown }).entry_id;
-      if (!isParcelId(id)) throw new UsageError(`${where} has no entry_id that is a parcel id (a UUID)`, '--from');
-      ids.push(id);
-      return;
-    }
-    if (!isParcelId(line)) throw new UsageError(`${where} must be a parcel id (a UUID) or a JSON object with entry_id (got "${line}")`, '--from');
-    ids.push(line);
+    const read = readJsonLine(line, true);
+    if (read.problem !== undefined) throw new UsageError(`${where} ${read.problem}`, '--from');
+    const id = read.record.entry_id;
+    if (!isParcelId(id)) throw new UsageError(`${where} has no entry_id that is a parcel id (a UUID)`, '--from');
+    ids.push(id);
   });
   return ids;
 }

@@ -10,7 +10,7 @@ import { styles } from '../io/colour.js';
 import type { CodeNames, FormatContext } from '../io/format.js';
 import { formatCell, formatContext, outcomeStyle } from '../io/format.js';
 import type { ColumnFit } from '../io/table.js';
-import { relativeTime, timeText } from '../io/time.js';
+import { relativeTime, timeText } from '../schemas/time-text.js';
 import { renderHeading, renderRecord } from '../io/render.js';
 import { sanitize } from '../io/sanitize.js';
 import { writeOut } from '../io/streams.js';

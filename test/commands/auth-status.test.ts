@@ -80,7 +80,7 @@ describe('auth status', () => {
     expect(r.code).toBe(8);
     expect(r.stdout).toBe(record(url, FULL_KEY, `logged_in\tno\nproblem\t${url} did not answer: connection refused: connect ECONNREFUSED ${url.slice(7)}\n`));
     expect(r.stderr).toBe(
-      `Error: ${url} did not answer: connection refused: connect ECONNREFUSED ${url.slice(7)}\nHint: check the base URL and the network, or run \`parcels auth status --offline\` for the local settings only\n`,
+      `Error: ${url} did not answer: connection refused: connect ECONNREFUSED ${url.slice(7)}\nHint: check the base URL and the network, or run \`parcels auth status --retries 0 --offline\` for the local settings only\n`,
     );
     const offline = await h.cli(['auth', 'status', '--offline'], { env: { PARCELS_BASE_URL: url } });
     expect(offline).toEqual({ code: 0, stdout: record(url, FULL_KEY, 'logged_in\tyes\n'), stderr: '' });

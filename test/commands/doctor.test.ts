@@ -3,6 +3,7 @@
  * unverified organisation, unreachable host, skewed clock, oracle down, --require-scope, loose
  * config permissions), with the exact report, exit code and hint; printed fixes run as printed.
  */
+import { spokenDuration } from '../../src/schemas/time-text.js';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -261,6 +262,18 @@ describe('parcels doctor', () => {
     expect(r.stderr).toBe(`Error: 1 check failed: key\nHint: run \`parcels auth login --profile 'my ops' --base-url ${h.sandbox.url}\` with a valid key\n`);
   });
 
+  it('a profile with a space and no key: the settings hint quotes it and keeps the --base-url typed (built by hint.ts, not by hand)', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { 'my ops': {} } }), { mode: 0o600 });
+    const bare: RunOpts = { dir, env: { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined } };
+    const noKey = await h.cli(['doctor', '--json', '--profile', 'my ops', '--base-url', h.sandbox.url], bare);
+    expect(noKey.code, noKey.stderr).toBe(3);
+    expect(report(noKey).checks[0].fix).toBe(`run \`parcels auth login --profile 'my ops' --base-url ${h.sandbox.url}\`, or set PARCELS_API_KEY`);
+    const noUrl = await h.cli(['doctor', '--json', '--profile', 'my ops'], bare);
+    expect(noUrl.code).toBe(2);
+    expect(report(noUrl).checks[0].fix).toBe("run `parcels auth login --profile 'my ops' --base-url URL`, or set PARCELS_BASE_URL");
+  });
+
   it('unverified organisation: the write probe says so, a warning', async () => {
     const j = report(await h.cli(['doctor', '--json'], { env: { PARCELS_API_KEY: UNVERIFIED_KEY } }));
     expect(j.checks.find((c: { check: string }) => c.check === 'scope deliveries:write')).toEqual({
@@ -331,14 +344,14 @@ describe('parcels doctor', () => {
     expect(w.checks.find((c: { check: string }) => c.check === 'clock')).toEqual({
       check: 'clock',
       result: 'warning',
-      detail: `this machine's clock is ${w.clock_skew_s} s behind the service`,
+      detail: `this machine's clock is ${spokenDuration(w.clock_skew_s)} behind the service`,
       fix: "synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected",
     });
 
     const ahead = await sandboxWith({ clockOffset: -600 });
     const fail = await h.cli(['doctor'], { env: { PARCELS_BASE_URL: ahead } });
     expect(fail.code).toBe(6);
-    expect(fail.stdout).toMatch(/^✗ clock {19}this machine's clock is (599|600|601) s ahead of the service\n {26}→ synchronise this machine's clock \(NTP\): event and attempt times more than 5 minutes ahead are rejected$/m);
+    expect(fail.stdout).toMatch(/^✗ clock {19}this machine's clock is (9 m 59 s|10 m|10 m 1 s) ahead of the service\n {26}→ synchronise this machine's clock \(NTP\): event and attempt times more than 5 minutes ahead are rejected$/m);
     expect(fail.stderr).toBe(
       "Error: 1 check failed: clock\nHint: synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected\n",
     );

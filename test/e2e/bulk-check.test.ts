@@ -4,28 +4,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
-import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
-import { replayTestHints } from '../helpers/spawned-hints.js';
+import { describe, expect, it } from 'vitest';
+import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
+import type { ServedSandbox } from '../helpers/spawn.js';
+import { binaryEnv, serveSandbox } from '../helpers/spawn.js';
+import { spawnedSession } from '../helpers/spawned-session.js';
 import { parcelLine } from '../helpers/bulk.js';
 
-const seen: Spawned[] = [];
-let running: ServedSandbox | undefined;
-afterEach(async () => {
-  await replayTestHints();
-  if (running !== undefined) expect(await running.stop()).toBe(0);
-  running = undefined;
-  const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
-  for (const key of ALL_KEYS) expect(everything).not.toContain(key);
-});
-
-async function parcels(args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
-  const result = await spawnParcels(args, { env });
-  seen.push(result);
-  return result;
-}
+const session = spawnedSession();
+const parcels = (args: string[], env: NodeJS.ProcessEnv) => session.parcels(args, { env });
 
 /** The sandbox's request log, oldest first: method and path of each request. */
 async function requestLog(sandbox: ServedSandbox): Promise<string[]> {
@@ -37,8 +24,8 @@ async function requestLog(sandbox: ServedSandbox): Promise<string[]> {
 
 describe('bulk --check', () => {
   it('reads the couriers once and nothing else, lists the lines a run would not send, exits 2; a clean file exits 0', async () => {
-    running = await serveSandbox(TEST_SEED);
-    const env = binaryEnv({ PARCELS_BASE_URL: running.url, PARCELS_API_KEY: FULL_KEY });
+    session.running = await serveSandbox(TEST_SEED);
+    const env = binaryEnv({ PARCELS_BASE_URL: session.running.url, PARCELS_API_KEY: FULL_KEY });
     const dir = env.PARCELS_CONFIG_DIR as string;
     const input = join(dir, 'parcels.ndjson');
     const lines = [parcelLine(1), parcelLine(2), JSON.stringify({ courier: 'A-BIKF', country: 'NL', postal_code: '1234AB', number: '3' }), '{"courier":"A-BIKE","country":"NL","postal_code":"1234AB"}', parcelLine(5)];
@@ -53,7 +40,7 @@ describe('bulk --check', () => {
           `Hint: fix the lines listed in ${input}, then \`parcels create --from ${input}\` sends it\\n$`,
       ),
     );
-    expect(await requestLog(running)).toEqual(['GET /account/v1/couriers']);
+    expect(await requestLog(session.running)).toEqual(['GET /account/v1/couriers']);
 
     // The same refusal as --dry-run gets, with the way to a check.
     const dry = await parcels(['create', '--from', input, '--dry-run'], env);
@@ -64,7 +51,7 @@ describe('bulk --check', () => {
     const clean = await parcels(['create', '--from', input, '--check'], env);
     expect(clean, clean.stderr).toMatchObject({ code: 0, stdout: '' });
     expect(clean.stderr).toMatch(/^✓ 3 lines checked: 3 would be sent; nothing was sent \(batch [0-9a-f]{16}\)\nHint: `parcels create --from \S+` sends it\n$/);
-    expect(await requestLog(running)).toEqual(['GET /account/v1/couriers', 'GET /account/v1/couriers']);
+    expect(await requestLog(session.running)).toEqual(['GET /account/v1/couriers', 'GET /account/v1/couriers']);
 
     // After a run, a check of the same file finds every line done.
     const run = await parcels(['create', '--from', input], env);

@@ -4,39 +4,26 @@
  */
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
-import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';
+import { describe, expect, it } from 'vitest';
+import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
+import type { ServedSandbox } from '../helpers/spawn.js';
+import { binaryEnv, serveSandbox } from '../helpers/spawn.js';
+import { spawnedSession } from '../helpers/spawned-session.js';
 import { tempConfigDir } from '../helpers/cli.js';
-import { replayTestHints } from '../helpers/spawned-hints.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const seen: Spawned[] = [];
-let running: ServedSandbox | undefined;
-afterEach(async () => {
-  await replayTestHints();
-  if (running !== undefined) expect(await running.stop()).toBe(0);
-  running = undefined;
-  const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
-  for (const key of ALL_KEYS) expect(everything).not.toContain(key);
-});
-
-async function parcels(args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
-  const result = await spawnParcels(args, { env });
-  seen.push(result);
-  return result;
-}
+const session = spawnedSession();
+const parcels = (args: string[], env: NodeJS.ProcessEnv) => session.parcels(args, { env });
 
 /** `sandbox serve` on a file database; `port` 0 picks one, a later start reuses it (the outbox belongs to that base URL). */
 async function serve(db: string, port: number): Promise<ServedSandbox> {
-  running = await serveSandbox(TEST_SEED, ['--db', db, '--port', String(port)]);
-  return running;
+  session.running = await serveSandbox(TEST_SEED, ['--db', db, '--port', String(port)]);
+  return session.running;
 }
 
 async function stop(): Promise<void> {
-  expect(await running?.stop()).toBe(0);
-  running = undefined;
+  expect(await session.running?.stop()).toBe(0);
+  session.running = undefined;
 }
 
 const CREATE = ['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '7'];

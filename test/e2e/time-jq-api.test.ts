@@ -26,7 +26,7 @@ const nowS = (): number => Math.floor(Date.now() / 1000);
 function skewWarning(amount: string): string {
   return `! The service's clock is ${amount} behind this machine's (from its Date header); times given as now, -15m or today 14:30 are corrected by it\n`;
 }
-const SKEW_WARNINGS = [skewWarning('10 min'), skewWarning('10 min 1 s')];
+const SKEW_WARNINGS = [skewWarning('10 m'), skewWarning('10 m 1 s')];
 
 let sandbox: ServedSandbox;
 let behind: ServedSandbox;

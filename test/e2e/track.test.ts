@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relativeTime } from '../../src/io/time.js';
+import { relativeTime } from '../../src/schemas/time-text.js';
 import { ALL_KEYS, FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox, Spawned } from '../helpers/spawn.js';
 import { binaryEnv, parcels as spawnParcels, serveSandbox } from '../helpers/spawn.js';

@@ -2,41 +2,26 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect } from 'vitest';
-import { ALL_KEYS, FULL_KEY, TEST_SEED } from './seed.js';
-import type { ServedSandbox, Spawned } from './spawn.js';
-import { binaryEnv, parcels as spawnParcels, serveSandbox } from './spawn.js';
-import { replayTestHints } from './spawned-hints.js';
+import { expect } from 'vitest';
+import { FULL_KEY, TEST_SEED } from './seed.js';
+import type { Spawned } from './spawn.js';
+import { binaryEnv, serveSandbox } from './spawn.js';
+import { spawnedSession } from './spawned-session.js';
 
 /** Helpers of the bulk end-to-end tests: the built binary against `sandbox serve`, one sandbox per scenario. */
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * The helpers, with an afterEach that replays the test's hints, stops its sandboxes (exit 0) and checks that no API key
- * reached anything the binary printed.
- */
+/** The helpers, in a spawned session (spawned-session.ts: hints replayed, sandboxes stopped, no key printed). */
 export function bulkHelpers() {
-  const seen: Spawned[] = [];
-  const sandboxes: ServedSandbox[] = [];
-  afterEach(async () => {
-    await replayTestHints();
-    for (const sandbox of sandboxes.splice(0)) expect(await sandbox.stop()).toBe(0);
-    const everything = seen.splice(0).map((r) => r.stdout + r.stderr).join('\n');
-    for (const key of ALL_KEYS) expect(everything).not.toContain(key);
-  });
-
-  async function parcels(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Spawned> {
-    const result = await spawnParcels(args, opts);
-    seen.push(result);
-    return result;
-  }
+  const session = spawnedSession();
+  const parcels = session.parcels;
 
   /** A sandbox of its own; `env` points the binary at it (with a fresh data directory, `dir`). */
   async function serve(seed: unknown = TEST_SEED, args: string[] = []): Promise<{ url: string; env: NodeJS.ProcessEnv; dir: string }> {
     const sandbox = await serveSandbox(seed, args);
-    sandboxes.push(sandbox);
+    session.sandboxes.push(sandbox);
     const env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
     return { url: sandbox.url, env, dir: env.PARCELS_CONFIG_DIR as string };
   }

@@ -1,5 +1,6 @@
 /** The parse step of the bulk and outbox flags alone (no network): what each flag becomes, and every refusal. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { bulkRunOptions } from '../helpers/bulk-fixtures.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,24 +43,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ message: string; fi
 
 describe('--from', () => {
   it('create: the flags given become overrides of every line; defaults apply', async () => {
-    expect(await parse(definitions.create, { from: FILE, courier: 'A-BIKE', weight: '1200' })).toEqual({
-      kind: 'create',
-      from: FILE,
-      format: undefined,
-      delimiter: undefined,
-      columns: { kind: 'create', ignore: [], ignoreUnknown: false, idColumn: undefined },
-      concurrency: 8,
-      rate: undefined,
-      batchId: undefined,
-      continueBatch: false,
-      newBatch: false,
-      check: false,
-      queue: false,
-      overrides: { courier: 'A-BIKE', parcel_weight: 1200 },
-      unkeyed: [],
-      defaults: {},
-      oncePerParcel: false,
-    });
+    expect(await parse(definitions.create, { from: FILE, courier: 'A-BIKE', weight: '1200' })).toEqual(bulkRunOptions(FILE, { overrides: { courier: 'A-BIKE', parcel_weight: 1200 } }));
   });
 
   it('events add: typed overrides (status name, --at now fixed once), observation time defaults to now', async () => {

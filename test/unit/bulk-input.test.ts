@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { idsFromLines } from '../../src/track/ids.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,13 @@ describe('NDJSON reading', () => {
     const path = file('ids.txt', `${ID}\n  ${ID.toUpperCase()}  \n`);
     const lines = await collect(readInput(path, 'ndjson', { bareIds: true }));
     expect(lines.map((l) => l.record)).toEqual([{ entry_id: ID }, { entry_id: ID.toUpperCase() }]);
+  });
+
+  it('read as track --from reads its ids: a mistyped id is said as such, a broken object as broken JSON', async () => {
+    const path = file('ids-bad.txt', `not-an-id\n{oops\n[1]\n`);
+    const lines = await collect(readInput(path, 'ndjson', { bareIds: true }));
+    expect(lines.map((l) => l.problem)).toEqual(['must be a parcel id (a UUID) or a JSON object', expect.stringMatching(/^is not valid JSON \(/), 'must be a JSON object or a bare parcel id']);
+    expect(() => idsFromLines('not-an-id\n{oops')).toThrow('--from line 1 must be a parcel id (a UUID) or a JSON object');
   });
 
   it('a line that is not UTF-8 is reported, not mangled', async () => {

@@ -7,27 +7,11 @@ import { OutboxWriter, dropFromOutbox, flushOutbox, listOutbox } from '../../src
 import { OutageCircuit, isNoAnswer } from '../../src/api/core/policy.js';
 import type { RunOptions } from '../../src/bulk/runner.js';
 import { runBulk } from '../../src/bulk/runner.js';
-import type { ResultLine, Send, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
+import type { ResultLine, Send, SendRequest } from '../../src/bulk/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { virtualTiming } from '../helpers/timing.js';
+import { created, itemsOf, lineOf, sendItem } from '../helpers/bulk-fixtures.js';
 
-function sendItem(line: number): WorkItem {
-  return {
-    kind: 'send',
-    line,
-    parcel: undefined,
-    ignored: 0,
-    journaled: false,
-    request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from(`{"n":${line}}`), idempotencyKey: `key-${line}-abcdef` },
-  };
-}
-
-async function* items(list: WorkItem[]): AsyncGenerator<WorkItem> {
-  yield* list;
-}
-
-const lineOf = (req: SendRequest): number => Number(/"n":(\d+)/.exec(Buffer.from(req.body).toString())?.[1]);
-const ok = (line: number): SendResponse => ({ status: 201, entryId: `id-${line}`, replayed: false });
 const refused = (): NetworkError => new NetworkError('connection refused: connect ECONNREFUSED 127.0.0.1:1', 'connection_refused');
 
 async function run(opts: Omit<RunOptions, 'emit'>): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
@@ -65,7 +49,7 @@ describe('outage circuit', () => {
   it('a run against a service out of reach stops after one retry budget per line in flight: every line not sent, exit 8', async () => {
     let attempts = 0;
     const { results, summary } = await run({
-      items: items(Array.from({ length: 100 }, (_, i) => sendItem(i + 1))),
+      items: itemsOf(Array.from({ length: 100 }, (_, i) => sendItem(i + 1))),
       concurrency: 4,
       retries: 3,
       circuit: new OutageCircuit(3),
@@ -84,7 +68,7 @@ describe('outage circuit', () => {
   it('an answer between failures keeps the run going: lines that keep failing fail on their own budget', async () => {
     const seen = new Map<number, number>();
     const { results, summary } = await run({
-      items: items([1, 2, 3].map(sendItem)),
+      items: itemsOf([1, 2, 3].map(sendItem)),
       concurrency: 3,
       retries: 2,
       circuit: new OutageCircuit(2),
@@ -93,7 +77,7 @@ describe('outage circuit', () => {
         seen.set(line, (seen.get(line) ?? 0) + 1);
         if (line === 2) throw refused();
         if (line === 3 && (seen.get(3) ?? 0) <= 2) throw new ApiError(503, 'unavailable', 'busy', undefined);
-        return ok(line);
+        return created(line);
       },
     });
     expect(results.map((r) => r.outcome)).toEqual(['created', 'failed', 'created']);
@@ -103,7 +87,7 @@ describe('outage circuit', () => {
 
   it('lines the outage kept from being sent go to `unsent` (the outbox) when given', async () => {
     const { results, summary } = await run({
-      items: items([1, 2, 3].map(sendItem)),
+      items: itemsOf([1, 2, 3].map(sendItem)),
       concurrency: 1,
       retries: 0,
       circuit: new OutageCircuit(0),
@@ -129,7 +113,7 @@ describe('--queue with --from (outbox and batch journal)', () => {
     const sent: SendRequest[] = [];
     const up: Send = async (request) => {
       sent.push(request);
-      return ok(sent.length);
+      return created(sent.length);
     };
     const down: Send = async () => {
       throw refused();

@@ -6,32 +6,12 @@ import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 import type { Timing } from '../../src/api/core/sleep.js';
 import { virtualTiming } from '../helpers/timing.js';
+import { created, itemsOf, lineOf, sendItem } from '../helpers/bulk-fixtures.js';
 
 
 const ticks = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
-
-function sendItem(line: number): WorkItem {
-  return {
-    kind: 'send',
-    line,
-    parcel: undefined,
-    ignored: 0,
-    journaled: false,
-    request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from(`{"n":${line}}`), idempotencyKey: `key-${line}-abcdef` },
-  };
-}
-
-async function* items(list: WorkItem[], pulled?: { count: number }): AsyncGenerator<WorkItem> {
-  for (const item of list) {
-    if (pulled) pulled.count++;
-    yield item;
-  }
-}
-
-const lineOf = (req: SendRequest): number => Number(/"n":(\d+)/.exec(Buffer.from(req.body).toString())?.[1]);
-const ok = (line: number): SendResponse => ({ status: 201, entryId: `id-${line}`, replayed: false });
 
 async function run(opts: Omit<RunOptions, 'emit'>): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
   const results: ResultLine[] = [];
@@ -45,7 +25,7 @@ describe('bulk runner', () => {
     let peak = 0;
     let seed = 7;
     const { results, summary } = await run({
-      items: items(Array.from({ length: 1000 }, (_, i) => sendItem(i + 1))),
+      items: itemsOf(Array.from({ length: 1000 }, (_, i) => sendItem(i + 1))),
       concurrency: 64,
       send: async (req) => {
         inFlight++;
@@ -53,7 +33,7 @@ describe('bulk runner', () => {
         seed = (seed * 1103515245 + 12345) % 2 ** 31;
         await ticks(seed % 20);
         inFlight--;
-        return ok(lineOf(req));
+        return created(lineOf(req));
       },
     });
     expect(results.map((r) => r.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
@@ -68,14 +48,14 @@ describe('bulk runner', () => {
     const pulled = { count: 0 };
     const sent: number[] = [];
     const done = run({
-      items: items(Array.from({ length: 500 }, (_, i) => sendItem(i + 1)), pulled),
+      items: itemsOf(Array.from({ length: 500 }, (_, i) => sendItem(i + 1)), pulled),
       concurrency: 8,
       window: 16,
       send: async (req) => {
         const line = lineOf(req);
         sent.push(line);
         if (line === 1) await new Promise<void>((resolve) => (release = resolve));
-        return ok(line);
+        return created(line);
       },
     });
     await ticks(50);
@@ -93,11 +73,11 @@ describe('bulk runner', () => {
     let unblock: (() => void) | undefined;
     const emitted: number[] = [];
     const done = runBulk({
-      items: items(Array.from({ length: 200 }, (_, i) => sendItem(i + 1)), pulled),
+      items: itemsOf(Array.from({ length: 200 }, (_, i) => sendItem(i + 1)), pulled),
       concurrency: 4,
       window: 8,
       timing: virtualTiming(),
-      send: async (req) => ok(lineOf(req)),
+      send: async (req) => created(lineOf(req)),
       emit: async (r) => {
         emitted.push(r.line);
         if (r.line === 1) await new Promise<void>((resolve) => (unblock = resolve));
@@ -116,7 +96,7 @@ describe('bulk runner', () => {
     const starts: Array<[number, number]> = [];
     let limited = false;
     const { results, summary } = await run({
-      items: items(Array.from({ length: 40 }, (_, i) => sendItem(i + 1))),
+      items: itemsOf(Array.from({ length: 40 }, (_, i) => sendItem(i + 1))),
       concurrency: 8,
       timing,
       send: async (req) => {
@@ -127,7 +107,7 @@ describe('bulk runner', () => {
           limited = true;
           throw new ApiError(429, 'rate_limited', 'slow down', undefined, 2);
         }
-        return ok(line);
+        return created(line);
       },
     });
     expect(summary).toMatchObject({ created: 40, failed: 0, exitCode: 0 });
@@ -165,7 +145,7 @@ describe('bulk runner', () => {
   it('5xx and dropped connections are retried with the same key and bytes; a line that keeps failing is reported; exit = highest', async () => {
     const seen = new Map<number, SendRequest[]>();
     const { results, summary } = await run({
-      items: items([1, 2, 3, 4].map(sendItem)),
+      items: itemsOf([1, 2, 3, 4].map(sendItem)),
       retries: 3,
       send: async (req) => {
         const line = lineOf(req);
@@ -175,7 +155,7 @@ describe('bulk runner', () => {
         if (line === 1 && calls.length < 3) throw new ApiError(500, 'internal_error', 'boom', undefined);
         if (line === 2) throw new NetworkError('socket hang up', 'connection_reset');
         if (line === 3) throw new ApiError(404, 'not_found', 'no such parcel', undefined);
-        return ok(line);
+        return created(line);
       },
     });
     expect(results).toEqual([
@@ -194,14 +174,14 @@ describe('bulk runner', () => {
   it('invalid and replayed items are reported without sending; exit 2 for an invalid line', async () => {
     let sends = 0;
     const { results, summary } = await run({
-      items: items([
+      items: itemsOf([
         { kind: 'replayed', line: 1, entryId: 'id-1' },
         { kind: 'invalid', line: 2, field: 'number', message: 'must be a string' },
         { kind: 'invalid', line: 3, field: '', message: 'is not valid JSON' },
       ]),
       send: async () => {
         sends++;
-        return ok(0);
+        return created(0);
       },
     });
     expect(sends).toBe(0);
@@ -216,14 +196,14 @@ describe('bulk runner', () => {
   it('abort: nothing more is sent, the requests in flight finish and are reported, exit 130', async () => {
     const stop = new AbortController();
     const { results, summary } = await run({
-      items: items(Array.from({ length: 100 }, (_, i) => sendItem(i + 1))),
+      items: itemsOf(Array.from({ length: 100 }, (_, i) => sendItem(i + 1))),
       concurrency: 4,
       signal: stop.signal,
       send: async (req) => {
         const line = lineOf(req);
         if (line === 10) stop.abort();
         await ticks(3);
-        return ok(line);
+        return created(line);
       },
     });
     expect(results.every((r) => r.ok)).toBe(true);
@@ -237,7 +217,7 @@ describe('bulk runner', () => {
     const stop = new AbortController();
     const abandon = new AbortController();
     const { results, summary } = await run({
-      items: items(Array.from({ length: 10 }, (_, i) => sendItem(i + 1))),
+      items: itemsOf(Array.from({ length: 10 }, (_, i) => sendItem(i + 1))),
       concurrency: 2,
       signal: stop.signal,
       abandon: abandon.signal,
@@ -259,16 +239,16 @@ describe('bulk runner', () => {
   });
 
   it('refuses a concurrency outside 1..64', async () => {
-    await expect(run({ items: items([]), concurrency: 65, send: async () => ok(0) })).rejects.toThrow('concurrency must be an integer from 1 to 64');
-    await expect(run({ items: items([]), concurrency: 0, send: async () => ok(0) })).rejects.toThrow(RangeError);
+    await expect(run({ items: itemsOf([]), concurrency: 65, send: async () => created(0) })).rejects.toThrow('concurrency must be an integer from 1 to 64');
+    await expect(run({ items: itemsOf([]), concurrency: 0, send: async () => created(0) })).rejects.toThrow(RangeError);
   });
 
   it('a reader that goes away (closed pipe) ends the run with its error', async () => {
     await expect(
       runBulk({
-        items: items(Array.from({ length: 50 }, (_, i) => sendItem(i + 1))),
+        items: itemsOf(Array.from({ length: 50 }, (_, i) => sendItem(i + 1))),
         timing: virtualTiming(),
-        send: async (req) => ok(lineOf(req)),
+        send: async (req) => created(lineOf(req)),
         emit: (r) => {
           if (r.line === 5) throw new Error('EPIPE');
         },
@@ -287,7 +267,7 @@ describe('bulk runner cancellation while waiting', () => {
     };
     const calls: number[] = [];
     const done = runBulk({
-      items: items([1, 2].map(sendItem)),
+      items: itemsOf([1, 2].map(sendItem)),
       concurrency: 2,
       signal: stop.signal,
       timing,
@@ -324,7 +304,7 @@ describe('bulk runner failures of its surroundings', () => {
         recorder: { sent: () => undefined, flush: () => undefined, done: (item) => void recorded.push(item.line), rejected: () => undefined },
         send: async (req) => {
           await ticks(5);
-          return ok(lineOf(req));
+          return created(lineOf(req));
         },
       }),
     ).rejects.toThrow('not valid CSV');
@@ -353,7 +333,7 @@ describe('bulk runner journaling', () => {
       send: async (req) => {
         log.push(`send ${lineOf(req)}`);
         await ticks(1);
-        return ok(lineOf(req));
+        return created(lineOf(req));
       },
     });
     expect(summary.created).toBe(7);

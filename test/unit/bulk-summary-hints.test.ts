@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkRunOptions } from '../../src/bulk/flags.js';
+import { bulkRunOptions as options } from '../helpers/bulk-fixtures.js';
 import type { ImportSummary } from '../../src/bulk/import.js';
 import { resumeHint } from '../../src/bulk/summary/hints.js';
 import { EXIT } from '../../src/errors.js';
@@ -15,27 +15,6 @@ const FLAGS = [
 ] as const;
 
 const line = (...words: string[]): CommandLine => ({ words, flags: FLAGS });
-
-const options = (from: string, more: Partial<BulkRunOptions> = {}): BulkRunOptions => ({
-  kind: 'create',
-  from,
-  format: undefined,
-  delimiter: undefined,
-  columns: { kind: 'create', ignore: [], ignoreUnknown: false, idColumn: undefined },
-  concurrency: 8,
-  rate: undefined,
-  batchId: undefined,
-  continueBatch: false,
-  newBatch: false,
-  overrides: {},
-  unkeyed: [],
-  defaults: {},
-  oncePerParcel: false,
-  check: false,
-  queue: false,
-  matchedLines: undefined,
-  ...more,
-});
 
 /** Interrupted after 3 lines created and 2 in flight abandoned, 5 never reached, of a CSV (its header read). */
 const summary: ImportSummary = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCell, isTimestampField, codeName } from '../../src/io/format.js';
-import { relativeTime } from '../../src/io/time.js';
+import { relativeTime } from '../../src/schemas/time-text.js';
 
 const NOW = 1795377467; // 2026-11-22T19:57:47Z
 const plain = { now: NOW, colour: false };

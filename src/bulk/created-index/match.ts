@@ -14,7 +14,8 @@ import type { MatchedLinesSetting } from '../../config/schema.js';
 import type { IndexBatch } from './file.js';
 import { RECORD_BYTES, RECORD_KIND, forEachRecordChunk, indexDir, openForRead, readBatches, readRecordAt, recordsPath } from './file.js';
 import { ensureIndex } from './migrate.js';
-import { LineTable, tagOfDigest, tagOfIdentity } from './table.js';
+import { LineTable, tagOfIdentity } from './table.js';
+import { tagOfDigest } from '../tag-table.js';
 
 /**
  * Which lines of a `create --from` input ask for requests earlier batches on this target created

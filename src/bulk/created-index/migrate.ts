@@ -13,7 +13,7 @@ import { hashFile, requestDigest, requestKey } from '../keys.js';
 import { Occurrences } from '../occurrences.js';
 import type { IndexBatch, IndexRecord } from './file.js';
 import { RECORD_BYTES, RECORD_KIND, appendBatch, encodeRecord, indexDir, recordsPath } from './file.js';
-import { tagOfDigest } from './table.js';
+import { tagOfDigest } from '../tag-table.js';
 
 /**
  * The first time a target's index is needed it is built from the journals already there, so a

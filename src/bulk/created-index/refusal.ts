@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { CommandLine } from '../../hint/hint.js';
 import { sameCommand } from '../../hint/hint.js';
-import { isoSeconds } from '../../io/time.js';
+import { isoSeconds } from '../../schemas/time-text.js';
 import type { BatchMatch, EarlierMatches, MatchedLinesChoice } from './match.js';
 
 /**

@@ -1,7 +1,8 @@
 import { closeSync, mkdirSync, writeSync } from 'node:fs';
 import type { IndexRecord } from './file.js';
 import { RECORD_BYTES, RECORD_KIND, appendBatch, encodeRecord, indexDir, openRecordsForAppend, readBatches } from './file.js';
-import { tagOfDigest, tagOfIdentity } from './table.js';
+import { tagOfIdentity } from './table.js';
+import { tagOfDigest } from '../tag-table.js';
 
 /**
  * Keeps a batch's confirmed creates in its target's index as they are confirmed: buffered, written

@@ -1,6 +1,7 @@
 import { styles } from '../../io/colour.js';
 import { sanitize } from '../../io/sanitize.js';
 import type { IO } from '../../io/streams.js';
+import { elapsedText } from '../../schemas/time-text.js';
 import { writeOut } from '../../io/streams.js';
 import type { InputTally } from '../input.js';
 import type { RepeatReport } from '../repeats.js';
@@ -94,7 +95,7 @@ function headLine(summary: SummaryText, s: ReturnType<typeof styles>): string {
     // The reader's own count of the lines it read: the counts add up to it (a line lost between the two would show).
     subject = `${c.failed > 0 ? s.yellow('!') : s.green('✓')} ${read?.physical ?? total} lines read: ${parts.join(', ')}`;
   }
-  const timing = outbox === undefined ? `${(c.elapsedMs / 1000).toFixed(1)} s, ${Math.round(c.rate)} lines/s` : `${(c.elapsedMs / 1000).toFixed(1)} s`;
+  const timing = outbox === undefined ? `${elapsedText(c.elapsedMs)}, ${Math.round(c.rate)} lines/s` : elapsedText(c.elapsedMs);
   const batch = summary.batch === undefined ? '' : ` (batch ${sanitize(summary.batch)})`;
   return `${subject} in ${timing}${batch}`;
 }

@@ -1,4 +1,5 @@
 import { maskKey } from '../../api/redact.js';
+import { otherCommand, sameCommand } from '../../hint/hint.js';
 import type { Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import type { ExitCode } from '../../errors.js';
@@ -56,7 +57,7 @@ async function checkOnline(ctx: Context, settings: Settings): Promise<Problem | 
     return {
       problem: 'no base URL to check the key against',
       exitCode: EXIT.USAGE,
-      hint: `run \`parcels auth login --profile ${profile} --base-url URL\`, or set PARCELS_BASE_URL`,
+      hint: `run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--profile', profile, '--base-url', 'URL'], [])}\`, or set PARCELS_BASE_URL`,
     };
   }
   const client = await ctx.api();
@@ -67,17 +68,17 @@ async function checkOnline(ctx: Context, settings: Settings): Promise<Problem | 
   const relogin =
     settings.sources.apiKey === 'env'
       ? 'PARCELS_API_KEY holds the refused key: set it to a valid key, or unset it to use the profile\'s key'
-      : `run \`parcels auth login --profile ${profile}\` with a valid key`;
+      : `run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--profile', profile], ['--base-url'])}\` with a valid key`;
   if (error instanceof ApiError && error.status === 401) {
     return { problem: `the API key was refused (invalid or expired): ${error.message}`, exitCode: EXIT.AUTH, hint: relogin };
   }
   if (error instanceof ApiError && error.status === 429) {
-    return { problem: 'rate limited: the key could not be checked', exitCode: EXIT.RATE_LIMITED, hint: 'wait a minute, then run `parcels auth status` again' };
+    return { problem: 'rate limited: the key could not be checked', exitCode: EXIT.RATE_LIMITED, hint: `wait a minute, then run \`${sameCommand(ctx.commandLine)}\` again` };
   }
   const why = error instanceof ApiError ? `answered ${error.status}: ${error.message}` : `did not answer: ${error.message}`;
   return {
     problem: `${baseUrl} ${why}`,
     exitCode: error instanceof ApiError && error.status < 500 ? EXIT.REJECTED : EXIT.UNAVAILABLE,
-    hint: 'check the base URL and the network, or run `parcels auth status --offline` for the local settings only',
+    hint: `check the base URL and the network, or run \`${sameCommand(ctx.commandLine, { drop: ['--offline'], add: ['--offline'] })}\` for the local settings only`,
   };
 }

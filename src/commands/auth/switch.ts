@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { hintCommand } from '../../hint/hint.js';
 import { renderMessage } from '../../io/render.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { authCommands } from '../../definitions/auth.js';
@@ -19,7 +20,9 @@ export default defineCommand<typeof authCommands.authSwitch | typeof configComma
         throw new UsageError(
           `profile "${profile}" does not exist (${known.length === 0 ? 'no profiles are saved yet' : `profiles: ${known.join(', ')}`})`,
           'PROFILE',
-          `create it with \`parcels auth login --profile ${profile}\``,
+          undefined,
+          undefined,
+          ['create it with ', hintCommand(['auth', 'login', '--profile', profile], ['--base-url'])],
         );
       }
       config.current_profile = profile;

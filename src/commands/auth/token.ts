@@ -1,4 +1,5 @@
 import { NotLoggedInError, UsageError } from '../../errors.js';
+import { hintCommand } from '../../hint/hint.js';
 import { writeOut } from '../../io/streams.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { defineCommand } from '../../command-kit/types.js';
@@ -24,7 +25,7 @@ export default defineCommand<typeof authCommands.authToken, { show: boolean }>({
   async run(_options, ctx) {
     const settings = await ctx.settings();
     if (settings.apiKey === undefined) {
-      throw new NotLoggedInError(`no API key for profile "${settings.profile}"`, 'run `parcels auth login`', settings.profile);
+      throw new NotLoggedInError(`no API key for profile "${settings.profile}"`, ['run ', hintCommand(['auth', 'login', '--profile', settings.profile], ['--base-url']), ', or set PARCELS_API_KEY']);
     }
     await writeOut(ctx.io.stdout, `${settings.apiKey}\n`);
   },

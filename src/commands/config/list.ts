@@ -1,4 +1,5 @@
 import { maskKey } from '../../api/redact.js';
+import { otherCommand } from '../../hint/hint.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { configCommands } from '../../definitions/config.js';
 import { presentStream } from '../../io/present/resource.js';
@@ -19,7 +20,7 @@ export default defineCommand<typeof configCommands.configList, Record<string, ne
       retries: profile.retries ?? null,
       bulk_matched_lines: profile.bulk_matched_lines ?? null,
     }));
-    await presentStream(ctx, toAsync(rows), 'No profiles yet: run `parcels auth login --base-url URL`.');
+    await presentStream(ctx, toAsync(rows), `No profiles yet: run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--base-url', 'URL'], ['--profile'])}\`.`);
   },
 });
 

@@ -1,6 +1,7 @@
 import { renderMessage } from '../../io/render.js';
+import { otherCommand } from '../../hint/hint.js';
 import { writeOut } from '../../io/streams.js';
-import { timeText } from '../../io/time.js';
+import { timeText } from '../../schemas/time-text.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
@@ -159,7 +160,8 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
     const inspector = sandbox.inspectorLink();
     if (inspector !== undefined) {
       // The hint finds the token in the file just written; a token given at start is the user's to pass on.
-      const again = tokenFile === undefined ? `parcels sandbox ui --base-url ${sandbox.url} with the admin token in ${ADMIN_TOKEN_ENV}` : `parcels sandbox ui --base-url ${sandbox.url}`;
+      const ui = otherCommand(ctx.commandLine, ['sandbox', 'ui', '--base-url', sandbox.url], []);
+      const again = tokenFile === undefined ? `${ui} with the admin token in ${ADMIN_TOKEN_ENV}` : ui;
       await renderMessage(ctx.io, `Inspector: ${inspector} (the link works once; a new one: ${again})`, 'info');
     }
     await renderMessage(ctx.io, 'Press Ctrl-C to stop.', 'info');

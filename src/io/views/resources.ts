@@ -5,7 +5,7 @@
  * the generic view (layout.ts). `-o wide` and `--fields` show the fields themselves.
  */
 import { codeName, isTimestampValue, statusStyle } from '../format.js';
-import { isoUtcSeconds, relativeTime, timeText } from '../time.js';
+import { isoUtcSeconds, relativeTime, timeText } from '../../schemas/time-text.js';
 import type { FormatContext } from '../format.js';
 import { styles } from '../colour.js';
 import { sanitize } from '../sanitize.js';

@@ -1,0 +1,21 @@
+/**
+ * The one word-wrapper. `widthOf` says how many columns a text takes: `.length` (the default) for
+ * text the CLI writes itself in one-column characters (help: bundled into the `--help` fast path,
+ * which string-width would slow, see docs/contributing.md), display width (`io/table.ts`
+ * displayWidth) for text that may hold wide or combining characters (the checklist's details).
+ */
+
+/** `text` in lines of at most `width` columns, broken at spaces (a word longer than that stands alone). */
+export function wrapWords(text: string, width: number, widthOf: (text: string) => number = (t) => t.length): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && widthOf(next) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -1,0 +1,52 @@
+import type { BulkRunOptions } from '../../src/bulk/flags.js';
+import type { SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
+
+/** Fixtures of the bulk engine's unit tests: work items, their answers, and a run's options. */
+
+/** A create to send for `line` (its body names the line: `lineOf` reads it back). */
+export function sendItem(line: number): WorkItem {
+  return {
+    kind: 'send',
+    line,
+    parcel: undefined,
+    ignored: 0,
+    journaled: false,
+    request: { method: 'POST', path: '/deliveries/v1/parcels', body: Buffer.from(`{"n":${line}}`), idempotencyKey: `key-${line}-abcdef` },
+  };
+}
+
+/** The items as the engine pulls them; `pulled` counts how many it took. */
+export async function* itemsOf(list: WorkItem[], pulled?: { count: number }): AsyncGenerator<WorkItem> {
+  for (const item of list) {
+    if (pulled) pulled.count++;
+    yield item;
+  }
+}
+
+/** The line a request of `sendItem` was for. */
+export const lineOf = (req: SendRequest): number => Number(/"n":(\d+)/.exec(Buffer.from(req.body).toString())?.[1]);
+
+/** The service's 201 for a line. */
+export const created = (line: number): SendResponse => ({ status: 201, entryId: `id-${line}`, replayed: false });
+
+/** `create --from FILE` with every flag at its default, and `more`. */
+export const bulkRunOptions = (from: string, more: Partial<BulkRunOptions> = {}): BulkRunOptions => ({
+  kind: 'create',
+  from,
+  format: undefined,
+  delimiter: undefined,
+  columns: { kind: 'create', ignore: [], ignoreUnknown: false, idColumn: undefined },
+  concurrency: 8,
+  rate: undefined,
+  batchId: undefined,
+  continueBatch: false,
+  newBatch: false,
+  overrides: {},
+  unkeyed: [],
+  defaults: {},
+  oncePerParcel: false,
+  check: false,
+  queue: false,
+  matchedLines: undefined,
+  ...more,
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { wrapWords } from '../../src/io/wrap.js';
+import { displayWidth } from '../../src/io/table.js';
+
+describe('the one word-wrapper', () => {
+  it('breaks at spaces within the width; a longer word stands alone', () => {
+    expect(wrapWords('one two three four', 9)).toEqual(['one two', 'three', 'four']);
+    expect(wrapWords('a supercalifragilistic b', 5)).toEqual(['a', 'supercalifragilistic', 'b']);
+  });
+
+  it('measures a line as its caller says: wide characters by display width, two columns each', () => {
+    expect(wrapWords('東京 大阪 名古屋', 9)).toEqual(['東京 大阪 名古屋']);
+    expect(wrapWords('東京 大阪 名古屋', 9, displayWidth)).toEqual(['東京 大阪', '名古屋']);
+  });
+});
