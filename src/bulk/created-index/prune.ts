@@ -1,6 +1,6 @@
 import { closeSync, fdatasyncSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openOwnFile } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
 import { RECORD_BYTES, appendBatch, forEachRecordChunk, readBatches, recordsPath } from './file.js';
 
 /**
