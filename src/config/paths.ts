@@ -44,18 +44,17 @@ export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
 export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = dataDir(env);
   // Loaded here, not at the top: shell completion reads these paths and must not load fs/promises.
-  const { ensurePrivateDir, refuseSymlink } = await import('./atomic.js');
-  const { open } = await import('node:fs/promises');
-  const { constants } = await import('node:fs');
+  const { ensurePrivateDir } = await import('./atomic.js');
+  const { openOwnFile } = await import('./own-file.js');
+  const { closeSync, fchmodSync, fstatSync } = await import('node:fs');
   await ensurePrivateDir(dir);
   const db = join(dir, 'sandbox.db');
-  await refuseSymlink(db);
-  // O_NOFOLLOW: a link put there after the check is refused too; no O_TRUNC, so the data stays.
-  const handle = await open(db, constants.O_CREAT | constants.O_RDWR | constants.O_NOFOLLOW, 0o600);
+  // No truncation: the data stays. A link or a FIFO there is refused by the opener.
+  const fd = openOwnFile(db, 'update');
   try {
-    if (((await handle.stat()).mode & 0o077) !== 0) await handle.chmod(0o600);
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return db;
 }
