@@ -3,8 +3,7 @@ import { durationText } from '../io/time.js';
 import type { batchesCommands } from '../definitions/batches.js';
 import { defineCommand } from '../command-kit/types.js';
 import type { JournalSummary, UnreadableJournal } from '../bulk/journal/list.js';
-import { unreadableJournalAdvice } from '../bulk/journal/read.js';
-import { renderHint } from '../hint/hint.js';
+import { rebuildAdvice } from '../bulk/journal/read.js';
 import { renderMessage } from '../io/render.js';
 import type { Context } from '../context.js';
 import { listJournals } from '../bulk/journal/list.js';
@@ -49,7 +48,7 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
 async function warnUnreadable(ctx: Context, unreadable: readonly UnreadableJournal[]): Promise<void> {
   for (const { path, problem } of unreadable) {
     await renderMessage(ctx.io, `skipped a journal that cannot be read: ${problem}`, 'warn');
-    await renderMessage(ctx.io, `Hint: ${renderHint(unreadableJournalAdvice(path), ctx.commandLine)}`);
+    await renderMessage(ctx.io, `Hint: ${rebuildAdvice(path)}`);
   }
 }
 

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { JournalListing } from '../bulk/journal/list.js';
-import { unreadableJournalAdvice } from '../bulk/journal/read.js';
-import { renderHint } from '../hint/hint.js';
+import { rebuildAdvice } from '../bulk/journal/read.js';
 import { listJournals } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
 import { configFileState } from '../config/permissions.js';
@@ -50,7 +49,7 @@ async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number, here: Outbox
     return [warning('outbox', detail, 'make the folder readable'), warning('bulk batches', detail, 'make the folder readable')];
   }
   const journals = listing.journals;
-  const unreadable = listing.unreadable.map(({ path, problem }) => warning('journal', `cannot be read: ${problem}`, renderHint(unreadableJournalAdvice(path).slice(0, 1))));
+  const unreadable = listing.unreadable.map(({ path, problem }) => warning('journal', `cannot be read: ${problem}`, rebuildAdvice(path)));
   const outbox = journals.filter((j) => j.kind === OUTBOX_KIND && j.target === here?.target && (j.counts.uncertain > 0 || j.counts.rejected > 0));
   const unfinished = journals.filter((j) => j.kind !== OUTBOX_KIND && j.counts.uncertain > 0);
   const waiting = outbox.reduce((n, j) => n + j.counts.uncertain, 0);

@@ -17,12 +17,13 @@ import { identityOf, isJournalRecord } from './records.js';
  * journal), so the service answers with what it made instead of making it again, and the new
  * journal and done file are rebuilt from those answers.
  */
-export function unreadableJournalAdvice(path: string): HintPart[] {
-  return [
-    `move ${path} (and the .done files beside it named after it) aside, then run the same import again: each line is resent with the key it had, so the service answers with what it created rather than creating it twice, and the journal is rebuilt; `,
-    hintCommand(['doctor'], []),
-    ' names every journal it cannot read',
-  ];
+export function rebuildAdvice(path: string): string {
+  return `move ${path} (and the .done files beside it named after it) aside, then run the same import again: each line is resent with the key it had, so the service answers with what it created rather than creating it twice, and the journal is rebuilt`;
+}
+
+/** A run's advice: rebuild it, and where to see every journal that cannot be read. */
+function runAdvice(path: string): HintPart[] {
+  return [`${rebuildAdvice(path)}; `, hintCommand(['doctor']), ' names every journal it cannot read'];
 }
 
 /** A journal (or its done file) is damaged: exit 2, naming the file and how to rebuild it. */
@@ -31,7 +32,7 @@ export class CorruptJournalError extends UsageError {
     readonly path: string,
     /** What is wrong, after the file's name (`:12: not a journal record`). */
     problem: string,
-    advice: HintPart[] = unreadableJournalAdvice(path),
+    advice: HintPart[] = runAdvice(path),
   ) {
     super(`${path}${problem}`, undefined, undefined, undefined, advice);
   }
