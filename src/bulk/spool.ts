@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -33,7 +32,14 @@ export async function spoolInput(input: NodeJS.ReadableStream, dir: string, name
     },
   });
   try {
-    await pipeline(input, checking, createWriteStream('', { fd: spool.fd, autoClose: false }), signal === undefined ? {} : { signal });
+    await pipeline(
+      input,
+      checking,
+      async (chunks: AsyncIterable<Buffer>) => {
+        for await (const chunk of chunks) spool.write(chunk);
+      },
+      signal === undefined ? {} : { signal },
+    );
   } catch (error) {
     spool.discard();
     throw error;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isSymlinkSync, SymlinkError } from './own-file.js';
+import { isSymlinkSync, openOwnFile, SymlinkError } from './own-file.js';
 
 /**
  * Creates `dir` (and missing parents) with mode 0700. A directory that already exists is left as
@@ -18,6 +18,20 @@ export async function refuseSymlink(path: string): Promise<void> {
     if ((await lstat(path)).isSymbolicLink()) throw new SymlinkError(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * A file others write in place (the sandbox's SQLite database, whose -wal and -shm files take its
+ * mode): created empty (0600) when missing, its data kept, its mode tightened to 0600 when looser;
+ * a link or anything not a regular file there is refused by the one opener.
+ */
+export function ensurePrivateFile(path: string): void {
+  const fd = openOwnFile(path, 'update');
+  try {
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -87,10 +101,9 @@ export class WholeFileWriter {
   private open = true;
 
   private constructor(
-    readonly dir: string,
-    readonly temp: string,
-    /** Where the bytes go: write to it directly, or through a stream given it (autoClose off). */
-    readonly fd: number,
+    private readonly dir: string,
+    private readonly temp: string,
+    private readonly fd: number,
   ) {}
 
   /** `name` only names the temp file (`.name.pid.random.tmp`); the directory is created (0700) when missing. */

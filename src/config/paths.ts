@@ -44,18 +44,10 @@ export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
 export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = dataDir(env);
   // Loaded here, not at the top: shell completion reads these paths and must not load fs/promises.
-  const { ensurePrivateDir } = await import('./atomic.js');
-  const { openOwnFile } = await import('./own-file.js');
-  const { closeSync, fchmodSync, fstatSync } = await import('node:fs');
+  const { ensurePrivateDir, ensurePrivateFile } = await import('./atomic.js');
   await ensurePrivateDir(dir);
   const db = join(dir, 'sandbox.db');
-  // No truncation: the data stays. A link or a FIFO there is refused by the opener.
-  const fd = openOwnFile(db, 'update');
-  try {
-    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
-  } finally {
-    closeSync(fd);
-  }
+  ensurePrivateFile(db);
   return db;
 }
 
