@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
  * on: a FIFO planted where one goes would otherwise hang every command, deaf to Ctrl-C. Files the
  * user names (inputs, `--results`) are opened as a shell would, elsewhere.
  *
- * Only node:fs here: shell completion reads these files on every key press and may import this.
+ * Only node:fs and errors.ts here: shell completion reads these files on every key press and may import this.
  */
 
 const REPLACE_HINT = 'replace it with a regular file (or point PARCELS_CONFIG_DIR at a directory of your own) and try again';
