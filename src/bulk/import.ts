@@ -20,7 +20,8 @@ import { Occurrences } from './occurrences.js';
 import type { BuildContext } from './build.js';
 import type { InputLine } from './input.js';
 import type { LineSkips, MatchedLinesChoice } from './created-index/run.js';
-import { CreatedIndexWriter, indexingRecorder, matchEarlierBatches, previewEarlierBatches } from './created-index/run.js';
+import { CreatedIndexWriter, matchEarlierBatches, previewEarlierBatches } from './created-index/run.js';
+import { runRecording } from './recorder.js';
 import type { RunSummary } from './runner.js';
 import { emptySummary, linesDone, runBulk } from './runner.js';
 import type { RepeatReport } from './repeats.js';
@@ -29,9 +30,8 @@ import type { PoolGate } from '../api/core/gate.js';
 import { OutageCircuit } from '../api/core/policy.js';
 import { DEFAULT_BULK_RETRIES } from './limits.js';
 import type { Timing } from '../api/core/sleep.js';
-import { queued } from './line-worker.js';
 import { releaseQueued } from './queued.js';
-import type { BulkKind, LineQueue, ResultLine, RunRecorder, Send, SendItem, WorkItem } from './types.js';
+import type { BulkKind, LineQueue, ResultLine, Send, WorkItem } from './types.js';
 
 /** A bulk run from a file or standard input: batch → journal → input lines → work items → runner. */
 
@@ -120,6 +120,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   let writer: CreatedIndexWriter | undefined;
   try {
     if (journal !== undefined) await releaseQueued(journal, opts.dataDir, opts.target);
+    // Read with the journal: what journals of the released version knew of this input (none: no adapter).
+    const legacy = journal === undefined || opts.inspect !== undefined ? undefined : await LegacyJournals.forNewJournal(journal, opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 });
     const ctx = {
       kind: opts.kind,
       batch: plan.name,
@@ -146,24 +148,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       return { ...emptySummary(), batch: plan.name, edited: new Map(), input: tally, notReached: 0, repeats: undefined };
     }
     if (matched !== undefined) writer = new CreatedIndexWriter(opts.dataDir, opts.target, { batch: plan.journalBatch, input: plan.path ?? '-' });
-    const fresh = journal !== undefined && journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
-    const legacy = fresh ? await LegacyJournals.find(opts.dataDir, opts.target, opts.kind, { path: plan.path, batchId: opts.batchId, sha256: plan.sha256 }) : undefined;
     journal?.recordRunState({ t: 'input', sha256: plan.sha256, ...(content === undefined ? {} : { content }), ...(matched?.flag === undefined ? {} : { matched: matched.flag }), now: fileNow });
     // From its first run on, a plain run of the path compares with this batch and continues it.
     if (journal !== undefined && plan.startsNewest && plan.path !== undefined) await recordNewest(opts.dataDir, opts.target, { kind: opts.kind, path: plan.path, batch: plan.name, at: Date.now() });
     const digest = new ContentDigest();
     const edited = new Map<number, string>();
-    const queue = opts.queue;
-    const unsent =
-      queue === undefined
-        ? undefined
-        : async (item: SendItem): Promise<ResultLine> => {
-            await queue.add(item, plan.journalBatch);
-            journal?.recordQueued(item.identity ?? item.request.idempotencyKey, item.line);
-            return queued(item.line);
-          };
-    const journaling = journal === undefined ? undefined : journalRecorder(journal);
-    const recorder = journaling === undefined || writer === undefined ? journaling : indexingRecorder(journaling, writer);
+    const { recorder, unsent } = runRecording(journal, writer, opts.queue, plan.journalBatch);
     const repeats = opts.kind === 'create' ? undefined : new Repeats(opts.kind, opts.oncePerParcel === true);
     opts.onBatch?.({ name: plan.name, journalPath: journalPath(opts.dataDir, opts.target, plan.journalBatch), confirmed: journal?.done.size ?? 0 });
     const summary = await runBulk({
@@ -173,8 +163,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
         if (result.earlier_entry_id !== undefined) edited.set(result.line, result.earlier_entry_id);
         return opts.emit(result);
       },
-      // With a queue, the outbox is synced before the journal marks its lines queued.
-      ...(recorder === undefined ? {} : { recorder: queue === undefined ? recorder : { ...recorder, flush: () => (queue.sync(), recorder.flush()) } }),
+      ...(recorder === undefined ? {} : { recorder }),
       ...(unsent === undefined ? {} : { unsent }),
       concurrency: opts.concurrency,
       retries: opts.retries,
@@ -289,28 +278,4 @@ async function checkInput(journal: Journal | undefined, plan: BatchPlan, opts: I
     throw new BatchChangedError({ input: opts.input, batch: plan.name, lastRan, lines: read.lines, matched: read.matched, unconfirmed: read.unconfirmed, edited: read.edited });
   }
   return { earlier: read.earlier, content: read.content };
-}
-
-const decoder = new TextDecoder();
-
-/** Records into a journal what the runner sends and learns. */
-export function journalRecorder(journal: Journal): RunRecorder {
-  return {
-    sent(item) {
-      const key = item.request.idempotencyKey;
-      journal.recordSent({
-        line: item.line,
-        key,
-        ...(item.identity === undefined || item.identity === key ? {} : { rid: item.identity }),
-        method: item.request.method,
-        path: item.request.path,
-        body: decoder.decode(item.request.body),
-        at: Date.now(),
-        ...(item.parcel === undefined ? {} : { parcel: item.parcel }),
-      });
-    },
-    flush: () => journal.flush(),
-    done: (item, status, entryId) => journal.recordDone(item.identity ?? item.request.idempotencyKey, item.line, status, entryId, item.pair),
-    rejected: (item, status, code) => journal.recordRejected(item.identity ?? item.request.idempotencyKey, item.line, status, code),
-  };
 }

@@ -1,6 +1,8 @@
-import { closeSync, openSync, readSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { closeSync, readSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { openOwnFile } from '../config/own-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { JournalMeta, SentRecord } from './journal/records.js';
+import type { Journal } from './journal/journal.js';
 import { journalPath } from './journal/journal.js';
 import type { ReadResult } from './journal/read.js';
 import { readJournal } from './journal/read.js';
@@ -8,10 +10,15 @@ import { legacyLineKey } from './keys.js';
 import type { BulkKind } from './types.js';
 
 /**
- * Journals of the released version (version 1): one per input content (`create-<sha256>`) or
- * --batch-id (`create-<id>`), naming lines by number. A run of a batch with no journal of its own
- * yet takes over what those of the same input confirmed or left uncertain, line by line (a line is
- * theirs when its number and bytes still match), then removes them once it has read its whole input.
+ * The adapter through which a run reads journals of the released version (version 1): one per
+ * input content (`create-<sha256>`) or --batch-id (`create-<id>`), naming lines by number. A run
+ * of a batch with no journal of its own yet opens them with its journal and takes over what those
+ * of the same input confirmed or left uncertain, line by line (a line is theirs when its number
+ * and bytes still match), then removes them once it has read its whole input.
+ *
+ * They are told from this version's journals by name alone (`<kind>-…` against `<kind>~…`), so a
+ * folder without one costs a directory listing: no other batch's journal is opened, and with none
+ * found the run has no adapter at all (its lines never ask it).
  */
 
 interface LegacyJournal {
@@ -20,19 +27,32 @@ interface LegacyJournal {
   read: ReadResult;
 }
 
+/** The input as the released version named its journals: its path, its --batch-id, its content's SHA-256. */
+export interface LegacyInput {
+  path: string | undefined;
+  batchId: string | undefined;
+  sha256: string;
+}
+
 export type LegacyAnswer = { kind: 'done'; entryId: string | undefined } | { kind: 'sent'; record: SentRecord } | undefined;
 
 export class LegacyJournals {
   private constructor(private readonly journals: readonly LegacyJournal[]) {}
 
-  /** Those of this input (its path, or its --batch-id / standard-input content) in the target's folder. */
-  static async find(dir: string, target: string, kind: BulkKind, input: { path: string | undefined; batchId: string | undefined; sha256: string }): Promise<LegacyJournals> {
+  /** Those of this input when `journal` is new (a batch that already ran has taken over its own); undefined when there are none. */
+  static async forNewJournal(journal: Journal, dir: string, target: string, kind: BulkKind, input: LegacyInput): Promise<LegacyJournals | undefined> {
+    const fresh = journal.lastInput === undefined && journal.done.size === 0 && journal.previous.size === 0;
+    return fresh ? LegacyJournals.find(dir, target, kind, input) : undefined;
+  }
+
+  /** Those of this input (its path, or its --batch-id / standard-input content) in the target's folder; undefined when there are none. */
+  private static async find(dir: string, target: string, kind: BulkKind, input: LegacyInput): Promise<LegacyJournals | undefined> {
     const folder = dirname(journalPath(dir, target, 'x'));
     let names: string[];
     try {
       names = readdirSync(folder).filter((name) => name.startsWith(`${kind}-`) && name.endsWith('.ndjson'));
     } catch {
-      return new LegacyJournals([]);
+      return undefined;
     }
     const wanted = new Set([`${kind}-${input.sha256}`, ...(input.batchId === undefined ? [] : [`${kind}-${input.batchId}`])]);
     const found: LegacyJournal[] = [];
@@ -44,11 +64,7 @@ export class LegacyJournals {
       if (!samePath && !wanted.has(meta.batch)) continue;
       found.push({ path, batch: meta.batch.slice(kind.length + 1), read: await readJournal(path) });
     }
-    return new LegacyJournals(found);
-  }
-
-  get size(): number {
-    return this.journals.length;
+    return found.length === 0 ? undefined : new LegacyJournals(found);
   }
 
   /** What a journal of version 1 knows of this line, as it is now. */
@@ -82,9 +98,14 @@ function sameFile(recorded: string, path: string): boolean {
   }
 }
 
-/** The first record of a journal (its meta), read alone. */
+/** The first record of a journal (its meta), read alone; undefined for one that cannot be read (not this run's to refuse: it is another batch's). */
 function firstRecord(path: string): JournalMeta | undefined {
-  const fd = openSync(path, 'r');
+  let fd: number;
+  try {
+    fd = openOwnFile(path, 'read');
+  } catch {
+    return undefined;
+  }
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const read = readSync(fd, buffer, 0, buffer.length, 0);

@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
 import { closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openOwnFile, writeFileAtomic } from '../config/atomic.js';
+import { writeFileAtomic } from '../config/atomic.js';
+import { openOwnFile } from '../config/own-file.js';
 import { targetJournals } from './journal/journal.js';
 import { CorruptJournalError } from './journal/read.js';
 import type { BulkKind } from './types.js';
@@ -50,7 +51,7 @@ export function readNewest(dir: string, target: string, kind: BulkKind, path: st
     record = {};
   }
   if (record.v !== 1 || record.path !== path || record.kind !== kind || typeof record.batch !== 'string') {
-    throw new CorruptJournalError(`${file}: not the newest batch of ${path} (remove the file: plain runs of the path then use its own batch)`);
+    throw new CorruptJournalError(file, `: not the newest batch of ${path}`, ['remove the file: plain runs of the path then use its own batch']);
   }
   return record as NewestBatch;
 }

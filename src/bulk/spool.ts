@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { isSymlinkSync, SymlinkError } from '../config/atomic.js';
+import { WholeFileWriter } from '../config/atomic.js';
 import { holdsNul, NotTextError } from './input-lines.js';
 
 export interface Spooled {
@@ -21,8 +20,7 @@ export interface Spooled {
  */
 export async function spoolInput(input: NodeJS.ReadableStream, dir: string, name = '-', signal?: AbortSignal): Promise<Spooled> {
   const spoolDir = join(dir, 'spool');
-  mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-  const partial = join(spoolDir, `.${randomBytes(8).toString('hex')}.part`);
+  const spool = WholeFileWriter.create(spoolDir, 'input');
   const hash = createHash('sha256');
   let first = true;
   const checking = new Transform({
@@ -34,15 +32,21 @@ export async function spoolInput(input: NodeJS.ReadableStream, dir: string, name
     },
   });
   try {
-    // 'wx': the fresh name is created, never opened through whatever might be there.
-    await pipeline(input, checking, createWriteStream(partial, { flags: 'wx', mode: 0o600 }), signal === undefined ? {} : { signal });
-    const digest = hash.digest('hex');
-    const path = join(spoolDir, `${digest}.input`);
-    if (isSymlinkSync(path)) throw new SymlinkError(path);
-    renameSync(partial, path);
-    return { path, hash: digest };
+    await pipeline(
+      input,
+      checking,
+      async (chunks: AsyncIterable<Buffer>) => {
+        for await (const chunk of chunks) spool.write(chunk);
+      },
+      signal === undefined ? {} : { signal },
+    );
   } catch (error) {
-    rmSync(partial, { force: true });
+    spool.discard();
     throw error;
   }
+  const digest = hash.digest('hex');
+  const path = join(spoolDir, `${digest}.input`);
+  // Not fsync'd: a spool lost to a power cut is only read from standard input again.
+  spool.commit(path, { durable: false });
+  return { path, hash: digest };
 }

@@ -2,7 +2,10 @@ import { presentList } from '../io/present.js';
 import { ageText } from '../schemas/time-text.js';
 import type { batchesCommands } from '../definitions/batches.js';
 import { defineCommand } from '../command-kit/types.js';
-import type { JournalSummary } from '../bulk/journal/list.js';
+import type { JournalSummary, UnreadableJournal } from '../bulk/journal/list.js';
+import { rebuildAdvice } from '../bulk/journal/read.js';
+import { renderMessage } from '../io/render.js';
+import type { Context } from '../context.js';
 import { listJournals } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
 import { readNewest } from '../bulk/newest.js';
@@ -22,7 +25,9 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
 
   async run(_options, ctx) {
     const dir = dataDir(ctx.env);
-    const journals = (await listJournals(dir, ctx.now() * 1000)).filter((journal) => journal.kind !== 'outbox');
+    const listing = await listJournals(dir, ctx.now() * 1000);
+    await warnUnreadable(ctx, listing.unreadable);
+    const journals = listing.journals.filter((journal) => journal.kind !== 'outbox');
     const rows = journals.map((journal) => ({
       batch: batchId(journal),
       ...supersededBy(dir, journal),
@@ -38,6 +43,14 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
     await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });
   },
 });
+
+/** A journal that cannot be read is named with how to rebuild it; the others are listed as ever. */
+async function warnUnreadable(ctx: Context, unreadable: readonly UnreadableJournal[]): Promise<void> {
+  for (const { path, problem } of unreadable) {
+    await renderMessage(ctx.io, `skipped a journal that cannot be read: ${problem}`, 'warn');
+    await renderMessage(ctx.io, `Hint: ${rebuildAdvice(path)}`);
+  }
+}
 
 /** A file's batch (named by the CLI: 16 hex digits) when a --new-batch of the same path made another its newest. */
 function supersededBy(dir: string, journal: JournalSummary): { superseded_by?: string } {

@@ -1,6 +1,7 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
+import { readOwnFile } from './own-file.js';
 import { dataDir } from './paths.js';
 import { processAlive } from './process-alive.js';
 import { isLoopbackHost } from '../schemas/host.js';
@@ -31,24 +32,22 @@ export async function removeAdminToken(file: string): Promise<void> {
   });
 }
 
-async function readLines(file: string): Promise<string[] | undefined> {
+/** The first line of a token file the user names (`--admin-token-file`: read as a shell would, a pipe too), or undefined when it is missing or empty. */
+export async function readTokenFile(file: string): Promise<string | undefined> {
+  let text: string;
   try {
-    return (await readFile(file, 'utf8')).split('\n');
+    text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-}
-
-/** The first line of a token file (e.g. `--admin-token-file`), or undefined when it is missing or empty. */
-export async function readTokenFile(file: string): Promise<string | undefined> {
-  const token = (await readLines(file))?.[0]?.trim();
+  const token = text.split('\n')[0]?.trim();
   return token === '' ? undefined : token;
 }
 
-/** The token of a file `sandbox serve` wrote, if the process that wrote it still runs. */
-async function readServeToken(file: string): Promise<{ token: string | undefined; stale: boolean }> {
-  const lines = await readLines(file);
+/** The token of a file `sandbox serve` wrote (the CLI's own: a link or a FIFO there is refused), if the process that wrote it still runs. */
+function readServeToken(file: string): { token: string | undefined; stale: boolean } {
+  const lines = readOwnFile(file)?.split('\n');
   if (lines === undefined) return { token: undefined, stale: false };
   const pid = Number(/^pid (\d+)$/.exec(lines[1]?.trim() ?? '')?.[1]);
   const token = lines[0]?.trim();
@@ -69,7 +68,7 @@ export async function findAdminToken(
   if (fromEnv !== undefined && fromEnv !== '') return { token: fromEnv, file: undefined, stale: false };
   const file = loopbackTokenFile(env, baseUrl);
   if (file === undefined) return { token: undefined, file: undefined, stale: false };
-  return { ...(await readServeToken(file)), file };
+  return { ...readServeToken(file), file };
 }
 
 /** The token file `sandbox serve` keeps for a loopback base URL's port; undefined for any other host. */

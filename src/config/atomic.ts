@@ -1,23 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, openSync } from 'node:fs';
+import { closeSync, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
-
-/** A file we were asked to write is a symbolic link: writing would land in whatever it points at. */
-export class SymlinkError extends UsageError {
-  constructor(
-    readonly path: string,
-    /** What was refused: a file the CLI only reads (a journal being listed) is refused too. */
-    doing: 'write through it' | 'read it' = 'write through it',
-  ) {
-    super(
-      `${path} is a symbolic link; refusing to ${doing}`,
-      undefined,
-      'replace the link with a regular file (or point PARCELS_CONFIG_DIR at a directory of your own) and try again',
-    );
-  }
-}
+import { isSymlinkSync, openOwnFile, SymlinkError } from './own-file.js';
 
 /**
  * Creates `dir` (and missing parents) with mode 0700. A directory that already exists is left as
@@ -36,44 +21,17 @@ export async function refuseSymlink(path: string): Promise<void> {
   }
 }
 
-/** How a file of the CLI's own (a journal, a done file, a spool) is opened by `openOwnFile`. */
-export type OwnFileMode = 'read' | 'append' | 'truncate';
-
-const OWN_FILE_FLAGS: Readonly<Record<OwnFileMode, number>> = {
-  read: constants.O_RDONLY,
-  append: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
-  truncate: constants.O_WRONLY | constants.O_TRUNC | constants.O_CREAT,
-};
-
 /**
- * Opens a file the CLI keeps for itself (journals, done files, the outbox, spools) without ever
- * following a symbolic link at `path`: O_NOFOLLOW makes the open itself fail on a link, so there is
- * no window between a check and the open. A link is a SymlinkError (exit 2) and its target is not
- * touched. Where the platform has no O_NOFOLLOW (Windows), the path is checked first instead.
- * Returns a file descriptor; a new file gets `mode`.
+ * A file others write in place (the sandbox's SQLite database, whose -wal and -shm files take its
+ * mode): created empty (0600) when missing, its data kept, its mode tightened to 0600 when looser;
+ * a link or anything not a regular file there is refused by the one opener.
  */
-export function openOwnFile(path: string, how: OwnFileMode, mode = 0o600): number {
-  const doing = how === 'read' ? 'read it' : 'write through it';
-  const noFollow = constants.O_NOFOLLOW as number | undefined;
-  if (noFollow === undefined && isSymlinkSync(path)) throw new SymlinkError(path, doing);
+export function ensurePrivateFile(path: string): void {
+  const fd = openOwnFile(path, 'update');
   try {
-    return openSync(path, OWN_FILE_FLAGS[how] | (noFollow ?? 0), mode);
-  } catch (error) {
-    // ELOOP (Linux, macOS) or EMLINK (FreeBSD): the last component is a link. ELOOP can also mean
-    // a loop of directory links on the way: only a link at `path` itself is reported as one.
-    const code = (error as NodeJS.ErrnoException).code;
-    if ((code === 'ELOOP' || code === 'EMLINK') && isSymlinkSync(path)) throw new SymlinkError(path, doing);
-    throw error;
-  }
-}
-
-/** True when `path` exists as a symbolic link. */
-export function isSymlinkSync(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -96,7 +54,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
   const dir = dirname(path);
   await ensurePrivateDir(dir);
   await refuseSymlink(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempName(dir, basename(path));
   try {
     // 'wx': the temp name is fresh, so an existing file (or link) there is never followed.
     const handle = await open(temp, 'wx', 0o600);
@@ -125,5 +83,87 @@ async function syncDir(dir: string): Promise<void> {
     // The data is already safe in the file; only the directory entry's durability is at stake.
   } finally {
     await handle?.close();
+  }
+}
+
+/** A fresh name beside the file being written: created exclusively ('wx'), so nothing there is ever followed. */
+function tempName(dir: string, name: string): string {
+  return join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * A file written whole from code that cannot wait (a journal's compaction under its lock) or whose
+ * name is known only once it is written (a spool file is named by its content's hash): the bytes go
+ * to a fresh temp file (0600) in `dir`, and `commit` renames it over its name, as writeFileAtomic
+ * does; `discard` removes it.
+ */
+export class WholeFileWriter {
+  private open = true;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly temp: string,
+    private readonly fd: number,
+  ) {}
+
+  /** `name` only names the temp file (`.name.pid.random.tmp`); the directory is created (0700) when missing. */
+  static create(dir: string, name: string): WholeFileWriter {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temp = tempName(dir, name);
+    return new WholeFileWriter(dir, temp, openSync(temp, 'wx', 0o600));
+  }
+
+  write(data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+  }
+
+  /** Renames the file over `path` (refused when `path` is a symbolic link). Durable (default): fsync'd first, and the directory after. */
+  commit(path: string, { durable = true }: WriteOptions = {}): void {
+    try {
+      if (durable) fdatasyncSync(this.fd);
+      this.close();
+      if (isSymlinkSync(path)) throw new SymlinkError(path);
+      renameSync(this.temp, path);
+    } catch (error) {
+      this.discard();
+      throw error;
+    }
+    if (durable) syncDirSync(this.dir);
+  }
+
+  discard(): void {
+    this.close();
+    rmSync(this.temp, { force: true });
+  }
+
+  private close(): void {
+    if (!this.open) return;
+    this.open = false;
+    closeSync(this.fd);
+  }
+}
+
+/** writeFileAtomic for code that cannot wait: the same temp file, fsync and rename. */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+  const writer = WholeFileWriter.create(dirname(path), basename(path));
+  try {
+    writer.write(data);
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  writer.commit(path, options);
+}
+
+function syncDirSync(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // As syncDir: best effort.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

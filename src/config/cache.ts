@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic.js';
+import { readOwnFile } from './own-file.js';
 import { dataDir, profileFileName } from './paths.js';
 
 /** A small JSON cache with a time-to-live, one folder per target (`targetId`): reference code names and the like. */
@@ -15,14 +16,20 @@ interface CacheFile {
   data: unknown;
 }
 
-/** The cached value when it exists and is at most `maxAgeS` seconds old; otherwise undefined. */
+/**
+ * The cached value when it exists and is at most `maxAgeS` seconds old; otherwise undefined. A cache
+ * that is a link or not a regular file is refused (exit 2) rather than taken for none: the next
+ * write would be refused too, and the user learns of it once.
+ */
 export async function readCached<T>(env: NodeJS.ProcessEnv, target: string, name: string, maxAgeS: number, nowMs: number = Date.now()): Promise<T | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(cachePath(env, target, name), 'utf8');
-  } catch {
+    text = readOwnFile(cachePath(env, target, name));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
     return undefined;
   }
+  if (text === undefined) return undefined;
   try {
     const file = JSON.parse(text) as Partial<CacheFile>;
     if (typeof file.written_at !== 'number' || !('data' in file)) return undefined;

@@ -1,7 +1,8 @@
-import { appendFile, open, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../schemas/record.js';
-import { ensurePrivateDir, refuseSymlink, writeFileAtomic } from './atomic.js';
+import { ensurePrivateDir, writeFileAtomic } from './atomic.js';
+import { openOwnFile } from './own-file.js';
 import { dataDir, profileFileName } from './paths.js';
 import { readerFileName } from './reader.js';
 
@@ -103,10 +104,11 @@ export function openEtagCache(env: NodeJS.ProcessEnv, target: string, options: E
     known += Buffer.byteLength(text.slice(0, end + 1));
   }
 
-  async function sync(): Promise<void> {
-    let size: number;
+  /** Brings `index` up to the file: read whole the first time or after someone else rewrote it, else only what was appended since. */
+  function sync(): void {
+    let fd: number;
     try {
-      size = (await stat(path)).size;
+      fd = openOwnFile(path, 'read');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       index ??= new Map();
@@ -117,35 +119,36 @@ export function openEtagCache(env: NodeJS.ProcessEnv, target: string, options: E
       }
       return;
     }
-    if (index && size === known) return;
-    if (!index || size < known) {
-      // First load, or the file was rewritten (compacted) by someone else: read it whole.
-      index = new Map();
-      known = 0;
-      lines = 0;
-      ingest(await readFile(path, 'utf8'));
-      return;
-    }
-    // Someone else appended: read just the new tail.
-    const handle = await open(path, 'r');
     try {
+      const size = fstatSync(fd).size;
+      if (index && size === known) return;
+      if (!index || size < known) {
+        // First load, or the file was rewritten (compacted) by someone else: read it whole.
+        index = new Map();
+        known = 0;
+        lines = 0;
+      }
       const buffer = Buffer.alloc(size - known);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, known);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, known);
       ingest(buffer.subarray(0, bytesRead).toString('utf8'));
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
   async function append(entry: LogLine): Promise<void> {
-    await sync();
+    sync();
     if (!dirReady) {
       await ensurePrivateDir(dir);
-      await refuseSymlink(path);
       dirReady = true;
     }
     const line = `${JSON.stringify(entry)}\n`;
-    await appendFile(path, line, { mode: 0o600 });
+    const fd = openOwnFile(path, 'append');
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
     known += Buffer.byteLength(line);
     lines++;
     apply(entry);
@@ -166,18 +169,18 @@ export function openEtagCache(env: NodeJS.ProcessEnv, target: string, options: E
     path,
     get: (id) =>
       serial(async () => {
-        await sync();
+        sync();
         return index?.get(id);
       }),
     set: (id, etag) => serial(() => append({ id, etag })),
     ids: () =>
       serial(async () => {
-        await sync();
+        sync();
         return [...(index?.keys() ?? [])];
       }),
     delete: (id) =>
       serial(async () => {
-        await sync();
+        sync();
         if (!index?.has(id)) return;
         await append({ id, etag: null });
       }),

@@ -4,8 +4,8 @@
  * atomically (mode 0600). Two commands finishing at once may each keep only their own new ids:
  * the cost is a prefix that needs one more `list` to resolve, never a wrong id.
  */
-import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
+import { readOwnFile } from './own-file.js';
 import { knownIdsPath } from './paths.js';
 
 export const KNOWN_IDS_MAX = 1000;
@@ -22,13 +22,8 @@ export interface KnownIds {
 export function openKnownIds(env: NodeJS.ProcessEnv, target: string, max = KNOWN_IDS_MAX): KnownIds {
   const path = knownIdsPath(env, target);
   const all = async (): Promise<string[]> => {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const text = readOwnFile(path);
+    if (text === undefined) return [];
     try {
       const value = JSON.parse(text) as unknown;
       return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];

@@ -44,19 +44,10 @@ export function defaultSandboxDb(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
 export async function prepareDefaultSandboxDb(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = dataDir(env);
   // Loaded here, not at the top: shell completion reads these paths and must not load fs/promises.
-  const { ensurePrivateDir, refuseSymlink } = await import('./atomic.js');
-  const { open } = await import('node:fs/promises');
-  const { constants } = await import('node:fs');
+  const { ensurePrivateDir, ensurePrivateFile } = await import('./atomic.js');
   await ensurePrivateDir(dir);
   const db = join(dir, 'sandbox.db');
-  await refuseSymlink(db);
-  // O_NOFOLLOW: a link put there after the check is refused too; no O_TRUNC, so the data stays.
-  const handle = await open(db, constants.O_CREAT | constants.O_RDWR | constants.O_NOFOLLOW, 0o600);
-  try {
-    if (((await handle.stat()).mode & 0o077) !== 0) await handle.chmod(0o600);
-  } finally {
-    await handle.close();
-  }
+  ensurePrivateFile(db);
   return db;
 }
 

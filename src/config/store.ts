@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { hintCommand } from '../hint/hint.js';
 import { isRecord } from '../schemas/record.js';
+import { jsonSyntaxProblem } from '../schemas/json-error.js';
 import { writeFileAtomic } from './atomic.js';
+import { readOwnFile } from './own-file.js';
 import { configDir } from './paths.js';
 import type { ConfigFile, Profile, ProfileKey } from './schema.js';
 import { PROFILE_KEYS, checkSetting, configFileSchema, originOf } from './schema.js';
@@ -33,18 +34,19 @@ export class ConfigFileError extends UsageError {
 
 /**
  * Reads the profiles file: a plain read and JSON.parse (no `conf`, which costs tens of ms to load).
- * A missing file is an empty config; a corrupt one is a ConfigFileError naming the file.
+ * A missing file is an empty config; a corrupt one is a ConfigFileError naming the file; a link, a
+ * FIFO or anything else not a regular file is refused by the one opener (own-file.ts), exit 2.
  */
 export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   const path = configPath(env);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = readOwnFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    if (error instanceof UsageError) throw error;
     throw new ConfigFileError(path, `cannot be read: ${(error as Error).message}`);
   }
-  return parseConfig(path, text);
+  return text === undefined ? { profiles: {} } : parseConfig(path, text);
 }
 
 function parseConfig(path: string, text: string): ConfigFile {
@@ -53,7 +55,8 @@ function parseConfig(path: string, text: string): ConfigFile {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigFileError(path, `is not valid JSON (${(error as Error).message})`);
+    // Where, never what: the file may hold a key, or be whatever a link pointed at.
+    throw new ConfigFileError(path, `is not valid JSON (${jsonSyntaxProblem(error)})`);
   }
   return normalize(path, raw);
 }

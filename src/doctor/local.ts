@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { JournalSummary } from '../bulk/journal/list.js';
+import type { JournalListing } from '../bulk/journal/list.js';
+import { rebuildAdvice } from '../bulk/journal/read.js';
 import { listJournals } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
 import { configFileState } from '../config/permissions.js';
@@ -40,14 +41,15 @@ async function checkConfigFile(env: NodeJS.ProcessEnv): Promise<CheckResult> {
  * are all on this machine, whichever profile is in use).
  */
 async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number, here: OutboxHere | undefined): Promise<CheckResult[]> {
-  let journals: JournalSummary[];
+  let listing: JournalListing;
   try {
-    journals = await listJournals(dataDir(env), nowMs);
+    listing = await listJournals(dataDir(env), nowMs);
   } catch (error) {
-    const detail = `the journals in ${join(dataDir(env), 'journals')} cannot be read: ${(error as Error).message}`;
-    const fix = 'move the unreadable journal aside; its lines were sent with their keys, so a re-run cannot apply them twice';
-    return [warning('outbox', detail, fix), warning('bulk batches', detail, fix)];
+    const detail = `the journals in ${join(dataDir(env), 'journals')} cannot be listed: ${(error as Error).message}`;
+    return [warning('outbox', detail, 'make the folder readable'), warning('bulk batches', detail, 'make the folder readable')];
   }
+  const journals = listing.journals;
+  const unreadable = listing.unreadable.map(({ path, problem }) => warning('journal', `cannot be read: ${problem}`, rebuildAdvice(path)));
   const outbox = journals.filter((j) => j.kind === OUTBOX_KIND && j.target === here?.target && (j.counts.uncertain > 0 || j.counts.rejected > 0));
   const unfinished = journals.filter((j) => j.kind !== OUTBOX_KIND && j.counts.uncertain > 0);
   const waiting = outbox.reduce((n, j) => n + j.counts.uncertain, 0);
@@ -74,5 +76,5 @@ async function checkJournals(env: NodeJS.ProcessEnv, nowMs: number, here: Outbox
       warning('bulk batches', `unfinished: ${list.join('; ')}`, 'run the same import again with the same input: lines without a known outcome are resent with their keys, so nothing applies twice'),
     );
   }
-  return checks;
+  return [...unreadable, ...checks];
 }

@@ -124,7 +124,8 @@ describe('offline outbox', () => {
     const preload = join(tempConfigDir(), 'note-lock-reads.cjs');
     writeFileSync(
       preload,
-      `const fs = require('node:fs');\nconst read = fs.readFileSync;\nfs.readFileSync = function (path, ...rest) {\n  if (String(path).endsWith('.lock')) fs.appendFileSync(${JSON.stringify(readers)}, process.pid + '\\n');\n  return read.call(this, path, ...rest);\n};\n`,
+      // The holder's pid is read through the one opener (numeric flags); taking the lock opens it with 'wx'.
+      `const fs = require('node:fs');\nconst open = fs.openSync;\nfs.openSync = function (path, flags, ...rest) {\n  if (String(path).endsWith('.lock') && typeof flags === 'number') fs.appendFileSync(${JSON.stringify(readers)}, process.pid + '\\n');\n  return open.call(this, path, flags, ...rest);\n};\n`,
     );
     writeFileSync(readers, '');
     const watched = { ...env, NODE_OPTIONS: `--require ${preload}` };

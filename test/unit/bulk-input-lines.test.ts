@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SymlinkError } from '../../src/config/atomic.js';
+import { SymlinkError } from '../../src/config/own-file.js';
 import type { RawLine } from '../../src/bulk/input-lines.js';
 import { MAX_LINE_BYTES, NotTextError, splitLines } from '../../src/bulk/input-lines.js';
 import { readInput } from '../../src/bulk/input.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchChangedError, changedHint } from '../../src/bulk/changed.js';
-import { SymlinkError } from '../../src/config/atomic.js';
+import { SymlinkError } from '../../src/config/own-file.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { targetJournals } from '../../src/bulk/journal/journal.js';
 import { runImport } from '../../src/bulk/import.js';

@@ -2,7 +2,8 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SymlinkError, writeFileAtomic } from '../../src/config/atomic.js';
+import { writeFileAtomic } from '../../src/config/atomic.js';
+import { SymlinkError } from '../../src/config/own-file.js';
 import { writeCached } from '../../src/config/cache.js';
 import { etagLogPath, openEtagCache } from '../../src/config/etags.js';
 import { configPath, updateConfig } from '../../src/config/store.js';
@@ -72,7 +73,7 @@ describe('every writer of config and data files uses it', () => {
       updateConfig(env, (c) => {
         c.profiles.default = { base_url: 'https://api.example.com', api_key: 'secret-key-123456' };
       }),
-    ).rejects.toThrow(`${configPath(env)} is a symbolic link; refusing to write through it`);
+    ).rejects.toThrow(`${configPath(env)} is a symbolic link; refusing to read it`);
     expect(readFileSync(target, 'utf8')).toBe('{}');
   });
 

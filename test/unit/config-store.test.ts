@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SymlinkError } from '../../src/config/atomic.js';
+import { SymlinkError } from '../../src/config/own-file.js';
 import { readCached, writeCached } from '../../src/config/cache.js';
 import { configDir, dataDir, defaultSandboxDb } from '../../src/config/paths.js';
 import { resolveSettings } from '../../src/config/settings.js';

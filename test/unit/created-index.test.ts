@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { SymlinkError, openOwnFile } from '../../src/config/atomic.js';
+import { SymlinkError, openOwnFile } from '../../src/config/own-file.js';
 import { RECORD_BYTES, batchesPath, decodeRecord, encodeRecord, forEachRecordChunk, indexDir, readBatches, recordsPath } from '../../src/bulk/created-index/file.js';
 import { findEarlierMatches } from '../../src/bulk/created-index/match.js';
 import { ensureIndex } from '../../src/bulk/created-index/migrate.js';

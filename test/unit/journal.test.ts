@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -178,7 +179,7 @@ describe('journal', () => {
     const tenDaysAgo = (Date.now() - 10 * 86_400_000) / 1000;
     utimesSync(oldPath, tenDaysAgo, tenDaysAgo);
 
-    const list = await listJournals(dir);
+    const list = (await listJournals(dir)).journals;
     expect(list.map((j) => [j.batch, j.kind, j.input, j.counts])).toEqual([
       ['new', 'create', 'in.ndjson', { done: 0, rejected: 0, uncertain: 0 }],
       ['old', 'create', 'in.ndjson', { done: 1, rejected: 1, uncertain: 1 }],
@@ -190,7 +191,7 @@ describe('journal', () => {
     expect(pruneJournals(dir, 7 * 86_400_000)).toEqual([oldPath]);
     b.recordSent(sent(1));
     b.close();
-    expect((await listJournals(dir)).map((j) => j.batch)).toEqual(['new']);
+    expect((await listJournals(dir)).journals.map((j) => j.batch)).toEqual(['new']);
   });
 
   it('confirmed lines are packed: UUID entry ids round-trip, other ids are kept as given, and it grows past its first block', async () => {
@@ -231,7 +232,7 @@ describe('journal', () => {
     const doneFile = files[1] as string;
     expect(doneFile).toMatch(/^b1\.ndjson\.[0-9a-f]{12}\.done$/);
     const records = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(records).toEqual([expect.objectContaining({ t: 'meta', batch: 'b1' }), { t: 'compact', file: doneFile, count: 4 }]);
+    expect(records).toEqual([expect.objectContaining({ t: 'meta', batch: 'b1' }), { t: 'compact', file: doneFile, count: 4, sha256: createHash('sha256').update(readFileSync(join(path, '..', doneFile))).digest('hex') }]);
     expect(statSync(join(path, '..', doneFile)).mode & 0o777).toBe(0o600);
 
     const read = await readJournal(path);
@@ -244,7 +245,7 @@ describe('journal', () => {
       [true, uuid(70_000)],
     ]);
     expect(read.done.has('another-key-0123')).toBe(false);
-    expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 0 }]);
+    expect((await listJournals(dir)).journals.map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 0 }]);
 
     // A later run sends an edited line 2 (another request) and adds line 4: on top of the done file.
     const later = await Journal.open(id());
@@ -254,7 +255,7 @@ describe('journal', () => {
     later.close();
     const again = await readJournal(path);
     expect([again.done.size, again.done.has(k(2)), again.lines.get('changed-key-2')?.sent?.line, again.done.entryId(k(4))]).toEqual([5, true, 2, uuid(4)]);
-    expect((await listJournals(dir)).map((j) => j.counts)).toEqual([{ done: 5, rejected: 0, uncertain: 1 }]);
+    expect((await listJournals(dir)).journals.map((j) => j.counts)).toEqual([{ done: 5, rejected: 0, uncertain: 1 }]);
 
     // The edited line still uncertain: no compaction. Once confirmed, a new done file replaces the old one.
     const third = await Journal.open(id());
@@ -325,18 +326,18 @@ describe('journal', () => {
   it('a journal closed before any line was recorded (a run that crashed or was refused before sending) is removed; an earlier one stays', async () => {
     const empty = await Journal.open(id('never-sent'));
     empty.close();
-    expect(await listJournals(dir)).toEqual([]);
+    expect((await listJournals(dir)).journals).toEqual([]);
 
     const first = await Journal.open(id());
     first.recordSent(sent(1));
     first.close();
     const again = await Journal.open(id());
     again.close();
-    expect((await listJournals(dir)).map((j) => [j.batch, j.counts])).toEqual([['b1', { done: 0, rejected: 0, uncertain: 1 }]]);
+    expect((await listJournals(dir)).journals.map((j) => [j.batch, j.counts])).toEqual([['b1', { done: 0, rejected: 0, uncertain: 1 }]]);
   });
 
   it('no journals yet: an empty list', async () => {
-    expect(await listJournals(dir)).toEqual([]);
+    expect((await listJournals(dir)).journals).toEqual([]);
     expect(pruneJournals(dir, 0)).toEqual([]);
   });
 });

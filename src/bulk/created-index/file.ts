@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openOwnFile } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
 import { journalPath } from '../journal/journal.js';
 
 /**

@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { openOwnFile } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
 import type { BuildContext } from '../build.js';
 import { lineRequest } from '../build.js';
 import { inputFormat } from '../input-format.js';

@@ -1,6 +1,6 @@
-import { closeSync, fdatasyncSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { openOwnFile } from '../../config/atomic.js';
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { WholeFileWriter } from '../../config/atomic.js';
 import { RECORD_BYTES, appendBatch, forEachRecordChunk, readBatches, recordsPath } from './file.js';
 
 /**
@@ -37,11 +37,9 @@ export function forgetPrunedBatches(removed: readonly string[]): number {
   return forgotten;
 }
 
-/** The records file again with only the records of `keep`: a temporary file, fsync'd, renamed over it. */
+/** The records file again with only the records of `keep`: written whole (config/atomic.ts), renamed over it. */
 export function rewriteRecords(dir: string, keep: ReadonlySet<number>): void {
-  const path = recordsPath(dir);
-  const temporary = join(dir, `.created.idx.${process.pid}.prune`);
-  const fd = openOwnFile(temporary, 'truncate');
+  const records = WholeFileWriter.create(dir, 'created.idx');
   let dropped = 0;
   try {
     const out = Buffer.allocUnsafe(RECORD_BYTES * 16_384);
@@ -56,12 +54,12 @@ export function rewriteRecords(dir: string, keep: ReadonlySet<number>): void {
         chunk.copy(out, kept * RECORD_BYTES, at, at + RECORD_BYTES);
         kept++;
       }
-      if (kept > 0) writeSync(fd, out, 0, kept * RECORD_BYTES);
+      if (kept > 0) records.write(out.subarray(0, kept * RECORD_BYTES));
     });
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
+  } catch (error) {
+    records.discard();
+    throw error;
   }
-  if (dropped === 0) rmSync(temporary, { force: true });
-  else renameSync(temporary, path);
+  if (dropped === 0) records.discard();
+  else records.commit(recordsPath(dir));
 }

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openOwnFile } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
 
 /**
  * The journal's compact "done" file on disk: a JSON header line, then the packed sections of a
@@ -74,11 +75,20 @@ export function doneFileChunks(parts: readonly DonePart[], other: Array<[number,
   ];
 }
 
+/** The SHA-256 (hex) of a done file's bytes, from the chunks it is written from: its journal's compact record keeps it. */
+export function doneFileSha256(chunks: readonly Uint8Array[]): string {
+  const hash = createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  return hash.digest('hex');
+}
+
 /**
- * A done file, checked (its header and its size) and read whole. A version-1 file is by line
- * number: its entries come back under the tags of the keys it was written with, at their lines.
+ * A done file, checked (its header and its size, and its bytes against `sha256` when its journal
+ * recorded one: a flipped byte would otherwise replay a wrong entry id as done) and read whole. A
+ * version-1 file is by line number: its entries come back under the tags of the keys it was
+ * written with, at their lines.
  */
-export function readDoneFile(path: string): DoneFile {
+export function readDoneFile(path: string, sha256?: string): DoneFile {
   const fd = openOwnFile(path, 'read');
   try {
     const { header, offset } = readHeader(fd, path);
@@ -86,10 +96,18 @@ export function readDoneFile(path: string): DoneFile {
     // Buffer.alloc is never taken from the shared pool: its own memory, from offset 0, so its words can be viewed in place.
     const data = Buffer.alloc(size - offset);
     if (readSync(fd, data, 0, data.length, offset) !== data.length) throw new DoneFileError(`${path}: shorter than its size`);
+    if (sha256 !== undefined && fileSha256(fd, offset, data) !== sha256) throw new DoneFileError(`${path}: its bytes are not those its journal recorded (SHA-256 differs)`);
     return header.v === 1 ? fromV1(header, data, path) : fromV2(header, data, path, header.v === 3);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The SHA-256 of the whole file: its header line (read again: it is small) and `data`, what follows it. */
+function fileSha256(fd: number, offset: number, data: Buffer): string {
+  const head = Buffer.alloc(offset);
+  readSync(fd, head, 0, offset, 0);
+  return doneFileSha256([head, data]);
 }
 
 function otherMap(header: DoneFileHeader): Map<number, string | undefined> {

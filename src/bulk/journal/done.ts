@@ -126,9 +126,9 @@ export class DoneKeys {
     return doneFileChunks(parts, other);
   }
 
-  /** A done file (journal-done-file.ts) as a table. */
-  static read(path: string): DoneKeys {
-    const file = readDoneFile(path);
+  /** A done file (journal-done-file.ts) as a table; `sha256`: what its journal recorded of its bytes, checked. */
+  static read(path: string, sha256?: string): DoneKeys {
+    const file = readDoneFile(path, sha256);
     return file.v !== 1 ? DoneKeys.adopt(file.sections, file.count, file.other) : DoneKeys.fromSections(file.count, file.at, file.other);
   }
 

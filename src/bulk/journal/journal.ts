@@ -1,8 +1,10 @@
-import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { openOwnFile, writeFileAtomic } from '../../config/atomic.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
 import type { DoneKeys } from './done.js';
+import { doneFileSha256 } from './done-file.js';
 import { readJournal } from './read.js';
 import type { JournalLock } from './lock.js';
 import { acquireLock, acquireLockWaiting } from './lock.js';
@@ -187,8 +189,9 @@ export class Journal {
     const name = basename(this.path);
     const file = `${name}.${randomBytes(6).toString('hex')}.done`;
     const dir = dirname(this.path);
-    await writeFileAtomic(join(dir, file), state.done.toChunks());
-    const compact: CompactRecord = { t: 'compact', file, count: state.done.size };
+    const chunks = state.done.toChunks();
+    await writeFileAtomic(join(dir, file), chunks);
+    const compact: CompactRecord = { t: 'compact', file, count: state.done.size, sha256: doneFileSha256(chunks) };
     const kept = [this.meta, this.latestInput, this.latestRun, compact].filter((record) => record !== undefined);
     await writeFileAtomic(this.path, kept.map((record) => `${JSON.stringify(record)}\n`).join(''));
     closeSync(this.fd);
@@ -214,15 +217,7 @@ export class Journal {
   compact(records: readonly JournalRecord[]): void {
     if (records.length > 0) this.recorded = true;
     this.flush();
-    const temporary = `${this.path}.compact`;
-    const fd = openOwnFile(temporary, 'truncate');
-    try {
-      writeSync(fd, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
-      fdatasyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, this.path);
+    writeFileAtomicSync(this.path, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
     closeSync(this.fd);
     this.fd = openOwnFile(this.path, 'append');
     this.unsynced = 0;

@@ -67,11 +67,31 @@ function spoolFiles(dir: string): string[] {
   }
 }
 
-/** Every journal in the data directory, newest first. */
-export async function listJournals(dir: string, nowMs: number = Date.now()): Promise<JournalSummary[]> {
+/** A journal a listing skipped: its path and why it cannot be read (damaged, a link, not a regular file). */
+export interface UnreadableJournal {
+  path: string;
+  problem: string;
+}
+
+export interface JournalListing {
+  /** Newest first. */
+  journals: JournalSummary[];
+  /** One damaged journal does not hide the others: it is skipped and named here. */
+  unreadable: UnreadableJournal[];
+}
+
+/** Every journal in the data directory. */
+export async function listJournals(dir: string, nowMs: number = Date.now()): Promise<JournalListing> {
   const summaries: JournalSummary[] = [];
+  const unreadable: UnreadableJournal[] = [];
   for (const path of journalFiles(dir)) {
-    const read = await readJournal(path);
+    let read;
+    try {
+      read = await readJournal(path);
+    } catch (error) {
+      unreadable.push({ path, problem: (error as Error).message });
+      continue;
+    }
     if (read.meta === undefined) continue;
     summaries.push({
       batch: read.meta.batch,
@@ -85,7 +105,7 @@ export async function listJournals(dir: string, nowMs: number = Date.now()): Pro
       ageMs: Math.max(0, nowMs - statSync(path).mtimeMs),
     });
   }
-  return summaries.sort((a, b) => a.ageMs - b.ageMs);
+  return { journals: summaries.sort((a, b) => a.ageMs - b.ageMs), unreadable };
 }
 
 /**

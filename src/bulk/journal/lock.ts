@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { processAlive } from '../../config/process-alive.js';
-import { isSymlinkSync, SymlinkError } from '../../config/atomic.js';
+import { readOwnFile } from '../../config/own-file.js';
+import { UsageError } from '../../errors.js';
 import { sleep as abortableSleep, type Sleep } from '../../api/core/sleep.js';
 
 /** Another live process holds the lock of this journal. */
@@ -29,8 +30,8 @@ export function acquireLock(lockPath: string, pid: number = process.pid): Journa
       fd = openSync(lockPath, 'wx', 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // O_EXCL never follows a link, but reading the holder's pid (and taking a stale lock) would.
-      if (isSymlinkSync(lockPath)) throw new SymlinkError(lockPath);
+      // O_EXCL never follows a link, but reading the holder's pid (and taking a stale lock) would:
+      // the one opener refuses a link or a FIFO there (which would block the read for ever).
       const holder = readHolder(lockPath);
       if (holder !== undefined && processAlive(holder)) throw new JournalLockedError(lockPath, holder);
       // No pid yet: another run created the file a moment ago and is about to write it.
@@ -92,12 +93,16 @@ function justCreated(lockPath: string): boolean {
 }
 
 function readHolder(lockPath: string): number | undefined {
+  let text: string | undefined;
   try {
-    const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
+    text = readOwnFile(lockPath);
+  } catch (error) {
+    // Refused (a link, a FIFO): said, never taken over.
+    if (error instanceof UsageError) throw error;
     return undefined;
   }
+  const pid = Number.parseInt(text ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 function unlinkIfPresent(path: string): void {

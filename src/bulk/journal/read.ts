@@ -1,14 +1,41 @@
 import { closeSync, createReadStream, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openOwnFile, SymlinkError } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
+import { UsageError } from '../../errors.js';
+import { hintCommand } from '../../hint/hint.js';
+import type { HintPart } from '../../hint/hint.js';
 import { DoneKeys } from './done.js';
 import type { InputRecord, JournalMeta, JournalRecord, LineState, RunRecord } from './records.js';
-import { identityOf } from './records.js';
+import { identityOf, isJournalRecord } from './records.js';
 
 /** Reading a journal (./journal.ts): what earlier runs left, record by record, or from a compaction's done file. */
 
-export class CorruptJournalError extends Error {
-  override readonly name = 'CorruptJournalError';
+/**
+ * What to do with a journal that cannot be read: the same words from a run that meets it, from
+ * `parcels batches` and from `parcels doctor`. A re-run after it is moved aside sends every line
+ * again with the key it had (keys come from the batch and the line's request, not from the
+ * journal), so the service answers with what it made instead of making it again, and the new
+ * journal and done file are rebuilt from those answers.
+ */
+export function rebuildAdvice(path: string): string {
+  return `move ${path} (and the .done files beside it named after it) aside, then run the same import again: each line is resent with the key it had, so the service answers with what it created rather than creating it twice, and the journal is rebuilt`;
+}
+
+/** A run's advice: rebuild it, and where to see every journal that cannot be read. */
+function runAdvice(path: string): HintPart[] {
+  return [`${rebuildAdvice(path)}; `, hintCommand(['doctor']), ' names every journal it cannot read'];
+}
+
+/** A journal (or its done file) is damaged: exit 2, naming the file and how to rebuild it. */
+export class CorruptJournalError extends UsageError {
+  constructor(
+    readonly path: string,
+    /** What is wrong, after the file's name (`:12: not a journal record`). */
+    problem: string,
+    advice: HintPart[] = runAdvice(path),
+  ) {
+    super(`${path}${problem}`, undefined, undefined, undefined, advice);
+  }
 }
 
 export interface ReadResult {
@@ -68,12 +95,13 @@ export async function readJournal(path: string, hints: ReadHints = {}): Promise<
     let newline: number;
     while ((newline = data.indexOf(0x0a)) !== -1) {
       lineNo++;
-      let record: JournalRecord;
+      let record: unknown;
       try {
-        record = JSON.parse(data.toString('utf8', 0, newline)) as JournalRecord;
+        record = JSON.parse(data.toString('utf8', 0, newline));
       } catch {
-        throw new CorruptJournalError(`${path}:${lineNo}: not a journal record`);
+        record = undefined;
       }
+      if (!isJournalRecord(record)) throw new CorruptJournalError(path, `:${lineNo}: not a journal record`);
       result.goodBytes += newline + 1;
       apply(result, record, path, byLine, hints.known);
       data = data.subarray(newline + 1);
@@ -101,10 +129,11 @@ function apply(result: ReadResult, record: JournalRecord, path: string, byLine: 
     case 'compact':
       result.doneFile = basename(record.file);
       try {
-        result.done = known?.file === result.doneFile ? known.done : DoneKeys.read(join(dirname(path), result.doneFile));
+        result.done = known?.file === result.doneFile ? known.done : DoneKeys.read(join(dirname(path), result.doneFile), record.sha256);
       } catch (error) {
-        if (error instanceof SymlinkError) throw error;
-        throw new CorruptJournalError(`${path}: its done file ${record.file} cannot be read (${(error as Error).message})`);
+        // A link or a FIFO there is said as such (own-file.ts); damage is this journal's.
+        if (error instanceof UsageError) throw error;
+        throw new CorruptJournalError(path, `: its done file ${record.file} cannot be read (${(error as Error).message})`);
       }
       result.lines = new Map();
       byLine.clear();

@@ -75,6 +75,8 @@ export interface CompactRecord {
   t: 'compact';
   file: string;
   count: number;
+  /** SHA-256 (hex) of the done file's bytes, checked when it is read; absent in journals compacted before it was kept (read unchecked). */
+  sha256?: string;
 }
 
 /** What a run read, written when it starts: a later run compares its input with it. */
@@ -118,4 +120,28 @@ export interface LineState {
 /** The identity a sent record is kept under. */
 export function identityOf(record: SentRecord): string {
   return record.rid ?? record.key;
+}
+
+const isInt = (value: unknown): boolean => Number.isSafeInteger(value);
+const isText = (value: unknown): boolean => typeof value === 'string';
+const isOptionalText = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+/** What each kind of record must hold for the reader to use it: a record without it is damage, said as such, never a crash. */
+const RECORD_SHAPES: Readonly<Record<JournalRecord['t'], (record: Record<string, unknown>) => boolean>> = {
+  meta: (r) => isInt(r.v) && isText(r.batch) && isText(r.target) && isText(r.input) && isText(r.kind),
+  sent: (r) => isInt(r.line) && isText(r.key) && isOptionalText(r.rid) && isText(r.method) && isText(r.path) && isText(r.body),
+  done: (r) => isInt(r.line) && isOptionalText(r.k) && isOptionalText(r.id) && (r.p === undefined || isInt(r.p)),
+  rejected: (r) => isInt(r.line) && isOptionalText(r.k),
+  queued: (r) => isInt(r.line) && isText(r.k),
+  compact: (r) => isText(r.file) && isInt(r.count) && isOptionalText(r.sha256),
+  input: (r) => isText(r.sha256),
+  run: () => true,
+};
+
+/** A parsed line that is a record the reader can apply. */
+export function isJournalRecord(value: unknown): value is JournalRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  const shape = Object.hasOwn(RECORD_SHAPES, record.t as string) ? RECORD_SHAPES[record.t as JournalRecord['t']] : undefined;
+  return shape !== undefined && shape(record);
 }

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { openOwnFile } from '../../config/atomic.js';
+import { openOwnFile } from '../../config/own-file.js';
 
 /**
  * A run's result lines at a terminal: written to a file beside the batch's journal (its latest run's
