@@ -43,23 +43,23 @@ export function internalsProblems(pool: unknown, request: unknown): string[] {
   return problems;
 }
 
-/** A module's default export, or the failure to load it in words. */
-async function defaultExport(load: () => Promise<{ default: unknown }>, path: string): Promise<{ value: unknown } | { problem: string }> {
-  try {
-    return { value: (await load()).default };
-  } catch (error) {
-    return { problem: `${path} does not load: ${error instanceof Error ? error.message : String(error)}` };
-  }
-}
-
 /** The two internal modules, checked (the import paths stay literal so the bundler inlines them). */
 export async function loadInternals(): Promise<Internals> {
-  const [pool, request] = await Promise.all([defaultExport(() => import('undici/lib/dispatcher/pool.js'), INTERNAL_POOL), defaultExport(() => import('undici/lib/api/api-request.js'), INTERNAL_REQUEST)]);
-  if ('problem' in pool || 'problem' in request) return { problems: [pool, request].flatMap((loaded) => ('problem' in loaded ? [loaded.problem] : [])) };
-  const problems = internalsProblems(pool.value, request.value);
+  let pool: unknown;
+  let request: unknown;
+  try {
+    // A CommonJS module's namespace read through `default` only (test/unit/commonjs-imports.test.ts).
+    const [{ default: poolExport }, { default: requestExport }] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
+    pool = poolExport;
+    request = requestExport;
+  } catch (error) {
+    // Node's message names the module it could not find or load.
+    return { problems: [`the internal modules do not load: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const problems = internalsProblems(pool, request);
   if (problems.length > 0) return { problems };
   // Checked above as far as JavaScript can tell: a class with the pool's methods, and a function.
-  return { undici: { Pool: pool.value as typeof Pool, request: request.value as Undici['request'], source: 'internals' } };
+  return { undici: { Pool: pool as typeof Pool, request: request as Undici['request'], source: 'internals' } };
 }
 
 /** undici's public entry (CommonJS: its module.exports is the default export, bundled or not). */
