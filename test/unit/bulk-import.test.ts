@@ -12,8 +12,10 @@ import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
 import { JournalLockedError } from '../../src/bulk/journal/lock.js';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
-import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+import { PoolGate } from '../../src/api/core/gate.js';
+import type { Timing } from '../../src/api/core/sleep.js';
+import type { RunningSandbox, SandboxOptions, TimeSources } from '../../src/sandbox/index.js';
+import { DEMO_API_KEY, manualTime, startSandbox } from '../../src/sandbox/index.js';
 import { virtualTiming } from '../helpers/timing.js';
 
 
@@ -37,10 +39,26 @@ async function start(opts: SandboxOptions = {}): Promise<string> {
 }
 
 /** The engine's client has no retries of its own; the reader used to check results retries through injected faults. */
-function client(url: string, retries = 0): ApiClient {
-  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries, userAgent: 'bulk-test', connections: 64, sleep: async () => undefined });
+function client(url: string, retries = 0, gate?: PoolGate): ApiClient {
+  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries, userAgent: 'bulk-test', connections: 64, sleep: async () => undefined, gate });
   clients.push(c);
   return c;
+}
+
+/**
+ * The engine's clock on the sandbox's elapsed time. A sleep moves both once every request in flight
+ * has its answer: on a real network a round trip is a few milliseconds of a one-second window.
+ */
+function sandboxTiming(time: TimeSources & { advanceElapsed(ms: number): void }, inFlight: () => number): Timing {
+  return {
+    now: () => time.elapsedMs(),
+    sleep: async (ms) => {
+      const until = time.elapsedMs() + ms;
+      do await new Promise((resolve) => setImmediate(resolve));
+      while (inFlight() > 0);
+      time.advanceElapsed(Math.max(0, until - time.elapsedMs()));
+    },
+  };
 }
 
 /** Counts what the engine sends. */
@@ -247,13 +265,19 @@ describe('bulk import against a real sandbox', () => {
     expect(summary.exitCode).toBe(4);
   });
 
-  it('a rate-limited sandbox slows the run but fails no line (real clock, one-second window)', async () => {
-    const url = await start({ rateLimit: { requests: 15, window_s: 1 } });
+  it('a rate-limited sandbox: the run spends each window and waits out its end, drawing no 429 (virtual time shared with the sandbox)', async () => {
+    const time = manualTime(Date.UTC(2026, 10, 22));
+    const url = await start({ rateLimit: { requests: 15, window_s: 1 }, time });
     const input = writeInput('p.ndjson', Array.from({ length: 40 }, (_, i) => parcelLine(i + 1)));
-    const send = counting(sendThrough(client(url)));
-    const { summary } = await importRun({ input, send, concurrency: 8, timing: undefined });
+    // As a run wires it (bulk/command.ts): the engine admits through the gate that reads the answers.
+    const gate: PoolGate = new PoolGate(sandboxTiming(time, () => gate.inFlight));
+    const send = counting(sendThrough(client(url, 0, gate)));
+    const { summary } = await importRun({ input, send, concurrency: 8, gate });
     expect(summary).toMatchObject({ created: 40, failed: 0, exitCode: 0 });
-    expect(send.calls).toBeGreaterThan(40);
+    // Paced from the RateLimit-* fields: 15 + 15 + 10 lines in three windows, each line sent once.
+    // Unpaced, the 16th request of a window draws a 429 and is sent again after its Retry-After.
+    expect(send.calls).toBe(40);
+    expect(time.elapsedMs()).toBe(2000);
     expect(await allParcels(url)).toHaveLength(40);
   });
 

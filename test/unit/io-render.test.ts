@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderError, renderList, renderMessage, renderRecord } from '../../src/io/render.js';
 import { captureIO } from '../helpers/io.js';
 
@@ -174,37 +174,64 @@ describe('renderList: one page', () => {
   });
 });
 
-function slowSource(n: number, delayMs: number, log: string[]) {
-  return (async function* () {
+/** A source that yields its first item, then waits until the test allows more (no clock involved). */
+function gatedSource(n: number, log: string[]) {
+  let allowed = 1;
+  let wake: (() => void) | undefined;
+  const source = (async function* () {
     for (let i = 1; i <= n; i++) {
-      await new Promise((r) => setTimeout(r, delayMs));
+      while (i > allowed) await new Promise<void>((resolve) => (wake = resolve));
       log.push(`yield ${i}`);
       yield { entry_id: `u-${i}`, status: 1 };
     }
     log.push('done');
   })();
+  return {
+    source,
+    allowAll: (): void => {
+      allowed = n;
+      wake?.();
+    },
+  };
 }
 
 describe('renderList: stream (--all)', () => {
+  const FLUSH_AFTER_MS = 10;
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   for (const format of ['json', 'ndjson', 'csv', 'table'] as const) {
     for (const tty of [false, true]) {
-      it(`${format}${tty ? ' on a TTY' : ''}: the first item is written before the source finishes`, async () => {
+      it(`${format}${tty ? ' on a TTY' : ''}: the first item is written while the source is still waiting for the second`, async () => {
+        // Virtual time for the idle flush; the stream's own write callbacks stay real.
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
         const c = captureIO({ tty });
         const log: string[] = [];
-        const writes: string[] = [];
         const original = c.io.stdout.write.bind(c.io.stdout) as (chunk: string, cb?: () => void) => boolean;
         (c.io.stdout as unknown as { write: typeof original }).write = (chunk, cb) => {
           log.push('write');
-          writes.push(chunk);
           return original(chunk, cb);
         };
-        const { count } = await renderList(c.io, slowSource(3, 30, log), { format, now: NOW, stream: true, flushAfterMs: 10 });
+        const { source, allowAll } = gatedSource(3, log);
+        const rendering = renderList(c.io, source, { format, now: NOW, stream: true, flushAfterMs: FLUSH_AFTER_MS });
+        // Rows (csv, table) wait for the batch to fill or the source to stay idle FLUSH_AFTER_MS; json
+        // and ndjson write each item as it comes.
+        const batched = format === 'csv' || format === 'table';
+        await vi.advanceTimersByTimeAsync(FLUSH_AFTER_MS - 1);
+        expect(c.stdout().includes('u-1')).toBe(!batched);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(c.stdout()).toContain('u-1');
+        expect(log[0]).toBe('yield 1');
+        expect(log).toContain('write');
+        expect(log).not.toContain('yield 2');
+
+        allowAll();
+        const { count } = await rendering;
         expect(count).toBe(3);
-        expect(log.indexOf('write')).toBeGreaterThan(-1);
-        expect(log.indexOf('write')).toBeLessThan(log.indexOf('done'));
-        expect(log.indexOf('write')).toBeLessThan(log.indexOf('yield 2'));
+        expect(log.filter((entry) => entry !== 'write')).toEqual(['yield 1', 'yield 2', 'yield 3', 'done']);
         if (format === 'json') expect(JSON.parse(c.stdout())).toHaveLength(3);
-        if (format === 'ndjson') expect(c.stdout().trim().split('\n')).toHaveLength(3);
+        if (format === 'ndjson') expect(c.stdout()).toBe('{"entry_id":"u-1","status":1}\n{"entry_id":"u-2","status":1}\n{"entry_id":"u-3","status":1}\n');
         if (format === 'csv') expect(c.stdout()).toBe('entry_id,status\nu-1,1\nu-2,1\nu-3,1\n');
         if (format === 'table' && !tty) expect(c.stdout()).toBe('entry_id\tstatus\nu-1\t1 picked_up\nu-2\t1 picked_up\nu-3\t1 picked_up\n');
         if (format === 'table' && tty) {

@@ -1,6 +1,9 @@
-import type { Dispatcher, Pool } from 'undici';
+import type { Pool } from 'undici';
 import { NetworkError } from '../../errors.js';
 import { NETWORK_MESSAGES, networkCode } from '../failures.js';
+import { loadUndici } from './undici-entry.js';
+
+export { loadUndici } from './undici-entry.js';
 
 /**
  * What both ways of sending (one request with its whole answer, Connection; many dispatched at
@@ -32,47 +35,6 @@ export interface PoolOptions {
   connections: number;
   /** Connect, headers and body, each. */
   timeoutMs: number;
-}
-
-/** undici's Pool and its request(), which Connection calls on the pool. */
-export interface Undici {
-  Pool: typeof Pool;
-  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  /** Which entry they came from: the two internal modules, or undici's public index (the fallback). */
-  source: 'internals' | 'index';
-}
-
-/**
- * undici's Pool and request modules alone (undici has no "exports" map, so they are reachable),
- * skipping fetch, WebSocket, mocks, caches and proxies: a one-shot `get --json` takes 0.69× the
- * time it takes from the public entry (bench/undici-entry.mjs, BENCHMARKS.md). The test
- * "undici's internal modules" in test/unit/core-transport.test.ts fails when a release moves them.
- */
-export async function loadInternals(): Promise<Undici> {
-  const [{ default: Pool }, { default: request }] = await Promise.all([import('undici/lib/dispatcher/pool.js'), import('undici/lib/api/api-request.js')]);
-  return { Pool, request, source: 'internals' };
-}
-
-/** undici's public entry (CommonJS: its module.exports is the default export, bundled or not). */
-export async function loadIndex(): Promise<Undici> {
-  const undici = (await import('undici')).default;
-  return { Pool: undici.Pool, request: undici.Dispatcher.prototype.request, source: 'index' };
-}
-
-let undici: Promise<Undici> | undefined;
-
-/**
- * undici, once per process: its internals, or its public entry when they fail to load. Before the
- * first load V8 is switched to `--liftoff-only`: undici's HTTP parser is WebAssembly, and by
- * default V8 re-optimises it with TurboFan in background threads that a short-lived process must
- * wait for at exit (120-190 ms here; bench/client-oneshot.mjs). PARCELS_WASM_TIER_UP=1 opts out.
- */
-export function loadUndici(): Promise<Undici> {
-  undici ??= (async () => {
-    if (process.env.PARCELS_WASM_TIER_UP !== '1') (await import('node:v8')).setFlagsFromString('--liftoff-only');
-    return loadInternals().catch(() => loadIndex());
-  })();
-  return undici;
 }
 
 /** A keep-alive pool to the service (undici is loaded on first use: importing this module costs nothing). */

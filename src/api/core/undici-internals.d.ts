@@ -1,14 +1,11 @@
-// Types for the two undici internals the client loads directly (undici has no "exports" map, so
-// these subpaths are reachable). Loading them instead of undici's index skips fetch, WebSocket,
-// the mock agents, caches and proxies: about a third of undici's start-up cost.
+// The two undici internals src/api/core/undici-entry.ts loads by path. They are not undici's
+// promise, so their exports are unknown here: undici-entry.ts checks their shape before using them.
 declare module 'undici/lib/dispatcher/pool.js' {
-  import type { Pool } from 'undici';
-  const PoolClass: typeof Pool;
-  export = PoolClass;
+  const exported: unknown;
+  export default exported;
 }
 
 declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  export = request;
+  const exported: unknown;
+  export default exported;
 }
