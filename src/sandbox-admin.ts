@@ -13,6 +13,8 @@ import * as api from './api/sandbox-admin.js';
 export interface LogPage {
   entries: Array<Record<string, unknown>>;
   latest: number;
+  /** The sandbox answered while stopping on purpose: a follower ends (exit 0). */
+  stopping?: boolean;
 }
 
 /** What the `parcels sandbox …` commands do to a sandbox, embedded (--sandbox) or over its admin route. */

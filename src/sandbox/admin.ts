@@ -33,7 +33,7 @@ export interface AdminDeps {
   keys: KeyLookup;
   /** The admin token; undefined when the admin route is disabled (non-loopback listener, no explicit token). */
   token: () => string | undefined;
-  /** Aborted when the sandbox closes (ends waiting log requests). */
+  /** Aborted when the sandbox starts to stop (answers waiting log requests, saying so). */
   closing: AbortSignal;
   /** A fresh one-time login link of the web inspector: its path with the code in the fragment. */
   inspectorLogin: () => { path: string; expires_in_s: number };
@@ -159,7 +159,8 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
     await d.log.waitFor(after, wait, d.closing);
     const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
-    return { status: 200, data: { entries, latest: d.log.latest() } };
+    // `stopping` tells a follower the sandbox is stopping on purpose: its next request has nobody to answer it.
+    return { status: 200, data: { entries, latest: d.log.latest(), ...(d.closing.aborted ? { stopping: true } : {}) } };
   }
   if (first === 'ui' && second === 'login' && parts.length === 2 && method === 'POST') return { status: 201, data: d.inspectorLogin() };
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);

@@ -13,7 +13,6 @@ import type { InspectorDeps } from './inspector/handler.js';
 import { handleInspector, inspectorLoginPath, isInspectorRequest } from './inspector/handler.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
-import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -85,11 +84,18 @@ export interface App {
   readonly log: RequestLog;
   /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
   inspectorLogin(): string | undefined;
+  /**
+   * Starts to stop: answers the log requests still waiting (`stopping: true`) and resolves once
+   * those answers are written, before the listener drops its connections.
+   */
+  stopping(): Promise<void>;
   /** Flushes usage and closes the database. */
   close(): void;
 }
 
 const USAGE_RETENTION_S = 31 * 86_400;
+/** The longest a stop waits for the last admin answers to be written. */
+const STOP_WRITE_MS = 1000;
 
 function scenarioEngine(repo: Repository, opts: AppOptions): ScenarioEngine {
   const file = typeof opts.scenarios === 'string' ? loadScenarioFile(opts.scenarios) : opts.scenarios;
@@ -161,14 +167,22 @@ export function createApp(opts: AppOptions = {}): App {
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
+  /** Admin answers handed to the socket but not yet written out. */
+  const unwritten = new Set<Promise<void>>();
 
   /** Serves one request taken in by the intake, with its batch's change check. */
   function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
     if (req.url?.startsWith(ADMIN_PREFIX)) {
       void handleAdmin(req, admin).then((response) => {
-        // A log request still waiting when the sandbox closed has nobody left to answer.
-        if (closed) req.socket.destroy();
-        else responder.answerAdmin(req, res, response);
+        if (closed) {
+          req.socket.destroy();
+          return;
+        }
+        responder.answerAdmin(req, res, response);
+        if (res.writableFinished) return;
+        const written = new Promise<void>((done) => res.once('close', done).once('finish', done));
+        unwritten.add(written);
+        void written.then(() => unwritten.delete(written));
       });
       return;
     }
@@ -214,8 +228,17 @@ export function createApp(opts: AppOptions = {}): App {
     log,
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res) {
-      if (isOpenApiRequest(req)) serveOpenApi(req, res);
-      else intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
+      intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
+    },
+    async stopping() {
+      closing.abort();
+      // The waiting log requests answer within this turn; a client that does not read its answer
+      // holds the stop up for STOP_WRITE_MS at most.
+      await new Promise<void>((next) => setImmediate(next));
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((done) => (timer = setTimeout(done, STOP_WRITE_MS).unref()));
+      await Promise.race([Promise.all(unwritten), bound]);
+      clearTimeout(timer);
     },
     close() {
       if (closed) return;
