@@ -8,6 +8,8 @@ import { dryRunRecorder } from './api/dry-run.js';
 import type { CredentialSource } from './api/dry-run.js';
 import { shellQuote } from './hint/shell.js';
 import * as api from './api/sandbox-admin.js';
+import { provenBaseUrl } from './api/sandbox-proof.js';
+import { isLoopbackUrl } from './schemas/host.js';
 
 /** A page of the request log. */
 export interface LogPage {
@@ -93,8 +95,11 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     file === undefined
       ? { shell: `"$${ADMIN_TOKEN_ENV}"`, note: `# the admin token is read from $${ADMIN_TOKEN_ENV}` }
       : { shell: `"$(head -n1 ${shellQuote(file)})"`, note: `# the admin token is read from the first line of ${file}, the file \`parcels sandbox serve\` wrote` };
+  // A loopback listener first proves it holds the token; the token then goes to that address only.
+  const baseUrl =
+    ctx.globals.dryRun || !isLoopbackUrl(settings.baseUrl) ? settings.baseUrl : await provenBaseUrl(settings.baseUrl, token, { timeoutMs: settings.timeoutMs, signal: ctx.signal });
   const client: ApiClient = ctx.client({
-    baseUrl: settings.baseUrl,
+    baseUrl,
     apiKey: token,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
@@ -110,7 +115,7 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
     inspectorLink: async () => {
       const { path, expires_in_s } = (await data(api.createInspectorLogin(client, ctx.signal))) as { path: string; expires_in_s: number };
-      return { url: new URL(path, settings.baseUrl).href, expires_in_s };
+      return { url: new URL(path, baseUrl).href, expires_in_s };
     },
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),

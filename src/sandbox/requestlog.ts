@@ -120,7 +120,7 @@ export type LogInput = Omit<LogEntry, 'seq' | 'at' | 'query' | 'headers' | 'requ
 type Stored = LogInput & { seq: number; headers?: Record<string, string> };
 
 function shown(e: Stored & { headers: Record<string, string> }, bodies: boolean): LogEntry {
-  const { atMs, query, rawHeaders, headers, requestBody, responseBody, ...rest } = e;
+  const { atMs, query, rawHeaders: _raw, headers, requestBody, responseBody, ...rest } = e;
   const entry: LogEntry = { ...rest, query: query === '' ? null : query, at: new Date(atMs).toISOString() };
   if (bodies) {
     entry.headers = headers;
