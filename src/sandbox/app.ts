@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AdminDeps } from './admin.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { KeyRing, recognises } from './auth.js';
@@ -94,7 +95,12 @@ export interface App {
 }
 
 const USAGE_RETENTION_S = 31 * 86_400;
-/** The longest a stop waits for the last admin answers to be written. */
+/** A request for the log (`GET /_sandbox/v1/logs…`): its connection may follow the log. */
+function isLogRequest(url: string): boolean {
+  return url === `${ADMIN_PREFIX}logs` || url.startsWith(`${ADMIN_PREFIX}logs?`);
+}
+
+/** The longest a stop waits for the last admin answers to be written and followers told. */
 const STOP_WRITE_MS = 1000;
 
 function scenarioEngine(repo: Repository, opts: AppOptions): ScenarioEngine {
@@ -169,16 +175,33 @@ export function createApp(opts: AppOptions = {}): App {
   let closed = false;
   /** Admin answers handed to the socket but not yet written out. */
   const unwritten = new Set<Promise<void>>();
+  /**
+   * Connections that asked for the log (followers among them): a stop waits for each to ask once
+   * more and hear `stopping`, or to close, so a follower between two polls is told too.
+   */
+  const followers = new Set<Socket>();
+  let followersGone: (() => void) | undefined;
+  const unfollow = (socket: Socket): void => {
+    followers.delete(socket);
+    if (followers.size === 0) followersGone?.();
+  };
 
   /** Serves one request taken in by the intake, with its batch's change check. */
   function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
     if (req.url?.startsWith(ADMIN_PREFIX)) {
+      const socket = req.socket;
+      if (isLogRequest(req.url) && !followers.has(socket)) {
+        followers.add(socket);
+        socket.once('close', () => unfollow(socket));
+      }
       void handleAdmin(req, admin).then((response) => {
         if (closed) {
           req.socket.destroy();
           return;
         }
         responder.answerAdmin(req, res, response);
+        // A follower told the sandbox stops needs no more waiting for.
+        if (closing.signal.aborted) unfollow(socket);
         if (res.writableFinished) return;
         const written = new Promise<void>((done) => res.once('close', done).once('finish', done));
         unwritten.add(written);
@@ -232,12 +255,13 @@ export function createApp(opts: AppOptions = {}): App {
     },
     async stopping() {
       closing.abort();
-      // The waiting log requests answer within this turn; a client that does not read its answer
-      // holds the stop up for STOP_WRITE_MS at most.
+      // The waiting log requests answer within this turn; a client that does not read its answer,
+      // or a follower that does not ask again, holds the stop up for STOP_WRITE_MS at most.
       await new Promise<void>((next) => setImmediate(next));
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((done) => (timer = setTimeout(done, STOP_WRITE_MS).unref()));
-      await Promise.race([Promise.all(unwritten), bound]);
+      const told = followers.size === 0 ? Promise.resolve() : new Promise<void>((done) => (followersGone = done));
+      await Promise.race([Promise.all([...unwritten, told]), bound]);
       clearTimeout(timer);
     },
     close() {
