@@ -25,7 +25,8 @@ export interface SandboxAdmin {
   moveClock(action: ClockAction, body: Record<string, unknown>): Promise<unknown>;
   scenario(id: string): Promise<unknown>;
   simulate(id: string, scenario: string): Promise<unknown>;
-  logs(after: number, waitMs: number, bodies: boolean): Promise<LogPage>;
+  /** `waitMs` undefined: a one-time read; a number (0 for the first page): a follower's poll. */
+  logs(after: number, waitMs: number | undefined, bodies: boolean): Promise<LogPage>;
   /** A fresh one-time login link of the web inspector. */
   inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
   /** The longest a log request may wait for news without the request timing out, in ms. */

@@ -95,9 +95,9 @@ export interface App {
 }
 
 const USAGE_RETENTION_S = 31 * 86_400;
-/** A request for the log (`GET /_sandbox/v1/logs…`): its connection may follow the log. */
-function isLogRequest(url: string): boolean {
-  return url === `${ADMIN_PREFIX}logs` || url.startsWith(`${ADMIN_PREFIX}logs?`);
+/** A follower's request for the log: `GET /_sandbox/v1/logs?…wait=…` (`sandbox logs --follow` sends `wait=0` first). */
+function isFollowRequest(url: string): boolean {
+  return url.startsWith(`${ADMIN_PREFIX}logs?`) && /[?&]wait=/.test(url);
 }
 
 /** The longest a stop waits for the last admin answers to be written and followers told. */
@@ -176,8 +176,8 @@ export function createApp(opts: AppOptions = {}): App {
   /** Admin answers handed to the socket but not yet written out. */
   const unwritten = new Set<Promise<void>>();
   /**
-   * Connections that asked for the log (followers among them): a stop waits for each to ask once
-   * more and hear `stopping`, or to close, so a follower between two polls is told too.
+   * Connections that follow the log: a stop waits for each to ask once more and hear `stopping`,
+   * or to close, so a follower between two polls is told too.
    */
   const followers = new Set<Socket>();
   let followersGone: (() => void) | undefined;
@@ -190,7 +190,7 @@ export function createApp(opts: AppOptions = {}): App {
   function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
     if (req.url?.startsWith(ADMIN_PREFIX)) {
       const socket = req.socket;
-      if (isLogRequest(req.url) && !followers.has(socket)) {
+      if (isFollowRequest(req.url) && !followers.has(socket)) {
         followers.add(socket);
         socket.once('close', () => unfollow(socket));
       }

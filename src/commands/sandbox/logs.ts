@@ -35,7 +35,7 @@ async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSig
   let idlePolls = 0;
   // The first page is answered at once; from then on each request waits for news.
   for (let first = true; ; first = false) {
-    const page = await admin.logs(after, first ? 0 : admin.longestWaitMs, opts.bodies);
+    const page = await admin.logs(after, !opts.follow ? undefined : first ? 0 : admin.longestWaitMs, opts.bodies);
     const fresh = page.entries.filter((entry) => (seqOf(entry) ?? 0) > after);
     // The log holds a bounded number of entries, so the first page is small enough to cut here.
     for (const entry of first && opts.limit !== undefined ? fresh.slice(-opts.limit) : fresh) yield entry;
