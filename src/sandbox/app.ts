@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { AdminDeps } from './admin.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { KeyRing, recognises } from './auth.js';
@@ -14,6 +13,7 @@ import type { InspectorDeps } from './inspector/handler.js';
 import { handleInspector, inspectorLoginPath, isInspectorRequest } from './inspector/handler.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
+import { StopNotice } from './stop-notice.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -95,13 +95,6 @@ export interface App {
 }
 
 const USAGE_RETENTION_S = 31 * 86_400;
-/** A follower's request for the log: `GET /_sandbox/v1/logs?…wait=…` (`sandbox logs --follow` sends `wait=0` first). */
-function isFollowRequest(url: string): boolean {
-  return url.startsWith(`${ADMIN_PREFIX}logs?`) && /[?&]wait=/.test(url);
-}
-
-/** The longest a stop waits for the last admin answers to be written and followers told. */
-const STOP_WRITE_MS = 1000;
 
 function scenarioEngine(repo: Repository, opts: AppOptions): ScenarioEngine {
   const file = typeof opts.scenarios === 'string' ? loadScenarioFile(opts.scenarios) : opts.scenarios;
@@ -173,39 +166,19 @@ export function createApp(opts: AppOptions = {}): App {
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
-  /** Admin answers handed to the socket but not yet written out. */
-  const unwritten = new Set<Promise<void>>();
-  /**
-   * Connections that follow the log: a stop waits for each to ask once more and hear `stopping`,
-   * or to close, so a follower between two polls is told too.
-   */
-  const followers = new Set<Socket>();
-  let followersGone: (() => void) | undefined;
-  const unfollow = (socket: Socket): void => {
-    followers.delete(socket);
-    if (followers.size === 0) followersGone?.();
-  };
+  const stopNotice = new StopNotice(closing);
 
   /** Serves one request taken in by the intake, with its batch's change check. */
   function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
     if (req.url?.startsWith(ADMIN_PREFIX)) {
-      const socket = req.socket;
-      if (isFollowRequest(req.url) && !followers.has(socket)) {
-        followers.add(socket);
-        socket.once('close', () => unfollow(socket));
-      }
+      stopNotice.arrived(req);
       void handleAdmin(req, admin).then((response) => {
         if (closed) {
           req.socket.destroy();
           return;
         }
         responder.answerAdmin(req, res, response);
-        // A follower told the sandbox stops needs no more waiting for.
-        if (closing.signal.aborted) unfollow(socket);
-        if (res.writableFinished) return;
-        const written = new Promise<void>((done) => res.once('close', done).once('finish', done));
-        unwritten.add(written);
-        void written.then(() => unwritten.delete(written));
+        stopNotice.answered(req, res);
       });
       return;
     }
@@ -253,17 +226,7 @@ export function createApp(opts: AppOptions = {}): App {
     handle(req, res) {
       intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
     },
-    async stopping() {
-      closing.abort();
-      // The waiting log requests answer within this turn; a client that does not read its answer,
-      // or a follower that does not ask again, holds the stop up for STOP_WRITE_MS at most.
-      await new Promise<void>((next) => setImmediate(next));
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<void>((done) => (timer = setTimeout(done, STOP_WRITE_MS).unref()));
-      const told = followers.size === 0 ? Promise.resolve() : new Promise<void>((done) => (followersGone = done));
-      await Promise.race([Promise.all([...unwritten, told]), bound]);
-      clearTimeout(timer);
-    },
+    stopping: () => stopNotice.stop(),
     close() {
       if (closed) return;
       closed = true;
