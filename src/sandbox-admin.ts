@@ -10,11 +10,15 @@ import { dryRunRecorder } from './api/dry-run.js';
 import type { CredentialSource } from './api/dry-run.js';
 import { shellQuote } from './hint/shell.js';
 import * as api from './api/sandbox-admin.js';
+import { provenBaseUrl } from './api/sandbox-proof.js';
+import { isLoopbackUrl } from './schemas/host.js';
 
 /** A page of the request log. */
 export interface LogPage {
   entries: Array<Record<string, unknown>>;
   latest: number;
+  /** The sandbox answered while stopping on purpose: a follower ends (exit 0). */
+  stopping?: boolean;
 }
 
 /** What the `parcels sandbox …` commands do to a sandbox, embedded (--sandbox) or over its admin route. */
@@ -23,7 +27,8 @@ export interface SandboxAdmin {
   moveClock(action: ClockAction, body: Record<string, unknown>): Promise<unknown>;
   scenario(id: string): Promise<unknown>;
   simulate(id: string, scenario: string): Promise<unknown>;
-  logs(after: number, waitMs: number, bodies: boolean): Promise<LogPage>;
+  /** `waitMs` undefined: a one-time read; a number (0 for the first page): a follower's poll. */
+  logs(after: number, waitMs: number | undefined, bodies: boolean): Promise<LogPage>;
   /** A fresh one-time login link of the web inspector. */
   inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
   /** The longest a log request may wait for news without the request timing out, in ms. */
@@ -107,8 +112,11 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     file === undefined
       ? { shell: `"$${ADMIN_TOKEN_ENV}"`, note: `# the admin token is read from $${ADMIN_TOKEN_ENV}` }
       : { shell: `"$(head -n1 ${shellQuote(file)})"`, note: `# the admin token is read from the first line of ${file}, the file \`parcels sandbox serve\` wrote` };
+  // A loopback listener first proves it holds the token; the token then goes to that address only.
+  const baseUrl =
+    ctx.globals.dryRun || !isLoopbackUrl(settings.baseUrl) ? settings.baseUrl : await provenBaseUrl(settings.baseUrl, token, { timeoutMs: settings.timeoutMs, signal: ctx.signal });
   const client: ApiClient = ctx.client({
-    baseUrl: settings.baseUrl,
+    baseUrl,
     apiKey: token,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
@@ -122,8 +130,7 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     scenario: (id) => data(api.getParcelScenario(client, id, ctx.signal)),
     simulate: (id, scenario) => data(api.assignParcelScenario(client, id, scenario, ctx.signal)),
     logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
-    // The base URL was checked above; TypeScript does not carry that into a callback.
-    inspectorLink: async () => ownInspectorLink(await data(api.createInspectorLogin(client, ctx.signal)), settings.baseUrl as string),
+    inspectorLink: async () => ownInspectorLink(await data(api.createInspectorLogin(client, ctx.signal)), baseUrl),
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

@@ -25,12 +25,15 @@ export function assignParcelScenario(client: ApiClient, id: string, scenario: st
   return client.request({ method: 'POST', path: `${PREFIX}/parcels/${encodeURIComponent(id)}/scenario`, body: { scenario }, signal });
 }
 
-/** GET /_sandbox/v1/logs: entries after `after`; with `waitMs` the answer waits up to that long for a new one. */
-export function getSandboxLogs(client: ApiClient, opts: { after: number; waitMs: number; bodies: boolean }, signal?: AbortSignal): Promise<ApiResponse> {
+/**
+ * GET /_sandbox/v1/logs: entries after `after`; with `waitMs` the answer waits up to that long for a
+ * new one. A follower always sends `wait` (0 for its first page): a stopping sandbox waits for it.
+ */
+export function getSandboxLogs(client: ApiClient, opts: { after: number; waitMs: number | undefined; bodies: boolean }, signal?: AbortSignal): Promise<ApiResponse> {
   return client.request({
     method: 'GET',
     path: `${PREFIX}/logs`,
-    query: { after: opts.after, wait: opts.waitMs > 0 ? opts.waitMs : undefined, bodies: opts.bodies ? 'true' : undefined },
+    query: { after: opts.after, wait: opts.waitMs, bodies: opts.bodies ? 'true' : undefined },
     signal,
   });
 }

@@ -9,8 +9,11 @@
  * - beyond SKEW_BOUND_S it is not applied at all unless PARCELS_TRUST_CLOCK_SKEW=1 says to;
  * - a target that says its clock is a test clock (the sandbox's `Parcels-Test-Clock` header) is
  *   trusted at once and without the bound, and is not warned about: its clock was moved on purpose.
+ *   Only a sandbox may say so (trustsTestClock); from any other service the header is ignored, with
+ *   a warning, and its Date is judged as any service's.
  */
 import { MAX_FUTURE_SKEW_S } from '../schemas/observation-window.js';
+import { isLoopbackUrl } from '../schemas/host.js';
 
 /**
  * The Date header has whole seconds and an answer takes time to arrive, so a measured skew of one
@@ -29,6 +32,15 @@ export const SKEW_AGREE_S = 5;
 export const SKEW_MAX_AGE_S = 30 * 86_400;
 /** Set to 1 to apply a skew beyond SKEW_BOUND_S. */
 export const TRUST_SKEW_ENV = 'PARCELS_TRUST_CLOCK_SKEW';
+
+/**
+ * Whose Parcels-Test-Clock header is believed: the embedded sandbox (--sandbox), a loopback base
+ * URL, and a profile the user marked as a sandbox (`parcels config set sandbox yes`). The CLI's
+ * skew correction and doctor's clock check both ask this.
+ */
+export function trustsTestClock(target: { embedded: boolean; baseUrl: string | undefined; markedSandbox: boolean }): boolean {
+  return target.embedded || target.markedSandbox || isLoopbackUrl(target.baseUrl);
+}
 
 /** What one answer says about the service's clock. */
 export interface SkewObservation {

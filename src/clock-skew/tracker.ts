@@ -3,12 +3,14 @@ import type { IO } from '../io/streams.js';
 import type { SkewObservation, SkewState } from './policy.js';
 import { NO_SKEW, TRUST_SKEW_ENV, observe, skewToApply } from './policy.js';
 import { readClockSkew, writeClockSkew } from './store.js';
-import { skewWarning } from './warning.js';
+import { UNTRUSTED_TEST_CLOCK_WARNING, skewWarning } from './warning.js';
 
 /** Where a skew is kept: one target (targetId of its base URL or sandbox database) and one profile. */
 export interface SkewKey {
   target: string;
   profile: string;
+  /** Whether the target's Parcels-Test-Clock header is believed (policy.ts trustsTestClock). */
+  testClockTrusted: boolean;
 }
 
 /**
@@ -38,10 +40,13 @@ export function skewTracker(init: {
   /** The kept state with this command's observations applied; set once the kept one is read. */
   let now: SkewState | undefined;
   const writes: Promise<void>[] = [];
+  let testClockTrusted = false;
+  let warnedUntrusted = false;
 
   const loaded = (): Promise<SkewState> => {
     loading ??= (async () => {
       const key = await init.key();
+      testClockTrusted = key?.testClockTrusted ?? false;
       kept = key === undefined ? undefined : await readClockSkew(init.env, key.target, key.profile);
       return kept ?? NO_SKEW;
     })();
@@ -54,7 +59,13 @@ export function skewTracker(init: {
     // Synchronous from here: calls waiting at once each drain what is queued, in order.
     let current = now ?? base;
     while (queued.length > 0) {
-      const result = observe(current, queued.shift() as SkewObservation, trust);
+      let observation = queued.shift() as SkewObservation;
+      if (observation.testClock && !testClockTrusted) {
+        observation = { ...observation, testClock: false };
+        if (!warnedUntrusted) writes.push(renderMessage(init.io, UNTRUSTED_TEST_CLOCK_WARNING, 'warn'));
+        warnedUntrusted = true;
+      }
+      const result = observe(current, observation, trust);
       current = result.state;
       if (result.notice !== undefined) writes.push(renderMessage(init.io, skewWarning(result.notice), 'warn'));
     }

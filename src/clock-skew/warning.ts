@@ -4,6 +4,10 @@ import type { SkewNotice } from './policy.js';
 
 /** How a clock skew is told to a person: one line, its size in the two largest units (`1 h 15 m`). */
 
+/** Said once per command when a service that is no sandbox sends the test-clock header. */
+export const UNTRUSTED_TEST_CLOCK_WARNING =
+  'The service says its clock is a test clock (Parcels-Test-Clock), but it is not the sandbox, a loopback address or a profile marked as a sandbox: its Date is judged as any service\'s (if it is a sandbox of yours: parcels config set sandbox yes)';
+
 /** The one-line warning, shown once per target and change of the skew. */
 export function skewWarning(notice: SkewNotice): string {
   const direction = notice.seconds < 0 ? 'behind' : 'ahead of';

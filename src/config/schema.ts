@@ -22,6 +22,9 @@ const API_KEY_RULE = 'must be a non-empty API key on one line';
 export const MATCHED_LINES_CHOICES = ['refuse', 'skip', 'create'] as const;
 export type MatchedLinesSetting = (typeof MATCHED_LINES_CHOICES)[number];
 const MATCHED_LINES_RULE = `must be one of ${MATCHED_LINES_CHOICES.join(', ')}`;
+/** `sandbox yes`: the profile's service is a sandbox, whose Parcels-Test-Clock header is trusted (src/clock-skew/policy.ts). */
+export const SANDBOX_CHOICES = ['yes', 'no'] as const;
+const SANDBOX_RULE = `must be ${SANDBOX_CHOICES.join(' or ')}`;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -61,11 +64,12 @@ const profileSchema = z.looseObject({
   timeout: z.optional(timeoutSchema),
   retries: z.optional(retriesSchema),
   bulk_matched_lines: z.optional(matchedLinesSchema),
+  sandbox: z.optional(z.custom<(typeof SANDBOX_CHOICES)[number]>((value) => (SANDBOX_CHOICES as readonly unknown[]).includes(value), { error: SANDBOX_RULE })),
 });
 
 export type Profile = z.infer<typeof profileSchema>;
-export type ProfileKey = 'base_url' | 'api_key' | 'output' | 'timeout' | 'retries' | 'bulk_matched_lines';
-export const PROFILE_KEYS: readonly ProfileKey[] = ['base_url', 'api_key', 'output', 'timeout', 'retries', 'bulk_matched_lines'];
+export type ProfileKey = 'base_url' | 'api_key' | 'output' | 'timeout' | 'retries' | 'bulk_matched_lines' | 'sandbox';
+export const PROFILE_KEYS: readonly ProfileKey[] = ['base_url', 'api_key', 'output', 'timeout', 'retries', 'bulk_matched_lines', 'sandbox'];
 
 /** The file's shape; values inside a profile are checked where they are used (settings) or changed (store). */
 export const configFileSchema = z.looseObject({

@@ -27,6 +27,8 @@ export interface Settings {
   retries: number;
   /** `create --from`: lines matching what earlier batches created are refused (default), skipped or created again. */
   bulkMatchedLines: MatchedLinesSetting;
+  /** The profile says its service is a sandbox (`sandbox yes`): its test clock is trusted. */
+  markedSandbox?: true;
   sources: {
     /** `profile` here means current_profile in config.json. */
     profile: SettingSource;
@@ -159,6 +161,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
     },
   };
   if (baseUrl.value !== undefined) settings.baseUrl = baseUrl.value as string;
+  if (p.sandbox !== undefined && check('sandbox', p.sandbox, `sandbox in profile "${profile}"`) === 'yes') settings.markedSandbox = true;
   if (apiKey.value === undefined) return settings;
   const boundTo = apiKey.source === 'profile' ? keyHost(p) : undefined;
   if (boundTo !== undefined && (settings.baseUrl === undefined || originOf(settings.baseUrl) !== boundTo)) {

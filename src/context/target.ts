@@ -1,3 +1,5 @@
+import { trustsTestClock } from '../clock-skew/policy.js';
+import type { SkewKey } from '../clock-skew/tracker.js';
 import { defaultSandboxDb, prepareDefaultSandboxDb } from '../config/paths.js';
 import { sandboxDataExists } from '../config/sandbox-data.js';
 import { resolveSettings } from '../config/settings.js';
@@ -23,7 +25,7 @@ export interface Targets {
   /** The id per-target caches are kept under: the sandbox's database, or the base URL (none without one). */
   targetKey(): Promise<string | undefined>;
   /** The target and profile the clock skew is kept for; never starts the embedded sandbox (its database names the target). */
-  skewKey(): Promise<{ target: string; profile: string } | undefined>;
+  skewKey(): Promise<SkewKey | undefined>;
   /** The output format the profile names, once settings() has read it. */
   profileOutput(): OutputFormat | undefined;
   /** Stops the embedded sandbox, if one was started. */
@@ -92,10 +94,11 @@ export function targets(init: { io: IO; env: NodeJS.ProcessEnv; globals: GlobalO
       return resolved.baseUrl === undefined ? undefined : targetId({ baseUrl: resolved.baseUrl });
     },
     async skewKey() {
-      if (globals.sandbox) return { target: targetId({ sandboxDb: defaultSandboxDb(env) }), profile: SANDBOX_PROFILE };
+      if (globals.sandbox) return { target: targetId({ sandboxDb: defaultSandboxDb(env) }), profile: SANDBOX_PROFILE, testClockTrusted: true };
       const resolved = await settings();
       if (resolved.baseUrl === undefined) return undefined;
-      return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile };
+      const testClockTrusted = trustsTestClock({ embedded: false, baseUrl: resolved.baseUrl, markedSandbox: resolved.markedSandbox === true });
+      return { target: targetId({ baseUrl: resolved.baseUrl }), profile: resolved.profile, testClockTrusted };
     },
     profileOutput: () => profileOutput,
     async close() {

@@ -8,6 +8,7 @@ export const sandboxCommands = {
     summary: 'Run the local sandbox API server',
     flags: {
       host: { type: 'string', flags: '--host <host>', description: 'address to listen on (default 127.0.0.1)', default: '127.0.0.1' },
+      allowedHosts: { type: 'string', flags: '--allowed-hosts <names>', description: 'comma-separated names a loopback listener answers for besides localhost and its address' },
       port: { type: 'int', flags: '--port <port>', description: 'port; 0 picks a free one (default 8787)', default: 8787, min: 0, max: 65535 },
       db: { type: 'string', flags: '--db <file>', description: 'SQLite file, or :memory: (default: in the data directory)' },
       seed: { type: 'string', flags: '--seed <file>', description: 'seed JSON: organisations, couriers, keys, rate limits' },

@@ -1,7 +1,7 @@
 import { spokenDuration } from '../schemas/time-text.js';
 import type { Probe } from '../api/probe.js';
 import { SCOPES, probe, scopeRequests } from '../api/probe.js';
-import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise } from '../clock-skew/policy.js';
+import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise, trustsTestClock } from '../clock-skew/policy.js';
 import type { Settings } from '../config/settings.js';
 import { ApiError, EXIT } from '../errors.js';
 import type { Scope } from '../schemas/routes.js';
@@ -48,13 +48,18 @@ export async function checkService(input: {
 }): Promise<ServiceFindings> {
   const { settings, required } = input;
   let measured: number | undefined;
+  let testClock = false;
   const client = input.client({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
     timeoutMs: settings.timeoutMs,
     retries: 0,
     now: () => input.now() * 1000,
-    onSkew: (o) => (measured ??= o.seconds),
+    onSkew: (o) => {
+      if (measured !== undefined) return;
+      measured = o.seconds;
+      testClock = o.testClock;
+    },
   });
   let probes: Record<Scope, Probe>;
   try {
@@ -104,7 +109,8 @@ export async function checkService(input: {
   }
 
   const skewS = measured === undefined ? null : beyondNoise(measured);
-  checks.push(clockCheck(skewS));
+  const trusted = testClock && trustsTestClock({ embedded: settings.sources.baseUrl === 'sandbox', baseUrl: settings.baseUrl, markedSandbox: settings.markedSandbox === true });
+  checks.push(clockCheck(skewS, testClock ? (trusted ? 'trusted' : 'untrusted') : 'none'));
   return { checks, latencyMs: first.ms, skewS, scopes };
 }
 
@@ -146,10 +152,14 @@ function writeRefusal(error: ApiError): string {
   return `write scope missing or organisation not verified (403: ${error.message})`;
 }
 
-function clockCheck(skewS: number | null): CheckResult {
+/** The clock check; a test clock (Parcels-Test-Clock) counts only where trustsTestClock allows it. */
+function clockCheck(skewS: number | null, testClock: 'none' | 'trusted' | 'untrusted'): CheckResult {
   if (skewS === null) return skipped('clock', 'no answer carried a Date header');
   const size = Math.abs(skewS);
-  const detail = size === 0 ? 'in step with the service' : `this machine's clock is ${spokenDuration(size)} ${skewS > 0 ? 'behind' : 'ahead of'} the service`;
+  const apart = `${spokenDuration(size)} ${skewS > 0 ? 'behind' : 'ahead of'}`;
+  if (testClock === 'trusted') return ok('clock', `the sandbox runs a test clock, moved on purpose${size === 0 ? '' : `: this machine's clock is ${apart} it`}`);
+  const said = testClock === 'untrusted' ? ' (it says it runs a test clock, which is believed only from a sandbox)' : '';
+  const detail = `${size === 0 ? 'in step with the service' : `this machine's clock is ${apart} the service`}${said}`;
   const fix = "synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected";
   if (size > SKEW_FAIL_S) return failure('clock', detail, fix, EXIT.REJECTED);
   if (size > SKEW_WARN_S) return warning('clock', detail, fix);

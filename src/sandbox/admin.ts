@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { ADMIN_PROOF_NONCE, ADMIN_PROOF_PATH, adminProof } from '../schemas/admin-proof.js';
 import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import { parseDuration } from '../schemas/duration.js';
 import type { InspectorLogin } from '../schemas/sandbox-admin.js';
@@ -34,7 +35,7 @@ export interface AdminDeps {
   keys: KeyLookup;
   /** The admin token; undefined when the admin route is disabled (non-loopback listener, no explicit token). */
   token: () => string | undefined;
-  /** Aborted when the sandbox closes (ends waiting log requests). */
+  /** Aborted when the sandbox starts to stop (answers waiting log requests, saying so). */
   closing: AbortSignal;
   /** A fresh one-time login link of the web inspector: its path with the code in the fragment. */
   inspectorLogin: () => InspectorLogin;
@@ -160,7 +161,8 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
     await d.log.waitFor(after, wait, d.closing);
     const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
-    return { status: 200, data: { entries, latest: d.log.latest() } };
+    // `stopping` tells a follower the sandbox is stopping on purpose: its next request has nobody to answer it.
+    return { status: 200, data: { entries, latest: d.log.latest(), ...(d.closing.aborted ? { stopping: true } : {}) } };
   }
   if (first === 'ui' && second === 'login' && parts.length === 2 && method === 'POST') return { status: 201, data: d.inspectorLogin() };
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
@@ -176,12 +178,25 @@ export function adminFailure(err: unknown): SandboxResponse {
   return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
 }
 
+/**
+ * GET /_sandbox/v1/proof?nonce=…, asked without credentials: the proof that this listener holds the
+ * admin token (schemas/admin-proof.ts), over the address and port the request reached it on.
+ */
+function proof(req: IncomingMessage, query: URLSearchParams, d: AdminDeps): { proof: string } {
+  const token = d.token();
+  if (token === undefined) throw adminDisabled();
+  const nonce = query.get('nonce') ?? '';
+  if (!ADMIN_PROOF_NONCE.test(nonce)) throw badRequest('invalid_parameter', 'query parameter nonce must be 16 to 128 base64url characters', 'nonce');
+  return { proof: adminProof(token, nonce, req.socket.localAddress ?? '', req.socket.localPort ?? 0) };
+}
+
 /** Answers one admin request; never rejects. */
 export async function handleAdmin(req: IncomingMessage, d: AdminDeps): Promise<SandboxResponse> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   try {
+    if (path === ADMIN_PROOF_PATH && req.method === 'GET') return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: dataBody(proof(req, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), d)) };
     authorise(req, d);
     const { status, data } = await routeAdmin(req, path, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), d);
     return { status, headers: { 'Cache-Control': 'no-store' }, body: dataBody(data) };

@@ -14,7 +14,7 @@ import { handleInspector, isInspectorRequest } from './inspector/handler.js';
 import { inspectorLoginPath } from '../schemas/inspector.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
-import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
+import { StopNotice } from './stop-notice.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -86,6 +86,11 @@ export interface App {
   readonly log: RequestLog;
   /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
   inspectorLogin(): string | undefined;
+  /**
+   * Starts to stop: answers the log requests still waiting (`stopping: true`) and resolves once
+   * those answers are written, before the listener drops its connections.
+   */
+  stopping(): Promise<void>;
   /** Flushes usage and closes the database. */
   close(): void;
 }
@@ -162,14 +167,19 @@ export function createApp(opts: AppOptions = {}): App {
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
+  const stopNotice = new StopNotice(closing);
 
   /** Serves one request taken in by the intake, with its batch's change check. */
   function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
     if (req.url?.startsWith(ADMIN_PREFIX)) {
+      stopNotice.arrived(req);
       void handleAdmin(req, admin).then((response) => {
-        // A log request still waiting when the sandbox closed has nobody left to answer.
-        if (closed) req.socket.destroy();
-        else responder.answerAdmin(req, res, response);
+        if (closed) {
+          req.socket.destroy();
+          return;
+        }
+        responder.answerAdmin(req, res, response);
+        stopNotice.answered(req, res);
       });
       return;
     }
@@ -215,9 +225,9 @@ export function createApp(opts: AppOptions = {}): App {
     log,
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res) {
-      if (isOpenApiRequest(req)) serveOpenApi(req, res);
-      else intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
+      intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
     },
+    stopping: () => stopNotice.stop(),
     close() {
       if (closed) return;
       closed = true;

@@ -38,6 +38,11 @@ export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Names a loopback listener answers for besides loopback names and its own address (a Host
+   * header with any other name gets 403 host_not_allowed). Ignored on other listeners, which answer any name.
+   */
+  allowedHosts?: readonly string[];
   faults?: FaultOptions;
   /** Seconds added to the sandbox's clock (Date header, timestamps, the five-minute rule). */
   clockOffset?: number;
@@ -124,14 +129,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const app = createApp({ ...opts, adminToken });
   let listening;
   try {
-    listening = await listen(app, host, opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0));
+    listening = await listen(app, host, opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0), opts.allowedHosts);
   } catch (err) {
     app.close();
     throw err;
   }
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= listening.close().then(() => app.close());
+    // A follower of the log is told the sandbox stops before its connection is dropped.
+    closing ??= app
+      .stopping()
+      .then(() => listening.close())
+      .then(() => app.close());
     return closing;
   };
   const { testClock, scenarios, repo } = app;

@@ -4,9 +4,6 @@ import type * as OpenApi from '../schemas/openapi.js';
 /** Outside /account and /deliveries, so it can never shadow an API route. */
 export const OPENAPI_PATH = '/openapi.json';
 
-/** A Host header that can stand in a URL as it is: a name or address and an optional port. */
-const PLAIN_HOST = /^(\[[0-9a-fA-F:.]+\]|[\w.-]+)(:\d{1,5})?$/;
-
 /** Whether this request asks for the API description (GET /openapi.json, any query). */
 const OPENAPI_WITH_QUERY = `${OPENAPI_PATH}?`;
 
@@ -15,18 +12,16 @@ export function isOpenApiRequest(req: IncomingMessage): boolean {
 }
 
 let generator: Promise<typeof OpenApi> | undefined;
-let last: { baseUrl: string | undefined; body: Promise<string> } | undefined;
+let last: { baseUrl: string; body: Promise<string> } | undefined;
 
 /**
- * Answers with the OpenAPI description, its `{base_url}` defaulting to the address the client used
- * (so a tool pointed at this URL sends its requests here). No key needed, no faults, no usage row:
- * it describes the API and is not part of it. The generator loads on the first such request.
+ * Answers with the OpenAPI description, its `{base_url}` defaulting to the listener's bound address
+ * `baseUrl` (never the Host header, which a rebinding page chooses). No key needed, no faults, no
+ * usage row: it describes the API and is not part of it. The generator loads on the first such request.
  */
-export function serveOpenApi(req: IncomingMessage, res: ServerResponse): void {
-  const host = req.headers.host;
-  const baseUrl = host !== undefined && PLAIN_HOST.test(host) ? `http://${host}` : undefined;
+export function serveOpenApi(res: ServerResponse, baseUrl: string): void {
   generator ??= import('../schemas/openapi.js');
-  // Clients of one sandbox use one address: keep the last rendering (one entry, whatever Host headers arrive).
+  // One rendering kept (a process usually runs one sandbox).
   if (last === undefined || last.baseUrl !== baseUrl) last = { baseUrl, body: generator.then(({ openApiDocument }) => `${JSON.stringify(openApiDocument(baseUrl), null, 2)}\n`) };
   const { body } = last;
   void body.then(

@@ -29,12 +29,15 @@ export interface Outcome {
   rate: RateDecision | undefined;
   /** Sandbox data time (ms) the answer was made at. */
   nowMs: number;
-  /** What the request log keeps of the request (never its headers). */
+  /** What the request log keeps of the request (redacted when read). */
   request: LoggedRequest;
 }
 
 function logged(s: RequestState): LoggedRequest {
-  return { method: s.method, path: s.path, route: s.route?.name ?? null, org: s.caller?.org.id ?? null, authorized: s.req.headers.authorization !== undefined, body: s.bytes };
+  return {
+    method: s.method, path: s.path, query: s.rawQuery, route: s.route?.name ?? null, org: s.caller?.org.id ?? null,
+    authorized: s.req.headers.authorization !== undefined, rawHeaders: s.req.rawHeaders, body: s.bytes,
+  };
 }
 
 /** Validates the request (a 4xx throws here, before any transaction) and returns the handler's run, wrapped in the envelope. */

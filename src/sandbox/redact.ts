@@ -1,3 +1,4 @@
+import { decodeKeyText } from '../schemas/key-text.js';
 import { sha256 } from './hash.js';
 
 /** What a key or the admin token is replaced with in the request log. */
@@ -8,10 +9,12 @@ const CANDIDATE = /[A-Za-z0-9._~-]{8,256}/g;
 
 /**
  * Takes every known key and the admin token out of a text the request log keeps (a path, a query,
- * a body): a key sent in a path (`/parcels/<key>`), a query or a body would otherwise be shown by
- * `sandbox logs --bodies`. Keys are found two ways: the clear texts this process knows (its seed's
- * keys and the admin token, also percent-encoded and JSON-escaped), and any key-shaped run whose
- * SHA-256 is a stored key's (keys of earlier seeds, of which the database keeps only the hash).
+ * a header value, a body): a key sent there would otherwise be shown by `sandbox logs --bodies`.
+ * Keys are found two ways: the clear texts this process knows (its seed's keys and the admin
+ * token), and any key-shaped run whose SHA-256 is a stored key's (keys of earlier seeds, of which
+ * the database keeps only the hash). Both searches run on the text and on its decoded form
+ * (decodeKeyText: `%5F`, `\u005f`, `\/`); a key found only in the decoded form leaves the decoded
+ * text, redacted, in the log. Costly (a hash per run): the log calls it once per entry, when read.
  */
 export class LogRedactor {
   private readonly clear: string[];
@@ -20,14 +23,21 @@ export class LogRedactor {
     secrets: readonly string[],
     private readonly keyHashes: ReadonlySet<string>,
   ) {
-    const forms = secrets.flatMap((s) => [s, encodeURIComponent(s), s.replaceAll('/', '\\/')]);
     // Longest first, so a key inside another is not left half-replaced.
-    this.clear = [...new Set(forms)].filter((s) => s !== '').sort((a, b) => b.length - a.length);
+    this.clear = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length);
   }
 
-  text(input: string): string {
+  private plain(input: string): string {
     let out = input;
     for (const secret of this.clear) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
     return out.replace(CANDIDATE, (run) => (this.keyHashes.has(sha256(run).toString('hex')) ? REDACTED : run));
+  }
+
+  text(input: string): string {
+    const clean = this.plain(input);
+    const decoded = decodeKeyText(clean);
+    if (decoded === clean) return clean;
+    const decodedClean = this.plain(decoded);
+    return decodedClean === decoded ? clean : decodedClean;
   }
 }

@@ -80,6 +80,8 @@ export class Responder {
       atMs: out.nowMs,
       method: request.method,
       path: request.path,
+      query: request.query,
+      rawHeaders: request.rawHeaders,
       route: request.route,
       org: request.org,
       authorization: request.authorized ? 'Bearer [redacted]' : null,
@@ -108,7 +110,7 @@ export class Responder {
 
   /** An admin route's answer: no latency, not logged. */
   answerAdmin(req: IncomingMessage, res: ServerResponse, response: SandboxResponse): void {
-    const out: Outcome = { response, drop: false, rate: undefined, nowMs: this.clock.nowMs(), request: { method: '', path: '', route: null, org: null, authorized: false, body: undefined } };
+    const out: Outcome = { response, drop: false, rate: undefined, nowMs: this.clock.nowMs(), request: { method: '', path: '', query: '', route: null, org: null, authorized: false, rawHeaders: [], body: undefined } };
     try {
       this.send(req, res, out, out.nowMs);
     } catch (err) {

@@ -1,9 +1,12 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App } from './app.js';
 import { errorBody } from './envelope.js';
 import { SandboxError } from './errors.js';
+import type { HostGuard } from './host-guard.js';
+import { hostGuard } from './host-guard.js';
+import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
 
 /** Timeouts and limits of the listener, as a production server sets them. All in milliseconds. */
 export interface ServerLimits {
@@ -63,11 +66,31 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   socket.end(clientErrorEnvelope(err));
 }
 
-/** Listens on host:port (port 0 picks a free port) and serves the app. */
-export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLimits = {}): Promise<Listening> {
+/** A Host header the listener does not answer for (host-guard.ts): 403, saying how to allow it. */
+function hostRefused(res: ServerResponse, host: string | undefined): void {
+  const name = JSON.stringify(host ?? '');
+  const body = errorBody(new SandboxError(403, 'host_not_allowed', `this sandbox listens on a loopback address and answers only for loopback names and its own address, not Host ${name}; start it with --allowed-hosts NAME to allow another name`));
+  res.writeHead(403, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
+  res.end(body);
+}
+
+/**
+ * Listens on host:port (port 0 picks a free port) and serves the app, answering only for the Host
+ * headers host-guard.ts allows (with `allowedHosts` besides) and describing the API at the bound
+ * address (never the Host header's).
+ */
+export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLimits = {}, allowedHosts: readonly string[] = []): Promise<Listening> {
   const given = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   const l: Required<ServerLimits> = { ...DEFAULT_LIMITS, ...given };
   const requestTimeout = Math.max(l.requestTimeoutMs, l.headersTimeoutMs);
+  // Set once listening: the bound port is known only then.
+  let guard: HostGuard | undefined;
+  let url = '';
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (guard !== undefined && !guard.allows(req.headers.host)) hostRefused(res, req.headers.host);
+    else if (isOpenApiRequest(req)) serveOpenApi(res, url);
+    else app.handle(req, res);
+  };
   const server = createServer(
     {
       headersTimeout: l.headersTimeoutMs,
@@ -76,7 +99,7 @@ export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLim
       // Node checks the two timeouts above on this interval; short timeouts need a short interval.
       connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(l.headersTimeoutMs / 4))),
     },
-    app.handle,
+    handle,
   );
   server.maxConnections = l.maxConnections;
   server.setTimeout(l.idleTimeoutMs, (socket) => socket.destroy());
@@ -89,9 +112,11 @@ export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLim
       server.removeAllListeners('error');
       const addr = server.address() as AddressInfo;
       const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      url = `http://${h}:${addr.port}`;
+      guard = hostGuard(addr.address, addr.port, allowedHosts);
       resolve({
         server,
-        url: `http://${h}:${addr.port}`,
+        url,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());

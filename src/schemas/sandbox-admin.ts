@@ -38,7 +38,8 @@ export interface ScenarioRunView {
 
 /**
  * One request the sandbox received and what it answered. Never holds a key or the Authorization
- * header: every known key and the admin token are taken out of its path and bodies when it is stored.
+ * header: every known key and the admin token are taken out of its path, query, header values and
+ * bodies (redact.ts) before anyone reads it.
  */
 export interface LogEntry {
   /** 1, 2, … in arrival order of the answers; `after` in the admin route pages by it. */
@@ -48,6 +49,8 @@ export interface LogEntry {
   method: string;
   /** The path without the query string. */
   path: string;
+  /** The query string without its `?`; null when there was none. */
+  query: string | null;
   /** The spec's route name (e.g. parcels.create), null for an unknown route. */
   route: string | null;
   /** The organisation of the key, when it authenticated. */
@@ -62,6 +65,8 @@ export interface LogEntry {
   replay: boolean;
   /** Time from the request's arrival to its answer, in milliseconds. */
   latency_ms: number;
+  /** With the bodies: the request's headers (names in lower case, Authorization left out). */
+  headers?: Record<string, string>;
   request_body?: string;
   response_body?: string;
 }

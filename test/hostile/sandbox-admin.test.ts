@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { adminTokenFile, writeAdminToken } from '../../src/config/admin-token.js';
+import { adminProof } from '../../src/schemas/admin-proof.js';
 import { isLoopbackHost, isLoopbackUrl } from '../../src/schemas/host.js';
 import { createApp } from '../../src/sandbox/app.js';
 import { AdminTokenError, DEMO_API_KEY, DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
@@ -60,7 +61,12 @@ describe('an admin token can never be a customer key', () => {
 
 describe('the token file is tied to the sandbox that wrote it', () => {
   it('a file left by a killed sandbox (or one without its pid) is ignored: nothing is sent to whatever listens there', async () => {
-    const hostile = await startHostileServer(() => ({ status: 200, body: { data: { now_ms: 0, now: '1970-01-01T00:00:00.000Z', frozen: false, speed: 1 } } }));
+    let proving: { token: string; port: number } | undefined;
+    const hostile = await startHostileServer(({ url }) => {
+      const nonce = new URL(url, 'http://x').searchParams.get('nonce');
+      if (proving !== undefined && nonce !== null) return { status: 200, body: { data: { proof: adminProof(proving.token, nonce, '127.0.0.1', proving.port) } } };
+      return { status: 200, body: { data: { now_ms: 0, now: '1970-01-01T00:00:00.000Z', frozen: false, speed: 1 } } };
+    });
     try {
       const dir = tempConfigDir();
       const env = { PARCELS_CONFIG_DIR: dir };
@@ -77,12 +83,14 @@ describe('the token file is tied to the sandbox that wrote it', () => {
       }
       expect(hostile.seen).toEqual([]);
 
-      // The live writer's file: the token alone on the first line, the pid on the second; it is used.
+      // The live writer's file: the token alone on the first line, the pid on the second; it is
+      // used once the listener proves it holds it (this one knows the token, as the sandbox would).
       await writeAdminToken(env, Number(new URL(hostile.url).port), 'sbxadm_live-token-0001');
       expect(readFileSync(file, 'utf8')).toBe(`sbxadm_live-token-0001\npid ${process.pid}\n`);
+      proving = { token: 'sbxadm_live-token-0001', port: Number(new URL(hostile.url).port) };
       const r = await runCli(['sandbox', 'clock', '--json', '--base-url', hostile.url], { env });
       expect(r.code, r.stderr).toBe(0);
-      expect(hostile.seen.map((s) => s.headers.authorization)).toEqual(['Bearer sbxadm_live-token-0001']);
+      expect(hostile.seen.map((s) => s.headers.authorization)).toEqual([undefined, 'Bearer sbxadm_live-token-0001']);
     } finally {
       await hostile.close();
     }

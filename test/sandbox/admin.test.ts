@@ -128,10 +128,10 @@ describe('the request log', () => {
       await call(s.url, 'GET', '/_sandbox/v1/logs', { key: s.adminToken as string });
       const entries = s.logs();
       expect(entries.map(({ latency_ms, at, ...rest }) => (expect(latency_ms).toBeGreaterThanOrEqual(0), expect(at).toMatch(/^\d{4}-/), rest))).toEqual([
-        { seq: 1, method: 'POST', path: '/deliveries/v1/parcels', route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: false },
-        { seq: 2, method: 'POST', path: '/deliveries/v1/parcels', route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: true },
-        { seq: 3, method: 'GET', path: '/deliveries/v1/parcels/nope', route: 'parcels.get', org: 'org_a', authorization: 'Bearer [redacted]', status: 400, code: 'invalid_path_parameter', replay: false },
-        { seq: 4, method: 'GET', path: '/account/v1/couriers', route: 'couriers.list', org: null, authorization: null, status: 401, code: 'missing_credentials', replay: false },
+        { seq: 1, method: 'POST', path: '/deliveries/v1/parcels', query: null, route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: false },
+        { seq: 2, method: 'POST', path: '/deliveries/v1/parcels', query: null, route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: true },
+        { seq: 3, method: 'GET', path: '/deliveries/v1/parcels/nope', query: null, route: 'parcels.get', org: 'org_a', authorization: 'Bearer [redacted]', status: 400, code: 'invalid_path_parameter', replay: false },
+        { seq: 4, method: 'GET', path: '/account/v1/couriers', query: null, route: 'couriers.list', org: null, authorization: null, status: 401, code: 'missing_credentials', replay: false },
       ]);
       await call(s.url, 'GET', '/account/v1/couriers');
       const withBodies = s.logs({ bodies: true });
@@ -164,14 +164,19 @@ describe('the request log', () => {
 });
 
 describe('request log bodies', () => {
-  it('keeps at most the first 8 KiB of a body, saying how much was cut', async () => {
+  it('keeps at most the first 8 KiB of a body, saying how much was cut, never the first part of a word the cut splits', async () => {
     const s = await startSandbox({ seed: TEST_SEED });
     try {
-      const number = 'x'.repeat(9000);
+      const number = 'x y '.repeat(2250);
       await call(s.url, 'POST', '/deliveries/v1/parcels', { body: { courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number }, idem: newKey() });
       const [entry] = s.logs({ bodies: true });
       const sent = JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number });
       expect(entry?.request_body).toBe(`${sent.slice(0, 8192)}… (${sent.length - 8192} more bytes)`);
+      const long = 'x'.repeat(9000);
+      await call(s.url, 'POST', '/deliveries/v1/parcels', { body: { courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: long }, idem: newKey() });
+      const cutText = JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: long });
+      const cut = cutText.indexOf('x');
+      expect(s.logs({ bodies: true })[1]?.request_body).toBe(`${cutText.slice(0, cut)}… (${cutText.length - cut} more bytes)`);
       expect(entry?.status).toBe(422);
       expect(entry?.response_body).toContain('"validation_failed"');
     } finally {

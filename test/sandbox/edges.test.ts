@@ -40,13 +40,13 @@ afterAll(() => sandbox.close());
 
 describe("Node's parser errors", () => {
   const cases: Array<[string, string, string]> = [
-    ['oversized headers', `GET /account/v1/couriers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'headers_too_large'],
-    ['a bad Content-Length', 'POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n', 'malformed_request'],
-    ['Content-Length with Transfer-Encoding', 'POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n', 'malformed_request'],
-    ['a bad chunk size', `POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY_A}\r\nContent-Type: application/json\r\nIdempotency-Key: chunk-test-0001\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 'malformed_request'],
+    ['oversized headers', `GET /account/v1/couriers HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'headers_too_large'],
+    ['a bad Content-Length', 'POST /deliveries/v1/parcels HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1x\r\n\r\n', 'malformed_request'],
+    ['Content-Length with Transfer-Encoding', 'POST /deliveries/v1/parcels HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n', 'malformed_request'],
+    ['a bad chunk size', `POST /deliveries/v1/parcels HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY_A}\r\nContent-Type: application/json\r\nIdempotency-Key: chunk-test-0001\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 'malformed_request'],
     ['a request line that is not HTTP', 'HELLO\r\n\r\n', 'malformed_request'],
-    ['bare LF line endings', 'GET /account/v1/couriers HTTP/1.1\nHost: x\n\n', 'malformed_request'],
-    ['a bare LF inside the headers', 'GET /account/v1/couriers HTTP/1.1\r\nHost: x\nX: y\r\n\r\n', 'malformed_request'],
+    ['bare LF line endings', 'GET /account/v1/couriers HTTP/1.1\nHost: localhost\n\n', 'malformed_request'],
+    ['a bare LF inside the headers', 'GET /account/v1/couriers HTTP/1.1\r\nHost: localhost\nX: y\r\n\r\n', 'malformed_request'],
   ];
   for (const [name, bytes, code] of cases) {
     it(`${name}: 400 with the envelope, then the connection closes`, async () => {
@@ -61,14 +61,14 @@ describe("Node's parser errors", () => {
 
 describe('timeouts and the connection cap', () => {
   it('headers trickled past the headers timeout: 400 request_timeout, connection closed', async () => {
-    const { text } = await raw(sandbox.url, 'GET /account/v1/couriers HTTP/1.1\r\nHost: x\r\n', { keepOpen: true });
+    const { text } = await raw(sandbox.url, 'GET /account/v1/couriers HTTP/1.1\r\nHost: localhost\r\n', { keepOpen: true });
     expect(envelopeOf(text)).toEqual({ status: 400, body: { data: null, error: { code: 'request_timeout', message: 'the request was not received in time' } } });
   });
 
   it('a body never finished within the request timeout: the connection is closed, and no usage row says 500', async () => {
     const { text } = await raw(
       sandbox.url,
-      `POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY_A}\r\nContent-Type: application/json\r\nIdempotency-Key: slow-body-0001\r\nContent-Length: 100\r\n\r\n{"cou`,
+      `POST /deliveries/v1/parcels HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY_A}\r\nContent-Type: application/json\r\nIdempotency-Key: slow-body-0001\r\nContent-Length: 100\r\n\r\n{"cou`,
       { keepOpen: true },
     );
     expect(text === '' || envelopeOf(text).status === 400).toBe(true);
@@ -82,7 +82,7 @@ describe('timeouts and the connection cap', () => {
   });
 
   it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
-    const { text } = await raw(sandbox.url, `GET /account/v1/couriers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY_A}\r\n\r\n`, { keepOpen: true });
+    const { text } = await raw(sandbox.url, `GET /account/v1/couriers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY_A}\r\n\r\n`, { keepOpen: true });
     expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 
@@ -94,7 +94,7 @@ describe('timeouts and the connection cap', () => {
     // The four are connected, so they wait in the listener's accept queue ahead of this one: the server
     // accepts in order and counts each as it accepts it, so this fifth is over the cap when it is accepted.
     // Closed unanswered: a clean close, or a reset when the request bytes were already in the server's buffer.
-    const refused = await raw(sandbox.url, `GET /account/v1/couriers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY_A}\r\n\r\n`, { keepOpen: true }).then(
+    const refused = await raw(sandbox.url, `GET /account/v1/couriers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY_A}\r\n\r\n`, { keepOpen: true }).then(
       (r) => r.text,
       (e: NodeJS.ErrnoException) => e.code,
     );
@@ -113,7 +113,7 @@ describe('a client that disconnects mid-body', () => {
       const { hostname, port } = new URL(s.url);
       await new Promise<void>((done) => {
         const socket = connect(Number(port), hostname, () => {
-          socket.write(`POST /deliveries/v1/parcels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY_B}\r\nContent-Type: application/json\r\nIdempotency-Key: gone-0000001\r\nContent-Length: 100\r\n\r\n{"cou`, () => {
+          socket.write(`POST /deliveries/v1/parcels HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY_B}\r\nContent-Type: application/json\r\nIdempotency-Key: gone-0000001\r\nContent-Length: 100\r\n\r\n{"cou`, () => {
             // The bytes are with the kernel: TCP delivers them to the server before the close.
             socket.destroy();
           });

@@ -7,7 +7,7 @@ import { skewWarning } from '../../src/clock-skew/warning.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
 
-const KEY = { target: 'api-0123456789abcdef', profile: 'default' };
+const KEY = { target: 'api-0123456789abcdef', profile: 'default', testClockTrusted: true };
 const fresh = (seconds: number): SkewObservation => ({ seconds, fresh: true, testClock: false });
 
 /** The states and notices after each observation in turn. */

@@ -106,7 +106,7 @@ describe('store', () => {
     expect(() => parseSettableValue('retries', 'three')).toThrow('retries must be an integer from 0 to 10');
     expect(() => parseSettableValue('timeout', '')).toThrow('timeout must be a positive number');
     expect(() => parseSettableValue('api_key', 'x')).toThrow('api_key cannot be set with `config set`');
-    expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url, bulk_matched_lines');
+    expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url, bulk_matched_lines, sandbox');
   });
 
   it('a write replaces the file whole (a new file renamed over it, no temp left) and never goes through a symbolic link', async () => {

@@ -14,6 +14,7 @@ export default defineCommand<typeof configCommands.configGet, { key: SettableKey
       retries: settings.retries,
       base_url: settings.baseUrl ?? '',
       bulk_matched_lines: settings.bulkMatchedLines,
+      sandbox: settings.markedSandbox === true ? 'yes' : 'no',
     };
     await writeOut(ctx.io.stdout, `${String(values[key])}\n`);
   },

@@ -19,6 +19,7 @@ export default defineCommand<typeof configCommands.configList, Record<string, ne
       timeout: profile.timeout ?? null,
       retries: profile.retries ?? null,
       bulk_matched_lines: profile.bulk_matched_lines ?? null,
+      sandbox: profile.sandbox ?? null,
     }));
     await presentStream(ctx, toAsync(rows), `No profiles yet: run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--base-url', 'URL'], ['--profile'])}\`.`);
   },

@@ -1,8 +1,12 @@
 import { presentList } from '../../io/present.js';
+import { renderMessage } from '../../io/render.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { SandboxAdmin } from '../../sandbox-admin.js';
 import { sandboxAdmin } from '../../sandbox-admin.js';
+import { backoffDelay } from '../../api/core/policy.js';
+import type { Timing } from '../../api/core/sleep.js';
+import { realTiming } from '../../api/core/sleep.js';
 
 export interface LogsOptions {
   follow: boolean;
@@ -14,16 +18,32 @@ export interface LogsOptions {
 /** The columns of piped and csv output; a terminal shows the request view, --json every field. */
 const TABLE_FIELDS = ['seq', 'at', 'method', 'path', 'status', 'code', 'replay', 'latency_ms'];
 
-/** Every entry after `after` (the latest `limit` of them); with `follow`, waits for new ones (long polls) until the command is stopped. */
-async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+/** The sequence number of an entry, when it has a usable one. */
+function seqOf(entry: Record<string, unknown>): number | undefined {
+  return typeof entry.seq === 'number' && Number.isSafeInteger(entry.seq) ? entry.seq : undefined;
+}
+
+/**
+ * Every entry after `after` (the latest `limit` of them); with `follow`, waits for new ones (long
+ * polls) until the command is stopped or the sandbox says it stops. An entry is printed once: only
+ * those past the highest sequence number seen. A poll that brought nothing new is followed by a
+ * pause (the request core's backoff, growing while nothing comes), so a server that answers at once
+ * is not asked again at once.
+ */
+async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSignal, timing: Timing, stopped: () => void): AsyncGenerator<Record<string, unknown>> {
   let after = 0;
+  let idlePolls = 0;
   // The first page is answered at once; from then on each request waits for news.
   for (let first = true; ; first = false) {
-    const page = await admin.logs(after, first ? 0 : admin.longestWaitMs, opts.bodies);
+    const page = await admin.logs(after, !opts.follow ? undefined : first ? 0 : admin.longestWaitMs, opts.bodies);
+    const fresh = page.entries.filter((entry) => (seqOf(entry) ?? 0) > after);
     // The log holds a bounded number of entries, so the first page is small enough to cut here.
-    for (const entry of first && opts.limit !== undefined ? page.entries.slice(-opts.limit) : page.entries) yield entry;
-    after = Math.max(after, page.latest);
-    if (!opts.follow || signal.aborted) return;
+    for (const entry of first && opts.limit !== undefined ? fresh.slice(-opts.limit) : fresh) yield entry;
+    after = Math.max(after, ...fresh.map((entry) => seqOf(entry) as number));
+    if (opts.follow && page.stopping === true) stopped();
+    if (!opts.follow || page.stopping === true || signal.aborted) return;
+    idlePolls = fresh.length === 0 ? idlePolls + 1 : 0;
+    if (idlePolls > 0) await timing.sleep(backoffDelay(idlePolls, Math.random), signal);
   }
 }
 
@@ -34,11 +54,12 @@ export default defineCommand<typeof sandboxCommands.sandboxLogs, LogsOptions>({
 
   async run(options, ctx) {
     const admin = await sandboxAdmin(ctx);
+    let stopped = false;
     try {
-      await presentList(ctx, entries(admin, options, ctx.signal), {
+      await presentList(ctx, entries(admin, options, ctx.signal, realTiming, () => (stopped = true)), {
         fields: ctx.fields(),
         rowFields: TABLE_FIELDS,
-        // A followed log never ends.
+        // A followed log ends only when the sandbox stops.
         endless: options.follow,
         view: 'requests',
         now: await ctx.serviceNow(),
@@ -49,5 +70,6 @@ export default defineCommand<typeof sandboxCommands.sandboxLogs, LogsOptions>({
     } finally {
       await admin.close();
     }
+    if (stopped) await renderMessage(ctx.io, 'The sandbox stopped.', 'info');
   },
 });

@@ -5,12 +5,15 @@ import { timeText } from '../../schemas/time-text.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
-import { ADMIN_TOKEN_ENV, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
+import { ADMIN_TOKEN_ENV, adminTokenFile, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
+import { refuseSymlink } from '../../config/atomic.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
 import type { CommandFlag, VariableName } from '../../schemas/flag-name.js';
 
 export interface ServeOptions {
   host: string;
+  /** Names besides loopback ones and the bound address that a loopback listener answers for. */
+  allowedHosts: string[];
   port: number;
   db?: string;
   seed?: string;
@@ -71,6 +74,15 @@ function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderR
   return Object.values(tracking).every((v) => v === undefined) ? undefined : tracking;
 }
 
+/** `--allowed-hosts a.test,b.test`: host names (letters, digits, dots, hyphens) or IP addresses, without a port. */
+function allowedHostsOf(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const names = value.split(',').map((n) => n.trim().toLowerCase());
+  const bad = names.find((n) => !/^(\[[0-9a-f:.]+\]|[0-9a-z.-]+|[0-9a-f:.]*:[0-9a-f:.]*)$/.test(n));
+  if (bad !== undefined) throw new UsageError(`--allowed-hosts takes comma-separated host names or addresses without a port (got "${bad}")`, '--allowed-hosts');
+  return names;
+}
+
 function adminTokenSource(options: ServeOptions): ServeFlag | VariableName {
   return options.adminTokenFile === undefined ? ADMIN_TOKEN_ENV : '--admin-token-file';
 }
@@ -88,6 +100,7 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
   parse({ flags }) {
     return {
       host: flags.host,
+      allowedHosts: allowedHostsOf(flags.allowedHosts),
       port: flags.port,
       db: flags.db,
       seed: flags.seed,
@@ -118,9 +131,13 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
     const { loadSandbox } = await import('../../sandbox-loader.js');
     const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError, AdminTokenError } = await loadSandbox();
     const adminToken = await explicitAdminToken(options, ctx.env);
+    // A link where the token file goes is refused before listening; with --port 0 the file's name
+    // is known only once listening, and the same refusal then comes before the URL is printed.
+    if (adminToken === undefined && options.port !== 0) await refuseSymlink(adminTokenFile(ctx.env, options.port));
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
     const sandbox = await startSandbox({
       host: options.host,
+      allowedHosts: options.allowedHosts,
       port: options.port,
       db,
       seed: options.seed,
@@ -141,6 +158,14 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       if (err instanceof AdminTokenError) throw new UsageError(err.message, adminTokenSource(options));
       throw err;
     });
+    // A token given at start is the user's own; a made one goes to a 0600 file the other commands read.
+    let tokenFile: string | undefined;
+    if (sandbox.adminToken !== undefined && adminToken === undefined) {
+      tokenFile = await writeAdminToken(ctx.env, Number(new URL(sandbox.url).port), sandbox.adminToken).catch(async (err: unknown) => {
+        await sandbox.close();
+        throw err;
+      });
+    }
     await writeOut(ctx.io.stdout, `${sandbox.url}\n`);
     if (options.seed === undefined) {
       await renderMessage(ctx.io, `Sandbox on ${sandbox.url} (database ${db}); demo key: ${DEMO_API_KEY}`, 'info');
@@ -148,12 +173,9 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
     } else {
       await renderMessage(ctx.io, `Sandbox on ${sandbox.url} (database ${db}, seed ${options.seed})`, 'info');
     }
-    // A token given at start is the user's own; a made one goes to a 0600 file the other commands read.
-    let tokenFile: string | undefined;
     if (sandbox.adminToken === undefined) {
       await renderMessage(ctx.io, 'Admin route (clock, scenarios, logs) off: not a loopback address; give an admin token with PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file', 'warn');
-    } else if (adminToken === undefined) {
-      tokenFile = await writeAdminToken(ctx.env, Number(new URL(sandbox.url).port), sandbox.adminToken);
+    } else if (tokenFile !== undefined) {
       await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
     }
     await renderMessage(ctx.io, clockLine(sandbox.clock.status(), ctx.io.timeZone), 'info');
