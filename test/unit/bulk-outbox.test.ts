@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
 import { listEvents } from '../../src/api/history.js';
 import { createParcel } from '../../src/api/parcels.js';
-import { sendThrough } from '../../src/bulk/client-send.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, flushOutbox, listOutbox } from '../../src/bulk/outbox.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
@@ -64,7 +63,7 @@ const eventRequest = (parcel: string, status: number, at: number, key: string): 
 
 async function flush(url: string) {
   const results: ResultLine[] = [];
-  const summary = await flushOutbox(place, { send: sendThrough(client(url)), emit: (r) => void results.push(r), timing: virtualTiming(), retries: 2 });
+  const summary = await flushOutbox(place, { send: client(url).send, emit: (r) => void results.push(r), timing: virtualTiming(), retries: 2 });
   return { results, summary };
 }
 
@@ -157,7 +156,7 @@ describe('offline outbox', () => {
       await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, `outbox-key-10${i}0`) }, i);
     }
     const sent: string[] = [];
-    const send = sendThrough(client(url));
+    const send = client(url).send;
     const results: ResultLine[] = [];
     const summary = await flushOutbox(place, {
       send: (request, signal) => {
