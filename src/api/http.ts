@@ -295,7 +295,8 @@ export class ApiClient {
     this.leanAnswers ??= compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), redactionPiece(this.redaction)]);
     const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
     const req: ApiRequest = { method: request.method, path: request.path, body, idempotencyKey: request.idempotencyKey };
-    const out = { method: request.method, target: `${this.basePath}${request.path}`, headers: [...this.baseHeaders.body, 'Idempotency-Key', request.idempotencyKey], body, signal, lean: true };
+    // A traced run shows every header; otherwise only those a line reads are kept.
+    const out = { method: request.method, target: `${this.basePath}${request.path}`, headers: [...this.baseHeaders.body, 'Idempotency-Key', request.idempotencyKey], body, signal, lean: this.options.trace === undefined };
     const answer = await this.leanAnswers({ req, out, attempt: 1, attempts: 1 });
     const outcome = interpretAnswer(answer, this.now, this.redaction, true);
     if (outcome instanceof ApiError) {
