@@ -1,4 +1,3 @@
-import { getOracle } from '../api/oracle.js';
 import { UsageError } from '../errors.js';
 import { defineCommand } from '../command-kit/types.js';
 import { presentPage } from '../io/present/resource.js';
@@ -26,7 +25,7 @@ export default defineCommand<typeof oracleCommands.oracle, OracleOptions>({
     return { metric, query };
   },
   async run({ metric, query }, ctx) {
-    const response = await getOracle(await ctx.api(), metric, query, ctx.signal);
+    const response = await (await ctx.api()).route('oracle.get', { params: { metric }, query, signal: ctx.signal });
     await presentPage(ctx, pageOf(response.data), 'No data for this metric.');
   },
 });

@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
 import { walkParcels } from '../../src/api/parcels.js';
-import { listEvents } from '../../src/api/history.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
@@ -224,7 +223,7 @@ describe('bulk import against a real sandbox', () => {
     expect(events.summary.ignoredFields).toBeGreaterThan(0);
     expect(events.results.map((r) => r.entry_id)).toEqual(ids);
     for (const id of ids) {
-      const list = await listEvents(client(url), id);
+      const list = await client(url).route('events.list', { params: { id } });
       expect((list.data as { events: Array<Record<string, unknown>> }).events.map((e) => [e.status, e.occurred_at])).toEqual([[2, at]]);
     }
 

@@ -26,7 +26,7 @@ describe('how the retry piece counts', () => {
   });
 
   it('bulk: with the same --retries 2, each line answered 429 four times before it is created fails no line', async () => {
-    const live = (server = await startHostileServer(({ method }) => {
+    const live: HostileServer = (server = await startHostileServer(({ method }) => {
       if (method !== 'POST') return { status: 404, body: {} };
       const last = live.seen[live.seen.length - 1];
       const key = last?.headers['idempotency-key'];
