@@ -51,19 +51,18 @@ export function exchangeStep(transport: Transport): Step {
  * lean success (a bulk line) only the entry id is kept, and only that is masked (answer.ts).
  */
 export function redactionPiece(redaction: Redaction): Piece {
-  return (next) => async (call) => {
-    let answer: Answer;
-    try {
-      answer = await next(call);
-    } catch (error) {
-      if (error instanceof NetworkError) throw new NetworkError(redaction.text(error.message), error.code, error.hint);
-      throw error;
-    }
+  const failed = (error: unknown): never => {
+    if (error instanceof NetworkError) throw new NetworkError(redaction.text(error.message), error.code, error.hint);
+    throw error;
+  };
+  const arrived = (lean: boolean, answer: Answer): Answer => {
+    // A lean success keeps nothing shown but its entry id: its replay flag and pace are read, never printed.
+    if (lean && answer.status >= 200 && answer.status < 300) return answer;
     const headers: Record<string, string> = {};
     for (const name of Object.keys(answer.headers)) headers[redaction.text(name)] = redaction.text(answer.headers[name] as string);
-    const success = answer.status >= 200 && answer.status < 300;
-    return { status: answer.status, headers, text: call.out.lean && success ? answer.text : redaction.raw(answer.text) };
+    return { status: answer.status, headers, text: redaction.raw(answer.text) };
   };
+  return (next) => (call) => next(call).then((answer) => arrived(call.out.lean, answer), failed);
 }
 
 /** Tells `observe` the service clock minus ours (seconds) from each answer's Date header. */
@@ -127,9 +126,9 @@ export function tracePiece(sink: TraceSink): Piece {
 
 /** The pace half of admission: the gate learns the rate-limit fields of every answer (admission itself is in the retry piece). */
 export function pacePiece(gate: PoolGate): Piece {
-  return (next) => async (call) => {
-    const answer = await next(call);
+  const observed = (answer: Answer): Answer => {
     gate.observe(answer.headers);
     return answer;
   };
+  return (next) => (call) => next(call).then(observed);
 }

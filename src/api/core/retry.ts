@@ -14,7 +14,7 @@ import { cancellation } from './sleep.js';
  *   back-off holds this request only;
  * - an OutageCircuit, when given, stops every request sharing it once one of them has failed
  *   without an answer more than `retries` times in a row since the last answer anywhere.
- * Each attempt is admitted through the gate (the admission piece) unless the caller admitted it.
+ * Each attempt is admitted through the gate (admission) when the caller gives one.
  */
 
 export interface Counting {
@@ -28,7 +28,7 @@ export interface Counting {
 }
 
 export interface RetryContext {
-  /** Admission of each attempt; undefined when the caller admitted the request itself. */
+  /** Admission of each attempt (pauses, pace, the rate cap, the in-flight limit); undefined for none. */
   gate: PoolGate | undefined;
   /** Ends every wait (admission, back-off) with its CancelledError. */
   wait: AbortSignal | undefined;
@@ -74,12 +74,20 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, countin
   for (let n = 1; ; n++) {
     if (counting.circuit?.open) throw new GaveUp(counting.circuit.cause ?? new NetworkError('the service cannot be reached', 'network_error'), n - 1, false);
     let failure: unknown;
+    // Admission: each attempt waits its turn at the gate and counts in flight until it ends.
+    const gate = ctx.gate;
+    const admission = gate?.admit(ctx.wait);
+    if (admission !== undefined) await admission;
     try {
-      const result = await admitted(ctx, () => attempt(n));
+      if (ctx.wait?.aborted) throw cancellation(ctx.wait);
+      const result = await attempt(n);
+      gate?.succeeded();
       counting.circuit?.answered();
       return result;
     } catch (error) {
       failure = error;
+    } finally {
+      gate?.settle();
     }
     if (failure instanceof CancelledError) throw failure;
     if (failure instanceof ApiError) counting.circuit?.answered();
@@ -96,21 +104,5 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, countin
     if (pause !== undefined && ctx.gate !== undefined) ctx.gate.pause(pause);
     else await ctx.sleep(delay, ctx.wait);
     if (ctx.wait?.aborted) throw cancellation(ctx.wait);
-  }
-}
-
-/** The admission piece: each attempt waits its turn at the gate, counts in flight until it ends, and tells the gate the pace its answer states. */
-async function admitted<T>(ctx: RetryContext, attempt: () => Promise<T>): Promise<T> {
-  const gate = ctx.gate;
-  if (gate === undefined) return attempt();
-  const admission = gate.admit(ctx.wait);
-  if (admission !== undefined) await admission;
-  try {
-    if (ctx.wait?.aborted) throw cancellation(ctx.wait);
-    const result = await attempt();
-    gate.succeeded();
-    return result;
-  } finally {
-    gate.settle();
   }
 }
