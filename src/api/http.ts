@@ -260,12 +260,11 @@ export class ApiClient {
   private finalError(req: ApiRequest, gaveUp: GaveUp): Error {
     const failure = gaveUp.failure;
     if (!(failure instanceof NetworkError)) return failure;
-    let final = failure;
-    if (gaveUp.attempts > 1) {
-      final = new NetworkError(`${failure.message} (gave up after ${gaveUp.attempts} attempts)`, failure.code, failure.hint);
-    } else if (gaveUp.notRepeatable) {
-      final = new NetworkError(`${failure.message}; not retried: a ${req.method} without an Idempotency-Key might have been applied`, failure.code, failure.hint);
-    }
+    // Always a new error: after an outage stop the failure is another request's.
+    let message = failure.message;
+    if (gaveUp.attempts > 1) message = `${failure.message} (gave up after ${gaveUp.attempts} attempts)`;
+    else if (gaveUp.notRepeatable) message = `${failure.message}; not retried: a ${req.method} without an Idempotency-Key might have been applied`;
+    const final = new NetworkError(message, failure.code, failure.hint);
     final.request = { method: req.method, path: req.path, ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }) };
     return final;
   }
