@@ -134,9 +134,9 @@ for (const folder of [...allFolders].sort()) {
 }
 
 // One place builds an HTTP client: the context (with its overrides for bulk, doctor, login and the
-// sandbox admin), and the client itself for its retries clone. A client built anywhere else would
-// miss the pieces every request goes through (the sanitised trace, the skew, the dry run, the signal).
-const CLIENT_BUILDERS = new Set(['context.ts', 'api/http.ts']);
+// sandbox admin). A client built anywhere else would miss the pieces every request goes through
+// (the sanitised trace, the skew, the dry run, the signal).
+const CLIENT_BUILDERS = new Set(['context.ts']);
 for (const file of graph.keys()) {
   if (CLIENT_BUILDERS.has(file)) continue;
   const text = readFileSync(join(SRC, file), 'utf8');

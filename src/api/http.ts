@@ -1,29 +1,47 @@
-import { ApiError, CancelledError, DryRunComplete, NetworkError, UsageError } from '../errors.js';
+import { ApiError, DryRunComplete, NetworkError } from '../errors.js';
 import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
-import type { Answer } from './core/connection.js';
-import { Connection } from './core/connection.js';
+import { entryIdOf, interpretAnswer } from './core/answer.js';
+import type { Call, Step } from './core/chain.js';
+import { compose, exchangeStep, pacePiece, redactionPiece, skewPiece, tracePiece } from './core/chain.js';
+import type { Answer } from './core/exchange.js';
+import { Transport } from './core/exchange.js';
 import { PoolGate, sharedGate } from './core/gate.js';
-import { backoffDelay, isRepeatable, isRetryableStatus, pauseFor } from './core/policy.js';
+import { isRepeatable, OutageCircuit } from './core/policy.js';
+import type { Redaction } from './core/redaction.js';
+import { redaction } from './core/redaction.js';
+import type { Counting } from './core/retry.js';
+import { GaveUp, withRetries } from './core/retry.js';
+import type { Send } from './core/send.js';
 import type { Sleep } from './core/sleep.js';
-import { cancellation, sleep } from './core/sleep.js';
+import { sleep } from './core/sleep.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, serviceOf } from './core/transport.js';
-import { interpretAnswer } from './core/answer.js';
 import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
-import { bodyBytes, requestHeaders, requestTarget } from './request.js';
+import { bodyBytes, requestHeaders, requestTarget, wireHeaders } from './request.js';
 import type { SkewObservation } from '../clock-skew/policy.js';
-import { TEST_CLOCK_HEADER } from '../schemas/headers.js';
+import { isReplayed } from '../schemas/headers.js';
+import type { RouteName } from '../schemas/routes.js';
+import { routeByName } from '../schemas/routes.js';
+import { routePath } from './routes.js';
 
 /**
- * The client of one-shot commands, pagination and `track --watch`, over the request core
- * (src/api/core/): retries by its policy, admission through the process's pool gate, recording
- * mode, errors. Everything the service sends back has gone through `redactKey` in the Connection
- * before this code, or any other, sees it.
+ * The one client of the service, over the request chain (src/api/core/chain.ts): one-shot commands,
+ * pagination, `track --watch` (`request`) and every line of a bulk run or an outbox flush (`send`).
+ * Its pieces are composed once, here: recording mode, headers (built once per client), the retry
+ * piece with admission (src/api/core/retry.ts), the pace, the trace, the clock skew, the redaction
+ * and the exchange at the bottom. Everything the service sends back is masked by the redaction
+ * piece before this code, or any other, sees it. Built only by src/context.ts (scripts/check-imports.mjs).
  */
 
 export type { ApiRequest, ApiResponse, HttpMethod, QueryValue } from './request.js';
+
+/** A request to a route of the spec's table (src/schemas/routes.ts), by name: its method and path come from the table. */
+export interface RouteCall extends Omit<ApiRequest, 'method' | 'path'> {
+  /** `{id}`, `{metric}` in the route's path. */
+  params?: Record<string, string>;
+}
 
 /** Shown while requests (with their retries) are under way; see `waitingIndicator` in src/io/spinner.ts. */
 export interface WaitingIndicator {
@@ -31,9 +49,6 @@ export interface WaitingIndicator {
   stop(): Promise<void>;
   notice(line: string): void;
 }
-
-/** Bodies in --verbose traces are cut after this many characters. */
-const TRACE_BODY_CHARS = 2048;
 
 export interface ApiClientOptions {
   /** http(s) URL without credentials (settings.ts checks it); a path prefix is kept in front of every route. */
@@ -68,15 +83,9 @@ export interface ApiClientOptions {
   gate?: PoolGate;
 }
 
-/** What a client created by `withRetries` shares with its parent. */
-interface Shared {
-  connection: Connection;
-  gate: PoolGate;
-}
-
-function truncated(text: string): string {
-  return text.length <= TRACE_BODY_CHARS ? text : `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length - TRACE_BODY_CHARS} more characters)`;
-}
+// Idempotency keys come from our own derivation or the journal; still never a control character in a header.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 export class ApiClient {
   private readonly origin: string;
@@ -87,14 +96,20 @@ export class ApiClient {
   private readonly random: () => number;
   /** Admission of every request of this client (shared with the process's other senders to the service). */
   readonly gate: PoolGate;
-  private readonly connection: Connection;
+  private readonly transport: Transport;
+  private readonly redaction: Redaction;
+  /** The outage stop of this client's one-shot requests (a bulk run counts its own). */
+  private readonly circuit: OutageCircuit;
+  /** The flat headers every request carries, with and without a body: built once. */
+  private readonly baseHeaders: { body: string[]; none: string[] };
+  /** The answer pieces of a one-shot request, and of a bulk line (no skew, a lean answer): composed once. */
+  private readonly answers: Step;
+  private leanAnswers: Step | undefined;
   private closed = false;
-  /** False for a client from `withRetries`: its parent closes the connection. */
-  private readonly ownsConnection: boolean;
   /** Service clock minus ours, in seconds, from the latest response's Date header. */
   lastSkewSeconds: number | undefined;
 
-  constructor(options: ApiClientOptions, shared?: Shared) {
+  constructor(options: ApiClientOptions) {
     const service = serviceOf(options.baseUrl);
     this.options = options;
     this.origin = service.origin;
@@ -103,25 +118,40 @@ export class ApiClient {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     const scripted = options.sleep !== undefined || options.now !== undefined;
-    this.gate = shared?.gate ?? options.gate ?? (scripted ? new PoolGate({ now: this.now, sleep: this.sleep }) : sharedGate(this.origin));
-    this.ownsConnection = shared === undefined;
-    this.connection =
-      shared?.connection ??
-      new Connection({
-        origin: this.origin,
-        apiKey: options.apiKey,
-        timeoutMs: options.timeoutMs,
-        connections: options.connections ?? 16,
-        maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      });
+    this.gate = options.gate ?? (scripted ? new PoolGate({ now: this.now, sleep: this.sleep }) : sharedGate(this.origin));
+    this.transport = new Transport({
+      origin: this.origin,
+      timeoutMs: options.timeoutMs,
+      connections: options.connections ?? 16,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      now: this.now,
+    });
+    this.redaction = redaction(options.apiKey);
+    this.circuit = new OutageCircuit(options.retries);
+    const auth = { apiKey: options.apiKey, redact: false, userAgent: options.userAgent };
+    const base = { method: 'GET', path: '/' } as const;
+    this.baseHeaders = { body: Object.entries(requestHeaders(base, true, auth)).flat(), none: Object.entries(requestHeaders(base, false, auth)).flat() };
+    const skew = skewPiece(this.now, (observation) => {
+      this.lastSkewSeconds = observation.seconds;
+      options.onSkew?.(observation);
+    });
+    this.answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), skew, redactionPiece(this.redaction)]);
   }
 
-  /**
-   * The same client (connections, gate, recording) with `retries` extra attempts: for a caller that
-   * owns its own back-off (`track --watch`), so retries never stack. Closing it closes nothing.
-   */
-  withRetries(retries: number): ApiClient {
-    return new ApiClient({ ...this.options, retries }, { connection: this.connection, gate: this.gate });
+  private tracePiece(): ReturnType<typeof tracePiece> | undefined {
+    if (this.options.trace === undefined) return undefined;
+    const auth = { apiKey: this.options.apiKey, redact: true, userAgent: this.options.userAgent };
+    return tracePiece({
+      origin: this.origin,
+      line: (text) => this.trace(text),
+      shownHeaders: (req) => requestHeaders(req, req.body !== undefined, auth),
+      shown: (text) => this.redaction.text(text),
+    });
+  }
+
+  /** Loads undici and opens the connections now, while the caller does other start-up work (a bulk run reads its files). */
+  warm(): void {
+    this.transport.warm();
   }
 
   /** True in recording mode (--dry-run): requests are recorded, never sent. */
@@ -158,8 +188,9 @@ export class ApiClient {
     this.options.trace?.(redactExact(line, this.options.apiKey));
   }
 
-  private notice(line: string): void {
-    this.options.waiting?.notice(line);
+  /** `request` to a route by its name in the spec's table: `client.route('parcels.get', { params: { id } })`. */
+  route(name: RouteName, { params, ...call }: RouteCall = {}): Promise<ApiResponse> {
+    return this.request({ ...call, method: routeByName(name).method, path: routePath(name, params) });
   }
 
   /** Sends a request (with retries); in recording mode records it and throws DryRunComplete. */
@@ -185,114 +216,98 @@ export class ApiClient {
 
   private async requestWithRetries(req: ApiRequest): Promise<ApiResponse> {
     if (this.closed) throw new Error('ApiClient is closed');
-    const target = requestTarget(this.basePath, req);
     const bytes = bodyBytes(req.body);
-    const auth = { apiKey: this.options.apiKey, userAgent: this.options.userAgent };
-    const headers = requestHeaders(req, bytes !== undefined, { ...auth, redact: false });
     const signal = this.signalFor(req);
-    const maxAttempts = 1 + this.options.retries;
-    const canRetry = isRepeatable(req.method, req.idempotencyKey);
-    const url = `${this.origin}${target}`;
-
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw cancellation(signal);
-      if (!req.admitted) await this.gate.admit(signal);
-      if (this.options.trace) {
-        this.trace(`> ${req.method} ${url}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ''}`);
-        for (const [name, value] of Object.entries(requestHeaders(req, bytes !== undefined, { ...auth, redact: true }))) this.trace(`> ${name}: ${value}`);
-        if (bytes !== undefined) this.trace(`> ${truncated(bytes.toString('utf8'))}`);
-      }
-      const started = performance.now();
-      let failure: ApiError | NetworkError;
-      try {
-        const answer = await this.connection.send(req.method, target, headers, bytes, signal);
-        this.gate.observe(answer.headers);
-        const ms = Math.round(performance.now() - started);
-        this.measureSkew(answer);
-        if (this.options.trace) {
-          this.trace(`< ${answer.status} ${statusPhrase(answer.status)} (${ms} ms)`);
-          for (const [name, value] of Object.entries(answer.headers)) this.trace(`< ${name}: ${value}`);
-          if (answer.text !== '') this.trace(`< ${truncated(answer.text)}`);
-        }
-        const result = this.interpret(req, answer, attempt);
-        if (!(result instanceof ApiError)) return result;
-        failure = result;
-      } catch (error) {
-        if (error instanceof CancelledError || error instanceof UsageError) throw error;
-        const ms = Math.round(performance.now() - started);
-        failure = error instanceof NetworkError ? error : new NetworkError(String(error), 'network_error');
-        this.trace(`< ${failure.code}: ${failure.message} (${ms} ms)`);
-      } finally {
-        if (!req.admitted) this.gate.settle();
-      }
-
-      const retryStatus = failure instanceof ApiError ? isRetryableStatus(failure.status) : failure.code !== 'response_too_large';
-      if (!canRetry || !retryStatus || attempt >= maxAttempts) {
-        if (failure instanceof ApiError) throw failure;
-        let final = failure;
-        if (attempt > 1) {
-          final = new NetworkError(`${failure.message} (gave up after ${attempt} attempts)`, failure.code, failure.hint);
-        } else if (retryStatus && !canRetry && attempt < maxAttempts) {
-          final = new NetworkError(
-            `${failure.message}; not retried: a ${req.method} without an Idempotency-Key might have been applied`,
-            failure.code,
-            failure.hint,
-          );
-        }
-        final.request = { method: req.method, path: req.path, ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }) };
-        throw final;
-      }
-      const pause = pauseFor(failure);
-      const delay = pause ?? backoffDelay(attempt, this.random);
-      const reason = failure instanceof ApiError ? String(failure.status) : failure.code;
-      this.trace(`retrying in ${delay} ms after ${reason} (attempt ${attempt + 1}/${maxAttempts})`);
-      const what =
-        failure instanceof ApiError
-          ? failure.status === 429
-            ? 'rate limited'
-            : `${failure.status} ${statusPhrase(failure.status)} from the service`
-          : (NETWORK_MESSAGES[failure.code] ?? failure.code);
-      this.notice(`${what}; retrying in ${Math.ceil(delay / 1000)} s (${attempt}/${maxAttempts - 1})`);
-      // The service asked for a pause: every request to it waits it out at the gate, not just this
-      // retry. A backoff is this request's own.
-      if (pause !== undefined) this.gate.pause(pause);
-      else await this.sleep(delay, signal);
+    const retries = req.retries ?? this.options.retries;
+    // A one-shot command's pauses count toward its retries; a request that sets its own count (a
+    // --watch poll) owns its pauses, outside the client's outage stop.
+    const counting: Counting = { retries, pausesCount: true, repeatable: isRepeatable(req.method, req.idempotencyKey), circuit: req.retries === undefined ? this.circuit : undefined };
+    const call: Call = {
+      req,
+      out: { method: req.method, target: requestTarget(this.basePath, req), headers: wireHeaders(this.baseHeaders, req, bytes !== undefined, { apiKey: this.options.apiKey, userAgent: this.options.userAgent }), body: bytes, signal, lean: false },
+      attempt: 1,
+      attempts: 1 + retries,
+    };
+    try {
+      return await withRetries(
+        async (attempt) => {
+          call.attempt = attempt;
+          return this.interpret(req, await this.answers(call), attempt);
+        },
+        counting,
+        { gate: this.gate, wait: signal, sleep: this.sleep, random: this.random, retrying: (failure, delay, next, attempts) => this.retrying(failure, delay, next, attempts) },
+      );
+    } catch (error) {
+      if (error instanceof GaveUp) throw this.finalError(req, error);
+      throw error;
     }
   }
 
-  private measureSkew(answer: Answer): void {
-    const date = answer.headers.date;
-    if (date === undefined) return;
-    const serverMs = Date.parse(date);
-    if (Number.isNaN(serverMs)) return;
-    // The Date header is cut to the whole second, so the service's clock is up to 1 s past what it
-    // says: rounding up lands on the true skew (a whole-second offset is measured exactly). `+ 0`
-    // turns a -0 into 0.
-    this.lastSkewSeconds = Math.ceil((serverMs - this.now()) / 1000) + 0;
-    this.options.onSkew?.({
-      seconds: this.lastSkewSeconds,
-      // Only the service's own answer, just made, tells its clock: not an error page, not a cached copy.
-      fresh: answer.status >= 200 && answer.status < 300 && answer.headers.age === undefined,
-      testClock: answer.headers[TEST_CLOCK_HEADER.toLowerCase()] !== undefined,
-    });
+  /** Says a retry is coming: a trace line, and a notice for a person waiting. */
+  private retrying(failure: ApiError | NetworkError, delay: number, attempt: number, attempts: number): void {
+    const reason = failure instanceof ApiError ? String(failure.status) : failure.code;
+    this.trace(`retrying in ${delay} ms after ${reason} (attempt ${attempt}/${attempts})`);
+    const what =
+      failure instanceof ApiError
+        ? failure.status === 429
+          ? 'rate limited'
+          : `${failure.status} ${statusPhrase(failure.status)} from the service`
+        : (NETWORK_MESSAGES[failure.code] ?? failure.code);
+    this.options.waiting?.notice(`${what}; retrying in ${Math.ceil(delay / 1000)} s (${attempt - 1}/${attempts - 1})`);
   }
 
-  /** Turns an answer into a response (2xx) or an ApiError. */
-  private interpret(req: ApiRequest, answer: Answer, attempt: number): ApiResponse | ApiError {
-    const outcome = interpretAnswer(answer, this.now);
+  /** The error a request ends with: the service's, or a network failure saying how many attempts it took. */
+  private finalError(req: ApiRequest, gaveUp: GaveUp): Error {
+    const failure = gaveUp.failure;
+    if (!(failure instanceof NetworkError)) return failure;
+    // Always a new error: after an outage stop the failure is another request's.
+    let message = failure.message;
+    if (gaveUp.attempts > 1) message = `${failure.message} (gave up after ${gaveUp.attempts} attempts)`;
+    else if (gaveUp.notRepeatable) message = `${failure.message}; not retried: a ${req.method} without an Idempotency-Key might have been applied`;
+    const final = new NetworkError(message, failure.code, failure.hint);
+    final.request = { method: req.method, path: req.path, ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }) };
+    return final;
+  }
+
+  /** Turns an answer into a response (2xx); throws the ApiError of any other status. */
+  private interpret(req: ApiRequest, answer: Answer, attempt: number): ApiResponse {
+    const outcome = interpretAnswer(answer, this.now, this.redaction);
     if (outcome instanceof ApiError) {
       outcome.attempt = attempt;
       outcome.request = { method: req.method, path: req.path };
-      return outcome;
+      throw outcome;
     }
     const response: ApiResponse = { status: answer.status, headers: answer.headers, body: outcome.body, data: outcome.data, attempts: attempt };
     if (answer.headers.etag !== undefined) response.etag = answer.headers.etag;
     return response;
   }
 
+  /**
+   * The bulk engine's Send (src/bulk/line-worker.ts retries and admits each line through this
+   * client's gate, by the same retry piece): one attempt, the headers built once per client plus
+   * the line's Idempotency-Key, a lean answer (only `entry_id` kept from a success), no skew.
+   */
+  readonly send: Send = async (request, signal) => {
+    if (CONTROL_CHARACTERS.test(request.idempotencyKey) || !request.path.startsWith('/') || request.path.startsWith('//')) {
+      throw new Error(`refusing to send a malformed bulk request (${request.path})`);
+    }
+    this.leanAnswers ??= compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), redactionPiece(this.redaction)]);
+    const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
+    const req: ApiRequest = { method: request.method, path: request.path, body, idempotencyKey: request.idempotencyKey };
+    // A traced run shows every header; otherwise only those a line reads are kept.
+    const out = { method: request.method, target: `${this.basePath}${request.path}`, headers: [...this.baseHeaders.body, 'Idempotency-Key', request.idempotencyKey], body, signal, lean: this.options.trace === undefined };
+    const answer = await this.leanAnswers({ req, out, attempt: 1, attempts: 1 });
+    const outcome = interpretAnswer(answer, this.now, this.redaction, true);
+    if (outcome instanceof ApiError) {
+      outcome.request = { method: request.method, path: request.path };
+      throw outcome;
+    }
+    return { status: answer.status, entryId: entryIdOf(outcome.data), replayed: isReplayed(answer.headers['idempotent-replayed']) };
+  };
+
   /** Closes the keep-alive connections. Further requests fail. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.ownsConnection) await this.connection.close();
+    await this.transport.close();
   }
 }

@@ -16,24 +16,9 @@ export type PatchResult = ApiResponse & {
   recoveredAfter412?: true;
 };
 
-/** POST /deliveries/v1/parcels (201). The same key and body bytes are reused on retries. */
-export function createParcel(client: ApiClient, body: unknown, idempotencyKey: string, signal?: AbortSignal): Promise<ApiResponse> {
-  return client.request({ method: 'POST', path: routePath('parcels.create'), body, idempotencyKey, signal });
-}
-
-/** GET /deliveries/v1/parcels/{id}; the response's `etag` is the verbatim ETag header. */
-export function getParcel(client: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse> {
-  return client.request({ method: 'GET', path: routePath('parcels.get', { id }), signal });
-}
-
-/** One page of GET /deliveries/v1/parcels. */
+/** One page of GET /deliveries/v1/parcels, asking only for the filters the spec names. */
 export function listParcels(client: ApiClient, query: ParcelListParams = {}, signal?: AbortSignal): Promise<ApiResponse> {
-  return client.request({
-    method: 'GET',
-    path: routePath('parcels.list'),
-    query: { limit: query.limit, cursor: query.cursor, courier: query.courier, status: query.status },
-    signal,
-  });
+  return client.route('parcels.list', { query: { limit: query.limit, cursor: query.cursor, courier: query.courier, status: query.status }, signal });
 }
 
 /** Every page of the parcel list from `query.cursor` (or the first) on; see `paginate`. */
@@ -62,10 +47,10 @@ export function unappliedFields(body: Record<string, unknown>, data: unknown): s
  */
 export async function patchParcel(client: ApiClient, id: string, body: Record<string, unknown>, ifMatch: string, signal?: AbortSignal): Promise<PatchResult> {
   try {
-    return await client.request({ method: 'PATCH', path: routePath('parcels.patch', { id }), body, ifMatch, signal });
+    return await client.route('parcels.patch', { params: { id }, body, ifMatch, signal });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 412 || (error.attempt ?? 1) <= 1) throw error;
-    const reread = await getParcel(client, id, signal);
+    const reread = await client.route('parcels.get', { params: { id }, signal });
     const missing = unappliedFields(body, reread.data);
     if (missing.length === 0) return { ...reread, recoveredAfter412: true };
     throw new ConflictError(

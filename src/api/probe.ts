@@ -1,9 +1,6 @@
 import { ApiError, NetworkError } from '../errors.js';
 import type { Scope } from '../schemas/routes.js';
-import { getCouriers, getUsage } from './account.js';
-import { validateAddress } from './address.js';
 import type { ApiClient, ApiResponse } from './http.js';
-import { getOracle } from './oracle.js';
 
 /** The four scopes of the spec, in the order reports list them. */
 export const SCOPES: readonly Scope[] = ['deliveries:read', 'deliveries:write', 'usage:read', 'oracle:read'];
@@ -25,10 +22,10 @@ export interface Probe {
  */
 export function scopeRequests(client: ApiClient, signal: AbortSignal): Record<Scope, () => Promise<ApiResponse>> {
   return {
-    'deliveries:read': () => getCouriers(client, signal),
-    'deliveries:write': () => validateAddress(client, PROBE_ADDRESS, signal),
-    'usage:read': () => getUsage(client, signal),
-    'oracle:read': () => getOracle(client, 'coverage', {}, signal),
+    'deliveries:read': () => client.route('couriers.list', { signal }),
+    'deliveries:write': () => client.route('address.validate', { body: PROBE_ADDRESS, signal }),
+    'usage:read': () => client.route('usage.daily', { signal }),
+    'oracle:read': () => client.route('oracle.get', { params: { metric: 'coverage' }, signal }),
   };
 }
 

@@ -1,16 +1,10 @@
-import type { ApiClient, ApiResponse } from './http.js';
+import type { ApiClient } from './http.js';
 import type { CodeNames } from '../schemas/codes.js';
-import { routePath } from './routes.js';
 import { isRecord } from '../schemas/record.js';
 
 export type { CodeNames };
 
 export type CodeKind = keyof CodeNames;
-
-/** GET /deliveries/v1/reference. */
-export function getReference(client: ApiClient, signal?: AbortSignal): Promise<ApiResponse> {
-  return client.request({ method: 'GET', path: routePath('reference.get'), signal });
-}
 
 /** Reference codes change rarely; cached names are used for a day. */
 export const CODE_NAMES_MAX_AGE_S = 86_400;
@@ -39,7 +33,7 @@ export async function loadCodeNames(input: {
   const cached = await input.cache.read(name, CODE_NAMES_MAX_AGE_S);
   if (cached !== undefined || input.client === undefined) return cached ?? {};
   try {
-    const names = parseCodeNames((await getReference(await input.client(), input.signal)).data);
+    const names = parseCodeNames((await (await input.client()).route('reference.get', { signal: input.signal })).data);
     await input.cache.write(name, names);
     return names;
   } catch (error) {

@@ -18,8 +18,8 @@ export interface ApiRequest {
   /** More headers (e.g. from a raw `api` command); they cannot replace Authorization or Host. */
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
-  /** Already admitted by the caller's pool gate (a bulk line through `sendThrough`): not admitted twice. */
-  admitted?: boolean;
+  /** Extra attempts for this request instead of the client's (a `track --watch` poll: 0, its own pause follows); it is then outside the client's outage stop. */
+  retries?: number;
 }
 
 export interface ApiResponse {
@@ -75,6 +75,24 @@ export function bodyBytes(body: unknown): Buffer | undefined {
 function checkedValue(name: string, value: string): string {
   if (CONTROL_CHARACTERS.test(value)) throw new InvalidHeaderError(name);
   return value;
+}
+
+/**
+ * The flat header list a request goes out with: the client's `base` (built once: Accept,
+ * Authorization, Content-Type with a body, User-Agent) and the request's own, checked. Extra
+ * headers (the `api` command's) go through `requestHeaders`, which lets them replace the base ones.
+ */
+export function wireHeaders(
+  base: { body: readonly string[]; none: readonly string[] },
+  req: ApiRequest,
+  hasBody: boolean,
+  auth: { apiKey: string | undefined; userAgent: string },
+): string[] {
+  if (req.headers !== undefined && Object.keys(req.headers).length > 0) return Object.entries(requestHeaders(req, hasBody, { ...auth, redact: false })).flat();
+  const headers = [...(hasBody ? base.body : base.none)];
+  if (req.idempotencyKey !== undefined) headers.push('Idempotency-Key', checkedValue('Idempotency-Key', req.idempotencyKey));
+  if (req.ifMatch !== undefined) headers.push('If-Match', checkedValue('If-Match', req.ifMatch));
+  return headers;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { ApiError } from '../errors.js';
-import { getCouriers } from './account.js';
 import type { ApiClient } from './http.js';
 
 /** What one read request with a key showed. */
@@ -14,7 +13,7 @@ export interface KeyCheck {
  */
 export async function verifyKey(client: ApiClient, signal?: AbortSignal): Promise<KeyCheck> {
   try {
-    await getCouriers(client, signal);
+    await client.route('couriers.list', { signal });
     return {};
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return { missingScope: 'deliveries:read' };

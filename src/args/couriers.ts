@@ -1,4 +1,3 @@
-import { getCouriers } from '../api/account.js';
 import { findItems } from '../api/envelope.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -25,7 +24,7 @@ export async function withCourierCodes(error: unknown, ctx: Context, typed: stri
   if (!aboutCourier(error)) return error;
   let codes: string[];
   try {
-    const response = await getCouriers(await ctx.api(), ctx.signal);
+    const response = await (await ctx.api()).route('couriers.list', { signal: ctx.signal });
     codes = (await rememberForCompletion(ctx, response.data)).map((c) => c.code);
   } catch {
     return error;

@@ -1,4 +1,3 @@
-import { getCouriers } from '../api/account.js';
 import { rememberForCompletion } from '../args/couriers.js';
 import type { Context } from '../context.js';
 import { EXIT, ReportedFailure } from '../errors.js';
@@ -83,7 +82,7 @@ export async function runCheck(opts: BulkRunOptions, ctx: Context): Promise<void
   const target = await journalTarget(ctx);
   const source = await importSource(opts, ctx, target);
   let report: CheckReport | undefined;
-  const couriers = async (): Promise<readonly string[]> => (await rememberForCompletion(ctx, (await getCouriers(await ctx.api(), ctx.signal)).data)).map((c) => c.code);
+  const couriers = async (): Promise<readonly string[]> => (await rememberForCompletion(ctx, (await (await ctx.api()).route('couriers.list', { signal: ctx.signal })).data)).map((c) => c.code);
   let batch: string;
   try {
     const summary = await runImport({

@@ -1,14 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
-import { BulkSender } from '../api/core/dispatch.js';
 import { OutageCircuit } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
-import { sharedGate } from '../api/core/gate.js';
-import { serviceOf } from '../api/core/transport.js';
 import type { ApiClient } from '../api/http.js';
 import { printedIds } from '../config/known-ids.js';
 import { requireApiKey } from '../config/settings.js';
-import { USER_AGENT } from '../version.js';
 import type { Context } from '../context.js';
 import { assertPresentable } from '../io/present/kinds.js';
 import { RUN_LINES } from '../io/present/run.js';
@@ -25,7 +21,6 @@ import { renderRunSummary } from './summary/render.js';
 import type { ResultsFile } from './summary/results-file.js';
 import { openResultsFile, resultsFilePath } from './summary/results-file.js';
 import { bulkProgress } from '../io/progress.js';
-import { sendThrough } from './client-send.js';
 import type { BulkRunOptions } from './flags.js';
 import { runImport } from './import.js';
 import { inputFormat } from './input-format.js';
@@ -42,29 +37,24 @@ import type { Send } from './types.js';
  * progress bar on a terminal) on stderr, and the exit code of the worst line. Loaded only by a run.
  */
 
-/** A client for the engine alone: no retries of its own (the engine retries) and not cancelled by the first Ctrl-C. */
+/**
+ * A client for the engine alone: its `send` is one attempt per call (the engine retries and admits
+ * each line through the client's gate, the process's for the service), and it is not cancelled by
+ * the first Ctrl-C. Its chain traces with --verbose and not otherwise.
+ */
 export async function engineClient(ctx: Context, connections: number): Promise<ApiClient> {
   const settings = await ctx.target();
   if (settings.baseUrl === undefined) await ctx.api();
-  return ctx.client({ baseUrl: settings.baseUrl as string, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, retries: 0, connections, cancelOnSignal: false });
+  const client = ctx.client({ baseUrl: settings.baseUrl as string, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, retries: 0, connections, cancelOnSignal: false });
+  // undici loads while the run's start-up reads its files (profile, input, journal), instead of holding up the first line.
+  client.warm();
+  return client;
 }
 
-/**
- * The sender of a bulk run: BulkSender (lean, one pool) or, with --verbose, the engine client,
- * whose traces show every request and answer. Either tells the process's gate for the service
- * the pace of every answer; the engine admits through that gate.
- */
+/** The sender of a bulk run: the engine client's `send` and gate. */
 export async function engineSender(ctx: Context, connections: number): Promise<{ send: Send; gate: PoolGate; close(): Promise<void> }> {
-  if (ctx.globals.verbose) {
-    const client = await engineClient(ctx, connections);
-    return { send: sendThrough(client), gate: client.gate, close: () => client.close() };
-  }
-  const settings = await ctx.target();
-  if (settings.baseUrl === undefined) await ctx.api();
-  const baseUrl = settings.baseUrl as string;
-  const gate = sharedGate(serviceOf(baseUrl).origin);
-  const sender = new BulkSender({ baseUrl, apiKey: requireApiKey(settings), timeoutMs: settings.timeoutMs, userAgent: USER_AGENT, connections, gate });
-  return { send: sender.send, gate, close: () => sender.close() };
+  const client = await engineClient(ctx, connections);
+  return { send: client.send, gate: client.gate, close: () => client.close() };
 }
 
 /** Extra attempts per line: `--retries`/PARCELS_RETRIES/the profile when set, else 10 for bulk runs. */

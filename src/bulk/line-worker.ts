@@ -1,14 +1,16 @@
 import { setMaxListeners } from 'node:events';
 import type { PoolGate } from '../api/core/gate.js';
 import type { OutageCircuit } from '../api/core/policy.js';
-import { backoffDelay, isNoAnswer, pauseFor } from '../api/core/policy.js';
+import type { Counting, RetryContext } from '../api/core/retry.js';
+import { GaveUp, withRetries } from '../api/core/retry.js';
 import { ApiError, CancelledError, NetworkError } from '../errors.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import type { ResultLine, RunRecorder, Send, SendItem, SendResponse, WorkItem } from './types.js';
 
 /**
- * One line of a bulk run (or an outbox flush) sent until it has an outcome, by the request core's
- * policy (src/api/core/): its retries and backoff, the pool gate's pauses and pace, cancellation.
+ * One line of a bulk run (or an outbox flush) sent until it has an outcome, through the request
+ * chain's retry piece (src/api/core/retry.ts: retries and back-off, the pool gate's admission,
+ * pauses and pace, the outage stop), counting as a bulk line does: its pauses never count.
  */
 
 /** What the worker takes from the run's options. */
@@ -38,20 +40,20 @@ export const UNREACHABLE = 'service_unreachable';
 
 /** Sends one item with its retries and pauses; never throws. */
 export class LineWorker {
-  private readonly retries: number;
-  private readonly random: () => number;
-  /** Waiting (a pause, the rate cap, a backoff) ends at the first abort: nothing more is sent. One for the run, not one per line. */
-  private readonly stopWaiting: AbortSignal | undefined;
+  /** How a line counts: its pauses never do; the same key and bytes make every line repeatable. */
+  private readonly counting: Counting;
+  /** Admission through the run's gate; waiting (a pause, the rate cap, a backoff) ends at the first abort. One for the run, not one per line. */
+  private readonly retryContext: RetryContext;
 
   constructor(
     private readonly opts: LineWorkerOptions,
     private readonly gate: PoolGate,
   ) {
-    this.retries = opts.retries ?? DEFAULT_BULK_RETRIES;
-    this.random = opts.random ?? Math.random;
-    this.stopWaiting = anySignal(opts.signal, opts.abandon, opts.circuit?.signal);
+    const stopWaiting = anySignal(opts.signal, opts.abandon, opts.circuit?.signal);
     // Every line waiting (up to the whole pool during a pause) listens to it: a bounded number, not a leak.
-    if (this.stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, this.stopWaiting);
+    if (stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, stopWaiting);
+    this.counting = { retries: opts.retries ?? DEFAULT_BULK_RETRIES, pausesCount: false, repeatable: true, circuit: opts.circuit };
+    this.retryContext = { gate, wait: stopWaiting, sleep: gate.timing.sleep, random: opts.random ?? Math.random };
   }
 
   /** The result of a line that is not sent. */
@@ -76,51 +78,27 @@ export class LineWorker {
   private async outcome(item: Extract<WorkItem, { kind: 'send' }>): Promise<ResultLine> {
     const line = item.line;
     const abandon = this.opts.abandon;
-    const stopWaiting = this.stopWaiting;
-    const circuit = this.opts.circuit;
-    const streak = circuit?.streak();
-    for (let failures = 0; ; ) {
-      if (circuit?.open) return this.notSent(item);
-      const admission = this.gate.admit(stopWaiting);
-      if (admission !== undefined && !(await this.waited(admission))) return this.stopped(item);
-      if (stopWaiting?.aborted) {
-        this.gate.settle();
-        return this.stopped(item);
+    let response: SendResponse;
+    try {
+      response = await withRetries(() => this.opts.send(item.request, abandon), this.counting, this.retryContext);
+    } catch (error) {
+      if (error instanceof CancelledError) return abandon?.aborted ? cancelled(line) : this.stopped(item);
+      if (!(error instanceof GaveUp)) throw error;
+      const failure = error.failure;
+      if (failure instanceof CancelledError || abandon?.aborted) return cancelled(line);
+      if (this.opts.circuit?.open) return this.notSent(item);
+      if (failure instanceof ApiError && failure.status < 500 && failure.status !== 429) {
+        this.opts.recorder?.rejected(item, failure.status, failure.code);
+        return { line, ok: false, outcome: 'failed', error: { status: failure.status, code: failure.code, message: failure.message } };
       }
-      let response: SendResponse;
-      try {
-        response = await this.opts.send(item.request, abandon);
-      } catch (error) {
-        this.gate.settle();
-        if (error instanceof CancelledError || abandon?.aborted) return cancelled(line);
-        if (error instanceof ApiError) circuit?.answered();
-        const pause = pauseFor(error);
-        if (pause !== undefined) {
-          this.gate.pause(pause);
-          continue;
-        }
-        const transient = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
-        if (error instanceof ApiError && !transient) {
-          this.opts.recorder?.rejected(item, error.status, error.code);
-          return { line, ok: false, outcome: 'failed', error: { status: error.status, code: error.code, message: error.message } };
-        }
-        if (!transient) return { line, ok: false, outcome: 'failed', error: { code: UNEXPECTED, message: String(error) } };
-        if (circuit !== undefined && isNoAnswer(error) && streak?.failed(error as NetworkError)) return this.notSent(item);
-        if (++failures > this.retries) {
-          // Left uncertain in the journal: the next run resends it with the same key and bytes.
-          return { line, ok: false, outcome: 'failed', error: describeTransient(error) };
-        }
-        if (!(await this.waited(this.gate.timing.sleep(backoffDelay(failures, this.random), stopWaiting))) || stopWaiting?.aborted) return this.stopped(item);
-        continue;
-      }
-      this.gate.settle();
-      this.gate.succeeded();
-      circuit?.answered();
-      const entryId = response.entryId ?? item.parcel;
-      this.opts.recorder?.done(item, response.status, entryId);
-      const outcome = response.replayed ? 'replayed' : 'created';
-      return entryId === undefined ? { line, ok: true, outcome } : { line, ok: true, outcome, entry_id: entryId };
+      // Left uncertain in the journal: the next run resends it with the same key and bytes.
+      if (failure instanceof ApiError || failure instanceof NetworkError) return { line, ok: false, outcome: 'failed', error: describeTransient(failure) };
+      return { line, ok: false, outcome: 'failed', error: { code: UNEXPECTED, message: String(failure) } };
     }
+    const entryId = response.entryId ?? item.parcel;
+    this.opts.recorder?.done(item, response.status, entryId);
+    const outcome = response.replayed ? 'replayed' : 'created';
+    return entryId === undefined ? { line, ok: true, outcome } : { line, ok: true, outcome, entry_id: entryId };
   }
 
   /** A line stopped before an answer: by the outage stop, or else by Ctrl-C. */
@@ -132,17 +110,6 @@ export class LineWorker {
   private async notSent(item: SendItem): Promise<ResultLine> {
     if (this.opts.unsent !== undefined) return this.opts.unsent(item);
     return { line: item.line, ok: false, outcome: 'not_sent', error: { code: UNREACHABLE, message: 'not sent: the service cannot be reached; the next run sends it with the same key' } };
-  }
-
-  /** False when the wait was cut short because the run was stopped. */
-  private async waited(wait: Promise<void>): Promise<boolean> {
-    try {
-      await wait;
-      return true;
-    } catch (error) {
-      if (error instanceof CancelledError) return false;
-      throw error;
-    }
   }
 }
 

@@ -1,4 +1,3 @@
-import { getCouriers } from '../api/account.js';
 import { presentPage } from '../io/present/resource.js';
 import { pageOf } from '../api/envelope.js';
 import type { couriersCommands } from '../definitions/couriers.js';
@@ -8,7 +7,7 @@ import { rememberForCompletion } from '../args/couriers.js';
 export default defineCommand<typeof couriersCommands.couriers, Record<string, never>>({
   parse: () => ({}),
   async run(_options, ctx) {
-    const response = await getCouriers(await ctx.api(), ctx.signal);
+    const response = await (await ctx.api()).route('couriers.list', { signal: ctx.signal });
     await Promise.all([presentPage(ctx, pageOf(response.data), 'No couriers registered.'), rememberForCompletion(ctx, response.data)]);
   },
 });

@@ -1,5 +1,4 @@
 import { FLAG_FOR_FIELD, parcelFieldFlagValues } from '../args/field-flags.js';
-import { createParcel } from '../api/parcels.js';
 import { entryId } from '../api/envelope.js';
 import { renderLine } from '../io/render.js';
 import type { ParcelCreateInput } from '../schemas/parcel.js';
@@ -50,7 +49,7 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
     if ('from' in options) return (await import('../bulk/command.js')).runBulkCommand(options, ctx);
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'create', body: options.body, idempotencyKey: options.idempotencyKey }, (bytes) =>
-      createParcel(client, bytes, options.idempotencyKey, ctx.signal),
+      client.route('parcels.create', { body: bytes, idempotencyKey: options.idempotencyKey, signal: ctx.signal }),
     ).catch(async (error: unknown) => {
       // An unknown courier: the refusal lists the organisation's couriers, with the closest one.
       throw await withCourierCodes(error, ctx, options.body.courier);

@@ -1,4 +1,3 @@
-import { getParcel } from '../api/parcels.js';
 import { defineCommand } from '../command-kit/types.js';
 import { resolveParcelId } from '../args/parcel-id.js';
 import type { getCommands } from '../definitions/get.js';
@@ -14,7 +13,7 @@ export default defineCommand<typeof getCommands.get, GetOptions>({
   },
 
   async run({ id }, ctx) {
-    const response = await getParcel(await ctx.api(), id, ctx.signal);
+    const response = await (await ctx.api()).route('parcels.get', { params: { id }, signal: ctx.signal });
     const etags = await ctx.etags();
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);

@@ -1,4 +1,3 @@
-import { getOracle } from '../api/oracle.js';
 import { UsageError } from '../errors.js';
 import { correctedCommand } from '../hint/hint.js';
 import { closest } from '../io/did-you-mean.js';
@@ -35,7 +34,7 @@ export default defineCommand<typeof oracleCommands.oracle, OracleOptions>({
     return { metric, query };
   },
   async run({ metric, query }, ctx) {
-    const response = await getOracle(await ctx.api(), metric, query, ctx.signal);
+    const response = await (await ctx.api()).route('oracle.get', { params: { metric }, query, signal: ctx.signal });
     await presentPage(ctx, pageOf(response.data), 'No data for this metric.');
   },
 });

@@ -1,4 +1,3 @@
-import { getOverview } from '../api/account.js';
 import { readOnlyCommand } from '../command-kit/read-only.js';
 
-export default readOnlyCommand(getOverview, 'Nothing to show.');
+export default readOnlyCommand('overview.get', 'Nothing to show.');

@@ -1,4 +1,4 @@
-import { getParcel, patchParcel, recordRefreshedPatch } from '../api/parcels.js';
+import { patchParcel, recordRefreshedPatch } from '../api/parcels.js';
 import type { Context } from '../context.js';
 import { DryRunComplete, UsageError } from '../errors.js';
 import { etagSchema } from '../schemas/headers.js';
@@ -97,7 +97,7 @@ async function resolveIfMatch(source: IfMatchSource, id: string, body: Record<st
       recordRefreshedPatch(client, id, body);
       throw new DryRunComplete();
     }
-    const latest = await getParcel(client, id, ctx.signal);
+    const latest = await client.route('parcels.get', { params: { id }, signal: ctx.signal });
     if (latest.etag === undefined) throw new Error('the service answered the read without an ETag, so the change cannot be made safely');
     await (await ctx.etags()).set(id, latest.etag);
     return latest.etag;

@@ -54,10 +54,11 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
       await renderMessage(ctx.io, 'No parcels to track: the --from input holds no parcel ids.', 'info');
       return;
     }
-    // --watch owns its pause after a failed poll: its reads are not retried on top of it.
-    const client = options.intervalS === undefined ? await ctx.api() : (await ctx.api()).withRetries(0);
+    const client = await ctx.api();
     const out = new TimelinePresenter(ctx);
-    const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, ctx.signal, options.several);
+    // --watch owns its pause after a failed poll: its reads are not retried on top of it.
+    const retries = options.intervalS === undefined ? undefined : 0;
+    const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, { signal: ctx.signal, retries }, options.several);
 
     if (options.intervalS === undefined) {
       const snapshots = await read(options.ids);

@@ -1,4 +1,3 @@
-import { validateAddress } from '../api/address.js';
 import { NotValidError } from '../errors.js';
 import { isRecord } from '../schemas/record.js';
 import { defineCommand } from '../command-kit/types.js';
@@ -23,7 +22,7 @@ export default defineCommand<typeof validateAddressCommands.validateAddress, Val
     return { body, exitStatus: flags.exitStatus };
   },
   async run({ body, exitStatus }, ctx) {
-    const response = await validateAddress(await ctx.api(), body, ctx.signal);
+    const response = await (await ctx.api()).route('address.validate', { body, signal: ctx.signal });
     await presentResource(ctx, response.data);
     if (!exitStatus) return;
     // The spec shows no response fields: --exit-status relies on a boolean `valid` and says so when there is none.

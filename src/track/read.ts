@@ -1,7 +1,5 @@
 import { findItems } from '../api/envelope.js';
 import type { ApiClient } from '../api/http.js';
-import { listAttempts, listEvents } from '../api/history.js';
-import { getParcel } from '../api/parcels.js';
 import { ApiError } from '../errors.js';
 import { buildTimeline } from '../schemas/timeline.js';
 import type { Snapshot } from './watch.js';
@@ -9,9 +7,16 @@ import type { Snapshot } from './watch.js';
 /** Parcels read at the same time when following several (three requests each, one pool). */
 export const PARCELS_AT_ONCE = 8;
 
+/** How each read goes: its signal, and its retries when not the client's (a --watch poll: none). */
+export interface ReadOptions {
+  signal: AbortSignal;
+  retries?: number | undefined;
+}
+
 /** A parcel and its timeline: the parcel, its events and its attempts, read in parallel. */
-export async function readSnapshot(client: ApiClient, id: string, signal: AbortSignal): Promise<Snapshot> {
-  const [parcel, events, attempts] = await Promise.all([getParcel(client, id, signal), listEvents(client, id, signal), listAttempts(client, id, signal)]);
+export async function readSnapshot(client: ApiClient, id: string, options: ReadOptions): Promise<Snapshot> {
+  const call = { params: { id }, ...options };
+  const [parcel, events, attempts] = await Promise.all([client.route('parcels.get', call), client.route('events.list', call), client.route('attempts.list', call)]);
   return { parcel: parcel.data, timeline: buildTimeline(findItems(events.data) ?? [], findItems(attempts.data) ?? []) };
 }
 
@@ -19,9 +24,9 @@ export async function readSnapshot(client: ApiClient, id: string, signal: AbortS
  * Several parcels, `PARCELS_AT_ONCE` at a time, answers in the order of `ids`. The first failure
  * stops the rest (their requests are cancelled); with `nameParcel` its message says which parcel.
  */
-export async function readSnapshots(client: ApiClient, ids: readonly string[], signal: AbortSignal, nameParcel: boolean): Promise<Snapshot[]> {
+export async function readSnapshots(client: ApiClient, ids: readonly string[], options: ReadOptions, nameParcel: boolean): Promise<Snapshot[]> {
   const stop = new AbortController();
-  const both = AbortSignal.any([signal, stop.signal]);
+  const both = AbortSignal.any([options.signal, stop.signal]);
   const results: Snapshot[] = new Array<Snapshot>(ids.length);
   let next = 0;
   // The first failure is the one to report, not the cancellations it caused.
@@ -31,7 +36,7 @@ export async function readSnapshots(client: ApiClient, ids: readonly string[], s
       const index = next++;
       const id = ids[index] as string;
       try {
-        results[index] = await readSnapshot(client, id, both);
+        results[index] = await readSnapshot(client, id, { ...options, signal: both });
       } catch (error) {
         failure ??= { error: nameParcel && error instanceof ApiError ? namedError(error, id) : error };
         stop.abort();

@@ -7,6 +7,8 @@ export interface Answer {
   status: number;
   headers?: Record<string, string>;
   body: unknown;
+  /** The body's exact text, sent instead of `body` serialised (escapes a serialiser would not write). */
+  raw?: string;
 }
 
 export interface HostileServer {
@@ -25,7 +27,7 @@ export async function startHostileServer(answer: (req: { method: string; url: st
       const request = { method: req.method ?? 'GET', url: req.url ?? '/' };
       seen.push({ ...request, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const a = answer(request);
-      const text = JSON.stringify(a.body);
+      const text = a.raw ?? JSON.stringify(a.body);
       res.sendDate = !Object.keys(a.headers ?? {}).some((h) => h.toLowerCase() === 'date');
       res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers }).end(text);
     });

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { entryId, findItems, nextCursor } from '../../src/api/envelope.js';
 import { ApiClient } from '../../src/api/http.js';
-import { getParcel, listParcels, patchParcel, unappliedFields, walkParcels } from '../../src/api/parcels.js';
-import { createEvent } from '../../src/api/history.js';
-import { getOracle } from '../../src/api/oracle.js';
+import { listParcels, patchParcel, unappliedFields, walkParcels } from '../../src/api/parcels.js';
 import { parseCodeNames } from '../../src/api/reference.js';
 import { maskKey, redactKey } from '../../src/api/redact.js';
 import { ApiError, ConflictError } from '../../src/errors.js';
@@ -135,12 +133,12 @@ describe('routes', () => {
     await expect(walk()).rejects.toThrow(/twice/);
   });
 
-  it('encodes path parameters and passes query through', async () => {
+  it('calls a route by its name in the spec\'s table: encodes path parameters and passes query through', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 201, { data: {} }, { etag: '"e"' }));
     const c = client(url);
-    await getParcel(c, 'a/b?c');
-    await getOracle(c, 'activity', { from: '2024-01-01', days: 7 });
-    await createEvent(c, ID, { status: 1, occurred_at: 1700000000 }, 'key-00000001');
+    await c.route('parcels.get', { params: { id: 'a/b?c' } });
+    await c.route('oracle.get', { params: { metric: 'activity' }, query: { from: '2024-01-01', days: 7 } });
+    await c.route('events.create', { params: { id: ID }, body: { status: 1, occurred_at: 1700000000 }, idempotencyKey: 'key-00000001' });
     await listParcels(c, {});
     expect(seen).toEqual([
       'GET /deliveries/v1/parcels/a%2Fb%3Fc',

@@ -6,8 +6,6 @@ import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
 import { walkParcels } from '../../src/api/parcels.js';
-import { listEvents } from '../../src/api/history.js';
-import { sendThrough } from '../../src/bulk/client-send.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
 import { runImport } from '../../src/bulk/import.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
@@ -106,7 +104,7 @@ describe('bulk import against a real sandbox', () => {
   it('2,000 lines through 10% failures and 10% dropped connections end with exactly 2,000 parcels; a re-run sends nothing', async () => {
     const url = await start({ faults: { failRate: 0.1, dropRate: 0.1, seed: 1234 } });
     const input = writeInput('parcels.ndjson', Array.from({ length: 2000 }, (_, i) => parcelLine(i + 1)));
-    const send = counting(sendThrough(client(url)));
+    const send = counting(client(url).send);
     const first = await importRun({ input, send, concurrency: 32 });
     // A line whose first answer was lost is resent: the service replays it, and it is counted as replayed.
     expect(first.summary).toMatchObject({ alreadyDone: 0, failed: 0, exitCode: 0, cancelled: false });
@@ -120,7 +118,7 @@ describe('bulk import against a real sandbox', () => {
     expect(new Set(parcels.map((p) => p.number)).size).toBe(2000);
     expect(new Set(first.results.map((r) => r.entry_id))).toEqual(new Set(parcels.map((p) => p.entry_id)));
 
-    const resend = counting(sendThrough(client(url)));
+    const resend = counting(client(url).send);
     const second = await importRun({ input, send: resend, concurrency: 32 });
     expect(resend.calls).toBe(0);
     expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2000, failed: 0, exitCode: 0, batch: first.summary.batch });
@@ -133,7 +131,7 @@ describe('bulk import against a real sandbox', () => {
     const db = join(dataDir, 'sandbox.db');
     const input = writeInput('p.ndjson', Array.from({ length: 20 }, (_, i) => parcelLine(i + 1)));
     let url = await start({ db, faults: { dropRate: 1, seed: 5 } });
-    const lost = await importRun({ input, send: sendThrough(client(url)), retries: 0 });
+    const lost = await importRun({ input, send: client(url).send, retries: 0 });
     // No answer at all: the outage stop ends the run after one line's retry budget; every line stays uncertain.
     expect(lost.summary).toMatchObject({ created: 0, failed: 0, notSent: 20, unreachable: 20, cancelled: false, exitCode: 8 });
     expect(lost.results[0]).toMatchObject({ line: 1, ok: false, outcome: 'not_sent', error: { code: 'service_unreachable' } });
@@ -141,7 +139,7 @@ describe('bulk import against a real sandbox', () => {
     await sandbox?.close();
 
     url = await start({ db });
-    const again = await importRun({ input, send: sendThrough(client(url)) });
+    const again = await importRun({ input, send: client(url).send });
     // The lines in flight when the run stopped had been applied: the service replays them.
     expect(again.summary).toMatchObject({ alreadyDone: 0, failed: 0, exitCode: 0 });
     expect(again.summary.created + again.summary.replayed).toBe(20);
@@ -158,7 +156,7 @@ describe('bulk import against a real sandbox', () => {
       JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '5', parcel_weight: 'heavy' }),
       parcelLine(6),
     ]);
-    const { results, summary } = await importRun({ input, send: sendThrough(client(url)) });
+    const { results, summary } = await importRun({ input, send: client(url).send });
     expect(results.filter((r) => !r.ok)).toEqual([
       { line: 2, ok: false, outcome: 'failed', error: { code: 'invalid_line', field: 'number', message: 'number is required' } },
       { line: 4, ok: false, outcome: 'failed', error: { code: 'invalid_line', message: expect.stringMatching(/^is not valid JSON \(/) } },
@@ -172,7 +170,7 @@ describe('bulk import against a real sandbox', () => {
     const url = await start();
     const path = join(dataDir, 'p.csv');
     writeFileSync(path, 'courier,country,postal_code,number,parcel_weight,addition\nDEMO-BIKE,NL,1234AB,10,1200,\nDEMO-VAN,NL,1234AB,11,,B\n');
-    const { results, summary } = await importRun({ input: path, send: sendThrough(client(url)) });
+    const { results, summary } = await importRun({ input: path, send: client(url).send });
     expect(summary).toMatchObject({ created: 2, exitCode: 0 });
     expect(results.map((r) => r.line)).toEqual([2, 3]);
     const parcels = await allParcels(url);
@@ -184,8 +182,8 @@ describe('bulk import against a real sandbox', () => {
   it('standard input is spooled so it gets a batch identity: the same input twice is one batch', async () => {
     const url = await start();
     const text = `${parcelLine(1)}\n${parcelLine(2)}\n`;
-    const first = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send: sendThrough(client(url)) });
-    const send = counting(sendThrough(client(url)));
+    const first = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send: client(url).send });
+    const send = counting(client(url).send);
     const second = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send });
     expect(first.summary).toMatchObject({ created: 2, exitCode: 0 });
     expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2, exitCode: 0, batch: first.summary.batch });
@@ -201,7 +199,7 @@ describe('bulk import against a real sandbox', () => {
     let sending: (() => void) | undefined;
     // The first run holds its journal from before its first request until its end.
     const firstSends = new Promise<void>((resolve) => (sending = resolve));
-    const real = sendThrough(client(url));
+    const real = client(url).send;
     const firstRun = importRun({
       input,
       send: async (req, signal) => {
@@ -222,8 +220,8 @@ describe('bulk import against a real sandbox', () => {
   it('the same file to another target is another batch journal: it is sent again there', async () => {
     const url = await start();
     const input = writeInput('p.ndjson', [parcelLine(1)]);
-    await importRun({ input, send: sendThrough(client(url)), target: 'staging' });
-    const send = counting(sendThrough(client(url)));
+    await importRun({ input, send: client(url).send, target: 'staging' });
+    const send = counting(client(url).send);
     const there = await importRun({ input, send, target: 'production' });
     expect(send.calls).toBe(1);
     // The key is the same (not derived from the target): the service recognises the replay.
@@ -233,22 +231,22 @@ describe('bulk import against a real sandbox', () => {
 
   it('events and attempts land on the right parcels; list output lines, bare ids, command-line overrides', async () => {
     const url = await start();
-    const created = await importRun({ input: writeInput('p.ndjson', [1, 2, 3].map(parcelLine)), send: sendThrough(client(url)) });
+    const created = await importRun({ input: writeInput('p.ndjson', [1, 2, 3].map(parcelLine)), send: client(url).send });
     const ids = created.results.map((r) => r.entry_id as string);
     const listed = await allParcels(url);
     const listOutput = writeInput('list.ndjson', ids.map((id) => JSON.stringify(listed.find((p) => p.entry_id === id))));
     const at = Math.floor(Date.now() / 1000) - 60;
-    const events = await importRun({ kind: 'events', input: listOutput, send: sendThrough(client(url)), overrides: { status: 2, occurred_at: at }, concurrency: 3 });
+    const events = await importRun({ kind: 'events', input: listOutput, send: client(url).send, overrides: { status: 2, occurred_at: at }, concurrency: 3 });
     expect(events.summary).toMatchObject({ created: 3, failed: 0, exitCode: 0 });
     expect(events.summary.ignoredFields).toBeGreaterThan(0);
     expect(events.results.map((r) => r.entry_id)).toEqual(ids);
     for (const id of ids) {
-      const list = await listEvents(client(url), id);
+      const list = await client(url).route('events.list', { params: { id } });
       expect((list.data as { events: Array<Record<string, unknown>> }).events.map((e) => [e.status, e.occurred_at])).toEqual([[2, at]]);
     }
 
     const idsFile = writeInput('ids.txt', [ids[0] as string, ids[2] as string]);
-    const attempts = await importRun({ kind: 'attempts', input: idsFile, send: sendThrough(client(url)), overrides: { time_attempt: at, outcome: 1, reason: 1 } });
+    const attempts = await importRun({ kind: 'attempts', input: idsFile, send: client(url).send, overrides: { time_attempt: at, outcome: 1, reason: 1 } });
     expect(attempts.summary).toMatchObject({ created: 2, exitCode: 0 });
     expect(attempts.results.map((r) => r.entry_id)).toEqual([ids[0], ids[2]]);
     const parcels = Object.fromEntries((await allParcels(url)).map((p) => [p.entry_id, p]));
@@ -260,7 +258,7 @@ describe('bulk import against a real sandbox', () => {
     const url = await start();
     const at = Math.floor(Date.now() / 1000);
     const input = writeInput('e.ndjson', [JSON.stringify({ entry_id: '00000000-0000-4000-8000-000000000000', status: 1, occurred_at: at })]);
-    const { results, summary } = await importRun({ kind: 'events', input, send: sendThrough(client(url)) });
+    const { results, summary } = await importRun({ kind: 'events', input, send: client(url).send });
     expect(results).toEqual([{ line: 1, ok: false, outcome: 'failed', error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
     expect(summary.exitCode).toBe(4);
   });
@@ -271,7 +269,7 @@ describe('bulk import against a real sandbox', () => {
     const input = writeInput('p.ndjson', Array.from({ length: 40 }, (_, i) => parcelLine(i + 1)));
     // As a run wires it (bulk/command.ts): the engine admits through the gate that reads the answers.
     const gate: PoolGate = new PoolGate(sandboxTiming(time, () => gate.inFlight));
-    const send = counting(sendThrough(client(url, 0, gate)));
+    const send = counting(client(url, 0, gate).send);
     const { summary } = await importRun({ input, send, concurrency: 8, gate });
     expect(summary).toMatchObject({ created: 40, failed: 0, exitCode: 0 });
     // Paced from the RateLimit-* fields: 15 + 15 + 10 lines in three windows, each line sent once.
@@ -284,7 +282,7 @@ describe('bulk import against a real sandbox', () => {
   it('results stay in input order at concurrency 64 with bounded buffering', async () => {
     const url = await start({ faults: { latencyMs: 0 } });
     const input = writeInput('p.ndjson', Array.from({ length: 1500 }, (_, i) => parcelLine(i + 1)));
-    const { results, summary } = await importRun({ input, send: sendThrough(client(url)), concurrency: 64 });
+    const { results, summary } = await importRun({ input, send: client(url).send, concurrency: 64 });
     expect(results.map((r) => r.line)).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
     expect(summary.maxBuffered).toBeLessThanOrEqual(256);
   });
@@ -297,7 +295,7 @@ describe('bulk import against a real sandbox', () => {
       });
     });
     const input = writeInput('p.ndjson', [parcelLine(1)]);
-    const { results, summary } = await importRun({ input, send: sendThrough(client(`http://127.0.0.1:${port}`)), retries: 2 });
+    const { results, summary } = await importRun({ input, send: client(`http://127.0.0.1:${port}`).send, retries: 2 });
     expect(results).toEqual([{ line: 1, ok: false, outcome: 'not_sent', error: { code: 'service_unreachable', message: expect.any(String) } }]);
     expect(summary).toMatchObject({ failed: 0, unreachable: 1, exitCode: 8 });
   });
@@ -307,10 +305,10 @@ describe('bulk import against a real sandbox', () => {
     const header = 'courier,country,postal_code,number,time_slot_period_start';
     const input = writeInput('slots.csv', [header, 'DEMO-BIKE,NL,1234AB,1,now']);
     const monday = 1_790_000_000;
-    const first = await importRun({ input, send: sendThrough(client(url)), now: () => monday });
+    const first = await importRun({ input, send: client(url).send, now: () => monday });
     expect(first.results.map((r) => [r.line, r.outcome])).toEqual([[2, 'created']]);
     writeInput('slots.csv', [header, 'DEMO-BIKE,NL,1234AB,1,now', 'DEMO-BIKE,NL,1234AB,2,now']);
-    const second = await importRun({ input, send: sendThrough(client(url)), now: () => monday + 86_400, continueBatch: true });
+    const second = await importRun({ input, send: client(url).send, now: () => monday + 86_400, continueBatch: true });
     // The first line's identity keeps "now" as written: the same request, already done.
     expect(second.results.map((r) => [r.line, r.outcome])).toEqual([
       [2, 'already_done'],

@@ -3,9 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
-import { listEvents } from '../../src/api/history.js';
-import { createParcel } from '../../src/api/parcels.js';
-import { sendThrough } from '../../src/bulk/client-send.js';
 import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, listOutbox } from '../../src/bulk/outbox.js';
 import { flushOutbox } from '../../src/bulk/outbox-flush.js';
@@ -65,14 +62,14 @@ const eventRequest = (parcel: string, status: number, at: number, key: string): 
 
 async function flush(url: string) {
   const results: ResultLine[] = [];
-  const summary = await flushOutbox(place, { send: sendThrough(client(url)), emit: (r) => void results.push(r), timing: virtualTiming(), retries: 2 });
+  const summary = await flushOutbox(place, { send: client(url).send, emit: (r) => void results.push(r), timing: virtualTiming(), retries: 2 });
   return { results, summary };
 }
 
 describe('offline outbox', () => {
   it('queues while the service is down, then delivers everything exactly once in capture order when it is back', async () => {
     sandbox = await startSandbox({ db });
-    const created = await createParcel(client(sandbox.url), { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1' }, 'setup-key-0001');
+    const created = await client(sandbox.url).route('parcels.create', { body: { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1' }, idempotencyKey: 'setup-key-0001' });
     const parcel = (created.data as { entry_id: string }).entry_id;
     await Promise.all(clients.splice(0).map((c) => c.close()));
     await sandbox.close();
@@ -98,7 +95,7 @@ describe('offline outbox', () => {
     const second = await flush(sandbox.url);
     expect(second.results).toEqual([]);
     expect(second.summary).toMatchObject({ created: 0, left: 0, exitCode: 0 });
-    const events = await listEvents(client(sandbox.url), parcel);
+    const events = await client(sandbox.url).route('events.list', { params: { id: parcel } });
     expect((events.data as { events: Array<{ status: number; occurred_at: number }> }).events.map((e) => [e.status, e.occurred_at])).toEqual([
       [1, at],
       [2, at + 60],
@@ -158,7 +155,7 @@ describe('offline outbox', () => {
       await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, `outbox-key-10${i}0`) }, i);
     }
     const sent: string[] = [];
-    const send = sendThrough(client(url));
+    const send = client(url).send;
     const results: ResultLine[] = [];
     const summary = await flushOutbox(place, {
       send: (request, signal) => {
@@ -182,7 +179,7 @@ describe('offline outbox', () => {
 
   it('is compacted by a flush: delivered entries leave the file, waiting and rejected ones stay', async () => {
     sandbox = await startSandbox({ db });
-    const created = await createParcel(client(sandbox.url), { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1' }, 'setup-key-0002');
+    const created = await client(sandbox.url).route('parcels.create', { body: { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '1' }, idempotencyKey: 'setup-key-0002' });
     const parcel = (created.data as { entry_id: string }).entry_id;
     const missing = '00000000-0000-4000-8000-000000000002';
     const at = Math.floor(Date.now() / 1000);

@@ -1,5 +1,5 @@
 /**
- * The bulk sender (src/api/core/dispatch.ts) against a local HTTP server of the test's own: what it
+ * The bulk sender (ApiClient's `send`, src/api/http.ts) against a local HTTP server of the test's own: what it
  * sends, what it keeps from each kind of answer, the key redacted from all of it, timeouts on an
  * injected clock, cancellation, and one pool however many sends start at once.
  */
@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BulkSender } from '../../src/api/core/dispatch.js';
+import { PoolGate } from '../../src/api/core/gate.js';
+import { ApiClient } from '../../src/api/http.js';
 import type { SendRequest } from '../../src/bulk/types.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 
@@ -19,7 +20,7 @@ let server: Server;
 let url: string;
 let handler: Handler;
 const sockets = new Set<Socket>();
-const senders: BulkSender[] = [];
+const senders: ApiClient[] = [];
 
 beforeEach(async () => {
   server = createServer((req, res) => {
@@ -40,8 +41,8 @@ afterEach(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-function sender(opts: { now?: () => number; timeoutMs?: number; connections?: number } = {}): BulkSender {
-  const made = new BulkSender({ baseUrl: url, apiKey: KEY, userAgent: 'parcels-test/1', timeoutMs: opts.timeoutMs ?? 5_000, connections: opts.connections ?? 4, now: opts.now });
+function sender(opts: { now?: () => number; timeoutMs?: number; connections?: number } = {}): ApiClient {
+  const made = new ApiClient({ baseUrl: url, apiKey: KEY, userAgent: 'parcels-test/1', timeoutMs: opts.timeoutMs ?? 5_000, retries: 0, connections: opts.connections ?? 4, now: opts.now, gate: new PoolGate() });
   senders.push(made);
   return made;
 }
@@ -107,7 +108,7 @@ describe('bulk sender', () => {
     now = 41;
     await expect(pending).rejects.toThrow(new NetworkError('no complete answer within the timeout (40 ms)', 'timeout'));
 
-    const refused = new BulkSender({ baseUrl: 'http://127.0.0.1:9/', apiKey: KEY, userAgent: 'parcels-test/1', timeoutMs: 5_000, connections: 1 });
+    const refused = new ApiClient({ baseUrl: 'http://127.0.0.1:9/', apiKey: KEY, userAgent: 'parcels-test/1', timeoutMs: 5_000, retries: 0, connections: 1 });
     senders.push(refused);
     await expect(refused.send(request(1))).rejects.toMatchObject({ name: 'NetworkError', code: 'connection_refused' });
   });

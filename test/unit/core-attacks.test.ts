@@ -8,7 +8,6 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BulkSender } from '../../src/api/core/dispatch.js';
 import { PoolGate } from '../../src/api/core/gate.js';
 import { MAX_WAIT_MS } from '../../src/api/core/policy.js';
 import { ApiClient } from '../../src/api/http.js';
@@ -81,7 +80,7 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
     const stop = new AbortController();
     const timing = virtualTiming({ after: 5, controller: stop });
     const gate = new PoolGate(timing);
-    const sender = new BulkSender({ baseUrl: url, apiKey: KEY, userAgent: 't', timeoutMs: 5_000, connections: 1, gate });
+    const sender = new ApiClient({ baseUrl: url, apiKey: KEY, userAgent: 't', timeoutMs: 5_000, retries: 0, connections: 1, gate });
     const item: WorkItem = { kind: 'send', line: 1, request: { method: 'POST', path: '/deliveries/v1/parcels', body: new TextEncoder().encode('{}'), idempotencyKey: 'attack-key-0001' }, parcel: undefined, ignored: 0, journaled: false };
     const summary = await runBulk({ items: (async function* () {
         yield item;
@@ -96,14 +95,14 @@ describe('a long Retry-After is one bounded wait, in every sender', () => {
     const { url, count } = await hostile(unavailable('1000000000'));
     const stop = new AbortController();
     const timing = virtualTiming({ after: 3, controller: stop });
-    const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 3, userAgent: 't', sleep: timing.sleep, now: timing.now }).withRetries(0);
+    const client = new ApiClient({ baseUrl: url, apiKey: KEY, timeoutMs: 5_000, retries: 3, userAgent: 't', sleep: timing.sleep, now: timing.now });
     const lines: string[] = [];
     const id = '3f0c6d2e-8a4b-4c1d-9e7f-0a1b2c3d4e5f';
     const watching = watch({
       ids: [id],
       intervalMs: 1_000,
       failOnAttempt: false,
-      read: (ids) => readSnapshots(client, ids, stop.signal, false),
+      read: (ids) => readSnapshots(client, ids, { signal: stop.signal, retries: 0 }, false),
       first: async () => undefined,
       fresh: async () => undefined,
       pausing: async (error, ms) => void lines.push(`${error.message}; polling again in ${ms / 1000} s`),

@@ -3,7 +3,7 @@
  * may send them, spent without drawing a 429, with no request but the run's own.
  */
 import { describe, expect, it } from 'vitest';
-import { BulkSender } from '../../src/api/core/dispatch.js';
+import { ApiClient } from '../../src/api/http.js';
 import { PoolGate } from '../../src/api/core/gate.js';
 import { readPace } from '../../src/api/core/pacing.js';
 import { MAX_WAIT_MS } from '../../src/api/core/policy.js';
@@ -131,7 +131,7 @@ describe('pacing in the pool gate', () => {
   it('a real run against the sandbox limited to 40 requests a second draws no 429 and sends only its lines', async () => {
     const sandbox = await startSandbox({ db: ':memory:', port: 0, rateLimit: { requests: 40, window_s: 1 } });
     const gate = new PoolGate(realTiming);
-    const sender = new BulkSender({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY, userAgent: 't', timeoutMs: 10_000, connections: 16, gate });
+    const sender = new ApiClient({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY, userAgent: 't', timeoutMs: 10_000, retries: 0, connections: 16, gate });
     let sent = 0;
     let limited = 0;
     const send: Send = async (request, signal) => {

@@ -1,10 +1,11 @@
 import { ApiError, NetworkError } from '../../errors.js';
 import { isRecord } from '../../schemas/record.js';
-import type { Answer } from './connection.js';
+import type { Answer } from './exchange.js';
 import { codeForStatus, errorDetails, statusPhrase } from '../failures.js';
 import { parseRetryAfter } from './policy.js';
+import type { Redaction } from './redaction.js';
 
-/** What an answer means: the envelope of a 2xx, or the ApiError of any other status. Shared by ApiClient and the bulk sender. */
+/** What an answer means: the envelope of a 2xx, or the ApiError of any other status. The reading piece of the request chain. */
 
 export interface Success {
   /** The parsed envelope (undefined for an empty body). */
@@ -23,11 +24,14 @@ export function entryIdOf(data: unknown): string | undefined {
 /**
  * A 2xx answer's envelope, or the ApiError for another status (returned, not thrown). A 2xx whose
  * body is not JSON throws a NetworkError. `nowMs` reads an HTTP-date Retry-After when the answer
- * carries no Date header of its own.
+ * carries no Date header of its own. Every decoded string of the body is masked by `redaction`
+ * (and its depth bounded) before anything reads it; of a `lean` success (a bulk line) only
+ * `data.entry_id` is kept, masked on its own.
  */
-export function interpretAnswer(answer: Answer, nowMs: () => number): Success | ApiError {
+export function interpretAnswer(answer: Answer, nowMs: () => number, redaction: Redaction, lean = false): Success | ApiError {
   let body: unknown;
   let parsed = true;
+  const success = answer.status >= 200 && answer.status < 300;
   if (answer.text.trim() !== '') {
     try {
       body = JSON.parse(answer.text);
@@ -35,10 +39,16 @@ export function interpretAnswer(answer: Answer, nowMs: () => number): Success | 
       parsed = false;
     }
   }
-  if (answer.status >= 200 && answer.status < 300) {
+  if (success) {
     if (!parsed) throw new NetworkError(`the service answered ${answer.status} with a body that is not JSON`, 'bad_response');
+    if (lean) {
+      const entryId = entryIdOf(isRecord(body) ? body.data : undefined);
+      return { body: undefined, data: entryId === undefined ? undefined : { entry_id: redaction.text(entryId) } };
+    }
+    body = redaction.parsed(body, answer.text);
     return { body, data: isRecord(body) ? body.data : undefined };
   }
+  if (parsed) body = redaction.parsed(body, answer.text);
   // An HTTP-date is read against the service's own Date header when it sends one: immune to clock skew.
   const serverNow = Date.parse(answer.headers.date ?? '');
   const retryAfter = parseRetryAfter(answer.headers['retry-after'], Number.isNaN(serverNow) ? nowMs() : serverNow);

@@ -6,9 +6,8 @@ import { loadUndici } from './undici-entry.js';
 export { loadUndici } from './undici-entry.js';
 
 /**
- * What both ways of sending (one request with its whole answer, Connection; many dispatched at
- * once, BulkDispatcher) share: undici's pool, the URL guard, the response-size cap, how a header
- * value and a transport failure read.
+ * Under the request chain's exchange (exchange.ts): undici's pool, the URL guard, the response-size
+ * cap, how a header value and a transport failure read.
  */
 
 /** Largest single response body accepted; list walks are page by page. */

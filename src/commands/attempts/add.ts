@@ -1,4 +1,3 @@
-import { createAttempt } from '../../api/history.js';
 import type { DeliveryAttemptInput } from '../../schemas/history.js';
 import { deliveryAttemptSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
@@ -93,7 +92,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
     const { id, body, idempotencyKey } = options;
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'attempts', parcel: id, body, idempotencyKey }, (bytes) =>
-      createAttempt(client, id, bytes, idempotencyKey, ctx.signal),
+      client.route('attempts.create', { params: { id }, body: bytes, idempotencyKey, signal: ctx.signal }),
     );
     await (await ctx.etags()).delete(id);
     await presentResource(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });

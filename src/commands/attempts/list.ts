@@ -1,4 +1,3 @@
-import { listAttempts } from '../../api/history.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { resolveParcelId } from '../../args/parcel-id.js';
 import { presentPage } from '../../io/present/resource.js';
@@ -8,7 +7,7 @@ import type { attemptsCommands } from '../../definitions/attempts.js';
 export default defineCommand<typeof attemptsCommands.attemptsList, { id: string }>({
   parse: async ({ args }, ctx) => ({ id: await resolveParcelId(args[0] ?? '', ctx) }),
   async run({ id }, ctx) {
-    const response = await listAttempts(await ctx.api(), id, ctx.signal);
+    const response = await (await ctx.api()).route('attempts.list', { params: { id }, signal: ctx.signal });
     await presentPage(ctx, pageOf(response.data), 'No delivery attempts for this parcel.', { view: 'attempts', parentId: id });
   },
 });

@@ -8,7 +8,6 @@ import { defineCommand } from '../../command-kit/types.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { presentRecord } from '../../io/present.js';
 import { probe } from '../../api/probe.js';
-import { getCouriers } from '../../api/account.js';
 
 export interface StatusOptions {
   offline: boolean;
@@ -61,7 +60,7 @@ async function checkOnline(ctx: Context, settings: Settings): Promise<Problem | 
     };
   }
   const client = await ctx.api();
-  const result = await probe(() => getCouriers(client, ctx.signal));
+  const result = await probe(() => client.route('couriers.list', { signal: ctx.signal }));
   const error = result.error;
   // A 403 is an accepted key without the read scope: authenticated all the same.
   if (error === undefined || (error instanceof ApiError && error.status === 403)) return undefined;

@@ -1,4 +1,3 @@
-import { createEvent } from '../../api/history.js';
 import type { StatusEventInput } from '../../schemas/history.js';
 import { statusEventSchema } from '../../schemas/history.js';
 import { validate } from '../../schemas/validate.js';
@@ -68,7 +67,7 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     const { id, body, idempotencyKey } = options;
     const client = await ctx.api();
     const response = await sendOrQueue(ctx, options.queue, { kind: 'events', parcel: id, body, idempotencyKey }, (bytes) =>
-      createEvent(client, id, bytes, idempotencyKey, ctx.signal),
+      client.route('events.create', { params: { id }, body: bytes, idempotencyKey, signal: ctx.signal }),
     );
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);

@@ -11,7 +11,6 @@ import { listOutbox } from '../../bulk/outbox.js';
 import { flushOutbox } from '../../bulk/outbox-flush.js';
 import { resultText } from '../../bulk/report.js';
 import { renderRunSummary } from '../../bulk/summary/render.js';
-import { sendThrough } from '../../bulk/client-send.js';
 import { dataDir } from '../../config/paths.js';
 import { printedIds } from '../../config/known-ids.js';
 import type { ResultLine } from '../../bulk/types.js';
@@ -46,7 +45,7 @@ export default defineCommand<typeof outboxCommands.outboxFlush, Record<string, n
     const retries = await engineRetries(ctx);
     const client = await engineClient(ctx, 1);
     try {
-      const summary = await flushOutbox(place, { send: sendThrough(client), gate: client.gate, emit, retries, signal: ctx.signal, abandon: ctx.claimSecondSignal() });
+      const summary = await flushOutbox(place, { send: client.send, gate: client.gate, emit, retries, signal: ctx.signal, abandon: ctx.claimSecondSignal() });
       await printed.rememberIn(await ctx.knownIds());
       await renderFlushSummary(ctx, summary, created);
       if (summary.exitCode !== EXIT.OK) throw new ReportedFailure(summary.exitCode);

@@ -1,4 +1,3 @@
-import { getUsage } from '../../api/account.js';
 import { readOnlyCommand } from '../../command-kit/read-only.js';
 
-export default readOnlyCommand(getUsage, 'No usage in the last 30 days.');
+export default readOnlyCommand('usage.daily', 'No usage in the last 30 days.');

@@ -1,4 +1,3 @@
-import { getUsageRequests } from '../../api/account.js';
 import { readOnlyCommand } from '../../command-kit/read-only.js';
 
-export default readOnlyCommand(getUsageRequests, 'No requests in the last 30 days.', { view: 'requests' });
+export default readOnlyCommand('usage.requests', 'No requests in the last 30 days.', { view: 'requests' });

@@ -1,0 +1,108 @@
+import { ApiError, CancelledError, NetworkError } from '../../errors.js';
+import type { PoolGate } from './gate.js';
+import type { OutageCircuit } from './policy.js';
+import { backoffDelay, isNoAnswer, isRetryableStatus, pauseFor } from './policy.js';
+import { cancellation } from './sleep.js';
+
+/**
+ * The retry piece of the request chain, and the one retry loop of the CLI: one-shot commands and
+ * pagination (src/api/http.ts), every line of a bulk run or an outbox flush (src/bulk/line-worker.ts),
+ * and the delays of `track --watch` (`retryDelay`). The caller says how to count:
+ * - a one-shot command's 429s count toward its retries (exit 7 once they are spent);
+ * - a bulk line's pauses never count (a run at the rate limit fails no line);
+ * - a pause (429, 503 with Retry-After) holds every request to the service at the gate; a
+ *   back-off holds this request only;
+ * - an OutageCircuit, when given, stops every request sharing it once one of them has failed
+ *   without an answer more than `retries` times in a row since the last answer anywhere.
+ * Each attempt is admitted through the gate (admission) when the caller gives one.
+ */
+
+export interface Counting {
+  /** Extra attempts after the first for a 5xx or a failure without an answer. */
+  retries: number;
+  /** Whether a pause (429, 503 with Retry-After) spends one of them. */
+  pausesCount: boolean;
+  /** False for a request that must not be sent twice (a POST without an Idempotency-Key). */
+  repeatable: boolean;
+  circuit?: OutageCircuit | undefined;
+}
+
+export interface RetryContext {
+  /** Admission of each attempt (pauses, pace, the rate cap, the in-flight limit); undefined for none. */
+  gate: PoolGate | undefined;
+  /** Ends every wait (admission, back-off) with its CancelledError. */
+  wait: AbortSignal | undefined;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** In [0, 1): the back-off jitter. */
+  random(): number;
+  /** Told before each retry: the failure, the wait, and the attempt about to be made (2 = first retry) of at most `attempts`. */
+  retrying?(failure: ApiError | NetworkError, delayMs: number, attempt: number, attempts: number): void;
+}
+
+/** The failure that ended a request, with how many attempts it took. */
+export class GaveUp extends Error {
+  constructor(
+    readonly failure: ApiError | NetworkError | Error,
+    readonly attempts: number,
+    /** The failure was one the policy retries, but the request may not be sent twice. */
+    readonly notRepeatable: boolean,
+  ) {
+    super(failure.message);
+  }
+}
+
+/** A failure the policy retries: a 429/5xx the policy names, or no usable answer (an oversized or too-deep one is final). */
+export function isTransient(error: unknown): error is ApiError | NetworkError {
+  if (error instanceof ApiError) return isRetryableStatus(error.status) || pauseFor(error) !== undefined;
+  return error instanceof NetworkError && error.code !== 'response_too_large' && error.code !== 'response_too_deep';
+}
+
+/** The wait before trying again after `failure`, the `failures`-th in a row: the pause it asks for (bounded), else the back-off. */
+export function retryDelay(failure: unknown, failures: number, random: () => number, backoff?: Parameters<typeof backoffDelay>[2]): number {
+  return pauseFor(failure) ?? backoffDelay(failures, random, backoff);
+}
+
+/**
+ * Runs `attempt` until it succeeds or the policy gives up. Throws GaveUp with the last failure;
+ * CancelledError when a wait is cut short (or an attempt is cancelled). With a circuit, check
+ * `circuit.open` to tell an outage stop from a request's own failure.
+ */
+export async function withRetries<T>(attempt: (n: number) => Promise<T>, counting: Counting, ctx: RetryContext): Promise<T> {
+  const streak = counting.circuit?.streak();
+  const attempts = 1 + counting.retries;
+  let counted = 0;
+  for (let n = 1; ; n++) {
+    if (counting.circuit?.open) throw new GaveUp(counting.circuit.cause ?? new NetworkError('the service cannot be reached', 'network_error'), n - 1, false);
+    let failure: unknown;
+    // Admission: each attempt waits its turn at the gate and counts in flight until it ends.
+    const gate = ctx.gate;
+    const admission = gate?.admit(ctx.wait);
+    if (admission !== undefined) await admission;
+    try {
+      if (ctx.wait?.aborted) throw cancellation(ctx.wait);
+      const result = await attempt(n);
+      gate?.succeeded();
+      counting.circuit?.answered();
+      return result;
+    } catch (error) {
+      failure = error;
+    } finally {
+      gate?.settle();
+    }
+    if (failure instanceof CancelledError) throw failure;
+    if (failure instanceof ApiError) counting.circuit?.answered();
+    if (!isTransient(failure)) throw new GaveUp(failure as Error, n, false);
+    const pause = pauseFor(failure);
+    const counts = pause === undefined || counting.pausesCount;
+    if (counts) counted++;
+    const outage = streak !== undefined && isNoAnswer(failure) && streak.failed(failure as NetworkError);
+    if (outage || (counts && counted > counting.retries)) throw new GaveUp(failure, n, false);
+    if (!counting.repeatable) throw new GaveUp(failure, n, counting.retries > 0);
+    const delay = pause ?? backoffDelay(counted, ctx.random);
+    ctx.retrying?.(failure, delay, n + 1, counting.pausesCount ? attempts : Number.POSITIVE_INFINITY);
+    // The service asked for a pause: every request to it waits it out at the gate. A back-off is this request's own.
+    if (pause !== undefined && ctx.gate !== undefined) ctx.gate.pause(pause);
+    else await ctx.sleep(delay, ctx.wait);
+    if (ctx.wait?.aborted) throw cancellation(ctx.wait);
+  }
+}
