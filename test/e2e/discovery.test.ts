@@ -41,10 +41,10 @@ describe('the built CLI', () => {
 
   it('parser errors, scenario names and outbox drop as the binary prints them', async () => {
     const env = binaryEnv();
-    expect(await parcels(['list', '--statsu', '1'], { env })).toEqual({
+    expect(await parcels(['list', '--statsu', '1', '--sandbox'], { env })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "Error: unknown option '--statsu'\nHint: did you mean `parcels list --status 1`?\nUsage: parcels list [options]\n",
+      stderr: "Error: unknown option '--statsu'\nHint: did you mean `parcels list --status 1 --sandbox`?\nUsage: parcels list [options]\n",
     });
     expect((await parcels(['sandbox', 'simulate', '--help'], { env })).stdout).toContain('\n  three-failures-returned  ');
     const queued = await parcels(['events', 'add', '00000000-0000-4000-8000-000000000000', '--status', '1', '--offline', '--base-url', 'http://127.0.0.1:9'], {

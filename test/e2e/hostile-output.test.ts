@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { binaryEnv } from '../helpers/spawn.js';
+import { ADMIN_PROOF_PATH, adminProof } from '../../src/schemas/admin-proof.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -78,6 +79,14 @@ function hugeBody(key: string): string {
 function handle(req: IncomingMessage, res: ServerResponse): void {
   requests++;
   req.resume();
+  // A sandbox that holds its admin token (KEY here) and is hostile in what it answers: it proves the
+  // token first (schemas/admin-proof.ts), as the CLI asks before sending it.
+  const asked = new URL(req.url ?? '/', 'http://x');
+  if (asked.pathname === ADMIN_PROOF_PATH) {
+    const proof = adminProof(KEY, asked.searchParams.get('nonce') ?? '', req.socket.localAddress ?? '', req.socket.localPort ?? 0);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { proof } }));
+    return;
+  }
   const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
   // Header values may not hold C0 controls (Node refuses them), but C1 controls and the key pass.
   const headers = { 'content-type': 'application/json', 'x-echo': `Bearer ${key} \u009b2J\u009d0;t`, etag: `"${key}\u009b"` };

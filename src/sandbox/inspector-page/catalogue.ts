@@ -10,7 +10,7 @@ function steps(list: ScenarioStepView[], names: Names): HTMLElement {
     'ol',
     { class: 'steps' },
     ...list.map((step) => {
-      const after = `after ${duration(step.after) || '0 s'}: `;
+      const after = `after ${duration(step.after)}: `;
       if ('branch' in step) {
         return h('li', {}, `${after}one of (by weight):`, h('ul', {}, ...step.branch.map((b) => h('li', {}, `weight ${b.weight}:`, steps(b.steps, names)))));
       }

@@ -1,7 +1,11 @@
 /**
  * Builds elements. Every value from the sandbox goes in as text (a Text node or an attribute value),
  * never as markup: this page has no innerHTML, so a parcel's `<img onerror=…>` is shown, not run.
+ * Text goes through the one rule for a service's text (schemas/terminal-text.ts), as on a terminal:
+ * control characters removed, bidi overrides, zero-width and tag characters shown as `<U+202E>`.
  */
+import { inertText } from '../../schemas/terminal-text.js';
+
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
@@ -20,7 +24,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 function append(el: Element, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === 'number' ? String(child) : child);
+    el.append(typeof child === 'number' ? String(child) : typeof child === 'string' ? inertText(child) : child);
   }
 }
 

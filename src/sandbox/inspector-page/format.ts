@@ -1,5 +1,6 @@
 /** How the page writes times, durations and codes. Times are the viewer's local time. */
 import type { Code, Overview } from '../../schemas/inspector.js';
+import { relativeTime, spokenDuration } from '../../schemas/time-text.js';
 
 const LOCAL = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -8,24 +9,14 @@ export function localTime(value: number, unit: 's' | 'ms' = 's'): string {
   return LOCAL.format(new Date(unit === 's' ? value * 1000 : value));
 }
 
-/** A duration in ms as "1 d 4 h 15 m" (seconds only when under a minute). */
+/** A duration in ms as "1 d 4 h 15 m", through the one time module (schemas/time-text.ts). */
 export function duration(ms: number): string {
-  const total = Math.round(Math.abs(ms) / 1000);
-  if (total < 60) return `${total} s`;
-  const parts: string[] = [];
-  const d = Math.floor(total / 86_400);
-  const h = Math.floor((total % 86_400) / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  if (d > 0) parts.push(`${d} d`);
-  if (h > 0) parts.push(`${h} h`);
-  if (m > 0) parts.push(`${m} m`);
-  return parts.join(' ');
+  return spokenDuration(Math.abs(ms) / 1000, 3);
 }
 
 /** "in 2 h" or "15 m ago" from the test clock's now (seconds). */
 export function relative(at: number, nowS: number): string {
-  if (Math.abs(at - nowS) < 1) return 'now';
-  return at > nowS ? `in ${duration((at - nowS) * 1000)}` : `${duration((nowS - at) * 1000)} ago`;
+  return relativeTime(at, nowS, (seconds) => spokenDuration(seconds, 3));
 }
 
 /** Code → name tables from the sandbox's reference data. */

@@ -75,21 +75,38 @@ CREATE INDEX IF NOT EXISTS scenario_runs_due ON scenario_runs (next_due_ms);
 
 const WAL_CHECKPOINT_PAGES = 10_000;
 
+/**
+ * Statements prepared once at start-up, kept for as long as their connection: better-sqlite3 12's
+ * Statement destructor, run when the garbage collector frees one, can abort Node 24 (`(env) !=
+ * nullptr` in RemoveEnvironmentCleanupHook, an upstream bug). So the sandbox never lets a statement
+ * become garbage: pragmas and one-off writes go through `exec` (no statement object), and the few
+ * start-up reads are kept here.
+ */
+const KEPT = new WeakMap<Database.Database, Database.Statement[]>();
+
+function keptStatement(db: Database.Database, sql: string): Database.Statement {
+  const statement = db.prepare(sql);
+  const kept = KEPT.get(db) ?? [];
+  kept.push(statement);
+  KEPT.set(db, kept);
+  return statement;
+}
+
 /** Opens (and creates or migrates) a sandbox database: a file path or ':memory:'. */
 export function openDatabase(path: string): Database.Database {
   const db = new Database(path);
   if (path !== ':memory:') {
-    db.pragma('journal_mode = WAL');
+    db.exec('PRAGMA journal_mode = WAL');
     // A create commits about six pages; at SQLite's default of 1,000 pages the WAL would be copied back
     // (and fsync'd) every ~150 creates, stalling every request meanwhile. 10,000 pages (~40 MB of WAL).
-    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   }
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA busy_timeout = 5000');
   db.exec(SCHEMA);
   migrateUsageRows(db);
   // The key that seals list cursors; shared by every process on the file (first writer wins).
-  db.prepare("INSERT OR IGNORE INTO meta (name, value) VALUES ('cursor_key', ?)").run(randomBytes(32));
+  db.exec(`INSERT OR IGNORE INTO meta (name, value) VALUES ('cursor_key', X'${randomBytes(32).toString('hex')}')`);
   return db;
 }
 
@@ -98,7 +115,7 @@ export function openDatabase(path: string): Database.Database {
  * request in a `usage` table: fold it into the new tables once, then drop it.
  */
 function migrateUsageRows(db: Database.Database): void {
-  const hasOld = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage'").get() !== undefined;
+  const hasOld = keptStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage'").get() !== undefined;
   if (!hasOld) return;
   db.transaction(() => {
     db.exec(`INSERT INTO usage_days (org_id, day, requests, errors)
@@ -115,5 +132,5 @@ function migrateUsageRows(db: Database.Database): void {
 
 /** The database's 32-byte cursor-sealing key. */
 export function cursorKey(db: Database.Database): Buffer {
-  return db.prepare("SELECT value FROM meta WHERE name = 'cursor_key'").pluck().get() as Buffer;
+  return keptStatement(db, "SELECT value FROM meta WHERE name = 'cursor_key'").pluck().get() as Buffer;
 }
