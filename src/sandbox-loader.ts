@@ -26,6 +26,9 @@ export function rebuildCommand(packageDir = PACKAGE_DIR): string {
  * the native addon. Loading the store first turns its absence into what to install (exit 9)
  * instead of a module-resolution stack trace.
  */
+/** The database objects that showed the addon loads (closed, never freed). */
+const addonProbes: unknown[] = [];
+
 export async function loadSandbox(loadStore: () => Promise<StoreModule> = () => import('better-sqlite3')): Promise<SandboxModule> {
   let store: StoreModule;
   try {
@@ -35,7 +38,11 @@ export async function loadSandbox(loadStore: () => Promise<StoreModule> = () => 
   }
   try {
     // The package loads its native addon on first use: a missing or mismatched binary shows here.
-    new store.default(':memory:').close();
+    // The probe is kept for the process's life: better-sqlite3 12's destructor, run when the garbage
+    // collector frees a database object, can abort Node 24 (an upstream bug; see store/schema.ts).
+    const probe = new store.default(':memory:');
+    probe.close();
+    addonProbes.push(probe);
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw unavailable(

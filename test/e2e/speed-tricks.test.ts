@@ -46,6 +46,12 @@ async function esModulesLoadedBy(args: string[], env: NodeJS.ProcessEnv): Promis
 }
 
 const ES_MODULE_LOADER = 'NativeModule internal/modules/esm/module_job';
+/**
+ * Node 20 loads its ES module job only for an ES module, so its absence proves none ran; Node 22
+ * and later load it for every entry point, CommonJS too, and there the files in require.cache
+ * (only the launcher and the one CommonJS file) are the proof.
+ */
+const ES_LOADER_SHOWS_AN_ES_MODULE = Number(process.versions.node.split('.')[0]) < 22;
 
 describe('the CommonJS fast path (bin/parcels.js, dist/fast-path.cjs, dist/complete.cjs)', () => {
   it('--version and --help load one small CommonJS file, no ES module and, piped, no stream modules (the answer goes straight to fd 1)', async () => {
@@ -53,7 +59,7 @@ describe('the CommonJS fast path (bin/parcels.js, dist/fast-path.cjs, dist/compl
       const { stdout, builtins, files } = await loadedBy(args);
       expect(stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /^Usage: parcels /);
       expect(files).toEqual(['bin/parcels.js', 'dist/fast-path.cjs']);
-      expect(builtins).not.toContain(ES_MODULE_LOADER);
+      if (ES_LOADER_SHOWS_AN_ES_MODULE) expect(builtins).not.toContain(ES_MODULE_LOADER);
       expect(builtins).not.toContain('NativeModule stream');
     }
   });
@@ -62,7 +68,7 @@ describe('the CommonJS fast path (bin/parcels.js, dist/fast-path.cjs, dist/compl
     const { stdout, builtins, files } = await loadedBy(['__complete', 'sandbox', '']);
     expect(stdout.split('\n').map((line) => line.split('\t')[0])).toContain('serve');
     expect(files).toEqual(['bin/parcels.js', 'dist/complete.cjs']);
-    expect(builtins).not.toContain(ES_MODULE_LOADER);
+    if (ES_LOADER_SHOWS_AN_ES_MODULE) expect(builtins).not.toContain(ES_MODULE_LOADER);
     expect(builtins).not.toContain('NativeModule stream');
   });
 
