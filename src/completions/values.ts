@@ -4,7 +4,8 @@
  * answer within a few milliseconds and never waits on the network. Every reader returns nothing
  * rather than failing: a missing, unreadable or torn file only means fewer candidates.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openOwnFile, readOwnFile } from '../config/own-file.js';
 import { join } from 'node:path';
 import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from '../config/paths.js';
 import { targetId } from '../config/target.js';
@@ -37,7 +38,9 @@ export interface ProfileView {
 
 function readJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    // Through the one opener: a FIFO or a link planted here is refused, never waited on.
+    const text = readOwnFile(path);
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
   } catch {
     return undefined;
   }
@@ -87,7 +90,7 @@ export function readCachedCodeNames(env: NodeJS.ProcessEnv, target: string): Rec
 /** The newest `bytes` of a file, or undefined when it cannot be read. */
 function tail(path: string, bytes: number): string | undefined {
   try {
-    const fd = openSync(path, 'r');
+    const fd = openOwnFile(path, 'read');
     try {
       const size = fstatSync(fd).size;
       const length = Math.min(size, bytes);

@@ -52,15 +52,15 @@ describe('the counts add up to the physical lines', () => {
     ].join('\n');
     const path = file('mixed.csv', text);
     const r = await h.cli(['create', '--from', path]);
-    // The worst line: the service refused one (6), over the invalid one (2).
-    expect(r.code).toBe(6);
+    // Both failed lines are invalid here (a line break is in no text field's rule): exit 2.
+    expect(r.code).toBe(2);
     const physical = text.split('\n').length - 1;
     expect(physical).toBe(8);
-    expect(r.stderr.split('\n')[0]).toMatch(/^! 8 lines read: 2 created, 0 already done, 4 skipped \(1 header, 2 blank, 1 continuation\), 2 failed \(1 invalid\) in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)$/);
+    expect(r.stderr.split('\n')[0]).toMatch(/^! 8 lines read: 2 created, 0 already done, 4 skipped \(1 header, 2 blank, 1 continuation\), 2 failed \(2 invalid\) in \d+\.\d s, \d+ lines\/s \(batch [0-9a-f]{16}\)$/);
     const { read, parts } = counts(r.stderr);
     expect(read).toBe(physical);
     expect(Object.values(parts).reduce((a, b) => a + b, 0)).toBe(read);
-    // The record over lines 4-5 names its span; the service refuses a line break in `addition`.
+    // The record over lines 4-5 names its span; a line break in `addition` is refused before sending.
     const results = r.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(results.map((result) => [result.line, result.end_line, result.outcome])).toEqual([
       [3, undefined, 'created'],

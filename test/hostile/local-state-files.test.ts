@@ -73,6 +73,17 @@ describe('a FIFO where a file of the CLI\'s own goes is refused at once (exit 2,
     expect(r.stderr).toContain(`${path} is a FIFO (named pipe), not a regular file; the CLI keeps its state in regular files only`);
   });
 
+  it('config.json and the ETag log while completing: Tab answers at once (no profiles, no ids), never hangs', async () => {
+    const env = binaryEnv();
+    const dir = env.PARCELS_CONFIG_DIR as string;
+    mkfifo(join(dir, 'config.json'));
+    const profiles = await spawned(['__complete', 'get', '--profile', ''], env);
+    expect(profiles).toEqual({ code: 0, stdout: '', stderr: '' });
+    const ids = await spawned(['__complete', 'get', ''], { ...env, PARCELS_BASE_URL: 'http://127.0.0.1:9' });
+    expect(ids.code).toBe(0);
+    expect(ids.stderr).toBe('');
+  });
+
   it("a batch's journal, its lock and its done file", async () => {
     const batch = await finishedBatch();
     const done = doneFileOf(batch.folder);

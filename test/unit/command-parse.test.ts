@@ -101,6 +101,7 @@ describe('parse alone (no network)', () => {
       faultRetryAfter: undefined,
       clockOffset: undefined,
       oracleUnavailable: false,
+      allowedHosts: [],
       limits: { headersTimeoutMs: undefined, requestTimeoutMs: undefined, keepAliveTimeoutMs: undefined, idleTimeoutMs: undefined, maxConnections: undefined },
     });
     expect(await usageError(parse(definitions.sandboxServe, { port: '70000' }))).toEqual({
