@@ -1,3 +1,4 @@
+import { elapsedText, spokenDuration } from '../schemas/time-text.js';
 import { ApiError, DryRunComplete, NetworkError } from '../errors.js';
 import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
@@ -253,7 +254,9 @@ export class ApiClient {
           ? 'rate limited'
           : `${failure.status} ${statusPhrase(failure.status)} from the service`
         : (NETWORK_MESSAGES[failure.code] ?? failure.code);
-    this.options.waiting?.notice(`${what}; retrying in ${Math.ceil(delay / 1000)} s (${attempt - 1}/${attempts - 1})`);
+    // A wait said as it is: `0.4 s` for 400 ms, never "1 s" for a tenth of that.
+    const wait = delay < 1000 ? elapsedText(delay) : spokenDuration(Math.ceil(delay / 1000));
+    this.options.waiting?.notice(`${what}; retrying in ${wait} (${attempt - 1}/${attempts - 1})`);
   }
 
   /** The error a request ends with: the service's, or a network failure saying how many attempts it took. */

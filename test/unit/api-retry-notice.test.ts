@@ -36,7 +36,7 @@ describe('retry notices', () => {
     const r = await runCli(['couriers'], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('code\nX\n');
-    expect(r.stderr).toBe('rate limited; retrying in 0 s (1/3)\n');
+    expect(r.stderr).toBe('rate limited; retrying in 0.0 s (1/3)\n');
   });
 
   it('with --json or --quiet, stderr stays clean', async () => {

@@ -20,7 +20,7 @@ describe('how the retry piece counts', () => {
     server = await startHostileServer(() => LIMITED);
     const r = await runCli(['couriers', '--retries', '2'], { env: { PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_BASE_URL: server.url, PARCELS_API_KEY: KEY } });
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('rate limited; retrying in 0 s (1/2)\nrate limited; retrying in 0 s (2/2)\nError: slow down\nHint: rate limited: wait 0 s and try again (or raise --retries)\n');
+    expect(r.stderr).toBe('rate limited; retrying in 0.0 s (1/2)\nrate limited; retrying in 0.0 s (2/2)\nError: slow down\nHint: rate limited: wait 0 s and try again (or raise --retries)\n');
     expect(r.code).toBe(7);
     expect(server.seen).toHaveLength(3);
   });
