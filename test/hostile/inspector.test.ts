@@ -6,6 +6,7 @@
  * test/browser/inspector.test.ts.
  */
 import { createServer } from 'node:http';
+import { ADMIN_PROOF_PATH, adminProof } from '../../src/schemas/admin-proof.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualTime, startSandbox } from '../../src/sandbox/index.js';
@@ -69,6 +70,14 @@ async function proxyWithLogin(login: unknown): Promise<{ url: string; close(): P
     req.on('end', () => {
       if (req.method === 'POST' && req.url === '/_sandbox/v1/ui/login') {
         res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ data: login }));
+        return;
+      }
+      // It holds the admin token (it stands for a sandbox answering hostile links), so it proves
+      // that for its own address, as the CLI asks before sending the token.
+      const asked = new URL(req.url ?? '/', 'http://x');
+      if (asked.pathname === ADMIN_PROOF_PATH) {
+        const proof = adminProof(ADMIN, asked.searchParams.get('nonce') ?? '', req.socket.localAddress ?? '', req.socket.localPort ?? 0);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { proof } }));
         return;
       }
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
