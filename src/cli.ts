@@ -13,13 +13,13 @@ import { describeError, describeUsageError } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
 import { closest } from './io/did-you-mean.js';
-import { correctedCommand, tokenize, typedFlag } from './hint/hint.js';
-import type { CommandLine } from './hint/hint.js';
+import { tokenize, typedFlag } from './hint/hint.js';
+import { commandPath, parserErrorInfo, usageLine, wantsJsonErrors } from './command-kit/parser-errors.js';
 import { commandLine } from './command-kit/command-line.js';
 import type { CommandModule } from './command-kit/types.js';
 import type { Context } from './context.js';
 import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
-import type { ErrorInfo, OutputFormat } from './io/render.js';
+import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
@@ -233,53 +233,6 @@ function commandsFor(argv: readonly string[]): readonly CommandDefinition[] {
   const first = tokenize(commandLine(argv)).find((token) => token.flag === undefined)?.words[0];
   const area = COMMANDS.filter((def) => def.path[0] === first);
   return area.length > 0 ? area : COMMANDS;
-}
-
-/**
- * commander's `error: unknown option '--statsu'\n(Did you mean --status?)` as the CLI's own error:
- * the suggestion as the user's own command line corrected, to paste (JSON keeps the bare word in
- * `suggestion`); a missing argument that takes known values lists them.
- */
-function parserErrorInfo(text: string, line: CommandLine, def: CommandDefinition | undefined, json: boolean, path: string): ErrorInfo {
-  const lines = text.trim().replace(/^error: /, '').split('\n');
-  const suggestion = /^\(Did you mean (?:one of )?(.+)\?\)$/.exec(lines.at(-1) ?? '')?.[1];
-  let message = (suggestion === undefined ? lines : lines.slice(0, -1)).join(' ');
-  const missing = /^missing required argument '(.+)'$/.exec(message)?.[1];
-  const position = missing === undefined ? -1 : (def?.args ?? '').split(' ').findIndex((arg) => arg.replace(/[<>[\].]/g, '') === missing);
-  const values = def?.argValues?.[position]?.values;
-  if (values !== undefined) message += `: one of ${Object.keys(values).join(', ')}`;
-  const wrong = /^unknown (?:command|option) '([^']+)'$/.exec(message)?.[1];
-  const single = suggestion !== undefined && !suggestion.includes(',') ? suggestion : undefined;
-  const info: ErrorInfo = { message, code: 'invalid_usage', exitCode: EXIT.USAGE };
-  if (json) return suggestion === undefined ? info : { ...info, suggestion };
-  const corrected = wrong !== undefined && single !== undefined ? correctedCommand(line, wrong, single) : undefined;
-  if (corrected !== undefined) return { ...info, hint: `did you mean \`${corrected}\`?` };
-  const help = `run \`${path} --help\` for usage and examples`;
-  return suggestion === undefined ? { ...info, hint: help } : { ...info, suggestion, hint: help };
-}
-
-/** `parcels events add`: the command's words. */
-function commandPath(command: CommanderCommand): string {
-  const names: string[] = [];
-  for (let at: CommanderCommand | null = command; at !== null; at = at.parent) names.unshift(at.name());
-  return names.join(' ');
-}
-
-/** `parcels events add [options] [id]`: the command's path and commander's usage of it. */
-function usageLine(command: CommanderCommand): string {
-  return `${commandPath(command)} ${command.usage()}`;
-}
-
-/** Whether the command line (or PARCELS_OUTPUT) asks for JSON output, read before commander parses it. */
-function wantsJsonErrors(line: CommandLine, env: NodeJS.ProcessEnv): boolean {
-  const machine = (format: string | undefined): boolean => format === 'json' || format === 'ndjson';
-  let format = env.PARCELS_OUTPUT;
-  let json = false;
-  for (const token of tokenize(line)) {
-    if (token.flag === longFlag(GLOBAL_FLAGS.json)) json = true;
-    if (token.flag === longFlag(GLOBAL_FLAGS.output)) format = token.value;
-  }
-  return json || machine(format);
 }
 
 /** A refused global flag (`--output xml`): exit 2, in JSON when the command line asks for JSON. */
