@@ -7,7 +7,7 @@ import type { AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
 import type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
 import type { FaultOptions } from './faults.js';
-import type { RateLimitSpec } from './seed.js';
+import type { RateLimitSpec, SeedObject } from './seed.js';
 import type { ServerLimits } from './server.js';
 import { DEFAULT_LIMITS, listen } from './server.js';
 import { isLoopbackHost, unbracketed } from '../schemas/host.js';
@@ -31,7 +31,9 @@ export { DEFAULT_LIMITS, PortInUseError } from './server.js';
 
 export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
-  seed?: AppOptions['seed'];
+  // Spelled out, not AppOptions['seed']: that indexed type includes undefined, which a consumer's
+  // exactOptionalPropertyTypes rejects in this interface's declaration (TS2430).
+  seed?: SeedObject | string;
   /** SQLite file path or ':memory:' (default ':memory:'). */
   db?: string;
   /** Port to listen on; 0 (default) picks a free port. */
