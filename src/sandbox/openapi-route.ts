@@ -4,11 +4,11 @@ import type * as OpenApi from '../schemas/openapi.js';
 /** Outside /account and /deliveries, so it can never shadow an API route. */
 export const OPENAPI_PATH = '/openapi.json';
 
-/** Whether this request asks for the API description (GET /openapi.json, any query). */
 const OPENAPI_WITH_QUERY = `${OPENAPI_PATH}?`;
 
+/** Whether this request asks for the API description (GET or HEAD /openapi.json, any query). */
 export function isOpenApiRequest(req: IncomingMessage): boolean {
-  return req.method === 'GET' && (req.url === OPENAPI_PATH || req.url?.startsWith(OPENAPI_WITH_QUERY) === true);
+  return (req.method === 'GET' || req.method === 'HEAD') && (req.url === OPENAPI_PATH || req.url?.startsWith(OPENAPI_WITH_QUERY) === true);
 }
 
 let generator: Promise<typeof OpenApi> | undefined;

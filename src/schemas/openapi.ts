@@ -107,15 +107,32 @@ function components(): Json {
       },
     },
     schemas: {
+      // Open objects (additionalProperties), so a generated client types the two fields the spec
+      // shows and still reads the rest, instead of an empty object type.
       Envelope: {
         type: 'object',
         description: 'Every response body. The payload is in `data`; its shape per route is not shown by the spec. Other fields are not shown.',
-        properties: { data: { type: 'object', description: 'Payload. Holds `entry_id` for a parcel and `next_cursor` for a list page.' } },
+        properties: {
+          data: {
+            type: 'object',
+            description: 'Payload. Holds `entry_id` for a parcel and `next_cursor` for a list page; its other fields are not shown by the spec.',
+            properties: {
+              entry_id: { type: 'string', format: 'uuid', description: "A parcel's identifier: every `{id}` path parameter takes this value." },
+              next_cursor: {
+                type: ['string', 'null'],
+                description: 'A list page: pass it unchanged as `cursor` for the next page. Absent, null or empty on the last page.',
+              },
+            },
+            additionalProperties: true,
+          },
+        },
         required: ['data'],
+        additionalProperties: true,
       },
       ErrorEnvelope: {
         type: 'object',
         description: 'An error answer: an envelope. Error body fields and error code strings are not shown by the spec.',
+        additionalProperties: true,
       },
       ParcelCreate: jsonSchema(parcelCreateSchema),
       // The refinement "at least one field" of the shared schema, said in JSON Schema.

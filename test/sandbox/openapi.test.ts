@@ -39,6 +39,15 @@ describe('GET /openapi.json', () => {
     expect(await new Validator().validate(served)).toEqual({ valid: true });
   });
 
+  it('HEAD answers 200 with the headers of GET and no body (for readiness probes such as curl -I)', async () => {
+    const get = await fetch(`${sandbox.url}/openapi.json`);
+    const head = await fetch(`${sandbox.url}/openapi.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(await get.text())));
+    expect(await head.text()).toBe('');
+  });
+
   it('ignores a query string; another method is not served', async () => {
     expect((await fetch(`${sandbox.url}/openapi.json?format=json`)).status).toBe(200);
     const post = await fetch(`${sandbox.url}/openapi.json`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
