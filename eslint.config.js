@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'completions/**'] },
+  { ignores: ['dist/**', '.dist-next-*/**', 'node_modules/**', 'coverage/**', 'completions/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
+// scripts/build.mjs builds into a fresh folder and moves it into dist/ (npm run build); tsup alone writes dist/.
+const OUT_DIR = process.env.PARCELS_BUILD_DIR ?? 'dist';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 // Baked in so `parcels --version` answers without reading package.json.
 const define = { __PARCELS_VERSION__: JSON.stringify(version) };
@@ -38,11 +40,12 @@ export default defineConfig([
     // One ESM bundle per entry; every command module reached through `await import()` becomes its
     // own chunk, so a command's code (and its dependencies) load only when it runs.
     entry: { cli: 'src/cli.ts', 'sandbox/index': 'src/sandbox/index.ts' },
+    outDir: OUT_DIR,
     format: ['esm'],
     platform: 'node',
     target: 'node20',
     splitting: true,
-    // `npm run build` empties dist/ first; two configs cleaning the same folder would race.
+    // `npm run build` starts from an empty folder; two configs cleaning the same folder would race.
     clean: false,
     define,
     // Types for the library entry, for software that tests against the sandbox.
@@ -62,6 +65,7 @@ export default defineConfig([
     // which saves ~10 ms on every such run (see BENCHMARKS.md).
     // Shell completion (`parcels __complete`) the same way, in a file of its own.
     entry: { 'fast-path': 'src/fast-path.ts', complete: 'src/completions/answer.ts' },
+    outDir: OUT_DIR,
     format: ['cjs'],
     platform: 'node',
     target: 'node20',
@@ -73,7 +77,7 @@ export default defineConfig([
     // The sandbox's web inspector (src/sandbox/inspector-page): one script and one style sheet for browsers,
     // served by the sandbox from dist/inspector/ (src/sandbox/inspector/assets.ts). Nothing from a CDN.
     entry: { app: 'src/sandbox/inspector-page/main.ts' },
-    outDir: 'dist/inspector',
+    outDir: `${OUT_DIR}/inspector`,
     format: ['esm'],
     platform: 'browser',
     target: 'es2022',
