@@ -1,30 +1,44 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type * as OpenApi from '../schemas/openapi.js';
 
 /** Outside /account and /deliveries, so it can never shadow an API route. */
 export const OPENAPI_PATH = '/openapi.json';
+/** The sandbox's own description, labelled "sandbox only": the full shapes it answers with (openapi-sandbox.ts). */
+export const SANDBOX_OPENAPI_PATH = '/_sandbox/openapi.json';
 
-const OPENAPI_WITH_QUERY = `${OPENAPI_PATH}?`;
+/** Each served document, its generator loaded on the first request for it. */
+const RENDER: Readonly<Record<string, (baseUrl: string) => Promise<unknown>>> = {
+  [OPENAPI_PATH]: async (baseUrl) => (await import('../schemas/openapi.js')).openApiDocument(baseUrl),
+  [SANDBOX_OPENAPI_PATH]: async (baseUrl) => (await import('./openapi-sandbox.js')).sandboxOpenApiDocument(baseUrl),
+};
 
-/** Whether this request asks for the API description (GET or HEAD /openapi.json, any query). */
-export function isOpenApiRequest(req: IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && (req.url === OPENAPI_PATH || req.url?.startsWith(OPENAPI_WITH_QUERY) === true);
+/** The described path a GET or HEAD asks for (any query), or undefined. */
+function documentPath(req: IncomingMessage): string | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const path = req.url?.split('?', 1)[0];
+  return path !== undefined && Object.hasOwn(RENDER, path) ? path : undefined;
 }
 
-let generator: Promise<typeof OpenApi> | undefined;
-let last: { baseUrl: string; body: Promise<string> } | undefined;
+/** Whether this request asks for an API description (GET or HEAD /openapi.json or /_sandbox/openapi.json, any query). */
+export function isOpenApiRequest(req: IncomingMessage): boolean {
+  return documentPath(req) !== undefined;
+}
+
+/** One rendering kept per document (a process usually runs one sandbox). */
+const last = new Map<string, { baseUrl: string; body: Promise<string> }>();
 
 /**
- * Answers with the OpenAPI description, its `{base_url}` defaulting to the listener's bound address
- * `baseUrl` (never the Host header, which a rebinding page chooses). No key needed, no faults, no
- * usage row: it describes the API and is not part of it. The generator loads on the first such request.
+ * Answers with the API description asked for, its `{base_url}` defaulting to the listener's bound
+ * address `baseUrl` (never the Host header, which a rebinding page chooses). No key needed, no
+ * faults, no usage row: it describes the API and is not part of it. A HEAD gets GET's headers only.
  */
 export function serveOpenApi(res: ServerResponse, baseUrl: string): void {
-  generator ??= import('../schemas/openapi.js');
-  // One rendering kept (a process usually runs one sandbox).
-  if (last === undefined || last.baseUrl !== baseUrl) last = { baseUrl, body: generator.then(({ openApiDocument }) => `${JSON.stringify(openApiDocument(baseUrl), null, 2)}\n`) };
-  const { body } = last;
-  void body.then(
+  const path = documentPath(res.req) ?? OPENAPI_PATH;
+  let kept = last.get(path);
+  if (kept === undefined || kept.baseUrl !== baseUrl) {
+    kept = { baseUrl, body: (RENDER[path] as (baseUrl: string) => Promise<unknown>)(baseUrl).then((doc) => `${JSON.stringify(doc, null, 2)}\n`) };
+    last.set(path, kept);
+  }
+  void kept.body.then(
     (text) => {
       if (res.destroyed) return;
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
