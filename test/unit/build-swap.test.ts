@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { BuildFileSystem } from '../../scripts/build.mjs';
-import { swapIn } from '../../scripts/build.mjs';
+import type { BuildFileSystem } from '../../scripts/dist-swap.mjs';
+import { swapIn } from '../../scripts/dist-swap.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,7 +42,7 @@ const NEW = {
 };
 const ENTRIES = ['cli.js', 'sandbox/index.js', 'inspector/app.js'];
 
-describe('scripts/build.mjs swapIn', () => {
+describe('scripts/dist-swap.mjs swapIn', () => {
   it('never leaves dist/, an entry, or a chunk an entry imports missing, and ends with exactly the new build', () => {
     const root = mkdtempSync(join(tmpdir(), 'parcels-build-'));
     const dist = join(root, 'dist');
