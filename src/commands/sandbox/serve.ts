@@ -109,7 +109,8 @@ async function userFile<T>(flag: '--url-file' | '--log-file', path: string, writ
   try {
     return await write();
   } catch (err) {
-    if (err instanceof SymlinkError || err instanceof NotRegularFileError || err instanceof UnwritableKindError) throw new UsageError(err.message, flag, 'name the file itself (a regular file, a FIFO or a terminal), not a link to it');
+    if (err instanceof SymlinkError) throw new UsageError(err.message, flag, 'name the file itself, not a link to it');
+    if (err instanceof NotRegularFileError || err instanceof UnwritableKindError) throw new UsageError(err.message, flag);
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== undefined) throw new UsageError(`${path} cannot be written (${code})`, flag);
     throw err;
