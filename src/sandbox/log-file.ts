@@ -13,7 +13,8 @@ import type { RequestLog } from './requestlog.js';
 /** Where the lines go: a node:stream Writable (`fs.createWriteStream`) is one. Plain, so the library's types need no @types/node. */
 export interface LogSink {
   write(chunk: string): unknown;
-  end(callback: () => void): unknown;
+  /** Node calls `callback` with the error when a write failed (before it emits 'error'). */
+  end(callback: (err?: Error | null) => void): unknown;
   once(event: 'error', listener: (err: Error) => void): unknown;
 }
 
@@ -66,7 +67,11 @@ export class LogFileWriter {
         return;
       }
       this.sink.once('error', failed);
-      this.sink.end(() => (this.failure === undefined ? resolve() : failed(this.failure)));
+      this.sink.end((err) => {
+        const failure = err ?? this.failure;
+        if (failure === undefined || failure === null) resolve();
+        else failed(failure);
+      });
     });
     return this.ending;
   }

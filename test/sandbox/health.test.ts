@@ -2,9 +2,10 @@
  * GET and HEAD /_sandbox/health: readiness for CI, without a key, 503 until the runner says ready,
  * never in the request log; and the request log's file (`logStream`): every entry, redacted.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, manualTime, startSandbox } from '../../src/sandbox/index.js';
+import { healthResponse } from '../../src/sandbox/health.js';
+import { DEMO_API_KEY, LogFileError, manualTime, startSandbox } from '../../src/sandbox/index.js';
 
 const START_MS = Date.parse('2026-11-28T03:00:00.000Z');
 
@@ -88,5 +89,19 @@ describe('the request log file (logStream)', () => {
     ]);
     expect((entries[0]?.headers as Record<string, string>)['x-api-key']).toBe('[redacted]');
     expect(entries[0]?.response_body).toContain('"DEMO-BIKE"');
+  });
+});
+
+describe('the log file writer', () => {
+  it('a sink that fails: the entries stop, and close() names the failure', async () => {
+    const sink = new Writable({ write: (_chunk, _encoding, done) => done(new Error('ENOSPC: no space left on device')) });
+    const sandbox = await startSandbox({ port: 0, logStream: sink });
+    expect((await fetch(`${sandbox.url}/account/v1/couriers`)).status).toBe(401);
+    await expect(sandbox.close()).rejects.toThrow(new LogFileError('the request log file could not be written: ENOSPC: no space left on device'));
+  });
+
+  it('a stopping sandbox answers health 503 `stopping`', () => {
+    const response = healthResponse({ readiness: () => 'stopping', startedAtMs: 0, uptimeMs: () => 0, clock: () => ({ now_ms: 0, now: '', frozen: false, speed: 1 }) });
+    expect(response).toEqual({ status: 503, headers: { 'Cache-Control': 'no-store' }, body: '{"data":null,"error":{"code":"stopping","message":"the sandbox is stopping"}}' });
   });
 });

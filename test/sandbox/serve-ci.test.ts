@@ -70,3 +70,18 @@ describe('sandbox serve for CI', () => {
     expect(lines.map((line) => (JSON.parse(line) as { seq: number; route: string }).route)).toEqual(['couriers.list']);
   });
 });
+
+describe('sandbox serve with a log file that cannot be written', () => {
+  it('says so when it stops (a full disk: /dev/full), the stop still a clean stop', async () => {
+    const dir = tempConfigDir();
+    const env = { PARCELS_CONFIG_DIR: dir };
+    const captured = captureIO({ env });
+    const controller = new AbortController();
+    const code = run(['sandbox', 'serve', '--port', '0', '--db', ':memory:', '--log-file', '/dev/full'], { io: captured.io, env, signal: controller.signal });
+    await captured.until('stderr', 'Press Ctrl-C to stop.');
+    expect((await fetch(`${captured.stdout().trim()}/account/v1/couriers`)).status).toBe(401);
+    controller.abort('SIGTERM');
+    expect(await code).toBe(0);
+    expect(captured.stderr()).toContain('\n! --log-file /dev/full: the request log file could not be written: ENOSPC: no space left on device, write\n✓ Stopped; the data was in memory (--db :memory:) and is gone\n');
+  });
+});
