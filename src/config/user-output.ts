@@ -26,7 +26,7 @@ export class UnwritableKindError extends Error {
   }
 }
 
-/** What is at `path`, through links: nothing (or a dangling link), a regular file, a stream (FIFO, terminal), or a kind refused. */
+/** What is at `path`, through links: a file to write (none yet, a dangling link, a regular file) or a stream (FIFO, terminal); any other kind is refused. */
 function kindAt(path: string): 'file' | 'stream' {
   let stats: Stats;
   try {
