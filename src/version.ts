@@ -1,6 +1,5 @@
-declare const __PARCELS_VERSION__: string;
+import { VERSION } from './schemas/version.js';
 
-/** Baked in at build time (tsup `define`); tests running the sources see a dev version. */
-export const VERSION = typeof __PARCELS_VERSION__ === 'string' ? __PARCELS_VERSION__ : '0.0.0-dev';
+export { VERSION };
 
 export const USER_AGENT = `parcels-cli/${VERSION} node/${process.versions.node}`;

@@ -33,11 +33,15 @@ export const sandboxCommands = {
       reorderRate: { type: 'string', flags: '--reorder-rate <p>', description: 'share of scenario reports arriving after the next one' },
       dateDrift: { type: 'int', flags: '--date-drift <s>', description: 'the Date header drifts this many seconds per hour', min: -3600, max: 3600 },
       adminTokenFile: { type: 'string', flags: '--admin-token-file <file>', description: 'read the admin token from this file (env PARCELS_SANDBOX_ADMIN_TOKEN)' },
+      urlFile: { type: 'string', flags: '--url-file <file>', description: 'write the URL to this file once ready (whole; a FIFO or terminal as > would)' },
+      logFile: { type: 'string', flags: '--log-file <file>', description: 'write every request log entry to this file, one redacted JSON line each' },
+      logSize: { type: 'int', flags: '--log-size <n>', description: 'requests kept in memory for sandbox logs (default 1000)', min: 1, max: 1_000_000 },
     },
     examples: [
       'parcels sandbox serve',
       'parcels sandbox serve --port 0 --db :memory: --fail-rate 0.2 --fault-seed 7',
       'parcels sandbox serve --speed 600 --scenarios flows.json --duplicate-rate 0.1',
+      'parcels sandbox serve --port 0 --db :memory: --url-file sandbox.url --log-file sandbox-log.ndjson',
     ],
   }),
   sandboxReset: command({

@@ -168,7 +168,7 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
 }
 
-/** What a failed admin (or inspector) request answers. */
+/** What a failed admin (or inspector, or health) request answers. */
 export function adminFailure(err: unknown): SandboxResponse {
   if (err instanceof SandboxError) return errorResponse(err);
   if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));

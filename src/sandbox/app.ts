@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminDeps } from './admin.js';
-import { ADMIN_PREFIX, handleAdmin } from './admin.js';
+import { adminFailure, handleAdmin } from './admin.js';
 import { KeyRing, recognises } from './auth.js';
 import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
@@ -8,9 +8,11 @@ import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
+import type { HealthDeps, Readiness } from './health.js';
+import { healthResponse } from './health.js';
 import { InspectorAccess } from './inspector/access.js';
 import type { InspectorDeps } from './inspector/handler.js';
-import { handleInspector, isInspectorRequest } from './inspector/handler.js';
+import { handleInspector } from './inspector/handler.js';
 import { inspectorLoginPath } from '../schemas/inspector.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
@@ -22,6 +24,8 @@ import { LogRedactor } from './redact.js';
 import { RequestLog } from './requestlog.js';
 import type { SandboxResponse } from './envelope.js';
 import { Responder } from './respond.js';
+import type { OwnRoute } from './routes.js';
+import { ownRoute } from './routes.js';
 import { BUILTIN_RULES, BUILTIN_SCENARIOS } from './scenarios/builtin.js';
 import { ScenarioEngine } from './scenarios/engine.js';
 import type { ScenarioFile } from './scenarios/file.js';
@@ -77,8 +81,10 @@ export interface AppOptions {
 }
 
 export interface App {
-  /** The node:http request listener. */
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The node:http request listener; `route`: the request's own route (routes.ts) when the listener has matched it already. */
+  handle(req: IncomingMessage, res: ServerResponse, route?: OwnRoute): void;
+  /** From now on /_sandbox/health answers 200 (it answers 503 `starting` until then). */
+  ready(): void;
   readonly repo: Repository;
   readonly clock: SandboxClock;
   readonly testClock: TestClock;
@@ -158,6 +164,14 @@ export function createApp(opts: AppOptions = {}): App {
     writes,
   };
   const closing = new AbortController();
+  let readiness: Exclude<Readiness, 'stopping'> = 'starting';
+  const startedElapsedMs = clock.elapsedMs();
+  const health: HealthDeps = {
+    readiness: () => (closing.signal.aborted ? 'stopping' : readiness),
+    startedAtMs: (opts.time ?? { wallMs: () => Date.now() }).wallMs(),
+    uptimeMs: () => clock.elapsedMs() - startedElapsedMs,
+    clock: () => testClock.status(),
+  };
   const access = new InspectorAccess(() => clock.elapsedMs());
   const loginLink = () => {
     const { code, expiresInS } = access.issueCode();
@@ -170,15 +184,15 @@ export function createApp(opts: AppOptions = {}): App {
   const stopNotice = new StopNotice(closing);
 
   /** Serves one request taken in by the intake, with its batch's change check. */
-  function serve({ req, res, arrivedMs }: Arrived, version: number | undefined): void {
-    if (req.url?.startsWith(ADMIN_PREFIX)) {
+  function serve({ req, res, arrivedMs, route }: Arrived, version: number | undefined): void {
+    if (route === 'admin') {
       stopNotice.arrived(req);
       void handleAdmin(req, admin).then((response) => {
         if (closed) {
           req.socket.destroy();
           return;
         }
-        responder.answerAdmin(req, res, response);
+        responder.answerOwn(req, res, response);
         stopNotice.answered(req, res);
       });
       return;
@@ -193,7 +207,7 @@ export function createApp(opts: AppOptions = {}): App {
       if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
       nowMs = clock.nowMs();
     }
-    if (isInspectorRequest(req.url)) {
+    if (route === 'inspector') {
       void handleInspector(req, res, inspector);
       return;
     }
@@ -217,6 +231,17 @@ export function createApp(opts: AppOptions = {}): App {
   }
   const intake = new RequestIntake(changeCheck, serve);
 
+  /** Answered at once, outside the intake's batches: the probe reads nothing the change check guards but the clock, which refreshes itself. */
+  function answerHealth(req: IncomingMessage, res: ServerResponse): void {
+    let response: SandboxResponse;
+    try {
+      response = healthResponse(health);
+    } catch (err) {
+      response = adminFailure(err);
+    }
+    responder.answerOwn(req, res, response);
+  }
+
   return {
     repo,
     clock,
@@ -224,8 +249,12 @@ export function createApp(opts: AppOptions = {}): App {
     scenarios,
     log,
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
-    handle(req, res) {
-      intake.accept({ req, res, arrivedMs: clock.elapsedMs() });
+    handle(req, res, route = ownRoute(req)) {
+      if (route === 'health') answerHealth(req, res);
+      else intake.accept({ req, res, arrivedMs: clock.elapsedMs(), route });
+    },
+    ready: () => {
+      readiness = 'ready';
     },
     stopping: () => stopNotice.stop(),
     close() {

@@ -7,6 +7,8 @@ import type { AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
 import type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
 import type { FaultOptions } from './faults.js';
+import type { LogSink } from './log-file.js';
+import { LogFileWriter } from './log-file.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import type { ServerLimits } from './server.js';
 import { DEFAULT_LIMITS, listen } from './server.js';
@@ -28,6 +30,9 @@ export { ADMIN_PREFIX } from './admin.js';
 export { AdminTokenError } from './app.js';
 export { INSPECTOR_PATH } from '../schemas/inspector.js';
 export { DEFAULT_LIMITS, PortInUseError } from './server.js';
+export { HEALTH_PATH } from './health.js';
+export type { LogSink } from './log-file.js';
+export { LogFileError } from './log-file.js';
 
 export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
@@ -61,6 +66,17 @@ export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
    * listener, and the admin route is off on any other.
    */
   adminToken?: string;
+  /**
+   * Where the request log is written as it grows (`fs.createWriteStream(…)`): NDJSON, every entry
+   * with its headers and bodies, redacted; written after each answer, never before it; ended by close().
+   */
+  logStream?: LogSink;
+  /**
+   * Work to finish once listening, before `GET /_sandbox/health` answers 200 (until then it answers
+   * 503 `starting`): e.g. writing the admin token where clients look for it. When it rejects, the
+   * sandbox is closed and startSandbox rejects with its error.
+   */
+  beforeReady?: (started: { url: string; adminToken: string | undefined }) => Promise<void>;
 }
 
 /** The test clock through the library handle; every call answers the clock's new status. */
@@ -80,7 +96,11 @@ export interface SandboxClockControl {
 export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
   url: string;
-  /** Stops listening, drops open connections, flushes usage and closes the database. Safe to call unbound and twice. */
+  /**
+   * Stops listening (health answers 503 `stopping` meanwhile), drops open connections, flushes usage,
+   * closes the database and ends `logStream`. Safe to call unbound and twice. Rejects with a
+   * LogFileError when the log stream could not be written.
+   */
   close(): Promise<void>;
   /** Token of the admin route (/_sandbox/v1/…); undefined when the admin route is off. */
   adminToken: string | undefined;
@@ -123,17 +143,23 @@ function idleOutlastsLatency(limits: ServerLimits, latencyMs: number): ServerLim
   return latencyMs < idle ? limits : { ...limits, idleTimeoutMs: latencyMs + 1000 };
 }
 
-/** Starts the sandbox and resolves once it listens. Rejects with SeedError (bad seed) or PortInUseError. */
+/**
+ * Starts the sandbox and resolves once it listens and `beforeReady` is done (health then answers 200).
+ * Rejects with SeedError (bad seed) or PortInUseError.
+ */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   // `[::1]` as a URL writes it; listen wants `::1`.
   const host = unbracketed(opts.host ?? '127.0.0.1');
   const adminToken = adminTokenFor(host, opts.adminToken);
   const app = createApp({ ...opts, adminToken });
+  const logFile = opts.logStream === undefined ? undefined : new LogFileWriter(app.log, opts.logStream);
   let listening;
   try {
     listening = await listen(app, host, opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0), opts.allowedHosts);
   } catch (err) {
     app.close();
+    // The error to tell is the listener's; the log file's own, if any, comes second.
+    await logFile?.close().catch(() => undefined);
     throw err;
   }
   let closing: Promise<void> | undefined;
@@ -142,9 +168,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     closing ??= app
       .stopping()
       .then(() => listening.close())
-      .then(() => app.close());
+      .then(() => app.close())
+      .then(() => logFile?.close());
     return closing;
   };
+  if (opts.beforeReady !== undefined) {
+    try {
+      await opts.beforeReady({ url: listening.url, adminToken });
+    } catch (err) {
+      await close().catch(() => undefined);
+      throw err;
+    }
+  }
+  app.ready();
   const { testClock, scenarios, repo } = app;
   const parcel = (entryId: string) => {
     const found = repo.getParcelAnyOrg(entryId.toLowerCase());

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OwnRoute } from './routes.js';
 
 /** A request as it was taken in: its exchange and the elapsed time it arrived at. */
 export interface Arrived {
@@ -6,6 +7,8 @@ export interface Arrived {
   res: ServerResponse;
   /** Elapsed time (the clock's elapsedMs) when the request was read. */
   arrivedMs: number;
+  /** The sandbox's own route it asks for (routes.ts); undefined for the API's routes. */
+  route: OwnRoute | undefined;
 }
 
 /**

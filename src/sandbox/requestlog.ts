@@ -107,6 +107,7 @@ export class RequestLog {
   private readonly ring: Stored[] = [];
   private seq = 0;
   private waiters = new Set<() => void>();
+  private readonly listeners: Array<(read: () => LogEntry) => void> = [];
 
   constructor(
     private readonly redactor: LogRedactor,
@@ -114,9 +115,11 @@ export class RequestLog {
   ) {}
 
   add(input: LogInput): void {
-    (input as Stored).seq = ++this.seq;
-    this.ring.push(input as Stored);
+    const stored = input as Stored;
+    stored.seq = ++this.seq;
+    this.ring.push(stored);
     if (this.ring.length > this.size) this.ring.shift();
+    for (const listener of this.listeners) listener(() => shown(this.redacted(stored), true));
     if (this.waiters.size === 0) return;
     const waiting = this.waiters;
     this.waiters = new Set();
@@ -146,6 +149,15 @@ export class RequestLog {
       out.push(shown(this.redacted(e), bodies));
     }
     return out;
+  }
+
+  /**
+   * Hands `listener` each new entry as it is added, as a reader it calls when it likes: the reader
+   * answers the entry with its headers and bodies, redacted like every other read (once per entry),
+   * even after the ring has let the entry go. The log file (log-file.ts) reads them after the answer.
+   */
+  onAdd(listener: (read: () => LogEntry) => void): void {
+    this.listeners.push(listener);
   }
 
   /** The newest sequence number (0 before the first request). */

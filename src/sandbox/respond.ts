@@ -108,8 +108,8 @@ export class Responder {
     else write(out.nowMs);
   }
 
-  /** An admin route's answer: no latency, not logged. */
-  answerAdmin(req: IncomingMessage, res: ServerResponse, response: SandboxResponse): void {
+  /** An answer of the sandbox's own routes (admin, health): no latency, not logged. */
+  answerOwn(req: IncomingMessage, res: ServerResponse, response: SandboxResponse): void {
     const out: Outcome = { response, drop: false, rate: undefined, nowMs: this.clock.nowMs(), request: { method: '', path: '', query: '', route: null, org: null, authorized: false, rawHeaders: [], body: undefined } };
     try {
       this.send(req, res, out, out.nowMs);

@@ -6,7 +6,8 @@ import { errorBody } from './envelope.js';
 import { SandboxError } from './errors.js';
 import type { HostGuard } from './host-guard.js';
 import { hostGuard } from './host-guard.js';
-import { isOpenApiRequest, serveOpenApi } from './openapi-route.js';
+import { serveOpenApi } from './openapi-route.js';
+import { ownRoute } from './routes.js';
 
 /** Timeouts and limits of the listener, as a production server sets them. All in milliseconds. */
 export interface ServerLimits {
@@ -87,9 +88,13 @@ export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLim
   let guard: HostGuard | undefined;
   let url = '';
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (guard !== undefined && !guard.allows(req.headers.host)) hostRefused(res, req.headers.host);
-    else if (isOpenApiRequest(req)) serveOpenApi(res, url);
-    else app.handle(req, res);
+    if (guard !== undefined && !guard.allows(req.headers.host)) {
+      hostRefused(res, req.headers.host);
+      return;
+    }
+    const route = ownRoute(req);
+    if (route === 'openapi') serveOpenApi(res, url);
+    else app.handle(req, res, route);
   };
   const server = createServer(
     {

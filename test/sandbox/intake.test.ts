@@ -11,7 +11,7 @@ function manualSchedule(): { schedule: (flush: () => void) => void; run(): void;
 
 /** A stand-in request: the intake only hands it over, it never reads it. */
 function arrived(url: string, arrivedMs: number): Arrived {
-  return { req: { url } as IncomingMessage, res: {} as ServerResponse, arrivedMs };
+  return { req: { url } as IncomingMessage, res: {} as ServerResponse, arrivedMs, route: undefined };
 }
 
 describe('request intake: one change check per turn, made after the turn’s reads', () => {

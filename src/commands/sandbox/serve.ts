@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 import { renderMessage } from '../../io/render.js';
 import { otherCommand } from '../../hint/hint.js';
 import { writeOut } from '../../io/streams.js';
@@ -7,6 +8,8 @@ import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { ADMIN_TOKEN_ENV, adminTokenFile, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
 import { refuseSymlink } from '../../config/atomic.js';
+import { SymlinkError, NotRegularFileError } from '../../config/own-file.js';
+import { UnwritableKindError, openUserOutput, writeUserFile } from '../../config/user-output.js';
 import { prepareDefaultSandboxDb } from '../../config/paths.js';
 import type { CommandFlag, VariableName } from '../../schemas/flag-name.js';
 
@@ -32,6 +35,11 @@ export interface ServeOptions {
   /** Tracking-level faults; absent when no such flag is given. */
   tracking?: { duplicateRate?: number; lateRate?: number; reorderRate?: number; dateDriftSPerHour?: number };
   adminTokenFile?: string;
+  /** Where the URL is written once the sandbox is ready. */
+  urlFile?: string;
+  /** Where every request log entry is written (NDJSON). */
+  logFile?: string;
+  logSize?: number;
   limits: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number; idleTimeoutMs?: number; maxConnections?: number };
 }
 
@@ -96,6 +104,24 @@ async function explicitAdminToken(options: ServeOptions, env: NodeJS.ProcessEnv)
   return token;
 }
 
+/** A file named by --url-file or --log-file that cannot be written: the flag, the file and why. */
+async function userFile<T>(flag: '--url-file' | '--log-file', path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof SymlinkError) throw new UsageError(err.message, flag, 'name the file itself, not a link to it');
+    if (err instanceof NotRegularFileError || err instanceof UnwritableKindError) throw new UsageError(err.message, flag);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== undefined) throw new UsageError(`${path} cannot be written (${code})`, flag);
+    throw err;
+  }
+}
+
+/** How the stop says where the data is: kept in a file, or gone with an in-memory database. */
+function stoppedLine(db: string): string {
+  return db === ':memory:' ? 'Stopped; the data was in memory (--db :memory:) and is gone' : `Stopped; the data stays in ${db}`;
+}
+
 export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>({
   parse({ flags }) {
     return {
@@ -117,6 +143,9 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       scenarioSeed: flags.scenarioSeed,
       tracking: trackingOf(flags),
       adminTokenFile: flags.adminTokenFile,
+      urlFile: flags.urlFile,
+      logFile: flags.logFile,
+      logSize: flags.logSize,
       limits: {
         headersTimeoutMs: flags.headersTimeout,
         requestTimeoutMs: flags.requestTimeout,
@@ -129,12 +158,17 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
 
   async run(options, ctx) {
     const { loadSandbox } = await import('../../sandbox-loader.js');
-    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError, AdminTokenError } = await loadSandbox();
+    const { startSandbox, DEMO_API_KEY, PortInUseError, SeedError, ScenarioFileError, AdminTokenError, LogFileError } = await loadSandbox();
     const adminToken = await explicitAdminToken(options, ctx.env);
     // A link where the token file goes is refused before listening; with --port 0 the file's name
     // is known only once listening, and the same refusal then comes before the URL is printed.
     if (adminToken === undefined && options.port !== 0) await refuseSymlink(adminTokenFile(ctx.env, options.port));
     const db = options.db ?? (await prepareDefaultSandboxDb(ctx.env));
+    const { logFile, urlFile } = options;
+    const logStream = logFile === undefined ? undefined : createWriteStream('', { fd: await userFile('--log-file', logFile, () => openUserOutput(logFile)) });
+    // A token given at start is the user's own; a made one goes to a 0600 file the other commands
+    // read, written before the sandbox says it is ready (health 200, the URL file, stdout).
+    let tokenFile: string | undefined;
     const sandbox = await startSandbox({
       host: options.host,
       allowedHosts: options.allowedHosts,
@@ -151,18 +185,23 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       scenarioSeed: options.scenarioSeed,
       tracking: options.tracking,
       adminToken,
+      logSize: options.logSize,
+      logStream,
+      beforeReady: async (started) => {
+        if (started.adminToken !== undefined && adminToken === undefined) tokenFile = await writeAdminToken(ctx.env, Number(new URL(started.url).port), started.adminToken);
+      },
     }).catch((err: unknown) => {
+      logStream?.destroy();
       if (err instanceof SeedError) throw fileUsageError(err, '--seed');
       if (err instanceof ScenarioFileError) throw fileUsageError(err, '--scenarios');
       if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
       if (err instanceof AdminTokenError) throw new UsageError(err.message, adminTokenSource(options));
       throw err;
     });
-    // A token given at start is the user's own; a made one goes to a 0600 file the other commands read.
-    let tokenFile: string | undefined;
-    if (sandbox.adminToken !== undefined && adminToken === undefined) {
-      tokenFile = await writeAdminToken(ctx.env, Number(new URL(sandbox.url).port), sandbox.adminToken).catch(async (err: unknown) => {
-        await sandbox.close();
+    if (urlFile !== undefined) {
+      await userFile('--url-file', urlFile, () => writeUserFile(urlFile, `${sandbox.url}\n`)).catch(async (err: unknown) => {
+        await sandbox.close().catch(() => undefined);
+        if (tokenFile !== undefined) await removeAdminToken(tokenFile);
         throw err;
       });
     }
@@ -193,8 +232,14 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await renderMessage(ctx.io, `Stopping the sandbox on ${sandbox.url}…`, 'info');
-    await sandbox.close();
+    const closeError = await sandbox.close().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     if (tokenFile !== undefined) await removeAdminToken(tokenFile);
-    await renderMessage(ctx.io, `Stopped; the data stays in ${db}`, 'success');
+    // The entries the file lacks are still lost after a clean stop: said, the stop still a stop.
+    if (closeError instanceof LogFileError) await renderMessage(ctx.io, `--log-file ${logFile ?? ''}: ${closeError.message}`, 'warn');
+    else if (closeError !== undefined) throw closeError;
+    await renderMessage(ctx.io, stoppedLine(db), 'success');
   },
 });
