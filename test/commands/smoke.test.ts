@@ -128,11 +128,13 @@ describe('--envelope', () => {
 
   it('events add and attempts add: created, then replayed; their answers carry no ETag (null)', async () => {
     const id = await createParcel(h);
-    const event = ['events', 'add', id, '--status', 'picked_up', '--idempotency-key', 'smoke-event-0001', '--envelope'];
+    // One observation time for both sends: "now" would change the body, which the service refuses (409) under the same key.
+    const at = String(Math.floor(Date.now() / 1000) - 60);
+    const event = ['events', 'add', id, '--status', 'picked_up', '--at', at, '--idempotency-key', 'smoke-event-0001', '--envelope'];
     const sent = json(await h.cli(event));
     expect([sent.outcome, sent.etag, sent.data.entry_id, sent.data.status]).toEqual(['created', null, id, 1]);
     expect(json(await h.cli(event))).toEqual({ ...sent, outcome: 'replayed' });
-    const attempt = ['attempts', 'add', id, '--outcome', 'failed', '--reason', 'not_at_home', '--idempotency-key', 'smoke-attempt-0001', '--envelope'];
+    const attempt = ['attempts', 'add', id, '--outcome', 'failed', '--reason', 'not_at_home', '--at', at, '--idempotency-key', 'smoke-attempt-0001', '--envelope'];
     const tried = json(await h.cli(attempt));
     expect([tried.outcome, tried.etag, tried.data.entry_id]).toEqual(['created', null, id]);
     expect(json(await h.cli(attempt))).toEqual({ ...tried, outcome: 'replayed' });
