@@ -206,6 +206,9 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
         const module = (await loadCommand(def)).default as CommandModule<CommandDefinition, unknown>;
         const options = await module.parse({ args, flags }, ctx);
         await module.run(options, ctx);
+        // --jq-exit-status: the filter's last result decides the exit code, as for `jq -e` (a dry run filters nothing).
+        const jq = globals.jqExitStatus && !globals.dryRun ? await ctx.jq() : undefined;
+        if (jq !== undefined) (await import('./io/jq.js')).checkLastResult(jq);
       } catch (error) {
         exitCode = signal.aborted ? signalExitCode(signal) : await reportError(error, ctx);
       } finally {

@@ -207,6 +207,10 @@ export function createContext(init: {
     },
     jq() {
       jqPromise ??= (async () => {
+        if (globals.jqExitStatus) {
+          if (globals.jq === undefined) throw new UsageError('--jq-exit-status sets the exit status from the last result of --jq: give --jq EXPR too', '--jq-exit-status');
+          if (globals.quiet) throw new UsageError('--jq-exit-status reads the results of --jq, which --quiet replaces with ids: leave out --quiet', '--jq-exit-status');
+        }
         if (globals.jq === undefined) return undefined;
         const { compileJq } = await import('./io/jq.js');
         return compileJq(globals.jq, { signal });

@@ -2,7 +2,7 @@ import { spokenDuration } from './schemas/time-text.js';
 import { FLAG_FOR_FIELD } from './args/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
-import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
+import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, JqFalseError, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
@@ -40,7 +40,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
     return { message: error.message, code, exitCode, hint: error.hint };
   }
   if (error instanceof NotLoggedInError) return { message: error.message, code, exitCode, hint: renderHint(error.hintParts, ctx.commandLine) };
-  if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError) return { message: error.message, code, exitCode };
+  if (error instanceof CancelledError || error instanceof NotValidError || error instanceof NotDeliveredError || error instanceof JqFalseError) return { message: error.message, code, exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `unexpected failure: ${message}`, code, exitCode: EXIT.UNEXPECTED };
 }

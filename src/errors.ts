@@ -22,6 +22,8 @@ export const EXIT = {
   NOT_VALID: 10,
   /** `track --watch --fail-on-attempt`: an attempt failed (outcome other than delivered). */
   NOT_DELIVERED: 11,
+  /** `--jq … --jq-exit-status`: the filter's last result was false or null, or it gave none (like `jq -e`). */
+  JQ_FALSE: 12,
   /** `--queue`: not sent yet, kept in the profile's outbox for `parcels outbox flush` (EX_TEMPFAIL). */
   QUEUED: 75,
   /** Interrupted (Ctrl-C) or a prompt declined: the shell convention 128 + SIGINT. */
@@ -206,6 +208,11 @@ export class NotDeliveredError extends Error {
   }
 }
 
+/** `--jq-exit-status`: the --jq filter's last result was false or null, or there was none; the results were printed. */
+export class JqFalseError extends Error {
+  override readonly name = 'JqFalseError';
+}
+
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.AUTH;
   if (status === 404) return EXIT.NOT_FOUND;
@@ -227,6 +234,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof CancelledError) return error.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.CANCELLED;
   if (error instanceof CheckFailedError) return error.exitCode;
   if (error instanceof NotDeliveredError) return EXIT.NOT_DELIVERED;
+  if (error instanceof JqFalseError) return EXIT.JQ_FALSE;
   return EXIT.UNEXPECTED;
 }
 
@@ -241,5 +249,6 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof CancelledError) return 'cancelled';
   if (error instanceof CheckFailedError) return 'check_failed';
   if (error instanceof NotDeliveredError) return 'not_delivered';
+  if (error instanceof JqFalseError) return 'jq_false';
   return 'unexpected';
 }

@@ -38,6 +38,7 @@ const EXIT_CODES: readonly [string, string][] = [
   ['9', 'the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency, is not installed or its native addon does not load; the error names the command to install it'],
   ['10', 'validate-address --exit-status: the service says the address is not valid'],
   ['11', 'not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel'],
+  ['12', "--jq-exit-status: the --jq filter's last result was false or null, or it gave none (as jq -e decides)"],
   ['75', 'queued, not sent yet: --queue kept the request in the outbox (`parcels outbox flush` sends it)'],
   ['130', 'interrupted (Ctrl-C, SIGINT)'],
   ['143', 'terminated (SIGTERM)'],

@@ -1,6 +1,8 @@
 import type * as NodeHttp from 'node:http';
 import { createRequire } from 'node:module';
 import { isRecord } from '../schemas/record.js';
+import { NetworkError } from '../errors.js';
+import type { ApiError } from '../errors.js';
 
 /** What went wrong, in words: error bodies from the service and transport failures. */
 
@@ -88,6 +90,12 @@ export function networkCode(error: unknown): string {
     }
   }
   return 'network_error';
+}
+
+/** A failure the retry policy retries, in a few words for a notice: `rate limited`, `503 Service Unavailable from the service`, `connection refused`. */
+export function retriedFailureText(failure: ApiError | NetworkError): string {
+  if (failure instanceof NetworkError) return NETWORK_MESSAGES[failure.code] ?? failure.code;
+  return failure.status === 429 ? 'rate limited' : `${failure.status} ${statusPhrase(failure.status)} from the service`;
 }
 
 export const NETWORK_MESSAGES: Readonly<Record<string, string>> = {

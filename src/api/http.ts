@@ -1,4 +1,4 @@
-import { elapsedText, spokenDuration } from '../schemas/time-text.js';
+import { waitText } from '../schemas/time-text.js';
 import { ApiError, DryRunComplete, NetworkError } from '../errors.js';
 import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
@@ -17,7 +17,7 @@ import type { Send } from './core/send.js';
 import type { Sleep } from './core/sleep.js';
 import { sleep } from './core/sleep.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, serviceOf } from './core/transport.js';
-import { NETWORK_MESSAGES, statusPhrase } from './failures.js';
+import { retriedFailureText } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget, wireHeaders } from './request.js';
@@ -248,15 +248,7 @@ export class ApiClient {
   private retrying(failure: ApiError | NetworkError, delay: number, attempt: number, attempts: number): void {
     const reason = failure instanceof ApiError ? String(failure.status) : failure.code;
     this.trace(`retrying in ${delay} ms after ${reason} (attempt ${attempt}/${attempts})`);
-    const what =
-      failure instanceof ApiError
-        ? failure.status === 429
-          ? 'rate limited'
-          : `${failure.status} ${statusPhrase(failure.status)} from the service`
-        : (NETWORK_MESSAGES[failure.code] ?? failure.code);
-    // A wait said as it is: `0.4 s` for 400 ms, never "1 s" for a tenth of that.
-    const wait = delay < 1000 ? elapsedText(delay) : spokenDuration(Math.ceil(delay / 1000));
-    this.options.waiting?.notice(`${what}; retrying in ${wait} (${attempt - 1}/${attempts - 1})`);
+    this.options.waiting?.notice(`${retriedFailureText(failure)}; retrying in ${waitText(delay)} (${attempt - 1}/${attempts - 1})`);
   }
 
   /** The error a request ends with: the service's, or a network failure saying how many attempts it took. */

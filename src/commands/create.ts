@@ -8,6 +8,7 @@ import { defineCommand } from '../command-kit/types.js';
 import { dataFlag, issuesToUsageError } from '../args/flags.js';
 import type { createCommands } from '../definitions/create.js';
 import { idempotencyKeyFlag, replayNote } from '../args/idempotency.js';
+import { assertEnvelopeFlags, presentEnvelope } from '../io/present/envelope.js';
 import { presentResource } from '../io/present/resource.js';
 import { presentWritten } from '../io/present.js';
 import { withCourierCodes } from '../args/couriers.js';
@@ -22,6 +23,8 @@ export interface SingleCreateOptions {
   body: ParcelCreateInput;
   idempotencyKey: string;
   queue?: QueueMode;
+  /** --envelope: print {data, outcome, etag} (src/io/present/envelope.ts). */
+  envelope: boolean;
 }
 
 /** One parcel from flags or --data, or one per line of --from. */
@@ -36,13 +39,14 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
     // `--country nl --postal-code "1234 ab"` is sent as NL and 1234AB (src/schemas/address-normalize.ts).
     if (flags.from !== undefined) return bulkOptions('create', bulk, normaliseAddress(fields, 'country', 'postal_code'), ctx, now);
     rejectBulkOnlyFlags(bulk);
+    if (flags.envelope) assertEnvelopeFlags(ctx);
     const body = normaliseAddress({ ...fromData, ...fields }, 'country', 'postal_code');
     const checked = validate(parcelCreateSchema, body);
     if (!checked.ok) {
       const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
-    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
+    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), envelope: flags.envelope, ...queueMode(flags) };
   },
 
   async run(options, ctx) {
@@ -56,6 +60,7 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
     });
     const id = entryId(response.data);
     if (id !== undefined && response.etag !== undefined) await (await ctx.etags()).set(id, response.etag);
+    if (options.envelope) return presentEnvelope(ctx, response, id);
     if (ctx.globals.quiet) {
       if (id === undefined) throw new Error('the service answered without data.entry_id');
       await rememberParcelIds(ctx, [id]);

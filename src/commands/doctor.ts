@@ -17,9 +17,15 @@ import { exitCodeOf, failure, ok, skipped } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
 import { loginCommand } from '../describe-error.js';
 import type { FlagName } from '../schemas/flag-name.js';
+import { parseDuration } from '../schemas/duration.js';
+import { MAX_DOCTOR_WAIT_MS, waitForAnswer } from '../doctor/wait.js';
+import { forPeople } from '../io/present.js';
+import { renderMessage } from '../io/render.js';
 
 export interface DoctorOptions {
   required: Scope[];
+  /** --wait: how long to wait for the service to answer before the checks, in ms (0: not at all). */
+  waitMs: number;
 }
 
 export default defineCommand<typeof doctorCommands.doctor, DoctorOptions>({
@@ -31,11 +37,11 @@ export default defineCommand<typeof doctorCommands.doctor, DoctorOptions>({
       }
       return value as Scope;
     });
-    return { required: [...new Set(required)] };
+    return { required: [...new Set(required)], waitMs: flags.wait === undefined ? 0 : waitFlag(flags.wait) };
   },
 
-  async run({ required }, ctx) {
-    const report = await diagnose(ctx, required);
+  async run({ required, waitMs }, ctx) {
+    const report = await diagnose(ctx, required, waitMs);
     const failed = report.checks.filter((c) => c.result === 'failure');
     // It holds no service codes, so no names are looked up (the report costs no extra request).
     await presentReport(ctx, report, {
@@ -57,7 +63,15 @@ function summary(warnings: number): { text: string; kind: 'success' | 'warn' } {
   return { text: `No failures; ${warnings} warning${warnings === 1 ? '' : 's'} (each with its fix above)`, kind: 'warn' };
 }
 
-async function diagnose(ctx: Context, required: readonly Scope[]): Promise<DoctorReport> {
+/** --wait's duration in ms, by the one duration parser; bounded, so no timer outlives a CI step (or overflows). */
+function waitFlag(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--wait must be a duration such as 30s, 2m or 1m30s (got "${text}")`, '--wait');
+  if (ms > MAX_DOCTOR_WAIT_MS) throw new UsageError(`--wait must be at most 1h (got "${text}")`, '--wait');
+  return ms;
+}
+
+async function diagnose(ctx: Context, required: readonly Scope[], waitMs: number): Promise<DoctorReport> {
   const report: DoctorReport = {
     ok: false,
     exit_code: 0,
@@ -89,6 +103,7 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
     report.checks.push(settingsCheck(settings, ctx.commandLine));
   }
   const usable = settings?.baseUrl !== undefined && settings.apiKey !== undefined;
+  if (usable && waitMs > 0) await waitForService(ctx, settings as Settings & { baseUrl: string; apiKey: string }, waitMs);
   if (usable) {
     const findings = await checkService({
       settings: settings as Settings & { baseUrl: string; apiKey: string },
@@ -111,6 +126,26 @@ async function diagnose(ctx: Context, required: readonly Scope[]): Promise<Docto
   report.exit_code = exitCodeOf(report.checks);
   report.ok = report.exit_code === 0;
   return report;
+}
+
+/** --wait: one probe at a time until the service answers or the time is up; a notice for people at each try. */
+async function waitForService(ctx: Context, settings: Settings & { baseUrl: string; apiKey: string }, waitMs: number): Promise<void> {
+  const client = ctx.client({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, retries: 0 });
+  let notices = Promise.resolve();
+  try {
+    await waitForAnswer({
+      client,
+      url: settings.baseUrl,
+      waitMs,
+      signal: ctx.signal,
+      notice: (line) => {
+        if (forPeople(ctx) && !ctx.globals.quiet) notices = notices.then(() => renderMessage(ctx.io, line, 'warn'));
+      },
+    });
+  } finally {
+    await client.close();
+    await notices;
+  }
 }
 
 const FROM: Readonly<Record<SettingSource, string>> = { flag: 'flag', env: 'environment', profile: 'profile', default: 'default', sandbox: '--sandbox' satisfies FlagName };

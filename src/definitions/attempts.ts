@@ -1,6 +1,6 @@
 /** `attempts …`: plain data; src/commands/loaders.ts names the module that runs each. */
 import { command } from './definition.js';
-import { BULK_NOTES, bulk, data, historyBulk, idempotencyKey } from './flags.js';
+import { BULK_NOTES, bulk, data, envelope, historyBulk, idempotencyKey } from './flags.js';
 
 export const attemptsCommands = {
   attemptsList: command({
@@ -40,6 +40,7 @@ export const attemptsCommands = {
       },
       data,
       idempotencyKey,
+      envelope,
       ...bulk,
       ...historyBulk,
     },

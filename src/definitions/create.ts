@@ -1,6 +1,6 @@
 /** `create`: plain data; src/commands/loaders.ts names the module that runs it. */
 import { command } from './definition.js';
-import { BULK_NOTES, bulk, createBulk, data, idempotencyKey, parcelFieldFlags } from './flags.js';
+import { BULK_NOTES, bulk, createBulk, data, envelope, idempotencyKey, parcelFieldFlags } from './flags.js';
 
 export const createCommands = {
   create: command({
@@ -10,6 +10,7 @@ export const createCommands = {
       ...parcelFieldFlags,
       data,
       idempotencyKey,
+      envelope,
       ...bulk,
       ...createBulk,
     },

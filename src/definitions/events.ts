@@ -1,6 +1,6 @@
 /** `events …`: plain data; src/commands/loaders.ts names the module that runs each. */
 import { command } from './definition.js';
-import { BULK_NOTES, bulk, data, historyBulk, idempotencyKey } from './flags.js';
+import { BULK_NOTES, bulk, data, envelope, historyBulk, idempotencyKey } from './flags.js';
 
 export const eventsCommands = {
   eventsList: command({
@@ -19,6 +19,7 @@ export const eventsCommands = {
       at: { type: 'string', flags: '--at <time>', description: 'observation time: Unix seconds, ISO 8601 or "now" (default now)' },
       data,
       idempotencyKey,
+      envelope,
       ...bulk,
       ...historyBulk,
     },

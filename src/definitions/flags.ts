@@ -9,6 +9,13 @@ export const idempotencyKey = {
   flags: '--idempotency-key <key>',
   description: 'Idempotency-Key to send (8-128 bytes); default: a new random key',
 } as const satisfies FlagSpec;
+/** A one-shot write's answer wrapped for scripts (src/io/present/envelope.ts): create, events add, attempts add. */
+export const envelope = {
+  type: 'bool',
+  flags: '--envelope',
+  description: 'print {data, outcome, etag} as JSON: the answer\'s data, "created" or "replayed" (the service\'s stored answer to this Idempotency-Key), and its ETag or null',
+  conflicts: ['from', 'offline'],
+} as const satisfies FlagSpec;
 export const data = {
   type: 'string',
   flags: '-d, --data <json>',

@@ -24,6 +24,11 @@ export const GLOBAL_FLAGS = {
   json: { type: 'bool', flags: '--json', description: 'short for --output json' },
   fields: { type: 'string', flags: '--fields <list>', description: 'comma-separated fields to show, e.g. entry_id,status' },
   jq: { type: 'string', flags: '--jq <expression>', description: 'filter the JSON output with a jq expression (implies --json; strings print raw)' },
+  jqExitStatus: {
+    type: 'bool',
+    flags: '--jq-exit-status',
+    description: "with --jq, exit 12 when the filter's last result is false or null, or there is none (like jq -e)",
+  },
   quiet: { type: 'bool', flags: '-q, --quiet', description: 'print only ids, one per line; no success messages' },
   utc: { type: 'bool', flags: '--utc', description: 'show times on a terminal in UTC instead of the local time zone (piped and JSON output is always UTC)' },
   color: { type: 'bool', flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },

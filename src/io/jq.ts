@@ -5,7 +5,7 @@
  *
  * Output is like `jq -c` with gh's twist: one result per line, compact JSON, strings raw.
  */
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, JqFalseError, UsageError } from '../errors.js';
 import { batches } from './batches.js';
 import type { Source } from './batches.js';
 import { JqTimeLimitError, runInWorker } from './jq-runner.js';
@@ -20,6 +20,8 @@ export interface JqFilter {
    * that stopped it, if one did (the lines before it are the results up to that point).
    */
   run(inputs: readonly unknown[]): Promise<{ lines: string[]; error?: UsageError }>;
+  /** The last result of all runs so far as compact JSON (a string quoted), or undefined before any. */
+  lastResult(): string | undefined;
 }
 
 /**
@@ -107,8 +109,10 @@ export async function compileJq(expression: string, limits: JqLimits = {}): Prom
     if (error instanceof CancelledError || error instanceof JqTimeLimitError) throw jqError(expression, error);
     if (!message.startsWith('jq: ') || /compile error/i.test(message)) throw jqError(expression, error);
   }
+  let last: string | undefined;
   return {
     expression,
+    lastResult: () => last,
     async run(inputs) {
       if (inputs.length === 0) return { lines: [] };
       const text = `[${inputs.map((input) => JSON.stringify(input) ?? 'null').join(',')}]`;
@@ -127,12 +131,24 @@ export async function compileJq(expression: string, limits: JqLimits = {}): Prom
       }
       const lines = output === '' ? [] : output.split('\n');
       const failed = lines.findIndex((l) => l.startsWith(ERROR_LINE_PREFIX));
+      const results = failed === -1 ? lines : lines.slice(0, failed);
+      last = results.at(-1) ?? last;
       if (failed === -1) return { lines: lines.map(printedLine) };
       const raised = (JSON.parse(lines[failed] as string) as Record<string, unknown>)[ERROR_KEY];
       const message = typeof raised === 'string' ? raised : `${JSON.stringify(raised)} (not a string)`;
-      return { lines: lines.slice(0, failed).map(printedLine), error: expressionError(expression, `jq: error: ${message}`) };
+      return { lines: results.map(printedLine), error: expressionError(expression, `jq: error: ${message}`) };
     },
   };
+}
+
+/**
+ * `--jq-exit-status`, as `jq -e` decides: the command fails (exit 12) when the filter's last result
+ * was false or null, or when it gave no result at all; its results are printed either way.
+ */
+export function checkLastResult(filter: JqFilter): void {
+  const last = filter.lastResult();
+  if (last === undefined) throw new JqFalseError(`--jq-exit-status: the filter gave no result (${filter.expression})`);
+  if (last === 'false' || last === 'null') throw new JqFalseError(`--jq-exit-status: the filter's last result was ${last} (${filter.expression})`);
 }
 
 /** A compact JSON line as printed: a string result raw, anything else as it is. */

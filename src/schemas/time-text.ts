@@ -116,6 +116,11 @@ export function elapsedText(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** A wait about to start, said as it is: `0.4 s` for 400 ms (never "1 s" for a tenth of that), `55 s`, `1 m 30 s`. */
+export function waitText(ms: number): string {
+  return ms < 1000 ? elapsedText(ms) : spokenDuration(Math.ceil(ms / 1000));
+}
+
 /** An age in a cell: `3m` (an age below zero, from a clock that moved back, is `0s`). */
 export function ageText(ageSeconds: number): string {
   return durationText(Math.max(0, ageSeconds));

@@ -285,6 +285,8 @@ describe.skipIf(!hasPty)('issue 20 views on a real terminal', () => {
       '       address is not valid',
       '  11   not delivered: `track --watch --fail-on-attempt` saw',
       '       an attempt that did not deliver the parcel',
+      "  12   --jq-exit-status: the --jq filter's last result was",
+      '       false or null, or it gave none (as jq -e decides)',
       '  75   queued, not sent yet: --queue kept the request in the',
       '       outbox (`parcels outbox flush` sends it)',
       '  130  interrupted (Ctrl-C, SIGINT)',

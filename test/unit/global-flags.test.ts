@@ -18,6 +18,7 @@ describe('resolveGlobalOptions', () => {
       json: false,
       fields: undefined,
       jq: undefined,
+      jqExitStatus: false,
       quiet: false,
       utc: false,
       color: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageText, durationText, elapsedText, isoSeconds, relativeTime, spokenDuration, timeText } from '../../src/schemas/time-text.js';
+import { ageText, durationText, elapsedText, isoSeconds, relativeTime, spokenDuration, timeText, waitText } from '../../src/schemas/time-text.js';
 
 describe('the one way times, ages and durations are written', () => {
   it('a duration in a cell: its largest whole unit (45 days stay days, 60 are months)', () => {
@@ -14,6 +14,8 @@ describe('the one way times, ages and durations are written', () => {
 
   it('elapsed time to a tenth of a second, ages never below zero, relative times both ways', () => {
     expect([elapsedText(400), elapsedText(12_049)]).toEqual(['0.4 s', '12.0 s']);
+    // A wait about to start (retry notices, doctor --wait): tenths below a second, never rounded down to nothing.
+    expect([waitText(400), waitText(999), waitText(1000), waitText(54_001), waitText(90_000)]).toEqual(['0.4 s', '1.0 s', '1 s', '55 s', '1 m 30 s']);
     expect([ageText(180), ageText(-5)]).toEqual(['3m', '0s']);
     expect([relativeTime(1000, 1180), relativeTime(1180, 1000), relativeTime(1000, 1000.5)]).toEqual(['3m ago', 'in 3m', 'just now']);
     expect(relativeTime(1000, 1000 + 4500, spokenDuration)).toBe('1 h 15 m ago');

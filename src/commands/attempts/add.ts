@@ -9,6 +9,7 @@ import type { attemptsCommands } from '../../definitions/attempts.js';
 import { namedCodeFlag } from '../../args/codes.js';
 import { normaliseAddress } from '../../schemas/address-normalize.js';
 import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
+import { assertEnvelopeFlags, presentEnvelope } from '../../io/present/envelope.js';
 import { presentResource } from '../../io/present/resource.js';
 import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
@@ -26,6 +27,8 @@ export interface SingleAttemptOptions {
   body: DeliveryAttemptInput;
   idempotencyKey: string;
   queue?: QueueMode;
+  /** --envelope: print {data, outcome, etag} (src/io/present/envelope.ts). */
+  envelope: boolean;
 }
 
 /** One attempt for the parcel given, or one per line of --from. */
@@ -71,6 +74,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
       return bulkOptions('attempts', bulk, Object.keys(delivered).length > 0 ? { ...fields, delivered } : fields, ctx, now, args[0]);
     }
     rejectBulkOnlyFlags(bulk);
+    if (flags.envelope) assertEnvelopeFlags(ctx);
     const id = await resolveParcelId(bareIdArg(args[0]), ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const body: Record<string, unknown> = { ...fromData, ...fields };
@@ -84,7 +88,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
     requireState('attempts', body, flags.data !== undefined);
     const asked = await deliveredElsewhereAddress(body, flags.withoutAddress === true, ctx);
     if (asked !== undefined) body.delivered = asked;
-    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
+    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), envelope: flags.envelope, ...queueMode(flags) };
   },
 
   async run(options, ctx) {
@@ -95,6 +99,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
       client.route('attempts.create', { params: { id }, body: bytes, idempotencyKey, signal: ctx.signal }),
     );
     await (await ctx.etags()).delete(id);
+    if (options.envelope) return presentEnvelope(ctx, response, id);
     await presentResource(ctx, response.data, { view: 'attempts', parentId: id, afterWrite: true });
     await presentWritten(ctx, `Recorded delivery attempt for parcel ${id}${replayNote(response.headers)}`);
   },

@@ -10,6 +10,7 @@ import { timeFlag } from '../../args/time-input.js';
 import type { eventsCommands } from '../../definitions/events.js';
 import { statusFlag } from '../../args/codes.js';
 import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
+import { assertEnvelopeFlags, presentEnvelope } from '../../io/present/envelope.js';
 import { presentResource } from '../../io/present/resource.js';
 import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
@@ -25,6 +26,8 @@ export interface SingleEventOptions {
   body: StatusEventInput;
   idempotencyKey: string;
   queue?: QueueMode;
+  /** --envelope: print {data, outcome, etag} (src/io/present/envelope.ts). */
+  envelope: boolean;
 }
 
 /** One event for the parcel given, or one per line of --from. */
@@ -43,6 +46,7 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     });
     if (flags.from !== undefined) return bulkOptions('events', bulk, fields, ctx, now, args[0]);
     rejectBulkOnlyFlags(bulk);
+    if (flags.envelope) assertEnvelopeFlags(ctx);
     const id = await resolveParcelId(bareIdArg(args[0]), ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const body = { ...fromData, ...fields };
@@ -59,7 +63,7 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     requireState('events', body, flags.data !== undefined);
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
-    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
+    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), envelope: flags.envelope, ...queueMode(flags) };
   },
 
   async run(options, ctx) {
@@ -71,6 +75,7 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     );
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
     await (await ctx.etags()).delete(id);
+    if (options.envelope) return presentEnvelope(ctx, response, id);
     await presentResource(ctx, response.data, { view: 'events', parentId: id, afterWrite: true });
     await presentWritten(ctx, `Recorded status event for parcel ${id}${replayNote(response.headers)}`);
   },
