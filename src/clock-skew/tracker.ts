@@ -42,6 +42,7 @@ export function skewTracker(init: {
   const writes: Promise<void>[] = [];
   let testClockTrusted = false;
   let warnedUntrusted = false;
+  let saidSeenOnce = false;
 
   const loaded = (): Promise<SkewState> => {
     loading ??= (async () => {
@@ -67,6 +68,9 @@ export function skewTracker(init: {
       }
       const result = observe(current, observation, trust);
       current = result.state;
+      // A skew seen once is said once per command, however many answers disagree after it.
+      if (result.notice?.seenOnce === true && saidSeenOnce) continue;
+      if (result.notice?.seenOnce === true) saidSeenOnce = true;
       if (result.notice !== undefined) writes.push(renderMessage(init.io, skewWarning(result.notice), 'warn'));
     }
     now = current;
