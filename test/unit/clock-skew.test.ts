@@ -79,8 +79,9 @@ describe('clock skew tracker', () => {
       const { io, stderr } = captureIO({ env });
       const tracker = skewTracker({ io, env, key: async () => KEY });
       tracker.observed(fresh(-600));
-      commands.push(`${await tracker.current()} ${stderr()}`);
+      const applied = await tracker.current();
       await tracker.close();
+      commands.push(`${applied} ${stderr()}`);
     }
     expect(commands).toEqual([
       "0 ! The service's clock is 10 m behind this machine's (from its Date header); one answer says so: nothing is corrected until another agrees\n",
@@ -101,6 +102,18 @@ describe('clock skew tracker', () => {
     expect(await tracker.current()).toBe(0);
     await tracker.close();
     expect(stderr()).toBe("! The service's clock is 10 m ahead of this machine's (from its Date header); one answer says so: nothing is corrected until another agrees\n");
+  });
+
+  it('one command whose second answer agrees with its first: only the applied skew is said', async () => {
+    const env = { PARCELS_CONFIG_DIR: tempConfigDir() };
+    const { io, stderr } = captureIO({ env });
+    const tracker = skewTracker({ io, env, key: async () => KEY });
+    tracker.observed(fresh(600));
+    expect(await tracker.current()).toBe(0);
+    tracker.observed(fresh(601));
+    expect(await tracker.current()).toBe(601);
+    await tracker.close();
+    expect(stderr()).toBe("! The service's clock is 10 m 1 s ahead of this machine's (from its Date header); times given as now, -15m or today 14:30 are corrected by it\n");
   });
 
   it('a command that heard nothing keeps nothing and never asks for its target', async () => {

@@ -223,8 +223,8 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       timeColumn('CAPTURED', 'captured_at', 10),
       fieldColumn('command', 'COMMAND', { priority: 60, text: false }),
       fieldColumn('parcel', 'PARCEL', { priority: 40 }),
-      // What the request carries tells two entries apart: it stays at any width, shortened last.
-      fieldColumn('what', 'WHAT', { priority: 65, text: true }),
+      // What the request carries tells two entries apart: shown whole at any width (other columns go first).
+      fieldColumn('what', 'WHAT', { priority: 65, text: false }),
       fieldColumn('state', 'STATE', { priority: 70 }),
     ],
   },
