@@ -5,7 +5,8 @@
  * A stale Date (from a cache, or a broken server clock) must not silently back-date writes, so:
  * - only a fresh answer teaches: a 2xx without an `Age` header;
  * - a skew above SKEW_WARN_S is trusted only once two answers agree (within SKEW_AGREE_S), in one
- *   command or across commands; the first answer that shows it is said at once (nothing applied);
+ *   command or across commands; the first answer that shows it calls for a notice (nothing applied),
+ *   which the tracker says once, when the command ends, unless a later answer settles it;
  * - beyond SKEW_BOUND_S it is not applied at all unless PARCELS_TRUST_CLOCK_SKEW=1 says to;
  * - a target that says its clock is a test clock (the sandbox's `Parcels-Test-Clock` header) is
  *   trusted at once and without the bound, and is not warned about: its clock was moved on purpose.
