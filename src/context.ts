@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dryRunRecorder } from './api/dry-run.js';
+import { API_KEY_SOURCE, dryRunRecorder, profileKeySource } from './api/dry-run.js';
 import { stdoutZone } from './io/time.js';
 import { ApiClient } from './api/http.js';
 import { otherCommand, sameCommand } from './hint/hint.js';
@@ -161,17 +161,26 @@ export function createContext(init: {
           throw new UsageError(
             `no API base URL for profile "${resolved.profile}"`,
             '--base-url',
-            `run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--profile', resolved.profile], [])}\` with --base-url and your service's address, set PARCELS_BASE_URL, or try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\``,
+            // The service's address is the one word a hint cannot know: URL stands for it; the sandbox form runs as printed.
+            `try the local sandbox: \`${sameCommand(ctx.commandLine, { add: ['--sandbox'] })}\`, or save your service's address (for URL) with \`${otherCommand(ctx.commandLine, ['auth', 'login', '--profile', resolved.profile, '--base-url', 'URL'], [])}\` or PARCELS_BASE_URL`,
           );
         }
         // A dry run shows the request with a placeholder for the key, so it needs none.
         if (!globals.dryRun) requireApiKey(resolved);
+        // Where its curl line reads the key: where this command found it.
+        const credential = resolved.sources.apiKey === 'env' ? API_KEY_SOURCE : profileKeySource(otherCommand(ctx.commandLine, ['auth', 'token']));
         const client = newClient({
           baseUrl: resolved.baseUrl,
           apiKey: resolved.apiKey,
           timeoutMs: resolved.timeoutMs,
           retries: resolved.retries,
-          dryRun: globals.dryRun ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text), { embedded: globals.sandbox })) : undefined,
+          dryRun: globals.dryRun
+            ? (recorder = dryRunRecorder(machineOutput() ? undefined : (text) => void io.stdout.write(text), {
+                embedded: globals.sandbox,
+                credential,
+              }))
+            : undefined,
+          credential,
           waiting: noticesWanted() ? waitingIndicator(io, { spin: spinnerWanted() }) : undefined,
           onSkew: skew.observed,
         });

@@ -4,6 +4,7 @@ import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, JqFalseError, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
+import type { Scope } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
 import type { CommandFlag, GlobalFlag } from './schemas/flag-name.js';
@@ -31,7 +32,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
       ctx.commandLine,
     );
   }
-  if (error instanceof NetworkError) return describeNetworkError(error, ctx);
+  if (error instanceof NetworkError) return await describeNetworkError(error, ctx);
   if (error instanceof ConflictError) {
     const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.commandLine, ['get', error.parcelId])}\` to see the current values, then retry the change`;
     return { message: error.message, code, exitCode, hint };
@@ -63,16 +64,34 @@ const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'n
  * A write with an Idempotency-Key whose answer was lost may have been applied. Re-running it with
  * the same key is safe: the service answers a repeat with the first result and applies it once.
  */
-function describeNetworkError(error: NetworkError, ctx: Context): ErrorInfo {
+async function describeNetworkError(error: NetworkError, ctx: Context): Promise<ErrorInfo> {
   const base = { code: error.code, exitCode: EXIT.UNAVAILABLE };
   const key = error.request?.idempotencyKey;
-  if (key === undefined || !MAYBE_APPLIED.has(error.code)) return { ...base, message: error.message, hint: error.hint };
-  const rerun = sameCommand(ctx.commandLine, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] });
+  // After a timeout the same command would time out again: it runs with twice the time, and with
+  // the retries of the settings rather than any --retries the user typed (often 0).
+  const longer = error.code === 'timeout' ? await longerTimeout(ctx) : undefined;
+  if (key === undefined || !MAYBE_APPLIED.has(error.code)) {
+    if (longer === undefined) return { ...base, message: error.message, hint: error.hint };
+    return { ...base, message: error.message, hint: `give the service more time: \`${sameCommand(ctx.commandLine, { drop: ['--timeout', '--retries'], add: ['--timeout', longer] })}\`` };
+  }
+  const rerun =
+    longer === undefined
+      ? sameCommand(ctx.commandLine, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] })
+      : sameCommand(ctx.commandLine, { drop: ['--idempotency-key', '--timeout', '--retries'], add: ['--timeout', longer, '--idempotency-key', key] });
   return {
     ...base,
     message: `${error.message}; the ${error.request?.method ?? 'request'} may have been applied (Idempotency-Key ${key})`,
-    hint: `re-run it with the same key to find out safely (a repeat is answered with the first result, never applied twice): \`${rerun}\``,
+    hint: `re-run it with the same key${longer === undefined ? '' : ' and more time'} to find out safely (a repeat is answered with the first result, never applied twice): \`${rerun}\``,
   };
+}
+
+/** Twice the timeout the command ran with, in seconds as `--timeout` takes it; undefined when the settings cannot be read. */
+async function longerTimeout(ctx: Context): Promise<string | undefined> {
+  try {
+    return String(((await ctx.target()).timeoutMs * 2) / 1000);
+  } catch {
+    return undefined;
+  }
 }
 
 async function profileName(ctx: Context): Promise<string> {
@@ -122,7 +141,9 @@ async function hintForStatus(error: ApiError, ctx: Context): Promise<string | un
       const scope = error.request ? requiredScope(error.request.method, error.request.path) : undefined;
       const needs = scope ? `this route needs the scope "${scope}"` : 'the key lacks a permission this route needs';
       const then = (await keyFromEnvironment(ctx)) ? 'then put it in PARCELS_API_KEY' : `then run \`${await loginCommand(ctx)}\``;
-      return `${needs}; create a key with it in the API console, ${then} (an unverified organisation cannot write at all)`;
+      // Verification only bars writes (spec 5.4): a read refused is the scope alone.
+      const unverified = scope === undefined || WRITE_SCOPES.has(scope) ? ' (an unverified organisation cannot write at all)' : '';
+      return `${needs}; create a key with it in the API console, ${then}${unverified}`;
     }
     case 404:
       return error.request?.path.startsWith('/deliveries/v1/parcels/')
@@ -162,7 +183,10 @@ function hintForConflict(error: ApiError, ctx: Context): string | undefined {
   }
 }
 
-function requiredScope(method: string, path: string): string | undefined {
+/** The scopes of the routes that change data: only these an unverified organisation is refused. */
+const WRITE_SCOPES: ReadonlySet<Scope> = new Set(['deliveries:write']);
+
+function requiredScope(method: string, path: string): Scope | undefined {
   const match = matchRoute(method, path.split('?')[0] ?? path);
   return match.route?.scope;
 }

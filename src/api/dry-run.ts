@@ -34,10 +34,20 @@ export interface CredentialSource {
   note: string;
 }
 
+/** The customer key from the environment, where the command found it. */
 export const API_KEY_SOURCE: CredentialSource = {
   shell: '"$PARCELS_API_KEY"',
-  note: "# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command",
+  note: '# the key is read from PARCELS_API_KEY, as this command read it',
 };
+
+/**
+ * The profile's key, read by `tokenCommand` (the user's own `parcels auth token` with their
+ * --profile/--base-url, from src/hint/hint.ts) inside the curl line as it runs: nothing is exported,
+ * so neither the shell's other commands nor a later `-p` are changed by it.
+ */
+export function profileKeySource(tokenCommand: string): CredentialSource {
+  return { shell: `"$(${tokenCommand})"`, note: `# \`${tokenCommand}\` hands over the profile's key as the line runs: no variable is set` };
+}
 
 /**
  * A recorder that also writes each request, as `formatDescription` prints it, to `write` (when

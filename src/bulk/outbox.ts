@@ -35,6 +35,9 @@ export interface OutboxEntry {
   seq: number;
   command: string;
   parcel: string | undefined;
+  /** The route it is sent to: what it is, read with its body (outbox-describe.ts). */
+  method: string;
+  path: string;
   /** Capture time, ms since the epoch. */
   capturedAt: number;
   state: 'waiting' | 'rejected';
@@ -162,7 +165,7 @@ export async function listOutbox(place: OutboxPlace): Promise<OutboxEntry[]> {
   const entries: OutboxEntry[] = [];
   for (const state of read.lines.values()) {
     if (state.sent === undefined) continue;
-    const base = { seq: state.sent.line, command: state.sent.command ?? '', parcel: state.sent.parcel, capturedAt: state.sent.at, body: parsedBody(state.sent.body) };
+    const base = { seq: state.sent.line, command: state.sent.command ?? '', parcel: state.sent.parcel, method: state.sent.method, path: state.sent.path, capturedAt: state.sent.at, body: parsedBody(state.sent.body) };
     entries.push(state.rejected ? { ...base, state: 'rejected', status: state.rejected.status, code: state.rejected.code } : { ...base, state: 'waiting' });
   }
   return entries.sort((a, b) => a.seq - b.seq);

@@ -5,7 +5,8 @@
  * A stale Date (from a cache, or a broken server clock) must not silently back-date writes, so:
  * - only a fresh answer teaches: a 2xx without an `Age` header;
  * - a skew above SKEW_WARN_S is trusted only once two answers agree (within SKEW_AGREE_S), in one
- *   command or across commands;
+ *   command or across commands; the first answer that shows it calls for a notice (nothing applied),
+ *   which the tracker says once, when the command ends, unless a later answer settles it;
  * - beyond SKEW_BOUND_S it is not applied at all unless PARCELS_TRUST_CLOCK_SKEW=1 says to;
  * - a target that says its clock is a test clock (the sandbox's `Parcels-Test-Clock` header) is
  *   trusted at once and without the bound, and is not warned about: its clock was moved on purpose.
@@ -68,8 +69,11 @@ export interface SkewState {
 
 export const NO_SKEW: SkewState = { applied: 0 };
 
-/** Why a warning is shown, with the skew it is about. */
-export type SkewNotice = { seconds: number; applied: boolean };
+/**
+ * Why a warning is shown, with the skew it is about: `seenOnce`, one answer showed it and nothing is
+ * applied until another agrees; else two agreed, and `applied` says whether `now` follows it.
+ */
+export type SkewNotice = { seconds: number; applied: boolean; seenOnce?: true };
 
 /** A measured skew, with one within the measurement's error (SKEW_NOISE_S) counted as none. */
 export function beyondNoise(seconds: number): number {
@@ -89,10 +93,13 @@ export function observe(state: SkewState, o: SkewObservation, trustBeyondBound: 
   const s = beyondNoise(o.seconds);
   if (Math.abs(s) <= SKEW_WARN_S) return { state: { applied: s } };
   const agreed = [state.candidate, state.accepted].some((earlier) => earlier !== undefined && agree(earlier, s));
-  if (!agreed) return { state: { ...state, testClock: false, candidate: s } };
-  const withinBound = Math.abs(s) <= SKEW_BOUND_S;
   // Once per target and change: a skew that moved by less than the warning threshold is the same news.
   const same = state.warned !== undefined && Math.abs(state.warned - s) <= SKEW_WARN_S;
+  if (!agreed) {
+    const waiting: SkewState = { ...state, testClock: false, candidate: s };
+    return same ? { state: waiting } : { state: waiting, notice: { seconds: s, applied: false, seenOnce: true } };
+  }
+  const withinBound = Math.abs(s) <= SKEW_BOUND_S;
   const next: SkewState = { applied: withinBound ? s : 0, accepted: s, warned: same ? (state.warned as number) : s };
   return same ? { state: next } : { state: next, notice: { seconds: s, applied: withinBound || trustBeyondBound } };
 }

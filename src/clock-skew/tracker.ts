@@ -1,6 +1,6 @@
 import { renderMessage } from '../io/render.js';
 import type { IO } from '../io/streams.js';
-import type { SkewObservation, SkewState } from './policy.js';
+import type { SkewNotice, SkewObservation, SkewState } from './policy.js';
 import { NO_SKEW, TRUST_SKEW_ENV, observe, skewToApply } from './policy.js';
 import { readClockSkew, writeClockSkew } from './store.js';
 import { UNTRUSTED_TEST_CLOCK_WARNING, skewWarning } from './warning.js';
@@ -42,6 +42,8 @@ export function skewTracker(init: {
   const writes: Promise<void>[] = [];
   let testClockTrusted = false;
   let warnedUntrusted = false;
+  /** A large skew one answer of this command showed, to be said when the command ends. */
+  let seenOnce: SkewNotice | undefined;
 
   const loaded = (): Promise<SkewState> => {
     loading ??= (async () => {
@@ -67,7 +69,11 @@ export function skewTracker(init: {
       }
       const result = observe(current, observation, trust);
       current = result.state;
-      if (result.notice !== undefined) writes.push(renderMessage(init.io, skewWarning(result.notice), 'warn'));
+      // A skew seen once is said once, at the end of the command, however many answers disagree
+      // after it; unless a later answer of the same command settles it (agrees, or shows no large skew).
+      if (result.notice?.seenOnce === true) seenOnce ??= result.notice;
+      else if (result.notice !== undefined) writes.push(renderMessage(init.io, skewWarning(result.notice), 'warn'));
+      if (current.candidate === undefined) seenOnce = undefined;
     }
     now = current;
     return current;
@@ -84,6 +90,7 @@ export function skewTracker(init: {
       // A command that asked nothing and heard nothing has nothing to keep (and must not resolve a target for it).
       if (loading === undefined && queued.length === 0) return;
       const final = await settled();
+      if (seenOnce !== undefined) writes.push(renderMessage(init.io, skewWarning(seenOnce), 'warn'));
       await Promise.all(writes);
       const key = await init.key();
       if (key === undefined || JSON.stringify(final) === JSON.stringify(kept ?? NO_SKEW)) return;

@@ -12,6 +12,7 @@ export const UNTRUSTED_TEST_CLOCK_WARNING =
 export function skewWarning(notice: SkewNotice): string {
   const direction = notice.seconds < 0 ? 'behind' : 'ahead of';
   const head = `The service's clock is ${spokenDuration(notice.seconds)} ${direction} this machine's (from its Date header)`;
+  if (notice.seenOnce === true) return `${head}; one answer says so: nothing is corrected until another agrees`;
   if (notice.applied) return `${head}; times given as now, -15m or today 14:30 are corrected by it`;
   return `${head}; not corrected, being over ${spokenDuration(SKEW_BOUND_S)}: fix the clock that is wrong, or set ${TRUST_SKEW_ENV}=1 to correct times by it`;
 }

@@ -112,6 +112,7 @@ async function diagnose(ctx: Context, required: readonly Scope[], waitMs: number
       signal: ctx.signal,
       loginCommand: await loginCommand(ctx),
       againCommand: otherCommand(ctx.commandLine, ['doctor']),
+      startOver: { reset: otherCommand(ctx.commandLine, ['sandbox', 'reset'], []), serve: otherCommand(ctx.commandLine, ['sandbox', 'serve', '--db', ':memory:'], []) },
       client: (options) => ctx.client(options),
     });
     report.checks.push(...findings.checks);

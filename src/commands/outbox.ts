@@ -1,7 +1,7 @@
 import { journalTarget } from '../bulk/target.js';
 import { presentList } from '../io/present.js';
 import { renderLine } from '../io/render.js';
-import { ageText, isoSeconds } from '../schemas/time-text.js';
+import { isoSeconds } from '../schemas/time-text.js';
 import { entryWhat } from '../bulk/outbox-describe.js';
 import type { outboxCommands } from '../definitions/outbox.js';
 import { defineCommand } from '../command-kit/types.js';
@@ -25,10 +25,11 @@ export default defineCommand<typeof outboxCommands.outbox, Record<string, never>
     const now = await ctx.serviceNow();
     const rows = entries.map((entry) => ({
       seq: entry.seq,
-      age: ageText(now - entry.capturedAt / 1000),
+      // Whole seconds since capture, a number for scripts (the table says it as `17s`).
+      age: Math.max(0, Math.floor(now - entry.capturedAt / 1000)),
       captured_at: isoSeconds(entry.capturedAt / 1000),
       command: entry.command,
-      parcel: entry.parcel ?? '',
+      parcel: entry.parcel ?? null,
       what: entryWhat(entry),
       state: entry.state === 'waiting' ? 'waiting' : `rejected ${entry.status ?? ''} ${entry.code ?? ''}`.trim(),
     }));

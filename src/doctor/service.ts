@@ -43,6 +43,8 @@ export async function checkService(input: {
   loginCommand: string;
   /** `parcels doctor` where the user's ran (their --profile, --base-url, --sandbox), to run again. */
   againCommand: string;
+  /** How to start a sandbox over, for a moved test clock: the embedded one's reset, a served one's fresh start. */
+  startOver: { reset: string; serve: string };
   /** Builds the probes' client (ctx.client): one attempt each, on the doctor's clock, telling it every answer's skew. */
   client: (options: ClientOptions) => ApiClient;
 }): Promise<ServiceFindings> {
@@ -110,7 +112,11 @@ export async function checkService(input: {
 
   const skewS = measured === undefined ? null : beyondNoise(measured);
   const trusted = testClock && trustsTestClock({ embedded: settings.sources.baseUrl === 'sandbox', baseUrl: settings.baseUrl, markedSandbox: settings.markedSandbox === true });
-  checks.push(clockCheck(skewS, testClock ? (trusted ? 'trusted' : 'untrusted') : 'none'));
+  const startOver =
+    settings.sources.baseUrl === 'sandbox'
+      ? `\`${input.startOver.reset}\` (it deletes every parcel, event and attempt)`
+      : `restart it on a new database, e.g. \`${input.startOver.serve}\` (it starts empty: no data is kept)`;
+  checks.push(clockCheck(skewS, testClock ? (trusted ? 'trusted' : 'untrusted') : 'none', startOver));
   return { checks, latencyMs: first.ms, skewS, scopes };
 }
 
@@ -153,11 +159,12 @@ function writeRefusal(error: ApiError): string {
 }
 
 /** The clock check; a test clock (Parcels-Test-Clock) counts only where trustsTestClock allows it. */
-function clockCheck(skewS: number | null, testClock: 'none' | 'trusted' | 'untrusted'): CheckResult {
+function clockCheck(skewS: number | null, testClock: 'none' | 'trusted' | 'untrusted', startOver: string): CheckResult {
   if (skewS === null) return skipped('clock', 'no answer carried a Date header');
   const size = Math.abs(skewS);
   const apart = `${spokenDuration(size)} ${skewS > 0 ? 'behind' : 'ahead of'}`;
-  if (testClock === 'trusted') return ok('clock', `the sandbox runs a test clock, moved on purpose${size === 0 ? '' : `: this machine's clock is ${apart} it`}`);
+  // Information, not a fault of this machine: how far the test clock was moved, and how to start over.
+  if (testClock === 'trusted') return ok('clock', `the sandbox runs a test clock, moved on purpose${size === 0 ? '' : `: this machine's clock is ${apart} it`}; to start over: ${startOver}`);
   const said = testClock === 'untrusted' ? ' (it says it runs a test clock, which is believed only from a sandbox)' : '';
   const detail = `${size === 0 ? 'in step with the service' : `this machine's clock is ${apart} the service`}${said}`;
   const fix = "synchronise this machine's clock (NTP): event and attempt times more than 5 minutes ahead are rejected";

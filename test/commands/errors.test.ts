@@ -27,6 +27,17 @@ describe('authentication and permission', () => {
     expect(await allParcels(h)).toEqual([]);
   });
 
+  it('a read refused for its scope: the hint names the read scope and says nothing about writing', async () => {
+    const r = await h.cli(['usage'], { env: { PARCELS_API_KEY: READ_ONLY_KEY } });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'Error: this route requires the scope usage:read, which the API key does not have\n' +
+        'Hint: this route needs the scope "usage:read"; create a key with it in the API console, then put it in PARCELS_API_KEY\n',
+    });
+  });
+
   it('an expired key → exit 3 with a login hint', async () => {
     const r = await h.cli(['list'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
     expect(r).toEqual({
@@ -118,11 +129,19 @@ describe('usage errors', () => {
       stdout: '',
       stderr:
         'Error: --base-url: no API base URL for profile "default"\n' +
-        "Hint: run `parcels auth login --profile default` with --base-url and your service's address, set PARCELS_BASE_URL, or try the local sandbox: `parcels list --status registered --sandbox`\n",
+        "Hint: try the local sandbox: `parcels list --status registered --sandbox`, or save your service's address (for URL) with `parcels auth login --profile default --base-url URL` or PARCELS_BASE_URL\n",
     });
-    const sandboxed = h.record(await runCli(hintedCommands(r.stderr)[1] as string[], { env }));
+    const [sandbox, login] = hintedCommands(r.stderr);
+    const sandboxed = h.record(await runCli(sandbox as string[], { env }));
     expect(sandboxed.code, sandboxed.stderr).toBe(0);
     expect(sandboxed.stderr).toMatch(/^Using the local sandbox; its data is kept in .*\nNo parcels found\.\n$/);
+    // The login, pasted with the service's address for URL, saves it: the command then runs (before, it said "no base URL" again).
+    expect(login).toEqual(['auth', 'login', '--profile', 'default', '--base-url', 'URL']);
+    const filled = (login as string[]).map((word) => (word === 'URL' ? h.sandbox.url : word));
+    const saved = await runCli([...filled, '--with-key-stdin'], { env: { ...env, PARCELS_API_KEY: undefined }, stdin: FULL_KEY });
+    expect(saved.code, saved.stderr).toBe(0);
+    const again = await runCli(['list', '--status', 'registered'], { env });
+    expect(again.code, again.stderr).toBe(0);
   });
 
   it('--output xml → exit 2 with a message naming --output, and nothing sent', async () => {

@@ -177,6 +177,49 @@ describe('a write whose answer was lost', () => {
   });
 });
 
+describe('a timeout', () => {
+  it('a write that timed out: the re-run hint doubles --timeout and drops --retries 0, keeps the key, and is answered "(replayed)"', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'parcels-slow-')), 'shared.db');
+    // Answers long after the client gives up (the write is applied before the answer is held back).
+    const slow = await startSandbox({ seed: TEST_SEED, db, port: 0, faults: { latencyMs: 30_000 } });
+    const healthy = await startSandbox({ seed: TEST_SEED, db, port: 0 });
+    try {
+      const dir = tempConfigDir();
+      const r = await h.cli(['create', ...PARCEL_FLAGS, '--timeout', '0.5', '--retries', '0'], { dir, env: { PARCELS_BASE_URL: slow.url } });
+      const key = /Idempotency-Key ([0-9a-f-]{36})\)/.exec(r.stderr)?.[1] as string;
+      expect(r).toEqual({
+        code: 8,
+        stdout: '',
+        stderr:
+          `Error: no complete answer within the timeout (500 ms); the POST may have been applied (Idempotency-Key ${key})\n` +
+          'Hint: re-run it with the same key and more time to find out safely (a repeat is answered with the first result, never applied twice): ' +
+          `\`parcels create ${PARCEL_FLAGS.join(' ')} --timeout 1 --idempotency-key ${key}\`\n`,
+      });
+      const [rerun] = hintedCommands(r.stderr);
+      const replayed = await h.cli(rerun as string[], { dir, env: { PARCELS_BASE_URL: healthy.url } });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(replayed.stderr).toBe(`✓ Created parcel ${UUID_IN_TEXT.exec(replayed.stdout)?.[0] ?? ''} (replayed)\n`);
+    } finally {
+      await slow.close();
+      await healthy.close();
+    }
+  });
+
+  it('a read that timed out: the hint runs it again with twice the time, without --retries 0', async () => {
+    const slow = await startSandbox({ seed: TEST_SEED, db: ':memory:', port: 0, faults: { latencyMs: 30_000 } });
+    try {
+      const r = await h.cli(['couriers', '--timeout', '0.5', '--retries', '0'], { env: { PARCELS_BASE_URL: slow.url } });
+      expect(r).toEqual({
+        code: 8,
+        stdout: '',
+        stderr: 'Error: no complete answer within the timeout (500 ms)\nHint: give the service more time: `parcels couriers --timeout 1`\n',
+      });
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('(replayed)', () => {
   it('events add and attempts add repeated with the same key say so, and record once', async () => {
     const id = await createParcel(h);

@@ -83,9 +83,33 @@ describe('parcels outbox', () => {
     expect(listed.map((e) => [e.seq, e.command, e.what, e.state])).toEqual([
       [1, 'create', 'DEMO-BIKE 1234AB 10', 'waiting'],
       [2, 'create', 'DEMO-BIKE 1011AB 7', 'waiting'],
-      [3, 'attempts add', 'outcome 1 failed', 'waiting'],
+      [3, 'attempts add', 'outcome failed', 'waiting'],
     ]);
     expect(await h.cli(['--sandbox', 'outbox', '-q'], opts)).toEqual({ code: 0, stdout: '1\n2\n3\n', stderr: '' });
+  });
+
+  it('--json: the age in whole seconds as a number, no parcel as null, what each entry carries', async () => {
+    const opts = await sandboxed();
+    await h.cli(['--sandbox', ...CREATE.slice(0, -3), '1234AB', '--number', '99', '--offline'], opts);
+    await h.cli(['--sandbox', 'events', 'add', MISSING, '--status', 'picked_up', '--offline'], opts);
+    const listed = json(await h.cli(['--sandbox', 'outbox', '--json'], opts)) as Array<Record<string, unknown>>;
+    expect(listed).toEqual([
+      { seq: 1, age: expect.any(Number), captured_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), command: 'create', parcel: null, what: 'DEMO-BIKE 1234AB 99', state: 'waiting' },
+      { seq: 2, age: expect.any(Number), captured_at: expect.stringMatching(/Z$/), command: 'events add', parcel: MISSING, what: 'status picked_up', state: 'waiting' },
+    ]);
+    for (const entry of listed) expect(Number.isInteger(entry.age) && (entry.age as number) >= 0).toBe(true);
+  });
+
+  it('after a flush, the rejected entry still says what it was', async () => {
+    const opts = await sandboxed();
+    await h.cli(['--sandbox', 'events', 'add', MISSING, '--status', 'picked_up', '--offline'], opts);
+    await h.cli(['--sandbox', 'attempts', 'add', MISSING, '--outcome', 'failed', '--reason', 'not_at_home', '--offline'], opts);
+    expect((await h.cli(['--sandbox', 'outbox', 'flush'], opts)).code).toBe(4);
+    const listed = json(await h.cli(['--sandbox', 'outbox', '--json'], opts)) as Array<Record<string, unknown>>;
+    expect(listed.map((e) => [e.seq, e.command, e.parcel, e.what, e.state])).toEqual([
+      [1, 'events add', MISSING, 'status picked_up', 'rejected 404 parcel_not_found'],
+      [2, 'attempts add', MISSING, 'outcome failed not_at_home', 'rejected 404 parcel_not_found'],
+    ]);
   });
 });
 
@@ -108,7 +132,7 @@ describe('a way out for rejected entries, and a doctor fix that works', () => {
     expect(await h.cli(drop as string[], opts)).toEqual({
       code: 0,
       stdout: '',
-      stderr: `✓ Removed #1: events add ${MISSING} status 2 in_transit\n`,
+      stderr: `✓ Removed #1: events add ${MISSING} status in_transit\n`,
     });
     expect(await h.cli(['--sandbox', 'outbox'], opts)).toEqual({ code: 0, stdout: '', stderr: 'The outbox is empty.\n' });
     const again = JSON.parse((await h.cli(['--sandbox', 'doctor', '--json'], opts)).stdout) as { checks: Array<Record<string, unknown>> };
@@ -126,7 +150,7 @@ describe('a way out for rejected entries, and a doctor fix that works', () => {
       stderr: 'Error: SEQ: no outbox entry 7; nothing was removed\nHint: run `parcels outbox --sandbox` to see the entries and their numbers\n',
     });
     expect((await h.cli(hintedCommands(unknown.stderr)[0] as string[], opts)).code).toBe(0);
-    expect(await h.cli(['--sandbox', 'outbox', 'drop', '2'], opts)).toEqual({ code: 0, stdout: '', stderr: `✓ Removed #2: events add ${MISSING} status 1 picked_up\n` });
+    expect(await h.cli(['--sandbox', 'outbox', 'drop', '2'], opts)).toEqual({ code: 0, stdout: '', stderr: `✓ Removed #2: events add ${MISSING} status picked_up\n` });
     expect(await h.cli(['--sandbox', 'outbox', '-q'], opts)).toEqual({ code: 0, stdout: '1\n', stderr: '' });
     expect(await h.cli(['--sandbox', 'outbox', 'drop'], opts)).toEqual({
       code: 2,
@@ -148,8 +172,8 @@ describe('outbox flush', () => {
     const r = await h.cli(['--sandbox', 'outbox', 'flush', '--no-color'], { ...opts, tty: true });
     expect(r.code).toBe(4);
     const lines = r.stdout.split('\n');
-    expect(lines.slice(0, 2)).toEqual([`✓ #1 events add ${id} status 2 in_transit: sent`, `✓ #2 attempts add ${id} outcome 1 failed: sent`]);
-    expect(lines[2]).toMatch(new RegExp(`^✗ #3 events add ${MISSING} status 1 picked_up: rejected 404 parcel_not_found: `));
+    expect(lines.slice(0, 2)).toEqual([`✓ #1 events add ${id} status in_transit: sent`, `✓ #2 attempts add ${id} outcome failed not_at_home: sent`]);
+    expect(lines[2]).toMatch(new RegExp(`^✗ #3 events add ${MISSING} status picked_up: rejected 404 parcel_not_found: `));
     expect(r.stderr).toMatch(
       /^! Outbox: 3 entries: 2 created \(1 status event, 1 delivery attempt\), 1 failed; 0 still waiting in \d+\.\d s\nHint: `parcels outbox drop --rejected --sandbox` removes what the service rejected\n$/,
     );

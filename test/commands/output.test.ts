@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { shouldColour } from '../../src/io/streams.js';
 import type { CliResult } from '../helpers/cli.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
 import { FULL_KEY } from '../helpers/seed.js';
 import type { Harness } from './harness.js';
@@ -52,9 +52,29 @@ describe('--dry-run', () => {
         '\n' +
         `${body}\n` +
         '\n' +
-        "# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command\n" +
+        '# the key is read from PARCELS_API_KEY, as this command read it\n' +
         `printf 'Authorization: Bearer %s\\n' "$PARCELS_API_KEY" | curl -sS -X POST ${url} -H 'Accept: application/json' -H @- -H 'Content-Type: application/json' -H 'Idempotency-Key: ${key}' --data-binary '${body}'\n`,
     );
+  });
+
+  it("a profile's key: the curl line reads it with that profile's `auth token` as it runs, exporting nothing; the key never shows", async () => {
+    const dir = tempConfigDir();
+    const noEnv = { PARCELS_API_KEY: undefined, PARCELS_BASE_URL: undefined };
+    expect((await h.cli(['auth', 'login', '-p', 'ops', '--base-url', h.sandbox.url, '--with-key-stdin', '--no-verify'], { dir, env: noEnv, stdin: FULL_KEY })).code).toBe(0);
+    const r = await h.cli(['couriers', '-p', 'ops', '--dry-run'], { dir, env: noEnv });
+    expect(r.code, r.stderr).toBe(0);
+    const url = `${h.sandbox.url}/account/v1/couriers`;
+    expect(r.stdout.split('\n').slice(-3)).toEqual([
+      "# `parcels auth token -p ops` hands over the profile's key as the line runs: no variable is set",
+      `printf 'Authorization: Bearer %s\\n' "$(parcels auth token -p ops)" | curl -sS ${url} -H 'Accept: application/json' -H @-`,
+      '',
+    ]);
+    expect(r.stdout).not.toContain('export');
+    expect(r.stdout + r.stderr).not.toContain(FULL_KEY);
+    // The command it names prints that profile's key when captured (as $(…) captures it).
+    // (Run outside the harness's record: the key on its stdout is the point here.)
+    const token = await runCli(['auth', 'token', '-p', 'ops'], { env: h.env({ PARCELS_CONFIG_DIR: dir, ...noEnv }) });
+    expect(token).toEqual({ code: 0, stdout: `${FULL_KEY}\n`, stderr: '' });
   });
 
   it('create does not claim on stderr that a parcel was created', async () => {

@@ -54,7 +54,7 @@ describe('the built CLI', () => {
     expect(await parcels(['outbox', 'drop', '1', '--base-url', 'http://127.0.0.1:9'], { env: { ...env, PARCELS_API_KEY: FULL_KEY } })).toEqual({
       code: 0,
       stdout: '',
-      stderr: '✓ Removed #1: events add 00000000-0000-4000-8000-000000000000 status 1 picked_up\n',
+      stderr: '✓ Removed #1: events add 00000000-0000-4000-8000-000000000000 status picked_up\n',
     });
   }, 30_000);
 });

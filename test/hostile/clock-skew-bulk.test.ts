@@ -87,12 +87,12 @@ describe('the outbox against a service 30 min behind', () => {
     const queued = await runCli(['events', 'add', ID, '--status', '2', '--queue'], { env });
     expect(queued.stderr).toMatch(/^! queued \(1 waiting\)/);
     const event = JSON.parse(server.seen.filter((r) => r.method === 'POST').at(-1)?.body as string) as { occurred_at: number };
-    const listed = JSON.parse((await runCli(['outbox', '--json'], { env })).stdout) as { captured_at: string; age: string }[];
+    const listed = JSON.parse((await runCli(['outbox', '--json'], { env })).stdout) as { captured_at: string; age: number }[];
     expect(listed).toHaveLength(1);
     const captured = Date.parse(listed[0]?.captured_at as string) / 1000;
     expect(Math.abs(captured - event.occurred_at)).toBeLessThan(60);
     expect(Math.abs(captured - (nowS() - SKEW_S))).toBeLessThan(60);
     // Its age counts on the same clock: seconds, not half an hour.
-    expect(listed[0]?.age).toMatch(/^\ds$/);
+    expect(listed[0]?.age).toBeLessThan(10);
   });
 });

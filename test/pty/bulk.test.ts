@@ -117,7 +117,7 @@ describe.skipIf(!hasPty)('the outbox on a terminal', () => {
     expect(flush.code).toBe(0);
     // On a terminal (issue 20): a line per entry saying what it was, and a summary counting by kind.
     expect(flush.lines).toHaveLength(3);
-    expect(flush.lines[0]).toBe(`✓ #1 events add ${id} status 2 in_transit: sent`);
+    expect(flush.lines[0]).toBe(`✓ #1 events add ${id} status in_transit: sent`);
     expect(flush.lines[1]).toMatch(/^✓ #2 create A-BIKE 1234AB 7: sent, parcel [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(flush.lines[2]).toMatch(/^✓ Outbox: 2 entries: 2 created \(1 status event, 1 parcel\), 0 failed; 0 still waiting in \d+\.\d s$/);
 

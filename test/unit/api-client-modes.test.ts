@@ -71,7 +71,7 @@ describe('recording mode (--dry-run)', () => {
     expect(recorder.requests[1]?.body).toBe('{"parcel_weight":5}');
     expect(c.recorded).toBe(recorder.requests);
     expect(printed).toEqual(recorder.requests.map((d) => formatDescription(d)));
-    expect(printed[0]).toContain("# `export PARCELS_API_KEY=$(parcels auth token)` sets the profile's key for this command\nprintf ");
+    expect(printed[0]).toContain("# the key is read from PARCELS_API_KEY, as this command read it\nprintf ");
     expect(printed.join('')).not.toContain(KEY);
   });
 

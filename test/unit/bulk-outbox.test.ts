@@ -79,8 +79,8 @@ describe('offline outbox', () => {
     expect(await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, 'outbox-key-0001') }, 1000)).toEqual({ waiting: 1 });
     expect(await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 2, at + 60, 'outbox-key-0002') }, 2000)).toEqual({ waiting: 2 });
     expect(await listOutbox(place)).toEqual([
-      { seq: 1, command: 'events add', parcel, capturedAt: 1000, state: 'waiting', body: { status: 1, occurred_at: at } },
-      { seq: 2, command: 'events add', parcel, capturedAt: 2000, state: 'waiting', body: { status: 2, occurred_at: at + 60 } },
+      { seq: 1, command: 'events add', parcel, method: 'POST', path: `/deliveries/v1/parcels/${parcel}/events`, capturedAt: 1000, state: 'waiting', body: { status: 1, occurred_at: at } },
+      { seq: 2, command: 'events add', parcel, method: 'POST', path: `/deliveries/v1/parcels/${parcel}/events`, capturedAt: 2000, state: 'waiting', body: { status: 2, occurred_at: at + 60 } },
     ]);
 
     sandbox = await startSandbox({ db });
@@ -139,7 +139,7 @@ describe('offline outbox', () => {
     expect(back.results).toEqual([{ line: 1, ok: false, outcome: 'failed', error: { status: 404, code: 'parcel_not_found', message: expect.any(String) } }]);
     expect(back.summary).toMatchObject({ failed: 1, left: 0, exitCode: 4 });
     expect(await listOutbox(place)).toEqual([
-      { seq: 1, command: 'events add', parcel: missing, capturedAt: 5, state: 'rejected', status: 404, code: 'parcel_not_found', body: expect.objectContaining({ status: 1 }) },
+      { seq: 1, command: 'events add', parcel: missing, method: 'POST', path: `/deliveries/v1/parcels/${missing}/events`, capturedAt: 5, state: 'rejected', status: 404, code: 'parcel_not_found', body: expect.objectContaining({ status: 1 }) },
     ]);
     // Moved aside: never sent again.
     expect((await flush(sandbox.url)).results).toEqual([]);

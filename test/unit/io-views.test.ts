@@ -165,19 +165,22 @@ describe('the batches and outbox views at a terminal', () => {
     expect(narrow.stderr()).toBe('Not shown at 100 columns: INPUT, AGE (widen the terminal, or use -o wide or --json)\n');
   });
 
-  it('the outbox: its capture time in the display zone, the command shortened (free text), the state whole', async () => {
-    const rows = [{ seq: 1, age: '2m', captured_at: '2026-11-22T19:55:47.000Z', command: 'events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit', parcel: '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21', state: 'rejected 409 parcel_delivered' }];
+  it('the outbox: what each entry carries and its state, whole at 100 columns; the capture time in the display zone when there is room', async () => {
+    const create = { seq: 1, age: 120, captured_at: '2026-11-22T19:55:47.000Z', command: 'create', parcel: null, what: 'DEMO-BIKE 1234AB 99', state: 'waiting' };
+    const event = { seq: 2, age: 61, captured_at: '2026-11-22T19:56:46.000Z', command: 'events add', parcel: '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21', what: 'status picked_up', state: 'waiting' };
     const c = captureIO({ tty: true, columns: 100 });
     c.io.timeZone = 'Europe/Amsterdam';
-    await renderList(c.io, rows, { format: 'table', now: NOW, view: 'outbox' });
+    await renderList(c.io, [create, event], { format: 'table', now: NOW, view: 'outbox' });
     expect(c.stdout()).toBe(
-      'SEQ  AGE  COMMAND                PARCEL                                STATE\n' +
-        '1    2m   events add 0b0c6a52-…  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  rejected 409 parcel_delivered\n',
+      'SEQ  AGE  COMMAND     PARCEL                                WHAT                 STATE\n' +
+        '1    2m   create      -                                     DEMO-BIKE 1234AB 99  waiting\n' +
+        '2    1m   events add  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  status picked_up     waiting\n',
     );
     expect(c.stderr()).toBe('Not shown at 100 columns: CAPTURED (widen the terminal, or use -o wide or --json)\n');
+    // After a flush: the rejected entry still says what it was.
     const wide = captureIO({ tty: true, columns: 200 });
     wide.io.timeZone = 'Europe/Amsterdam';
-    await renderList(wide.io, rows, { format: 'table', now: NOW, view: 'outbox' });
-    expect(wide.stdout().split('\n')[1]).toContain('  2026-11-22T20:55:47+01:00  events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit  ');
+    await renderList(wide.io, [create, { ...event, state: 'rejected 409 parcel_delivered' }], { format: 'table', now: NOW, view: 'outbox' });
+    expect(wide.stdout().split('\n')[2]).toBe('2    1m   2026-11-22T20:56:46+01:00  events add  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  status picked_up     rejected 409 parcel_delivered');
   });
 });

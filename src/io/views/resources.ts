@@ -5,7 +5,7 @@
  * the generic view (layout.ts). `-o wide` and `--fields` show the fields themselves.
  */
 import { codeName, isTimestampValue, statusStyle } from '../format.js';
-import { isoUtcSeconds, relativeTime, timeText } from '../../schemas/time-text.js';
+import { ageText, isoUtcSeconds, relativeTime, timeText } from '../../schemas/time-text.js';
 import type { FormatContext } from '../format.js';
 import { styles } from '../colour.js';
 import { sanitize } from '../sanitize.js';
@@ -93,6 +93,20 @@ function ageColumn(header: string, field: string, priority: number): Column {
     cell: (item, ctx: FormatContext) => {
       const at = seconds(read(item, field));
       return at !== undefined ? relativeTime(at, ctx.now) : '';
+    },
+  };
+}
+
+/** An age given in seconds (`age: 17`), as a cell shows ages: `17s`. */
+function secondsAgeColumn(header: string, field: string, priority: number): Column {
+  return {
+    header,
+    id: false,
+    priority,
+    has: (item) => typeof read(item, field) === 'number',
+    cell: (item, ctx) => {
+      const value = read(item, field);
+      return typeof value === 'number' ? ageText(value) : fieldColumn(field).cell(item, ctx);
     },
   };
 }
@@ -205,10 +219,12 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
     idField: 'seq',
     columns: [
       fieldColumn('seq', 'SEQ', { priority: ID }),
-      fieldColumn('age', 'AGE', { priority: 20 }),
+      secondsAgeColumn('AGE', 'age', 20),
       timeColumn('CAPTURED', 'captured_at', 10),
-      fieldColumn('command', 'COMMAND', { priority: 60, text: true }),
+      fieldColumn('command', 'COMMAND', { priority: 60, text: false }),
       fieldColumn('parcel', 'PARCEL', { priority: 40 }),
+      // What the request carries tells two entries apart: shown whole at any width (other columns go first).
+      fieldColumn('what', 'WHAT', { priority: 65, text: false }),
       fieldColumn('state', 'STATE', { priority: 70 }),
     ],
   },
