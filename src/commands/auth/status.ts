@@ -40,11 +40,9 @@ export default defineCommand<typeof authCommands.authStatus, StatusOptions>({
     if (settings.apiKey === undefined) {
       // As gh does: not logged in is a failure of its own (exit 3), with the command that logs in.
       await show(ctx, record);
-      throw new NotLoggedInError(`not logged in: no API key for profile "${settings.profile}"`, [
-        'run ',
-        hintCommand(['auth', 'login', '--profile', settings.profile], ['--base-url']),
-        ', or set PARCELS_API_KEY',
-      ]);
+      // Without a base URL, login needs one: the hint says where it goes.
+      const login = settings.baseUrl === undefined ? hintCommand(['auth', 'login', '--profile', settings.profile, '--base-url', 'URL'], []) : hintCommand(['auth', 'login', '--profile', settings.profile], ['--base-url']);
+      throw new NotLoggedInError(`not logged in: no API key for profile "${settings.profile}"`, ['run ', login, ', or set PARCELS_API_KEY']);
     }
     if (offline) {
       await show(ctx, record);
