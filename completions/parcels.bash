@@ -1,6 +1,6 @@
 # parcels shell completion, written by scripts/gen-completions.mjs. The commands, flags and values
 # come from `parcels __complete`, which derives them from the command definitions.
-# Install: parcels completion bash > ~/.local/share/bash-completion/completions/parcels (or source it from ~/.bashrc)
+# Install: mkdir -p ~/.local/share/bash-completion/completions && parcels completion bash > ~/.local/share/bash-completion/completions/parcels (or source it from ~/.bashrc)
 
 # bash splits words at ':' and '=' (COMP_WORDBREAKS); the words are joined back before asking
 # parcels, and each candidate is cut down to the part bash replaces.
@@ -22,9 +22,14 @@ _parcels_complete() {
   local out line
   out=$(parcels __complete "${words[@]}" 2>/dev/null) || return 0
   COMPREPLY=()
+  # A file name is wanted here: readline's own file completion does it.
+  if [[ $out == :files* ]]; then
+    compopt -o default 2>/dev/null
+    return 0
+  fi
   while IFS= read -r line; do
     [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
   done <<<"$out"
   COMPREPLY=("${COMPREPLY[@]#"$strip"}")
 }
-complete -o default -F _parcels_complete parcels
+complete -F _parcels_complete parcels

@@ -13,6 +13,7 @@ import { describeError, describeUsageError } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
 import { closest } from './io/did-you-mean.js';
+import { wrapList } from './io/wrap.js';
 import { tokenize, typedFlag } from './hint/hint.js';
 import { commandPath, parserErrorInfo, usageLine, wantsJsonErrors } from './command-kit/parser-errors.js';
 import { commandLine } from './command-kit/command-line.js';
@@ -23,7 +24,7 @@ import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
-import { argValuesHelp, helpFor, topLevelHelp } from './help.js';
+import { argValuesHelp, commandsFirst, helpFor, topLevelHelp } from './help.js';
 import { groupDescription } from './definitions/groups.js';
 
 export { COMMANDS };
@@ -53,13 +54,24 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
     return EXIT.OK;
   }
+  if (argv.length === 1 && (argv[0] === '-v' || argv[0] === '--verbose')) {
+    // gh and kubectl users type `-v` for the version: say what it is here, not the whole help.
+    await writeOut(
+      (deps.io ?? systemIO({ noColor: true })).stderr,
+      `Error: ${argv[0]} traces a command's requests to stderr (it means --verbose, not the version): it goes with a command, as in parcels ${argv[0]} get <id>\nHint: for the version, run \`parcels version\`\n`,
+    );
+    return EXIT.USAGE;
+  }
   if (argv[0] === 'help' && argv.length > 1) {
     const request = helpFor(argv.slice(1), COMMANDS);
     if ('unknown' in request) {
       const { message, topics, commands } = request.unknown;
-      const meant = closest(argv.slice(1).join(' '), [...topics, ...commands]);
+      const groups = [...new Set(commands.map((name) => name.split(' ')[0] as string))];
+      const meant = closest(argv.slice(1).join(' '), [...topics, ...groups, ...commands]);
       const hint = meant === undefined ? '' : `Hint: did you mean \`parcels help ${meant}\`?\n`;
-      await writeOut((deps.io ?? systemIO({ noColor: true })).stderr, `Error: ${message}\n${hint}Topics: ${topics.join(', ')}\nCommands: ${commands.join(', ')}\n`);
+      const io = deps.io ?? systemIO({ noColor: true });
+      const listed = wrapList(commands, (io.stderrIsTTY ? io.columns : 80) - 2).map((line) => `  ${line}`);
+      await writeOut(io.stderr, `Error: ${message}\n${hint}Topics: ${topics.join(', ')}\nCommands:\n${listed.join('\n')}\n`);
       return EXIT.USAGE;
     }
     argv = request.argv;
@@ -106,7 +118,7 @@ function processSignals(): { signal: AbortSignal; claimSecond(): AbortSignal; di
 }
 
 async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, claimSecond: () => AbortSignal): Promise<number> {
-  const { Command, CommanderError, Option } = await import('commander');
+  const { Command, CommanderError, Help, Option } = await import('commander');
   // Before commander has parsed anything, only the global flags are known.
   const globalsOnly = commandLine(argv);
   const io = deps.io ?? systemIO({ noColor: typedFlag(globalsOnly, longFlag(GLOBAL_FLAGS.color)) });
@@ -156,7 +168,10 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
   const globalAttributes = addFlags(program, GLOBAL_FLAGS);
   // Every subcommand's help lists the global flags it accepts (not --version, which only the top level takes).
   program.options.find((option) => option.long === '--version')?.hideHelp();
-  program.configureHelp({ showGlobalOptions: true });
+  program.configureHelp({
+    showGlobalOptions: true,
+    formatHelp: (command, helper) => commandsFirst(Help.prototype.formatHelp.call(helper, command, helper)),
+  });
 
   const groups = new Map<string, CommanderCommand>();
   const parentOf = (def: CommandDefinition): CommanderCommand => {

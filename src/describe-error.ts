@@ -2,6 +2,7 @@ import { spokenDuration } from './schemas/time-text.js';
 import { FLAG_FOR_FIELD } from './args/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
+import { renderError } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, JqFalseError, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
 import type { Scope } from './schemas/routes.js';
@@ -108,6 +109,20 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Several failures of one command (`track A B`, one per parcel not read), each rendered as the
+ * command's one error would be, in order: the exit code is the first one's.
+ */
+export async function reportEach(ctx: Context, errors: readonly unknown[]): Promise<number> {
+  let first: number | undefined;
+  for (const error of errors) {
+    const described = await describeError(error, ctx);
+    await renderError(ctx.io, described, { format: ctx.outputFormat() });
+    first ??= described.exitCode;
+  }
+  return first ?? EXIT.OK;
 }
 
 /** `parcels auth login` for the profile in use, with the --base-url the user typed (or `baseUrl`, the host the key is wanted for). */

@@ -90,6 +90,25 @@ interface HelpCommand {
   flags: Readonly<Record<string, unknown>>;
 }
 
+/** The heading of the flags every command takes, last in every help (gh's "inherited flags"). */
+export const GLOBAL_OPTIONS_TITLE = 'Global options';
+
+/**
+ * A commander help text with its sections in the house order: usage and description, the
+ * subcommands, the command's arguments and options, then the global options (renamed from
+ * commander's "Global Options"). Sections are the blocks commander starts with a heading line.
+ */
+export function commandsFirst(text: string): string {
+  const blocks = text.split(/\n(?=[A-Z][A-Za-z ]*:\n)/);
+  const [head = '', ...sections] = blocks;
+  const rank = (block: string): number => (block.startsWith('Commands:') ? 0 : block.startsWith('Global Options:') ? 2 : 1);
+  const ordered = sections
+    .map((block, index) => ({ block, index }))
+    .sort((a, b) => rank(a.block) - rank(b.block) || a.index - b.index)
+    .map(({ block }) => block.replace(/^Global Options:/, `${GLOBAL_OPTIONS_TITLE}:`).replace(/\n*$/, '\n'));
+  return [head.replace(/\n*$/, '\n'), ...ordered].join('\n');
+}
+
 /** Help never wraps narrower than this, whatever the terminal says. */
 const MIN_WIDTH = 40;
 /** Piped, or a width the terminal does not give: the classic 80 columns. */
@@ -164,12 +183,13 @@ export function topLevelHelp(commands: readonly HelpCommand[], globals: readonly
     '',
     'Track parcels with the Parcel Delivery Tracking API',
     '',
-    'Options:',
-    twoColumns(options, left, width),
-    '',
     ...sections.flatMap(({ title, rows }) => [`${title}:`, twoColumns(rows, left, width), '']),
     'Help:',
     twoColumns([help], left, width),
+    '',
+    // As gh and kubectl do: the commands first, the flags every command takes after them.
+    `${GLOBAL_OPTIONS_TITLE}:`,
+    twoColumns(options, left, width),
     '',
     'Examples:',
     ...examples.map((e) => `  ${e}`),

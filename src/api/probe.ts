@@ -40,3 +40,19 @@ export async function probe(request: () => Promise<ApiResponse>): Promise<Probe>
     throw error;
   }
 }
+
+/** What a scope's probe says of the key: it holds the scope, it lacks it (403), or the probe did not tell. */
+export type ScopeState = 'held' | 'missing' | 'unknown';
+
+export function scopeState(p: Probe): ScopeState {
+  if (p.response !== undefined) return 'held';
+  if (p.error instanceof ApiError && p.error.status === 403) return 'missing';
+  return 'unknown';
+}
+
+/** Every scope's probe at once, in the order of SCOPES (no retries are added here: the client's own apply). */
+export async function probeScopes(client: ApiClient, signal: AbortSignal): Promise<Record<Scope, Probe>> {
+  const requests = scopeRequests(client, signal);
+  const results = await Promise.all(SCOPES.map((scope) => probe(requests[scope])));
+  return Object.fromEntries(SCOPES.map((scope, i) => [scope, results[i] as Probe])) as Record<Scope, Probe>;
+}

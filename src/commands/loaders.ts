@@ -50,6 +50,7 @@ const LOADERS = new Map<CommandDefinition, () => Loaded>([
   [definitions.sandboxLogs, () => import('./sandbox/logs.js')],
   [definitions.sandboxUi, () => import('./sandbox/ui.js')],
   [definitions.completion, () => import('./completion.js')],
+  [definitions.version, () => import('./version.js')],
 ]);
 
 /** Commands that are another command under a second name: each runs its twin's module. */

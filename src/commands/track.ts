@@ -1,5 +1,5 @@
 import { spokenDuration } from '../schemas/time-text.js';
-import { NotDeliveredError, UsageError } from '../errors.js';
+import { NotDeliveredError, ReportedFailure, UsageError } from '../errors.js';
 import { renderMessage } from '../io/render.js';
 import { sanitize } from '../io/sanitize.js';
 import { isLoopbackUrl } from '../schemas/host.js';
@@ -13,7 +13,9 @@ import type { trackCommands } from '../definitions/track.js';
 import { defineCommand } from '../command-kit/types.js';
 import { parcelIds } from '../track/ids.js';
 import { rememberParcelIds } from '../args/parcel-id.js';
-import { readSnapshots } from '../track/read.js';
+import { readSnapshots, readSnapshotsEach } from '../track/read.js';
+import type { SnapshotResult } from '../track/read.js';
+import { reportEach } from '../describe-error.js';
 import { WatchUpdates, statesOf, timelineOf } from '../track/results.js';
 
 export interface TrackOptions {
@@ -60,11 +62,24 @@ export default defineCommand<typeof trackCommands.track, TrackOptions>({
     const retries = options.intervalS === undefined ? undefined : 0;
     const read = (ids: readonly string[]): Promise<Snapshot[]> => readSnapshots(client, ids, { signal: ctx.signal, retries }, options.several);
 
-    if (options.intervalS === undefined) {
+    if (options.intervalS === undefined && !options.several) {
       const snapshots = await read(options.ids);
       // Every id it shows stays known for prefixes, like list and get (--from's ids included).
       await rememberParcelIds(ctx, options.ids);
-      await out.show(options.several ? statesOf(options.ids, snapshots) : timelineOf(snapshots[0] as Snapshot));
+      await out.show(timelineOf(snapshots[0] as Snapshot));
+      return;
+    }
+    if (options.intervalS === undefined) {
+      // As kubectl does: what was found on stdout, one error per parcel that was not on stderr.
+      const results = await readSnapshotsEach(client, options.ids, { signal: ctx.signal });
+      const found = options.ids.flatMap((id, i) => {
+        const result = results[i] as SnapshotResult;
+        return result.read ? [{ id, snapshot: result.snapshot }] : [];
+      });
+      await rememberParcelIds(ctx, found.map(({ id }) => id));
+      if (found.length > 0) await out.show(statesOf(found.map(({ id }) => id), found.map(({ snapshot }) => snapshot)));
+      const failures = results.flatMap((result) => (result.read ? [] : [result.error]));
+      if (failures.length > 0) throw new ReportedFailure(await reportEach(ctx, failures));
       return;
     }
 

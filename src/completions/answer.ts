@@ -1,6 +1,6 @@
 import { completionTarget, readCachedCodeNames, readCachedCouriers, readProfiles, readRecentParcelIds } from './values.js';
 import type { ValueSources } from './value-candidates.js';
-import { complete, formatCandidates } from './complete.js';
+import { FILES_DIRECTIVE, complete, filesAfter, formatCandidates } from './complete.js';
 import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
 
@@ -17,7 +17,10 @@ export function answerCompletion(words: readonly string[], env: NodeJS.ProcessEn
     parcelIds: (target) => readRecentParcelIds(env, target),
   };
   // A shell calls this with whatever was typed: no word at all still completes the first one.
-  return formatCandidates(complete(words.length === 0 ? [''] : words, sources));
+  const typed = words.length === 0 ? [''] : words;
+  const files = filesAfter(typed);
+  if (files !== undefined) return `${FILES_DIRECTIVE}${files}\n`;
+  return formatCandidates(complete(typed, sources));
 }
 
 /** How long completion waits, at most, for `parcels couriers` to fill the cache the first time. */

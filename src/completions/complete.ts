@@ -11,6 +11,7 @@ import type { Candidate, ValueSources } from './value-candidates.js';
 import { argumentValues, flagValues } from './value-candidates.js';
 import { isBareWord } from '../hint/shell.js';
 import { inertText } from '../schemas/terminal-text.js';
+import { recordFieldsOf } from '../schemas/record-fields.js';
 
 /** The topics of `parcels help TOPIC` (src/help.ts; a test checks they are the same). */
 export const HELP_TOPICS = ['exit-codes', 'environment'];
@@ -22,7 +23,7 @@ export const HELP_TOPICS = ['exit-codes', 'environment'];
  * A description passes the one rule for a service's text on a screen (src/schemas/terminal-text.ts).
  */
 function clean(candidate: Candidate): Candidate | undefined {
-  if (!isBareWord(candidate.value)) return undefined;
+  if (!isBareWord(candidate.value) || candidate.value.startsWith(':')) return undefined;
   const description = candidate.description === undefined ? undefined : inertText(candidate.description).trim();
   return description ? { value: candidate.value, description } : { value: candidate.value };
 }
@@ -48,6 +49,7 @@ export function complete(words: readonly string[], sources: ValueSources): Candi
     return filter([...HELP_TOPICS.map((value) => ({ value })), ...below], current);
   }
   const { line, pending } = parseLine(before);
+  if (pending?.long === '--fields') return filter(fieldCandidates(line.path, current), current);
   if (pending !== undefined) return filter(flagValues(pending, line, sources), current);
 
   if (current.startsWith('-')) {
@@ -65,6 +67,26 @@ export function complete(words: readonly string[], sources: ValueSources): Candi
   return filter([...below, ...argumentValues(line, sources)], current);
 }
 
+/** `--fields a,b,…`: the fields not given yet, each after those typed (`entry_id,status`), as gh completes them. */
+function fieldCandidates(path: readonly string[], current: string): Candidate[] {
+  const head = current.slice(0, current.lastIndexOf(',') + 1);
+  const given = new Set(head.split(','));
+  return recordFieldsOf(path)
+    .filter((field) => !given.has(field))
+    .map((field) => ({ value: head + field }));
+}
+
+/**
+ * Where the word being typed is a file name (`--from <file>`, `--data @body.json`): the part of it
+ * before the name, for the shell to keep while it completes files itself. Undefined elsewhere.
+ */
+export function filesAfter(words: readonly string[]): string | undefined {
+  const current = words.at(-1) ?? '';
+  const { pending } = parseLine(words.slice(0, -1));
+  const prefix = pending?.filesAfter;
+  return prefix !== undefined && current.startsWith(prefix) ? prefix : undefined;
+}
+
 function filter(candidates: readonly Candidate[], prefix: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
@@ -76,6 +98,12 @@ function filter(candidates: readonly Candidate[], prefix: string): Candidate[] {
   }
   return out;
 }
+
+/**
+ * The line that tells the completion scripts to complete file names themselves, after the prefix
+ * that follows it (`:files@`). A candidate never starts with `:` (see clean), so it is never one.
+ */
+export const FILES_DIRECTIVE = ':files';
 
 /** One candidate per line, a tab and the description after it when there is one. */
 export function formatCandidates(candidates: readonly Candidate[]): string {

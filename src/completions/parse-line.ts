@@ -15,6 +15,8 @@ export interface FlagInfo extends FlagSyntax {
   repeatable: boolean;
   description: string;
   choices?: readonly string[];
+  /** The value is a file name after this prefix (`''` for `--from <file>`, `'@'` for `--data @body.json`). */
+  filesAfter?: string;
 }
 
 function flagInfo(spec: FlagSpec): FlagInfo {
@@ -23,6 +25,7 @@ function flagInfo(spec: FlagSpec): FlagInfo {
     repeatable: spec.type === 'list',
     description: helpDescription(spec),
     ...(spec.type === 'choice' ? { choices: spec.choices } : {}),
+    ...(spec.flags.endsWith('<file>') ? { filesAfter: '' } : spec.type === 'string' && spec.filesAfter !== undefined ? { filesAfter: spec.filesAfter } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ const HEADER = (install: string): string =>
   '# come from `parcels __complete`, which derives them from the command definitions.\n' +
   `# Install: ${install}\n`;
 
-const BASH = `${HEADER('parcels completion bash > ~/.local/share/bash-completion/completions/parcels (or source it from ~/.bashrc)')}
+const BASH = `${HEADER('mkdir -p ~/.local/share/bash-completion/completions && parcels completion bash > ~/.local/share/bash-completion/completions/parcels (or source it from ~/.bashrc)')}
 # bash splits words at ':' and '=' (COMP_WORDBREAKS); the words are joined back before asking
 # parcels, and each candidate is cut down to the part bash replaces.
 _parcels_complete() {
@@ -37,22 +37,33 @@ _parcels_complete() {
   local out line
   out=$(parcels __complete "\${words[@]}" 2>/dev/null) || return 0
   COMPREPLY=()
+  # A file name is wanted here: readline's own file completion does it.
+  if [[ $out == :files* ]]; then
+    compopt -o default 2>/dev/null
+    return 0
+  fi
   while IFS= read -r line; do
     [[ -n $line ]] && COMPREPLY+=("\${line%%$'\\t'*}")
   done <<<"$out"
   COMPREPLY=("\${COMPREPLY[@]#"$strip"}")
 }
-complete -o default -F _parcels_complete parcels
+complete -F _parcels_complete parcels
 `;
 
 const ZSH = `#compdef parcels
-${HEADER('parcels completion zsh > "${fpath[1]}/_parcels" (a directory in $fpath), then restart zsh')}
-# The candidates for the words typed so far, as "value:description" for _describe.
+${HEADER("mkdir -p ~/.zfunc && parcels completion zsh > ~/.zfunc/_parcels, and in ~/.zshrc: fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit")}
+# The candidates for the words typed so far, as "value:description" for _describe; when a file
+# name is wanted instead, files_after holds the part of the word before it (":files@" -> "@").
 _parcels_candidates() {
   local line value
   reply=()
+  files_after=
   for line in "\${(@f)$(parcels __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)}"; do
     [[ -z $line ]] && continue
+    if [[ $line == :files* ]]; then
+      files_after=":\${line#:files}"
+      return
+    fi
     value=\${line%%$'\\t'*}
     if [[ $line == *$'\\t'* ]]; then
       reply+=("\${value//:/\\\\:}:\${line#*$'\\t'}")
@@ -64,7 +75,13 @@ _parcels_candidates() {
 
 _parcels() {
   local -a reply
+  local files_after
   _parcels_candidates
+  if [[ -n $files_after ]]; then
+    [[ -n \${files_after#:} ]] && compset -P "\${files_after#:}"
+    _files
+    return
+  fi
   _describe -t values parcels reply
 }
 
@@ -75,11 +92,22 @@ else
 fi
 `;
 
-const FISH = `${HEADER('parcels completion fish > ~/.config/fish/completions/parcels.fish')}
+const FISH = `${HEADER('mkdir -p ~/.config/fish/completions && parcels completion fish > ~/.config/fish/completions/parcels.fish')}
 function __parcels_complete
     set -l words (commandline -opc)
     set -e words[1]
-    parcels __complete $words (commandline -ct) 2>/dev/null
+    set -l current (commandline -ct)
+    set -l out (parcels __complete $words $current 2>/dev/null)
+    # A file name is wanted here (":files", or ":files@" after an @): fish's own file completion.
+    if string match -q -- ':files*' "$out[1]"
+        set -l prefix (string replace -- ':files' '' $out[1])
+        set -l path (string sub -s (math (string length -- "$prefix") + 1) -- $current)
+        for file in (__fish_complete_path $path)
+            printf '%s%s\n' $prefix $file
+        end
+        return
+    end
+    printf '%s\n' $out
 end
 complete -c parcels -f -a '(__parcels_complete)'
 `;

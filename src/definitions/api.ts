@@ -8,7 +8,7 @@ export const apiCommands = {
     args: '<method> <path>',
     summary: "Send any request to the service with the profile's base URL and key (like gh api)",
     flags: {
-      data: { type: 'string', flags: '-d, --data <json>', description: 'request body as JSON, @file.json, or - for stdin' },
+      data: { type: 'string', flags: '-d, --data <json>', description: 'request body as JSON, @file.json, or - for stdin', filesAfter: '@' },
       field: {
         type: 'list',
         flags: '-F, --field <key=value>',

@@ -29,9 +29,9 @@ export const authCommands = {
   }),
   authLogout: command({
     path: ['auth', 'logout'],
-    summary: "Remove a profile's saved key",
-    flags: {},
-    examples: ['parcels auth logout --profile ci'],
+    summary: "Remove a profile's saved key (--remove-profile: the whole profile)",
+    flags: { removeProfile: { type: 'bool', flags: '--remove-profile', description: 'remove the profile itself, its settings with its key' } },
+    examples: ['parcels auth logout --profile ci', 'parcels auth logout --profile old --remove-profile'],
   }),
   authSwitch: command({
     path: ['auth', 'switch'],

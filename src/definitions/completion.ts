@@ -7,6 +7,10 @@ export const completionCommands = {
     args: '<shell>',
     summary: 'Print the completion script for bash, zsh or fish',
     flags: {},
-    examples: ['parcels completion bash > ~/.local/share/bash-completion/completions/parcels', 'parcels completion fish > ~/.config/fish/completions/parcels.fish'],
+    examples: [
+      'mkdir -p ~/.local/share/bash-completion/completions && parcels completion bash > ~/.local/share/bash-completion/completions/parcels',
+      'mkdir -p ~/.zfunc && parcels completion zsh > ~/.zfunc/_parcels',
+      'mkdir -p ~/.config/fish/completions && parcels completion fish > ~/.config/fish/completions/parcels.fish',
+    ],
   }),
 } as const;

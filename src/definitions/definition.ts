@@ -20,6 +20,8 @@ interface FlagBase {
 export interface StringFlag extends FlagBase {
   type: 'string';
   default?: string;
+  /** Shell completion offers file names after this prefix of the value (`@` for `--data @body.json`); a `<file>` flag needs none. */
+  filesAfter?: string;
   required?: boolean;
   /** Required unless one of these flags (by key) is given; the value may still be absent. */
   requiredUnless?: readonly string[];

@@ -11,7 +11,7 @@ export const HELP_SECTIONS: readonly { title: string; first: readonly string[] }
   { title: 'Bulk work and the outbox', first: ['outbox', 'batches'] },
   { title: 'Account, reference and raw requests', first: ['validate-address', 'usage', 'couriers', 'overview', 'reference', 'oracle', 'api'] },
   { title: 'The local sandbox', first: ['sandbox'] },
-  { title: 'Set-up: keys, profiles, settings, checks', first: ['auth', 'config', 'doctor', 'completion'] },
+  { title: 'Set-up: keys, profiles, settings, checks', first: ['auth', 'config', 'doctor', 'completion', 'version'] },
 ];
 
 /** Groups that are not commands themselves (`parcels events …`): what their commands are for. */

@@ -30,6 +30,7 @@ import { doctorCommands } from './doctor.js';
 import { configCommands } from './config.js';
 import { sandboxCommands } from './sandbox.js';
 import { completionCommands } from './completion.js';
+import { versionCommands } from './version.js';
 
 /** Object spread keeps each file's order: help lists the commands of a section (groups.ts) in this order. */
 export const definitions = {
@@ -54,6 +55,7 @@ export const definitions = {
   ...configCommands,
   ...sandboxCommands,
   ...completionCommands,
+  ...versionCommands,
 } as const;
 
 /** The command tree in the order help lists it. */

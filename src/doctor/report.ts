@@ -1,3 +1,4 @@
+import type { ScopeState } from '../api/probe.js';
 import type { ExitCode } from '../errors.js';
 import { EXIT } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
@@ -14,8 +15,6 @@ export interface CheckResult {
   fix?: string;
   exit_code?: ExitCode;
 }
-
-export type ScopeState = 'held' | 'missing' | 'unknown';
 
 /** `parcels doctor --json`: one object, also when something failed. */
 export interface DoctorReport {

@@ -1,11 +1,11 @@
 import { spokenDuration } from '../schemas/time-text.js';
-import type { Probe } from '../api/probe.js';
-import { SCOPES, probe, scopeRequests } from '../api/probe.js';
+import type { Probe, ScopeState } from '../api/probe.js';
+import { SCOPES, probeScopes, scopeState } from '../api/probe.js';
 import { SKEW_FAIL_S, SKEW_WARN_S, beyondNoise, trustsTestClock } from '../clock-skew/policy.js';
 import type { Settings } from '../config/settings.js';
 import { ApiError, EXIT } from '../errors.js';
 import type { Scope } from '../schemas/routes.js';
-import type { CheckResult, ScopeState } from './report.js';
+import type { CheckResult } from './report.js';
 import { failure, ok, skipped, warning } from './report.js';
 import type { ApiClient } from '../api/http.js';
 import type { ClientOptions } from '../context.js';
@@ -65,9 +65,7 @@ export async function checkService(input: {
   });
   let probes: Record<Scope, Probe>;
   try {
-    const requests = scopeRequests(client, input.signal);
-    const results = await Promise.all(SCOPES.map((scope) => probe(requests[scope])));
-    probes = Object.fromEntries(SCOPES.map((scope, i) => [scope, results[i] as Probe])) as Record<Scope, Probe>;
+    probes = await probeScopes(client, input.signal);
   } finally {
     await client.close();
   }
@@ -124,12 +122,6 @@ function keySource(settings: Settings): string {
   if (settings.sources.apiKey === 'env') return 'PARCELS_API_KEY';
   if (settings.sources.apiKey === 'sandbox') return 'the sandbox';
   return `profile "${settings.profile}"`;
-}
-
-function scopeState(p: Probe): ScopeState {
-  if (p.response !== undefined) return 'held';
-  if (p.error instanceof ApiError && p.error.status === 403) return 'missing';
-  return 'unknown';
 }
 
 function scopeCheck(scope: Scope, p: Probe, required: boolean, settings: Settings, commands: { loginCommand: string; againCommand: string }): CheckResult {

@@ -19,3 +19,19 @@ export function wrapWords(text: string, width: number, widthOf: (text: string) =
   lines.push(line);
   return lines;
 }
+
+/** `items` joined by ", " in lines of at most `width` columns, never broken inside an item (`events add`). */
+export function wrapList(items: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const [index, item] of items.entries()) {
+    const word = index < items.length - 1 ? `${item},` : item;
+    const next = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && next.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines;
+}

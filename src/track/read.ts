@@ -20,32 +20,58 @@ export async function readSnapshot(client: ApiClient, id: string, options: ReadO
   return { parcel: parcel.data, timeline: buildTimeline(findItems(events.data) ?? [], findItems(attempts.data) ?? []) };
 }
 
+/** One parcel's read: its snapshot, or why it could not be read. */
+export type SnapshotResult = { read: true; snapshot: Snapshot } | { read: false; error: unknown };
+
 /**
- * Several parcels, `PARCELS_AT_ONCE` at a time, answers in the order of `ids`. The first failure
- * stops the rest (their requests are cancelled); with `nameParcel` its message says which parcel.
+ * Several parcels, `PARCELS_AT_ONCE` at a time, answers in the order of `ids`. With `stopAtFirst`
+ * the first failure cancels the rest (a watch's poll); without, every parcel is read and each
+ * failure kept in its place (`track A B` shows what it found). Cancellation is never kept: the
+ * command's signal ends it all. With `nameParcel` a service's message says which parcel.
  */
-export async function readSnapshots(client: ApiClient, ids: readonly string[], options: ReadOptions, nameParcel: boolean): Promise<Snapshot[]> {
+async function readEach(client: ApiClient, ids: readonly string[], options: ReadOptions, nameParcel: boolean, stopAtFirst: boolean): Promise<SnapshotResult[]> {
   const stop = new AbortController();
   const both = AbortSignal.any([options.signal, stop.signal]);
-  const results: Snapshot[] = new Array<Snapshot>(ids.length);
+  const results: SnapshotResult[] = new Array<SnapshotResult>(ids.length);
   let next = 0;
-  // The first failure is the one to report, not the cancellations it caused.
-  let failure: { error: unknown } | undefined;
+  let stopped = false;
   const worker = async (): Promise<void> => {
-    while (next < ids.length && failure === undefined) {
+    while (next < ids.length && !stopped) {
       const index = next++;
       const id = ids[index] as string;
       try {
-        results[index] = await readSnapshot(client, id, { ...options, signal: both });
+        results[index] = { read: true, snapshot: await readSnapshot(client, id, { ...options, signal: both }) };
       } catch (error) {
-        failure ??= { error: nameParcel && error instanceof ApiError ? namedError(error, id) : error };
-        stop.abort();
+        if (options.signal.aborted) throw error;
+        // The first failure is the one to report, not the cancellations it caused.
+        if (stopped) continue;
+        results[index] = { read: false, error: nameParcel && error instanceof ApiError ? namedError(error, id) : error };
+        if (stopAtFirst) {
+          stopped = true;
+          stop.abort();
+        }
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARCELS_AT_ONCE, ids.length) }, worker));
-  if (failure !== undefined) throw failure.error;
   return results;
+}
+
+/** Every parcel or none: the first failure is thrown (a watch's poll, one parcel's timeline). */
+export async function readSnapshots(client: ApiClient, ids: readonly string[], options: ReadOptions, nameParcel: boolean): Promise<Snapshot[]> {
+  const results = await readEach(client, ids, options, nameParcel, true);
+  const snapshots: Snapshot[] = [];
+  for (const result of results) {
+    // Only the first failure is kept: the parcels it cancelled have no result at all.
+    if (result !== undefined && !result.read) throw result.error;
+    if (result !== undefined) snapshots.push(result.snapshot);
+  }
+  return snapshots;
+}
+
+/** Every parcel read, each failure in its place (in the order of `ids`). */
+export function readSnapshotsEach(client: ApiClient, ids: readonly string[], options: ReadOptions): Promise<SnapshotResult[]> {
+  return readEach(client, ids, options, true, false);
 }
 
 function namedError(error: ApiError, id: string): ApiError {

@@ -56,7 +56,7 @@ describe('auth login / status / logout', () => {
     const r = await h.cli(['auth', 'status'], bare(dir));
     expect(r).toEqual({
       code: 0,
-      stdout: `profile\tdefault\nbase_url\t${h.sandbox.url}\nbase_url_from\tprofile\napi_key\t********${FULL_KEY.slice(-4)}\napi_key_from\tprofile\nlogged_in\tyes\n`,
+      stdout: `profile\tdefault\nbase_url\t${h.sandbox.url}\nbase_url_from\tprofile\napi_key\t********${FULL_KEY.slice(-4)}\napi_key_from\tprofile\nlogged_in\tyes\nchecked\tyes\nscopes\tdeliveries:read deliveries:write usage:read oracle:read\n`,
       stderr: '',
     });
     expect(r.stdout).not.toContain(FULL_KEY);
@@ -68,6 +68,8 @@ describe('auth login / status / logout', () => {
       api_key: `********${READ_ONLY_KEY.slice(-4)}`,
       api_key_from: 'env',
       logged_in: true,
+      checked: true,
+      scopes: 'deliveries:read',
     });
     const list = await h.cli(['config', 'list', '--json'], bare(dir));
     expect(json(list)).toEqual([
@@ -116,7 +118,7 @@ describe('auth login / status / logout', () => {
     const dir = tempConfigDir();
     const unreachable = await closedPortUrl();
     const r = await login(dir, 'never_checked_key_9876', ['--no-verify', '--base-url', unreachable], {});
-    expect(r).toEqual({ code: 0, stdout: '', stderr: `✓ Logged in to ${unreachable} as profile "default" (key ********9876)\n` });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: `✓ Saved the key for ${unreachable} as profile "default" (key ********9876), not checked: \`parcels auth status --base-url ${unreachable}\` checks it\n` });
     expect(readConfigFile(dir).profiles.default).toEqual({ base_url: unreachable, api_key: 'never_checked_key_9876' });
   });
 
@@ -132,12 +134,35 @@ describe('auth login / status / logout', () => {
   it('auth logout removes the key', async () => {
     const dir = tempConfigDir();
     expect((await login(dir)).code).toBe(0);
-    expect(await h.cli(['auth', 'logout'], bare(dir))).toEqual({ code: 0, stdout: '', stderr: '✓ Removed the API key of profile "default"\n' });
+    expect(await h.cli(['auth', 'logout'], bare(dir))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '✓ Removed the API key of profile "default"; kept its settings (`parcels auth logout --remove-profile` removes them too)\n',
+    });
     expect(readConfigFile(dir).profiles.default).toEqual({ base_url: h.sandbox.url });
-    expect(json(await h.cli(['auth', 'status', '--json'], bare(dir)))).toMatchObject({ api_key: null, logged_in: false });
-    expect(await h.cli(['auth', 'logout'], bare(dir))).toEqual({ code: 0, stdout: '', stderr: 'Profile "default" had no saved key\n' });
+    const status = await h.cli(['auth', 'status', '--json'], bare(dir));
+    expect(status.code).toBe(3);
+    expect(JSON.parse(status.stdout)).toMatchObject({ api_key: null, logged_in: false });
+    expect(await h.cli(['auth', 'logout'], bare(dir))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Profile "default" had no saved key; kept its settings (`parcels auth logout --remove-profile` removes them too)\n',
+    });
     // without a key the service refuses: exit 3
     expect((await h.cli(['couriers'], bare(dir))).code).toBe(3);
+  });
+
+  it('auth logout --remove-profile removes the profile, its settings and the default that named it', async () => {
+    const dir = tempConfigDir();
+    expect((await login(dir, FULL_KEY, ['--profile', 'old'])).code).toBe(0);
+    expect((await h.cli(['config', 'set', 'output', 'json', '--profile', 'old'], bare(dir))).code).toBe(0);
+    expect(readConfigFile(dir).current_profile).toBe('old');
+    expect(await h.cli(['auth', 'logout', '--profile', 'old', '--remove-profile'], bare(dir))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '✓ Removed profile "old": its key and settings\n',
+    });
+    expect(readConfigFile(dir)).toEqual({ profiles: {} });
   });
 });
 
@@ -187,7 +212,8 @@ describe('config', () => {
   it('precedence for the base URL: flag > env > profile', async () => {
     const dir = tempConfigDir();
     expect((await login(dir, FULL_KEY, ['--no-verify', '--insecure', '--base-url', 'http://profile.example'], {})).code).toBe(0);
-    const status = async (argv: string[], env: NodeJS.ProcessEnv) => json(await h.cli(['auth', 'status', '--offline', '--json', ...argv], bare(dir, env)));
+    // Another host than the profile's has no key (the key is bound to its host): exit 3, the record all the same.
+    const status = async (argv: string[], env: NodeJS.ProcessEnv) => JSON.parse((await h.cli(['auth', 'status', '--offline', '--json', ...argv], bare(dir, env))).stdout) as unknown;
     expect(await status([], {})).toMatchObject({ base_url: 'http://profile.example', base_url_from: 'profile' });
     expect(await status([], { PARCELS_BASE_URL: 'http://env.example' })).toMatchObject({ base_url: 'http://env.example', base_url_from: 'env' });
     expect(await status(['--base-url', 'http://flag.example'], { PARCELS_BASE_URL: 'http://env.example' })).toMatchObject({

@@ -23,7 +23,7 @@ describe('auth status', () => {
   it('an accepted key: the local record, exit 0', async () => {
     expect(await h.cli(['auth', 'status'], { env: { PARCELS_API_KEY: READ_ONLY_KEY } })).toEqual({
       code: 0,
-      stdout: record(h.sandbox.url, READ_ONLY_KEY, 'logged_in\tyes\n'),
+      stdout: record(h.sandbox.url, READ_ONLY_KEY, 'logged_in\tyes\nchecked\tyes\nscopes\tdeliveries:read\n'),
       stderr: '',
     });
   });
@@ -32,7 +32,7 @@ describe('auth status', () => {
     const r = await h.cli(['auth', 'status'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
     expect(r).toEqual({
       code: 3,
-      stdout: record(h.sandbox.url, EXPIRED_KEY, 'logged_in\tno\nproblem\tthe API key was refused (invalid or expired): the API key has expired\n'),
+      stdout: record(h.sandbox.url, EXPIRED_KEY, 'logged_in\tno\nchecked\tyes\nscopes\t\nproblem\tthe API key was refused (invalid or expired): the API key has expired\n'),
       stderr:
         "Error: the API key was refused (invalid or expired): the API key has expired\nHint: PARCELS_API_KEY holds the refused key: set it to a valid key, or unset it to use the profile's key\n",
     });
@@ -45,6 +45,8 @@ describe('auth status', () => {
       api_key: `********${EXPIRED_KEY.slice(-4)}`,
       api_key_from: 'env',
       logged_in: false,
+      checked: true,
+      scopes: null,
       problem: 'the API key was refused (invalid or expired): the API key has expired',
     });
     expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'check_failed', exit_code: 3 });
@@ -78,19 +80,37 @@ describe('auth status', () => {
     const url = await closedPortUrl();
     const r = await h.cli(['auth', 'status', '--retries', '0'], { env: { PARCELS_BASE_URL: url } });
     expect(r.code).toBe(8);
-    expect(r.stdout).toBe(record(url, FULL_KEY, `logged_in\tno\nproblem\t${url} did not answer: connection refused: connect ECONNREFUSED ${url.slice(7)}\n`));
+    expect(r.stdout).toBe(record(url, FULL_KEY, `logged_in\tno\nchecked\tyes\nscopes\t\nproblem\t${url} did not answer: connection refused: connect ECONNREFUSED ${url.slice(7)}\n`));
     expect(r.stderr).toBe(
       `Error: ${url} did not answer: connection refused: connect ECONNREFUSED ${url.slice(7)}\nHint: check the base URL and the network, or run \`parcels auth status --retries 0 --offline\` for the local settings only\n`,
     );
     const offline = await h.cli(['auth', 'status', '--offline'], { env: { PARCELS_BASE_URL: url } });
-    expect(offline).toEqual({ code: 0, stdout: record(url, FULL_KEY, 'logged_in\tyes\n'), stderr: '' });
+    expect(offline).toEqual({ code: 0, stdout: record(url, FULL_KEY, 'logged_in\tyes\nchecked\tno\nscopes\t\n'), stderr: 'Not checked (--offline): whether the service accepts the key, and which scopes it holds\n' });
   });
 
-  it('--offline never asks the service: an expired key still shows as saved', async () => {
+  it('--offline never asks the service: an expired key still shows as saved, and not checked', async () => {
     expect(await h.cli(['auth', 'status', '--offline'], { env: { PARCELS_API_KEY: EXPIRED_KEY } })).toEqual({
       code: 0,
-      stdout: record(h.sandbox.url, EXPIRED_KEY, 'logged_in\tyes\n'),
-      stderr: '',
+      stdout: record(h.sandbox.url, EXPIRED_KEY, 'logged_in\tyes\nchecked\tno\nscopes\t\n'),
+      stderr: 'Not checked (--offline): whether the service accepts the key, and which scopes it holds\n',
     });
+    // A script reading JSON gets the record alone: `checked` says it.
+    const json = await h.cli(['auth', 'status', '--offline', '--json'], { env: { PARCELS_API_KEY: EXPIRED_KEY } });
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ logged_in: true, checked: false, scopes: null });
+  });
+
+  it('a key with every scope lists them all; JSON says checked and the scopes', async () => {
+    const r = await h.cli(['auth', 'status', '--json'], { env: { PARCELS_API_KEY: FULL_KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ logged_in: true, checked: true, scopes: 'deliveries:read deliveries:write usage:read oracle:read' });
+  });
+
+  it('no key at all: the record, then exit 3 with the command that logs in', async () => {
+    const dir = (await import('../helpers/cli.js')).tempConfigDir();
+    const r = await h.cli(['auth', 'status'], { dir, env: { PARCELS_API_KEY: undefined } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('logged_in\tno\nchecked\tno\n');
+    expect(r.stderr).toBe('Error: not logged in: no API key for profile "default"\nHint: run `parcels auth login --profile default`, or set PARCELS_API_KEY\n');
   });
 });

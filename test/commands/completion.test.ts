@@ -52,6 +52,24 @@ describe('parcels __complete', () => {
     expect((await complete(dir, ['']))).not.toContain('__complete');
   });
 
+  it('a file name after --from, --db and --data @: the scripts are told to complete files themselves', async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['create', '--from', ''])).toBe(':files\n');
+    expect(await complete(dir, ['track', '--from', 'exp'])).toBe(':files\n');
+    expect(await complete(dir, ['sandbox', 'serve', '--db', ''])).toBe(':files\n');
+    expect(await complete(dir, ['api', 'POST', '/deliveries/v1/parcels', '--data', '@bo'])).toBe(':files@\n');
+    // JSON typed after --data is no file name: nothing to offer.
+    expect(await complete(dir, ['api', 'POST', '/deliveries/v1/parcels', '--data', '{'])).toBe('');
+  });
+
+  it('--fields: the fields of what the command prints, each after those already typed (gh does the same)', async () => {
+    const dir = tempConfigDir();
+    expect(await complete(dir, ['get', 'x', '--fields', 'entry_id,st'])).toBe('entry_id,status\n');
+    expect((await complete(dir, ['list', '--fields', ''])).split('\n').slice(0, 4)).toEqual(['entry_id', 'status', 'courier', 'country']);
+    expect(await complete(dir, ['events', 'list', 'x', '--fields', 'status,'])).toBe('status,occurred_at\n');
+    expect(await complete(dir, ['attempts', 'list', 'x', '--fields', 'out'])).toBe('outcome\n');
+  });
+
   it("flags: the command's own and the global ones; one already given is not offered again", async () => {
     const dir = tempConfigDir();
     expect(await complete(dir, ['events', 'add', 'x', '--s'])).toBe(

@@ -103,8 +103,8 @@ describe('help', () => {
   it('the top level: commands in sections, groups with real descriptions, every line within 60 columns but the examples', () => {
     const text = topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), '0.0.0', 60);
     const titles = text.split('\n').filter((line) => /^[A-Z].*:$/.test(line));
+    // As gh and kubectl: commands first, the flags every command takes last.
     expect(titles).toEqual([
-      'Options:',
       'Parcels, their events and attempts:',
       'Following a parcel:',
       'Bulk work and the outbox:',
@@ -112,6 +112,7 @@ describe('help', () => {
       'The local sandbox:',
       'Set-up: keys, profiles, settings, checks:',
       'Help:',
+      'Global options:',
       'Examples:',
     ]);
     expect(text).not.toContain(' commands\n');

@@ -276,13 +276,22 @@ describe('track ID ID … / --from', () => {
     expect(one.stdout).toBe(`entry_id\tstatus\tlatest_at\tlatest\tdelivered_to\tdelivered\n${a}\t0 registered\t\t\t\tno\n`);
   });
 
-  it('an unknown parcel among several → exit 4, naming it', async () => {
+  it('unknown parcels among several: the found ones on stdout, one error per missing id on stderr in argument order, exit 4', async () => {
     const a = await createParcel(h);
     const missing = '00000000-0000-4000-8000-000000000000';
-    const r = await h.cli(['track', a, missing]);
+    const other = '00000000-0000-4000-8000-000000000001';
+    const r = await h.cli(['track', other, a, missing]);
     expect(r.code).toBe(4);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.startsWith(`Error: parcel ${missing}: `)).toBe(true);
+    expect(r.stdout).toBe(`entry_id\tstatus\tlatest_at\tlatest\tdelivered_to\tdelivered\n${a}\t0 registered\t\t\t\tno\n`);
+    const hint = "Hint: check the id (the parcel's entry_id UUID) and that it belongs to your organisation\n";
+    expect(r.stderr).toBe(`Error: parcel ${other}: no parcel with entry_id ${other}\n${hint}Error: parcel ${missing}: no parcel with entry_id ${missing}\n${hint}`);
+    // Scripts: NDJSON for the found one, one JSON error line per missing id.
+    const j = await h.cli(['track', a, missing, '--json']);
+    expect(j.code).toBe(4);
+    expect((JSON.parse(j.stdout) as { entry_id: string }).entry_id).toBe(a);
+    expect(JSON.parse(j.stderr)).toMatchObject({ error: { status: 404, exit_code: 4, message: `parcel ${missing}: no parcel with entry_id ${missing}` } });
+    // None found: nothing on stdout.
+    expect(await h.cli(['track', missing, other])).toMatchObject({ code: 4, stdout: '' });
   });
 });
 

@@ -133,9 +133,9 @@ describe('credentials in a base URL', () => {
 describe('per-target caches', () => {
   it('with no base URL there is no target, and a table view still works', async () => {
     expect(await h.cli(['auth', 'status'], bare(tempConfigDir()))).toEqual({
-      code: 0,
-      stdout: 'profile\tdefault\nbase_url\t\nbase_url_from\tdefault\napi_key\t\napi_key_from\t\nlogged_in\tno\n',
-      stderr: '',
+      code: 3,
+      stdout: 'profile\tdefault\nbase_url\t\nbase_url_from\tdefault\napi_key\t\napi_key_from\t\nlogged_in\tno\nchecked\tno\nscopes\t\n',
+      stderr: 'Error: not logged in: no API key for profile "default"\nHint: run `parcels auth login --profile default --base-url URL`, or set PARCELS_API_KEY\n',
     });
   });
 

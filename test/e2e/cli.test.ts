@@ -216,6 +216,8 @@ describe('profiles on disk', () => {
       api_key: `********${FULL_KEY.slice(-4)}`,
       api_key_from: 'profile',
       logged_in: true,
+      checked: true,
+      scopes: 'deliveries:read deliveries:write usage:read oracle:read',
     });
 
     expect((await parcels(['auth', 'logout', '--profile', 'ops'], { env: home })).code).toBe(0);

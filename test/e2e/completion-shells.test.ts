@@ -87,7 +87,15 @@ describe.skipIf(!installed('bash'))('bash', { timeout: SHELL_TIMEOUT_MS }, () =>
 
   it('registers the function for the parcels command', () => {
     const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${SCRIPTS.bash}'; complete -p parcels`], { env, encoding: 'utf8' });
-    expect(out).toBe('complete -o default -F _parcels_complete parcels\n');
+    expect(out).toBe('complete -F _parcels_complete parcels\n');
+  });
+
+  it('offers field names after --fields, never file names; a file name where one is wanted', () => {
+    expect(bashComplete(['parcels', 'get', 'x', '--fields', 'entry_id,sta'])).toEqual(['entry_id,status']);
+    expect(bashComplete(['parcels', 'get', 'x', '--fields', 'no-such'])).toEqual([]);
+    // `:files` hands the word to readline's own file completion (compopt -o default), offering nothing itself.
+    const script = `source '${SCRIPTS.bash}'; COMP_WORDS=(parcels create --from ''); COMP_CWORD=3; _parcels_complete; echo "n=\${#COMPREPLY[@]}"`;
+    expect(execFileSync('bash', ['--norc', '--noprofile', '-c', script], { env, encoding: 'utf8' })).toMatch(/^n=0\n/);
   });
 });
 
@@ -138,5 +146,22 @@ describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () =>
     const planted = await plantedEnv();
     const out = execFileSync('fish', ['--no-config', '-c', `source '${SCRIPTS.fish}'; complete -C'parcels create --base-url ${HOSTILE_BASE} --courier '`], { env: planted, encoding: 'utf8' });
     expect(out).toBe('a=b%c\nSAFE-1\n'); // fish sorts what it shows
+  });
+});
+
+describe.skipIf(!installed('zsh') || !installed('fish'))("the README's install lines", { timeout: SHELL_TIMEOUT_MS }, () => {
+  it('work as written on a fresh account, and each shell then finds its script', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Shell completion'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(block).toContain('parcels completion zsh');
+    const home = tempConfigDir();
+    const fresh = { ...env, HOME: home };
+    execFileSync('sh', ['-e', '-c', block], { env: fresh, encoding: 'utf8' });
+    const bash = execFileSync('bash', ['--norc', '--noprofile', '-c', `source ~/.local/share/bash-completion/completions/parcels; complete -p parcels`], { env: fresh, encoding: 'utf8' });
+    expect(bash).toBe('complete -F _parcels_complete parcels\n');
+    // zsh reads the ~/.zshrc the lines wrote: compinit finds _parcels on the fpath they set.
+    expect(execFileSync('zsh', ['-i', '-c', 'print -r -- $_comps[parcels]'], { env: fresh, encoding: 'utf8' }).trim()).toBe('_parcels');
+    expect(execFileSync('fish', ['-c', 'complete -C"parcels ev"'], { env: fresh, encoding: 'utf8' })).toBe("events\tA parcel's status events: add one (or many with --from), list them\n");
   });
 });

@@ -114,16 +114,23 @@ export function startCli(args: string[], opts: PtyOptions): PtyRun {
   return startOnPty([process.execPath, BIN, ...args], args, opts, {});
 }
 
+/** The interactive shells a terminal test can start, each without the user's rc files. */
+const SHELL_ARGV = {
+  bash: ['bash', '--norc', '--noprofile', '-i'],
+  zsh: ['zsh', '-f', '-i'],
+  fish: ['fish', '--no-config', '-i'],
+} as const;
+
 /**
- * Starts an interactive bash (no rc files, prompt `$ `) on a new pseudo-terminal — one terminal of
- * a person who types several commands in it; `parcels` there runs the built CLI. End it by typing
- * `exit`.
+ * Starts an interactive shell (bash unless `shell` says; no rc files, prompt `$ ` in bash) on a new
+ * pseudo-terminal — one terminal of a person who types several commands in it; `parcels` there runs
+ * the built CLI. End it by typing `exit`.
  */
-export function startShell(opts: PtyOptions): PtyRun {
+export function startShell(opts: PtyOptions & { shell?: keyof typeof SHELL_ARGV }): PtyRun {
   const bin = mkdtempSync(join(tmpdir(), 'parcels-pty-bin-'));
   writeFileSync(join(bin, 'parcels'), `#!/bin/sh\nexec ${[process.execPath, BIN].map(quote).join(' ')} "$@"\n`, { mode: 0o755 });
   const path = `${bin}:${opts.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`;
-  return startOnPty(['bash', '--norc', '--noprofile', '-i'], ['(shell)'], opts, { PATH: path, PS1: '$ ' });
+  return startOnPty([...SHELL_ARGV[opts.shell ?? 'bash']], ['(shell)'], opts, { PATH: path, PS1: '$ ' });
 }
 
 function startOnPty(argv: string[], args: string[], opts: PtyOptions, extraEnv: NodeJS.ProcessEnv): PtyRun {

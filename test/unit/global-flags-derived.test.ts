@@ -43,7 +43,7 @@ describe('a global flag added to the definition list', () => {
     expect(fastAnswer(['--help'])).toMatch(/^ {2}--extra-global <mode> +a flag only this test defines\b/m);
     const help = await runCli(['get', '--help'], { env });
     expect(help.code).toBe(0);
-    expect(help.stdout.slice(help.stdout.indexOf('Global Options:'))).toMatch(HELP_LINE);
+    expect(help.stdout.slice(help.stdout.indexOf('Global options:'))).toMatch(HELP_LINE);
   });
 
   it('is accepted on any command, and a value outside its choices is refused naming it (exit 2)', async () => {

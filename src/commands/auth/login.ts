@@ -7,7 +7,7 @@ import { isLoopbackHost } from '../../schemas/host.js';
 import { presentSuccess } from '../../io/present.js';
 import type { authCommands } from '../../definitions/auth.js';
 import { defineCommand } from '../../command-kit/types.js';
-import { sameCommand } from '../../hint/hint.js';
+import { otherCommand, sameCommand } from '../../hint/hint.js';
 import { verifyKey } from '../../api/verify.js';
 import { updateConfig } from '../../config/store.js';
 import { maskKey } from '../../api/redact.js';
@@ -53,7 +53,12 @@ export default defineCommand<typeof authCommands.authLogin, LoginOptions>({
       config.profiles[settings.profile] = { ...profile, base_url: settings.baseUrl, api_key: key };
       config.current_profile ??= settings.profile;
     });
-    await presentSuccess(ctx, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`);
+    if (verify) {
+      await presentSuccess(ctx, `Logged in to ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)})`);
+      return;
+    }
+    // Nothing was asked of the service: say so, and how to ask it.
+    await presentSuccess(ctx, `Saved the key for ${settings.baseUrl} as profile "${settings.profile}" (key ${maskKey(key)}), not checked: \`${otherCommand(ctx.commandLine, ['auth', 'status'])}\` checks it`);
   },
 });
 
