@@ -6,6 +6,7 @@ import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, Networ
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
+import { describeUnsent, mayHaveBeenApplied } from './describe-unsent.js';
 import type { CommandFlag, GlobalFlag } from './schemas/flag-name.js';
 import type { definitions } from './definitions/table.js';
 
@@ -19,7 +20,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   const code = errorCodeFor(error);
   if (error instanceof UsageError) return describeUsageError(error, ctx.commandLine);
   if (error instanceof ApiError) {
-    return inUserTerms(
+    const said = inUserTerms(
       {
         message: error.message,
         status: error.status,
@@ -30,8 +31,12 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
       },
       ctx.commandLine,
     );
+    return error.unsent === undefined ? said : await describeUnsent(error, error.unsent, said, ctx);
   }
-  if (error instanceof NetworkError) return describeNetworkError(error, ctx);
+  if (error instanceof NetworkError) {
+    if (error.unsent !== undefined) return await describeUnsent(error, error.unsent, { message: error.message, code, exitCode, hint: error.hint }, ctx);
+    return describeNetworkError(error, ctx);
+  }
   if (error instanceof ConflictError) {
     const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.commandLine, ['get', error.parcelId])}\` to see the current values, then retry the change`;
     return { message: error.message, code, exitCode, hint };
@@ -56,8 +61,6 @@ export function describeUsageError(error: UsageError, line?: CommandLine): Error
   return info;
 }
 
-/** Failures after which the request may have reached the service (and been applied) before the answer was lost. */
-const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'network_error']);
 
 /**
  * A write with an Idempotency-Key whose answer was lost may have been applied. Re-running it with
@@ -66,7 +69,7 @@ const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'n
 function describeNetworkError(error: NetworkError, ctx: Context): ErrorInfo {
   const base = { code: error.code, exitCode: EXIT.UNAVAILABLE };
   const key = error.request?.idempotencyKey;
-  if (key === undefined || !MAYBE_APPLIED.has(error.code)) return { ...base, message: error.message, hint: error.hint };
+  if (key === undefined || !mayHaveBeenApplied(error)) return { ...base, message: error.message, hint: error.hint };
   const rerun = sameCommand(ctx.commandLine, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] });
   return {
     ...base,

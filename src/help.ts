@@ -14,6 +14,7 @@ const TOPICS: Record<string, string> = {
   PARCELS_TIMEOUT      per-request timeout in seconds (flag --timeout wins)
   PARCELS_RETRIES      retries on network errors, 429 and 5xx (flag --retries wins)
   PARCELS_BULK_MATCHED_LINES  create --from: refuse, skip or create lines matching earlier batches (flags --skip-created/--create-again win)
+  PARCELS_QUEUE_WRITES yes: create, events add and attempts add keep a request the service cannot take in the outbox, as --queue does (flag --no-queue wins)
   PARCELS_CONFIG_DIR   directory for config.json (mode 0600), the ETag cache and the --sandbox database
   PARCELS_SANDBOX_ADMIN_TOKEN  admin token of the sandbox's admin route (parcels sandbox clock, simulate, logs)
   PARCELS_TRUST_CLOCK_SKEW     1: correct times by a clock skew over 1 h too (two agreeing answers; see the README)
@@ -34,7 +35,7 @@ const EXIT_CODES: readonly [string, string][] = [
   ['5', 'conflict or stale precondition: 409 (Idempotency-Key reused with another body), 412 (stale or missing If-Match)'],
   ['6', "rejected by the service's validation: 400, 422, and any other 4xx"],
   ['7', 'rate limited: 429 still answered after all retries'],
-  ['8', 'service unavailable: 5xx or a network failure after all retries'],
+  ['8', 'service unavailable: 5xx or a network failure after all retries (create, events add and attempts add hint the same command with --queue)'],
   ['9', 'the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency, is not installed or its native addon does not load; the error names the command to install it'],
   ['10', 'validate-address --exit-status: the service says the address is not valid'],
   ['11', 'not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel'],

@@ -42,7 +42,7 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
       const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
-    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...queueMode(flags) };
+    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), ...(await queueMode(flags, ctx)) };
   },
 
   async run(options, ctx) {

@@ -1,4 +1,6 @@
+import type { PatchResult } from '../api/parcels.js';
 import { patchParcel, recordRefreshedPatch } from '../api/parcels.js';
+import { couldNotTake } from '../api/core/policy.js';
 import type { Context } from '../context.js';
 import { DryRunComplete, UsageError } from '../errors.js';
 import { etagSchema } from '../schemas/headers.js';
@@ -78,8 +80,14 @@ export default defineCommand<typeof patchCommands.patch, PatchOptions>({
   async run({ id, body, ifMatch }, ctx) {
     const client = await ctx.api();
     const etags = await ctx.etags();
-    const etag = await resolveIfMatch(ifMatch, id, body, ctx);
-    const response = await patchParcel(client, id, body, etag, ctx.signal);
+    let response: PatchResult;
+    try {
+      response = await patchParcel(client, id, body, await resolveIfMatch(ifMatch, id, body, ctx), ctx.signal);
+    } catch (error) {
+      // describe-error then says the change was not made and gives the command that sends it again.
+      if (couldNotTake(error) && !ctx.signal.aborted) error.unsent = { kind: 'patch', ifMatch: ifMatch.kind };
+      throw error;
+    }
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
     await presentResource(ctx, response.data, { view: 'parcels', afterWrite: true });
