@@ -35,7 +35,7 @@ const EXIT_CODES: readonly [string, string][] = [
   ['5', 'conflict or stale precondition: 409 (Idempotency-Key reused with another body), 412 (stale or missing If-Match)'],
   ['6', "rejected by the service's validation: 400, 422, and any other 4xx"],
   ['7', 'rate limited: 429 still answered after all retries'],
-  ['8', 'service unavailable: 5xx or a network failure after all retries (create, events add and attempts add hint the same command with --queue)'],
+  ['8', 'service unavailable: 5xx or a network failure after all retries'],
   ['9', 'the sandbox (--sandbox, sandbox serve) cannot run: better-sqlite3, an optional dependency, is not installed or its native addon does not load; the error names the command to install it'],
   ['10', 'validate-address --exit-status: the service says the address is not valid'],
   ['11', 'not delivered: `track --watch --fail-on-attempt` saw an attempt that did not deliver the parcel'],
