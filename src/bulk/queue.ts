@@ -15,7 +15,8 @@ import type { FlagName } from '../schemas/flag-name.js';
  * `--queue` / `--offline` on create, events add and attempts add: the request's body bytes and
  * Idempotency-Key are fixed first; when the service cannot be reached (a network failure or
  * timeout, or a 5xx after the client's retries), or `--offline` says not to try, they go into the
- * profile's outbox and the command exits 75 ("queued, not sent yet").
+ * profile's outbox and the command exits 75 ("queued, not sent yet"). The profile's `queue_writes
+ * yes` does as --queue unless --no-queue is typed; without either, such a failure hints --queue.
  */
 
 export interface QueueMode {
@@ -104,7 +105,7 @@ export async function sendOrQueue(
     },
     (await ctx.serviceNow()) * 1000,
   );
-  const why = mode.bySetting === true ? "; the profile's queue_writes is yes" : '';
+  const why = mode.bySetting === true ? '; queue_writes is yes' : '';
   await renderMessage(ctx.io, `queued (${waiting} waiting${why}); \`${otherCommand(ctx.commandLine, ['outbox', 'flush'])}\` sends it`, 'warn');
   throw new ReportedFailure(EXIT.QUEUED);
 }

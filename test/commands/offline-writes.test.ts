@@ -88,7 +88,7 @@ describe('queue_writes yes: one-shot writes queue by default', () => {
     expect(await h.cli(['events', 'add', PARCEL, '--status', 'in_transit', '--retries', '0'], o)).toEqual({
       code: 75,
       stdout: '',
-      stderr: "! queued (1 waiting; the profile's queue_writes is yes); `parcels outbox flush` sends it\n",
+      stderr: "! queued (1 waiting; queue_writes is yes); `parcels outbox flush` sends it\n",
     });
     // Opted out: the hint queues it, and does not offer the setting it already has.
     const sendOnly = await h.cli(['events', 'add', PARCEL, '--status', 'in_transit', '--no-queue', '--retries', '0'], o);
@@ -117,7 +117,7 @@ describe('queue_writes yes: one-shot writes queue by default', () => {
   it('PARCELS_QUEUE_WRITES=yes does the same for one command line', async () => {
     const o = await offline();
     const r = await h.cli(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '10', '--retries', '0'], { ...o, env: { ...o.env, PARCELS_QUEUE_WRITES: 'yes' } });
-    expect(r).toEqual({ code: 75, stdout: '', stderr: "! queued (1 waiting; the profile's queue_writes is yes); `parcels outbox flush` sends it\n" });
+    expect(r).toEqual({ code: 75, stdout: '', stderr: "! queued (1 waiting; queue_writes is yes); `parcels outbox flush` sends it\n" });
   });
 });
 
