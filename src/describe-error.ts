@@ -6,7 +6,7 @@ import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, Networ
 import { matchRoute } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
-import { describeUnsent, mayHaveBeenApplied } from './describe-unsent.js';
+import { describeUnsent, mayHaveBeenApplied, parcelIdOf } from './describe-unsent.js';
 import type { CommandFlag, GlobalFlag } from './schemas/flag-name.js';
 import type { definitions } from './definitions/table.js';
 
@@ -103,10 +103,6 @@ export async function loginCommand(ctx: Context, baseUrl?: string): Promise<stri
   return otherCommand(ctx.commandLine, ['auth', 'login', ...Object.entries(added).flat()], ['--profile', '--base-url']);
 }
 
-/** The parcel id in a request path `/deliveries/v1/parcels/{id}[/…]`. */
-function parcelIdOf(error: ApiError): string | undefined {
-  return /^\/deliveries\/v1\/parcels\/([^/?]+)/.exec(error.request?.path ?? '')?.[1];
-}
 
 /** Refusals of a --cursor (spec 4.1: a cursor continues the walk it came from). */
 const CURSOR_CODES = new Set(['cursor_mismatch', 'invalid_cursor']);

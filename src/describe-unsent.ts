@@ -11,15 +11,20 @@ import type { FlagName } from './schemas/flag-name.js';
  */
 
 /** Failures after which the request may have reached the service (and been applied) before the answer was lost. */
-export const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'network_error']);
+const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'network_error']);
 
 export function mayHaveBeenApplied(error: ApiError | NetworkError): error is NetworkError {
   return error instanceof NetworkError && MAYBE_APPLIED.has(error.code);
 }
 
+/** The parcel id in the path of the request that failed, `/deliveries/v1/parcels/{id}[/…]`. */
+export function parcelIdOf(error: ApiError | NetworkError): string | undefined {
+  return /^\/deliveries\/v1\/parcels\/([^/?]+)/.exec(error.request?.path ?? '')?.[1];
+}
+
 /** What describe-error says for `error`, with the hint that sends the write again or queues it. */
 export async function describeUnsent(error: ApiError | NetworkError, unsent: UnsentWrite, said: ErrorInfo, ctx: Context): Promise<ErrorInfo> {
-  if (unsent.kind === 'patch') return unsentPatch(error, unsent.ifMatch, said, ctx);
+  if (unsent.kind === 'patch') return unsentPatch(error, unsent, said, ctx);
   // Only --no-queue keeps a write with queue_writes yes from the outbox: the setting is then not news.
   const settingOn = await ctx.settings().then((settings) => settings.queueWrites, () => false);
   return queueable(error, unsent.pin, said, settingOn, ctx);
@@ -54,12 +59,12 @@ const IF_MATCH_KEPT: Readonly<Record<Extract<UnsentWrite, { kind: 'patch' }>['if
 };
 
 /** `patch`: the change was not made (or, after a lost answer, may have been); the same command line sends it again, its If-Match as protective as it was. */
-function unsentPatch(error: ApiError | NetworkError, ifMatch: keyof typeof IF_MATCH_KEPT, said: ErrorInfo, ctx: Context): ErrorInfo {
-  const again = `\`${sameCommand(ctx.commandLine)}\` sends it again ${IF_MATCH_KEPT[ifMatch]}`;
-  if (!mayHaveBeenApplied(error)) {
+function unsentPatch(error: ApiError | NetworkError, unsent: Extract<UnsentWrite, { kind: 'patch' }>, said: ErrorInfo, ctx: Context): ErrorInfo {
+  const again = `\`${sameCommand(ctx.commandLine)}\` sends it again ${IF_MATCH_KEPT[unsent.ifMatch]}`;
+  if (!unsent.sent || !mayHaveBeenApplied(error)) {
     return { ...said, message: `${error.message}; the change was not made`, hint: `once the service answers, ${again}` };
   }
-  const id = /^\/deliveries\/v1\/parcels\/([^/?]+)/.exec(error.request?.path ?? '')?.[1];
+  const id = parcelIdOf(error);
   const look = id === undefined ? '' : `run \`${otherCommand(ctx.commandLine, ['get', id])}\` to see whether it was, or `;
   return { ...said, message: `${error.message}; the change may have been made before the answer was lost`, hint: `${look}${again}` };
 }

@@ -77,7 +77,7 @@ export class InvalidHeaderError extends UsageError<string> {
  * build the same body again, the observation time the command filled in); a patch names where its
  * If-Match came from, which a retry of the same command line keeps.
  */
-export type UnsentWrite = { kind: 'queueable'; pin?: readonly [FlagName, string] } | { kind: 'patch'; ifMatch: 'cached' | 'flag' | 'refresh' };
+export type UnsentWrite = { kind: 'queueable'; pin?: readonly [FlagName, string] } | { kind: 'patch'; ifMatch: 'cached' | 'flag' | 'refresh'; /** False when the read of --refresh failed: the PATCH never left. */ sent: boolean };
 
 /** An answer from the service with a non-2xx status. */
 export class ApiError extends Error {

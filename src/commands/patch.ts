@@ -80,14 +80,14 @@ export default defineCommand<typeof patchCommands.patch, PatchOptions>({
   async run({ id, body, ifMatch }, ctx) {
     const client = await ctx.api();
     const etags = await ctx.etags();
-    let response: PatchResult;
-    try {
-      response = await patchParcel(client, id, body, await resolveIfMatch(ifMatch, id, body, ctx), ctx.signal);
-    } catch (error) {
-      // describe-error then says the change was not made and gives the command that sends it again.
-      if (couldNotTake(error) && !ctx.signal.aborted) error.unsent = { kind: 'patch', ifMatch: ifMatch.kind };
+    // A failure the service is to blame for: describe-error says the change was not made (or may
+    // have been) and gives the command that sends it again.
+    const unsent = (sent: boolean) => (error: unknown): never => {
+      if (couldNotTake(error) && !ctx.signal.aborted) error.unsent = { kind: 'patch', ifMatch: ifMatch.kind, sent };
       throw error;
-    }
+    };
+    const etag = await resolveIfMatch(ifMatch, id, body, ctx).catch(unsent(false));
+    const response: PatchResult = await patchParcel(client, id, body, etag, ctx.signal).catch(unsent(true));
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
     await presentResource(ctx, response.data, { view: 'parcels', afterWrite: true });

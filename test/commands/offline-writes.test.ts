@@ -13,6 +13,8 @@ import { hintedCommands } from '../helpers/terminal.js';
 import type { Harness, RunOpts } from './harness.js';
 import { closedPortUrl, createParcel, expectNoSecrets, startHarness } from './harness.js';
 import { isoSeconds } from '../../src/schemas/time-text.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { TEST_SEED } from '../helpers/seed.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -142,5 +144,35 @@ describe('patch when the service cannot be reached', () => {
     );
     const refreshed = h.record(await gone.cli(['patch', id, '--weight', '500', '--refresh', '--retries', '0'], o));
     expect(refreshed.stderr).toBe(`${refused}Hint: once the service answers, \`parcels patch ${id} --weight 500 --refresh --retries 0\` sends it again reading the latest version first, as this one did (--refresh)\n`);
+  });
+});
+
+describe('patch whose answer was lost', () => {
+  it('says the change may have been made; the same command, pasted once the service answers, is refused (412) rather than applied over it', async () => {
+    const db = join(tempConfigDir(), 'shared.db');
+    const healthy = await startSandbox({ seed: TEST_SEED, db, port: 0 });
+    const dropping = await startSandbox({ seed: TEST_SEED, db, port: 0, faults: { dropRate: 1, seed: 1 } });
+    try {
+      const dir = tempConfigDir();
+      const id = await createParcel(h, [], { dir, env: { PARCELS_BASE_URL: healthy.url } });
+      const etag = /^< etag: (".*")$/m.exec((await h.cli(['get', id, '--verbose'], { dir, env: { PARCELS_BASE_URL: healthy.url } })).stderr)?.[1] as string;
+      const r = await h.cli(['patch', id, '--weight', '500', '--if-match', etag, '--retries', '0'], { dir, env: { PARCELS_BASE_URL: dropping.url } });
+      expect(r.code).toBe(8);
+      const [message, hint, rest] = r.stderr.split('\n');
+      // undici's own words for the cut may vary; what follows them may not.
+      expect(message).toMatch(/^Error: connection closed by the service before a complete answer.*; the change may have been made before the answer was lost$/);
+      expect(hint).toBe(
+        `Hint: run \`parcels get ${id}\` to see whether it was, or \`parcels patch ${id} --weight 500 --if-match '${etag}' --retries 0\` ` +
+          'sends it again with the same --if-match, so a change made since then is refused (412), never overwritten',
+      );
+      expect(rest).toBe('');
+      // It was made: sent again where the service answers, the same If-Match is refused, nothing applied twice.
+      const again = await h.cli(hintedCommands(r.stderr)[1] as string[], { dir, env: { PARCELS_BASE_URL: healthy.url } });
+      expect(again.code).toBe(5);
+      expect(again.stderr).toMatch(/^Error: If-Match does not match the parcel's current ETag "[^"]+"; read it again\n/);
+    } finally {
+      await dropping.close();
+      await healthy.close();
+    }
   });
 });
