@@ -44,6 +44,13 @@ export interface RunDeps {
   abandon?: AbortSignal;
 }
 
+/** Where commander keeps a flag's value: its attribute, the value its form sets, and whether another form shares it. */
+interface FlagAttribute {
+  name: string;
+  sets: boolean;
+  paired?: boolean;
+}
+
 /** The shell convention 128 + signal number. */
 const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: EXIT.CANCELLED, SIGTERM: EXIT.TERMINATED };
 
@@ -152,19 +159,28 @@ async function runCommander(argv: string[], deps: RunDeps, signal: AbortSignal, 
     .showHelpAfterError(false);
   program.configureOutput(outputFor(program));
   program.helpInformation = () => topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, io.stdoutIsTTY ? io.columns : undefined);
-  // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify, `color` for --no-color).
-  const addFlags = (command: CommanderCommand, specs: FlagSpecs): Map<string, string> => {
-    const attributes = new Map<string, string>();
+  // Definition key → commander's attribute name (`postalCode`, `verify` for --no-verify, `color` for
+  // --no-color). A switch and its `--no-` form share one attribute (`--queue`, `--no-queue`): each
+  // key then reads only the value its own form sets, so conflicts and values say which was typed.
+  const addFlags = (command: CommanderCommand, specs: FlagSpecs): Map<string, FlagAttribute> => {
+    const attributes = new Map<string, FlagAttribute>();
     for (const [key, spec] of Object.entries(specs)) {
       const option: CommanderOption = new Option(spec.flags, helpDescription(spec));
       if (spec.type === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
       command.addOption(option);
-      attributes.set(key, option.attributeName());
+      attributes.set(key, { name: option.attributeName(), sets: !option.negate });
     }
+    const names = [...attributes.values()].map((attribute) => attribute.name);
+    for (const attribute of attributes.values()) attribute.paired = names.filter((name) => name === attribute.name).length > 1;
     return attributes;
   };
-  const rawFlags = (attributes: ReadonlyMap<string, string>, opts: Record<string, unknown>): Record<string, RawFlag> =>
-    Object.fromEntries([...attributes].map(([key, attribute]) => [key, opts[attribute] as RawFlag]));
+  const rawFlags = (attributes: ReadonlyMap<string, FlagAttribute>, opts: Record<string, unknown>): Record<string, RawFlag> =>
+    Object.fromEntries(
+      [...attributes].map(([key, { name, sets, paired }]) => {
+        const value = opts[name] as RawFlag;
+        return [key, paired === true && value !== sets ? undefined : value];
+      }),
+    );
   const globalAttributes = addFlags(program, GLOBAL_FLAGS);
   // Every subcommand's help lists the global flags it accepts (not --version, which only the top level takes).
   program.options.find((option) => option.long === '--version')?.hideHelp();

@@ -8,6 +8,7 @@ import { matchRoute } from './schemas/routes.js';
 import type { Scope } from './schemas/routes.js';
 import { otherCommand, renderHint, sameCommand, typedFlag } from './hint/hint.js';
 import type { CommandLine } from './hint/hint.js';
+import { describeUnsent, mayHaveBeenApplied, moreTime, parcelIdOf } from './describe-unsent.js';
 import type { CommandFlag, GlobalFlag } from './schemas/flag-name.js';
 import type { definitions } from './definitions/table.js';
 
@@ -21,7 +22,7 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
   const code = errorCodeFor(error);
   if (error instanceof UsageError) return describeUsageError(error, ctx.commandLine);
   if (error instanceof ApiError) {
-    return inUserTerms(
+    const said = inUserTerms(
       {
         message: error.message,
         status: error.status,
@@ -32,8 +33,12 @@ export async function describeError(error: unknown, ctx: Context): Promise<Error
       },
       ctx.commandLine,
     );
+    return error.unsent === undefined ? said : await describeUnsent(error, error.unsent, said, ctx);
   }
-  if (error instanceof NetworkError) return await describeNetworkError(error, ctx);
+  if (error instanceof NetworkError) {
+    if (error.unsent !== undefined) return await describeUnsent(error, error.unsent, { message: error.message, code, exitCode, hint: error.hint }, ctx);
+    return await describeNetworkError(error, ctx);
+  }
   if (error instanceof ConflictError) {
     const hint = error.parcelId === undefined ? error.hint : `run \`${otherCommand(ctx.commandLine, ['get', error.parcelId])}\` to see the current values, then retry the change`;
     return { message: error.message, code, exitCode, hint };
@@ -58,8 +63,6 @@ export function describeUsageError(error: UsageError, line?: CommandLine): Error
   return info;
 }
 
-/** Failures after which the request may have reached the service (and been applied) before the answer was lost. */
-const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'network_error']);
 
 /**
  * A write with an Idempotency-Key whose answer was lost may have been applied. Re-running it with
@@ -68,31 +71,17 @@ const MAYBE_APPLIED = new Set(['connection_reset', 'timeout', 'bad_response', 'n
 async function describeNetworkError(error: NetworkError, ctx: Context): Promise<ErrorInfo> {
   const base = { code: error.code, exitCode: EXIT.UNAVAILABLE };
   const key = error.request?.idempotencyKey;
-  // After a timeout the same command would time out again: it runs with twice the time, and with
-  // the retries of the settings rather than any --retries the user typed (often 0).
-  const longer = error.code === 'timeout' ? await longerTimeout(ctx) : undefined;
-  if (key === undefined || !MAYBE_APPLIED.has(error.code)) {
+  const longer = await moreTime(error, ctx);
+  if (key === undefined || !mayHaveBeenApplied(error)) {
     if (longer === undefined) return { ...base, message: error.message, hint: error.hint };
-    return { ...base, message: error.message, hint: `give the service more time: \`${sameCommand(ctx.commandLine, { drop: ['--timeout', '--retries'], add: ['--timeout', longer] })}\`` };
+    return { ...base, message: error.message, hint: `give the service more time: \`${sameCommand(ctx.commandLine, longer)}\`` };
   }
-  const rerun =
-    longer === undefined
-      ? sameCommand(ctx.commandLine, { drop: ['--idempotency-key'], add: ['--idempotency-key', key] })
-      : sameCommand(ctx.commandLine, { drop: ['--idempotency-key', '--timeout', '--retries'], add: ['--timeout', longer, '--idempotency-key', key] });
+  const rerun = sameCommand(ctx.commandLine, { drop: ['--idempotency-key', ...(longer?.drop ?? [])], add: [...(longer?.add ?? []), '--idempotency-key', key] });
   return {
     ...base,
     message: `${error.message}; the ${error.request?.method ?? 'request'} may have been applied (Idempotency-Key ${key})`,
     hint: `re-run it with the same key${longer === undefined ? '' : ' and more time'} to find out safely (a repeat is answered with the first result, never applied twice): \`${rerun}\``,
   };
-}
-
-/** Twice the timeout the command ran with, in seconds as `--timeout` takes it; undefined when the settings cannot be read. */
-async function longerTimeout(ctx: Context): Promise<string | undefined> {
-  try {
-    return String(((await ctx.target()).timeoutMs * 2) / 1000);
-  } catch {
-    return undefined;
-  }
 }
 
 async function profileName(ctx: Context): Promise<string> {
@@ -134,10 +123,6 @@ export async function loginCommand(ctx: Context, baseUrl?: string): Promise<stri
   return otherCommand(ctx.commandLine, ['auth', 'login', ...Object.entries(added).flat()], ['--profile', '--base-url']);
 }
 
-/** The parcel id in a request path `/deliveries/v1/parcels/{id}[/…]`. */
-function parcelIdOf(error: ApiError): string | undefined {
-  return /^\/deliveries\/v1\/parcels\/([^/?]+)/.exec(error.request?.path ?? '')?.[1];
-}
 
 /** Refusals of a --cursor (spec 4.1: a cursor continues the walk it came from). */
 const CURSOR_CODES = new Set(['cursor_mismatch', 'invalid_cursor']);

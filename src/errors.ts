@@ -72,11 +72,22 @@ export class InvalidHeaderError extends UsageError<string> {
   }
 }
 
+/**
+ * A write the service could not take (no answer, or a 5xx after the retries), as the command that
+ * sent it knows it, so describe-error can say how to send it again: a one-shot create, events add
+ * or attempts add can be kept in the outbox (`pin`: the flag that makes the user's command line
+ * build the same body again, the observation time the command filled in); a patch names where its
+ * If-Match came from, which a retry of the same command line keeps.
+ */
+export type UnsentWrite = { kind: 'queueable'; pin?: readonly [FlagName, string] } | { kind: 'patch'; ifMatch: 'cached' | 'flag' | 'refresh'; /** False when the read of --refresh failed: the PATCH never left. */ sent: boolean };
+
 /** An answer from the service with a non-2xx status. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   /** The request that got this answer (path without query), set by the HTTP client. */
   request?: { method: string; path: string };
+  /** Set by the command when this 5xx kept its write from being made. */
+  unsent?: UnsentWrite;
   /** Which attempt (1 = the first) got this answer, set by the HTTP client. */
   attempt?: number;
   constructor(
@@ -99,6 +110,8 @@ export class NetworkError extends Error {
   override readonly name = 'NetworkError';
   /** The request that got no answer, set by the HTTP client (its Idempotency-Key makes a re-run safe). */
   request?: { method: string; path: string; idempotencyKey?: string };
+  /** Set by the command when this failure kept its write from being made. */
+  unsent?: UnsentWrite;
   constructor(
     message: string,
     readonly code: string,

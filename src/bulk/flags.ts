@@ -127,7 +127,7 @@ function rateFlag(value: string): number {
 }
 
 /** The bulk flags that mean something without --from: --from itself and the outbox's. */
-const WITHOUT_FROM: ReadonlySet<keyof typeof bulk> = new Set(['from', 'queue', 'offline'] as const);
+const WITHOUT_FROM: ReadonlySet<keyof typeof bulk> = new Set(['from', 'queue', 'queueAllowed', 'offline'] as const);
 
 /** The other bulk flags, in the definition's order (the first given is the one named). */
 export const BULK_ONLY_FLAGS = (Object.keys(bulk) as (keyof typeof bulk)[]).filter((key) => !WITHOUT_FROM.has(key));

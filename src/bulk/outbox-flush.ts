@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ApiError, NetworkError } from '../errors.js';
+import { couldNotTake } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { Timing } from '../api/core/sleep.js';
 import { JournalLockedError } from './journal/lock.js';
@@ -66,7 +66,7 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
         unreachable = false;
         return response;
       } catch (error) {
-        unreachable = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+        unreachable = couldNotTake(error);
         throw error;
       }
     };

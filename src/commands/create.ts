@@ -46,7 +46,8 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
       const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
-    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), envelope: flags.envelope, ...queueMode(flags) };
+    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
+      envelope: flags.envelope, ...(await queueMode(flags, ctx)) };
   },
 
   async run(options, ctx) {

@@ -1,4 +1,6 @@
+import type { PatchResult } from '../api/parcels.js';
 import { patchParcel, recordRefreshedPatch } from '../api/parcels.js';
+import { couldNotTake } from '../api/core/policy.js';
 import type { Context } from '../context.js';
 import { DryRunComplete, UsageError } from '../errors.js';
 import { etagSchema } from '../schemas/headers.js';
@@ -78,8 +80,14 @@ export default defineCommand<typeof patchCommands.patch, PatchOptions>({
   async run({ id, body, ifMatch }, ctx) {
     const client = await ctx.api();
     const etags = await ctx.etags();
-    const etag = await resolveIfMatch(ifMatch, id, body, ctx);
-    const response = await patchParcel(client, id, body, etag, ctx.signal);
+    // A failure the service is to blame for: describe-error says the change was not made (or may
+    // have been) and gives the command that sends it again.
+    const unsent = (sent: boolean) => (error: unknown): never => {
+      if (couldNotTake(error) && !ctx.signal.aborted) error.unsent = { kind: 'patch', ifMatch: ifMatch.kind, sent };
+      throw error;
+    };
+    const etag = await resolveIfMatch(ifMatch, id, body, ctx).catch(unsent(false));
+    const response: PatchResult = await patchParcel(client, id, body, etag, ctx.signal).catch(unsent(true));
     if (response.etag !== undefined) await etags.set(id, response.etag);
     else await etags.delete(id);
     await presentResource(ctx, response.data, { view: 'parcels', afterWrite: true });

@@ -36,7 +36,7 @@ const SCOPES = [...new Set(ROUTES.map((route) => route.scope))];
 const SHELLS = ['bash', 'zsh', 'fish'];
 const HTTP_METHODS = ['GET', 'POST', 'PATCH'];
 /** `config set` keys; the same list as SETTABLE_KEYS in src/config/store.ts (a test checks), which loads zod. */
-export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url', 'bulk_matched_lines', 'sandbox'];
+export const CONFIG_KEYS = ['output', 'timeout', 'retries', 'base_url', 'bulk_matched_lines', 'sandbox', 'queue_writes'];
 /** A shell shows every candidate; past this many parcel ids the list stops helping. */
 const MAX_IDS = 50;
 

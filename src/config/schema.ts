@@ -22,9 +22,14 @@ const API_KEY_RULE = 'must be a non-empty API key on one line';
 export const MATCHED_LINES_CHOICES = ['refuse', 'skip', 'create'] as const;
 export type MatchedLinesSetting = (typeof MATCHED_LINES_CHOICES)[number];
 const MATCHED_LINES_RULE = `must be one of ${MATCHED_LINES_CHOICES.join(', ')}`;
-/** `sandbox yes`: the profile's service is a sandbox, whose Parcels-Test-Clock header is trusted (src/clock-skew/policy.ts). */
-export const SANDBOX_CHOICES = ['yes', 'no'] as const;
-const SANDBOX_RULE = `must be ${SANDBOX_CHOICES.join(' or ')}`;
+/**
+ * A switch of the profile: `sandbox yes` (its service is a sandbox, whose Parcels-Test-Clock header
+ * is trusted: src/clock-skew/policy.ts), `queue_writes yes` (create, events add and attempts add
+ * keep a request the service cannot take in the outbox, as --queue does: src/bulk/queue.ts).
+ */
+export const YES_NO = ['yes', 'no'] as const;
+export type YesNo = (typeof YES_NO)[number];
+const YES_NO_RULE = `must be ${YES_NO.join(' or ')}`;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -54,6 +59,8 @@ const apiKeySchema = z.string({ error: API_KEY_RULE }).check(
   z.refine((s) => s !== '' && s === s.trim() && !hasLineTerminator(s) && !CONTROL.test(s), { error: API_KEY_RULE }),
 );
 
+const yesNoSchema = z.custom<YesNo>((value) => (YES_NO as readonly unknown[]).includes(value), { error: YES_NO_RULE });
+
 const matchedLinesSchema = z.custom<MatchedLinesSetting>((value) => (MATCHED_LINES_CHOICES as readonly unknown[]).includes(value), { error: MATCHED_LINES_RULE });
 
 const profileSchema = z.looseObject({
@@ -64,12 +71,13 @@ const profileSchema = z.looseObject({
   timeout: z.optional(timeoutSchema),
   retries: z.optional(retriesSchema),
   bulk_matched_lines: z.optional(matchedLinesSchema),
-  sandbox: z.optional(z.custom<(typeof SANDBOX_CHOICES)[number]>((value) => (SANDBOX_CHOICES as readonly unknown[]).includes(value), { error: SANDBOX_RULE })),
+  sandbox: z.optional(yesNoSchema),
+  queue_writes: z.optional(yesNoSchema),
 });
 
 export type Profile = z.infer<typeof profileSchema>;
-export type ProfileKey = 'base_url' | 'api_key' | 'output' | 'timeout' | 'retries' | 'bulk_matched_lines' | 'sandbox';
-export const PROFILE_KEYS: readonly ProfileKey[] = ['base_url', 'api_key', 'output', 'timeout', 'retries', 'bulk_matched_lines', 'sandbox'];
+export type ProfileKey = 'base_url' | 'api_key' | 'output' | 'timeout' | 'retries' | 'bulk_matched_lines' | 'sandbox' | 'queue_writes';
+export const PROFILE_KEYS: readonly ProfileKey[] = ['base_url', 'api_key', 'output', 'timeout', 'retries', 'bulk_matched_lines', 'sandbox', 'queue_writes'];
 
 /** The file's shape; values inside a profile are checked where they are used (settings) or changed (store). */
 export const configFileSchema = z.looseObject({

@@ -3,7 +3,7 @@ import { hintCommand } from '../hint/hint.js';
 import type { OutputFormat } from '../io/output-format.js';
 import { longFlag } from '../definitions/definition.js';
 import { GLOBAL_FLAGS } from '../definitions/globals.js';
-import type { ConfigFile, MatchedLinesSetting, Profile, ProfileKey } from './schema.js';
+import type { ConfigFile, MatchedLinesSetting, Profile, ProfileKey, YesNo } from './schema.js';
 import { checkSetting, originOf } from './schema.js';
 import type { FlagName } from '../schemas/flag-name.js';
 
@@ -27,6 +27,8 @@ export interface Settings {
   retries: number;
   /** `create --from`: lines matching what earlier batches created are refused (default), skipped or created again. */
   bulkMatchedLines: MatchedLinesSetting;
+  /** create, events add and attempts add keep a request the service cannot take in the outbox, as with --queue (`queue_writes yes`). */
+  queueWrites: boolean;
   /** The profile says its service is a sandbox (`sandbox yes`): its test clock is trusted. */
   markedSandbox?: true;
   sources: {
@@ -38,6 +40,7 @@ export interface Settings {
     timeout: SettingSource;
     retries: SettingSource;
     bulkMatchedLines: SettingSource;
+    queueWrites: SettingSource;
   };
 }
 
@@ -65,6 +68,7 @@ const ENV = {
   timeout: GLOBAL_FLAGS.timeout.env,
   retries: GLOBAL_FLAGS.retries.env,
   bulkMatchedLines: 'PARCELS_BULK_MATCHED_LINES',
+  queueWrites: 'PARCELS_QUEUE_WRITES',
 } as const;
 
 const FLAG = {
@@ -142,6 +146,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
   const timeout = pick('timeout', flags.timeout, FLAG.timeout, ENV.timeout);
   const retries = pick('retries', flags.retries, FLAG.retries, ENV.retries);
   const bulkMatchedLines = pick('bulk_matched_lines', undefined, undefined, ENV.bulkMatchedLines);
+  const queueWrites = pick('queue_writes', undefined, undefined, ENV.queueWrites);
 
   const settings: Settings = {
     profile,
@@ -150,6 +155,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
     timeoutMs: Math.round(((timeout.value as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000),
     retries: (retries.value as number | undefined) ?? DEFAULT_RETRIES,
     bulkMatchedLines: (bulkMatchedLines.value as MatchedLinesSetting | undefined) ?? 'refuse',
+    queueWrites: (queueWrites.value as YesNo | undefined) === 'yes',
     sources: {
       profile: profileSource,
       baseUrl: baseUrl.source,
@@ -158,6 +164,7 @@ export function resolveSettings(input: { flags: SettingsFlags; env: NodeJS.Proce
       timeout: timeout.source,
       retries: retries.source,
       bulkMatchedLines: bulkMatchedLines.source,
+      queueWrites: queueWrites.source,
     },
   };
   if (baseUrl.value !== undefined) settings.baseUrl = baseUrl.value as string;

@@ -13,8 +13,8 @@ import { PROFILE_KEYS, checkSetting, configFileSchema, originOf } from './schema
 export type { ConfigFile, Profile };
 
 /** Keys `parcels config set` may change. The API key is deliberately absent: only `auth login` stores it. */
-export type SettableKey = 'output' | 'timeout' | 'retries' | 'base_url' | 'bulk_matched_lines' | 'sandbox';
-export const SETTABLE_KEYS: readonly SettableKey[] = ['output', 'timeout', 'retries', 'base_url', 'bulk_matched_lines', 'sandbox'];
+export type SettableKey = 'output' | 'timeout' | 'retries' | 'base_url' | 'bulk_matched_lines' | 'sandbox' | 'queue_writes';
+export const SETTABLE_KEYS: readonly SettableKey[] = ['output', 'timeout', 'retries', 'base_url', 'bulk_matched_lines', 'sandbox', 'queue_writes'];
 
 const CONFIG_FILE_NAME = 'config.json';
 

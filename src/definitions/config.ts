@@ -11,16 +11,16 @@ export const configCommands = {
   configGet: command({
     path: ['config', 'get'],
     args: '<key>',
-    summary: 'Print one setting of the profile (output, timeout, retries, base_url, bulk_matched_lines, sandbox)',
+    summary: 'Print one setting of the profile (output, timeout, retries, base_url, bulk_matched_lines, sandbox, queue_writes)',
     flags: {},
     examples: ['parcels config get output'],
   }),
   configSet: command({
     path: ['config', 'set'],
     args: '<key> <value>',
-    summary: 'Change one setting of the profile (output, timeout, retries, base_url, bulk_matched_lines, sandbox)',
+    summary: 'Change one setting of the profile (output, timeout, retries, base_url, bulk_matched_lines, sandbox, queue_writes)',
     flags: {},
-    examples: ['parcels config set output json', 'parcels config set timeout 10 --profile ci'],
+    examples: ['parcels config set output json', 'parcels config set timeout 10 --profile ci', 'parcels config set queue_writes yes'],
   }),
   configUse: command({
     path: ['config', 'use'],
@@ -32,7 +32,7 @@ export const configCommands = {
   configUnset: command({
     path: ['config', 'unset'],
     args: '<key>',
-    summary: 'Remove one setting from the profile (output, timeout, retries, base_url, bulk_matched_lines, sandbox)',
+    summary: 'Remove one setting from the profile (output, timeout, retries, base_url, bulk_matched_lines, sandbox, queue_writes)',
     flags: {},
     examples: ['parcels config unset output', 'parcels config unset timeout --profile ci'],
   }),

@@ -56,6 +56,13 @@ export const bulk = {
     flags: '--queue',
     description: 'if the service cannot be reached, keep the request in the outbox (exit 75); with --from, the lines not sent',
   },
+  /** Commander's negation of --queue: true unless --no-queue was typed (cli.ts reads each of the pair on its own). */
+  queueAllowed: {
+    type: 'bool',
+    flags: '--no-queue',
+    description: "send only, never keep the request in the outbox, whatever the profile's queue_writes says",
+    conflicts: ['offline'],
+  },
   offline: { type: 'bool', flags: '--offline', description: 'put the request in the outbox without trying to send it (exit 75)', conflicts: ['from'] },
 } as const satisfies Record<string, FlagSpec>;
 

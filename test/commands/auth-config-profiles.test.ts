@@ -78,7 +78,7 @@ describe('config unset', () => {
     expect(await h.cli(['config', 'unset', 'colour'], bare(dir))).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: KEY must be one of output, timeout, retries, base_url, bulk_matched_lines, sandbox (got "colour")\n',
+      stderr: 'Error: KEY must be one of output, timeout, retries, base_url, bulk_matched_lines, sandbox, queue_writes (got "colour")\n',
     });
   });
 });

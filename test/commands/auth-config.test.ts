@@ -73,7 +73,7 @@ describe('auth login / status / logout', () => {
     });
     const list = await h.cli(['config', 'list', '--json'], bare(dir));
     expect(json(list)).toEqual([
-      { profile: 'default', active: true, base_url: h.sandbox.url, api_key: `********${FULL_KEY.slice(-4)}`, output: null, timeout: null, retries: null, bulk_matched_lines: null, sandbox: null },
+      { profile: 'default', active: true, base_url: h.sandbox.url, api_key: `********${FULL_KEY.slice(-4)}`, output: null, timeout: null, retries: null, bulk_matched_lines: null, sandbox: null, queue_writes: null },
     ]);
   });
 

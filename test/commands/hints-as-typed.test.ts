@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { isoSeconds } from '../../src/schemas/time-text.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -160,7 +161,9 @@ describe('a write whose answer was lost', () => {
       expect(message).toMatch(new RegExp(`^Error: connection closed by the service before a complete answer.*; the POST may have been applied \\(Idempotency-Key ${key}\\)$`));
       expect(hint).toBe(
         'Hint: re-run it with the same key to find out safely (a repeat is answered with the first result, never applied twice): ' +
-          `\`parcels create ${PARCEL_FLAGS.join(' ')} --retries 0 --idempotency-key ${key}\``,
+          `\`parcels create ${PARCEL_FLAGS.join(' ')} --retries 0 --idempotency-key ${key}\`; ` +
+          `or \`parcels create ${PARCEL_FLAGS.join(' ')} --retries 0 --idempotency-key ${key} --queue\` keeps it in the outbox to send later ` +
+          '(exit 75; `parcels config set queue_writes yes` makes that the default)',
       );
       expect(rest).toBe('');
       const [rerun] = hintedCommands(r.stderr);
@@ -216,6 +219,32 @@ describe('a timeout', () => {
       });
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe('an event whose answer was lost', () => {
+  it('the re-run pins the observation time the command filled in, so the same key sends the same bytes and is answered "(replayed)"', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'parcels-drop-')), 'shared.db');
+    const healthy = await startSandbox({ seed: TEST_SEED, db, port: 0 });
+    const dropping = await startSandbox({ seed: TEST_SEED, db, port: 0, faults: { dropRate: 1, seed: 1 } });
+    try {
+      const dir = tempConfigDir();
+      const id = await createParcel(h, [], { dir, env: { PARCELS_BASE_URL: healthy.url } });
+      const seen = Math.floor(Date.now() / 1000) - 30;
+      const r = await h.cli(['events', 'add', id, '--status', 'picked_up', '--retries', '0'], { dir, env: { PARCELS_BASE_URL: dropping.url }, now: () => seen });
+      expect(r.code).toBe(8);
+      const key = /Idempotency-Key ([0-9a-f-]{36})\)/.exec(r.stderr)?.[1] as string;
+      const [rerun, queue] = hintedCommands(r.stderr);
+      expect(rerun).toEqual(['events', 'add', id, '--status', 'picked_up', '--retries', '0', '--at', isoSeconds(seen), '--idempotency-key', key]);
+      expect(queue).toEqual([...(rerun as string[]), '--queue']);
+      // Later, at the healthy service: the same request, answered with the first result.
+      const replayed = await h.cli(rerun as string[], { dir, env: { PARCELS_BASE_URL: healthy.url } });
+      expect(replayed.stderr).toBe(`✓ Recorded status event for parcel ${id} (replayed)\n`);
+      expect(json(await h.cli(['events', 'list', id, '--json'], { dir, env: { PARCELS_BASE_URL: healthy.url } })).events).toHaveLength(1);
+    } finally {
+      await dropping.close();
+      await healthy.close();
     }
   });
 });

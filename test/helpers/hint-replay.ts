@@ -49,6 +49,12 @@ export const REPLAY_RULES: readonly ReplayRule[] = [
     matches: (a) => a[0] === 'outbox' && a[1] === 'flush',
     accepts: (code, stderr) => code === 2 && /^Error: \S+ is a symbolic link; refusing to read it\n/.test(stderr),
   },
+  {
+    reason:
+      "`outbox flush` hinted by a command that queued because the test's service was a closed port: a flush retries its first entry as a bulk run does (10 retries, about 25 s of real backoff) before it says the service is still out of reach (exit 8); replayed with PARCELS_RETRIES=0 it says so after one attempt, the same outcome without the wait",
+    matches: (a) => a[0] === 'outbox' && a[1] === 'flush',
+    env: { PARCELS_RETRIES: '0' },
+  },
 ];
 
 interface ReplayRule {
@@ -57,6 +63,22 @@ interface ReplayRule {
   skip?: boolean;
   typed?: string;
   accepts?(code: number, stderr: string): boolean;
+  /** Variables the replay sets (a flag the user may pass, as its variable): what the hint does is unchanged. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What the rules matching a hint say, together: skipped or typed by the first that says so; accepted by any; their variables. */
+export function replayRule(hint: readonly string[]): Omit<ReplayRule, 'matches'> | undefined {
+  const rules = REPLAY_RULES.filter((r) => r.matches(hint));
+  if (rules.length === 0) return undefined;
+  const typed = rules.find((r) => r.typed !== undefined)?.typed;
+  return {
+    reason: rules.map((r) => r.reason).join('; '),
+    ...(rules.some((r) => r.skip === true) ? { skip: true } : {}),
+    ...(typed === undefined ? {} : { typed }),
+    accepts: (code, stderr) => rules.some((r) => r.accepts?.(code, stderr) === true),
+    env: Object.assign({}, ...rules.map((r) => r.env ?? {})) as NodeJS.ProcessEnv,
+  };
 }
 
 interface Provoked {
@@ -86,14 +108,15 @@ export async function replayHints(label: string): Promise<void> {
     const key = JSON.stringify([p.hint, p.env.PARCELS_CONFIG_DIR, p.env.PARCELS_BASE_URL]);
     if (seen.has(key)) continue;
     seen.add(key);
-    const rule = REPLAY_RULES.find((r) => r.matches(p.hint));
+    const rule = replayRule(p.hint);
     if (rule?.skip === true) {
       appendFileSync(report, JSON.stringify({ argv: p.argv, hint: p.hint, skipped: rule.reason }) + '\n');
       continue;
     }
-    const captured = captureIO({ env: p.env, ...(rule?.typed === undefined ? { stdin: '' } : { tty: true }) });
+    const env = { ...p.env, ...rule?.env };
+    const captured = captureIO({ env, ...(rule?.typed === undefined ? { stdin: '' } : { tty: true }) });
     const io = rule?.typed === undefined ? captured.io : { ...captured.io, stdin: Readable.from([Buffer.from(rule.typed, 'utf8')]), stdinIsTTY: true };
-    const code = await run(p.hint as string[], { io, env: p.env });
+    const code = await run(p.hint as string[], { io, env });
     const stderr = captured.stderr();
     const accepted = rule?.accepts?.(code, stderr) === true;
     const failed = !accepted && (code === 2 || code === 1 || /unknown (option|command)/.test(stderr));

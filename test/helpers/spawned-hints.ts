@@ -13,7 +13,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { REPLAY_RULES, REPORT_DIR, hintedCommands, replayHints } from './hint-replay.js';
+import { REPORT_DIR, hintedCommands, replayHints, replayRule } from './hint-replay.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 
@@ -57,13 +57,13 @@ export async function replaySpawnedHints(tier: string, label: string): Promise<n
     const key = JSON.stringify([p.hint, p.env.PARCELS_CONFIG_DIR, p.env.PARCELS_BASE_URL, p.cwd]);
     if (seen.has(key)) continue;
     seen.add(key);
-    const rule = REPLAY_RULES.find((r) => r.matches(p.hint));
+    const rule = replayRule(p.hint);
     // A hint answered at a terminal (`typed`) is replayed in-process, at a terminal (hint-replay.ts).
     if (rule?.skip === true || rule?.typed !== undefined) {
       appendFileSync(report, JSON.stringify({ tier, argv: p.argv, hint: p.hint, skipped: rule.reason }) + '\n');
       continue;
     }
-    const { code, stderr } = await runBinary(p.hint, p.env, p.cwd);
+    const { code, stderr } = await runBinary(p.hint, { ...p.env, ...rule?.env }, p.cwd);
     replayed++;
     const accepted = rule?.accepts?.(code, stderr) === true;
     const failed = !accepted && (code === 2 || NAMES_NOTHING.test(stderr));

@@ -12,6 +12,7 @@ import { loadCommand } from '../../src/commands/loaders.js';
 import type { CommandModule } from '../../src/command-kit/types.js';
 import { createContext } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
+import { isoSeconds } from '../../src/schemas/time-text.js';
 import { captureIO } from '../helpers/io.js';
 
 const NOW = 1_790_000_000;
@@ -129,13 +130,19 @@ describe('--queue / --offline', () => {
       body: { status: 2, occurred_at: NOW },
       idempotencyKey: 'queue-key-0001',
       queue: { queue: true, offline: false },
+      pin: ['--at', isoSeconds(NOW)],
     });
     expect(await parse(definitions.attemptsAdd, { outcome: 'delivered', offline: true, idempotencyKey: 'queue-key-0002' }, [ID])).toEqual({
       id: ID,
       body: { outcome: 0, time_attempt: NOW },
       idempotencyKey: 'queue-key-0002',
       queue: { queue: false, offline: true },
+      pin: ['--at', isoSeconds(NOW)],
     });
-    expect(await parse(definitions.eventsAdd, { status: '2', idempotencyKey: 'queue-key-0003' }, [ID])).toEqual({ id: ID, body: { status: 2, occurred_at: NOW }, idempotencyKey: 'queue-key-0003' });
+    expect(await parse(definitions.eventsAdd, { status: '2', idempotencyKey: 'queue-key-0003', at: String(NOW) }, [ID])).toEqual({
+      id: ID,
+      body: { status: 2, occurred_at: NOW },
+      idempotencyKey: 'queue-key-0003',
+    });
   });
 });

@@ -106,7 +106,7 @@ describe('store', () => {
     expect(() => parseSettableValue('retries', 'three')).toThrow('retries must be an integer from 0 to 10');
     expect(() => parseSettableValue('timeout', '')).toThrow('timeout must be a positive number');
     expect(() => parseSettableValue('api_key', 'x')).toThrow('api_key cannot be set with `config set`');
-    expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url, bulk_matched_lines, sandbox');
+    expect(() => parseSettableValue('colour', 'x')).toThrow('unknown config key "colour"; settable keys: output, timeout, retries, base_url, bulk_matched_lines, sandbox, queue_writes');
   });
 
   it('a write replaces the file whole (a new file renamed over it, no temp left) and never goes through a symbolic link', async () => {
@@ -151,7 +151,8 @@ describe('resolveSettings precedence', () => {
       timeoutMs: 30_000,
       retries: 3,
       bulkMatchedLines: 'refuse',
-      sources: { profile: 'default', baseUrl: 'default', apiKey: 'default', output: 'default', timeout: 'default', retries: 'default', bulkMatchedLines: 'default' },
+      queueWrites: false,
+      sources: { profile: 'default', baseUrl: 'default', apiKey: 'default', output: 'default', timeout: 'default', retries: 'default', bulkMatchedLines: 'default', queueWrites: 'default' },
     });
   });
 
@@ -165,7 +166,8 @@ describe('resolveSettings precedence', () => {
       timeoutMs: 10_000,
       retries: 1,
       bulkMatchedLines: 'skip',
-      sources: { profile: 'profile', baseUrl: 'profile', apiKey: 'profile', output: 'profile', timeout: 'profile', retries: 'profile', bulkMatchedLines: 'profile' },
+      queueWrites: false,
+      sources: { profile: 'profile', baseUrl: 'profile', apiKey: 'profile', output: 'profile', timeout: 'profile', retries: 'profile', bulkMatchedLines: 'profile', queueWrites: 'default' },
     });
   });
 
@@ -179,7 +181,7 @@ describe('resolveSettings precedence', () => {
     };
     const s = resolveSettings({ flags: {}, env, config });
     expect(s).toMatchObject({ profile: 'home', baseUrl: 'https://home.example', apiKey: 'env-key', output: 'json', timeoutMs: 2500, retries: 7 });
-    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'profile', apiKey: 'env', output: 'env', timeout: 'env', retries: 'env', bulkMatchedLines: 'default' });
+    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'profile', apiKey: 'env', output: 'env', timeout: 'env', retries: 'env', bulkMatchedLines: 'default', queueWrites: 'default' });
   });
 
   it('flags beat the environment (the key has no flag)', () => {
@@ -193,7 +195,7 @@ describe('resolveSettings precedence', () => {
     expect(s).toMatchObject({ profile: 'work', baseUrl: 'http://flag.example:8080', output: 'ndjson', timeoutMs: 1000, retries: 0 });
     expect(s.apiKey).toBeUndefined();
     expect(s.withheldKey).toEqual({ boundTo: 'https://work.example' });
-    expect(s.sources).toEqual({ profile: 'flag', baseUrl: 'flag', apiKey: 'profile', output: 'flag', timeout: 'flag', retries: 'flag', bulkMatchedLines: 'profile' });
+    expect(s.sources).toEqual({ profile: 'flag', baseUrl: 'flag', apiKey: 'profile', output: 'flag', timeout: 'flag', retries: 'flag', bulkMatchedLines: 'profile', queueWrites: 'default' });
   });
 
   it('errors name the flag, the variable, or the profile key (never the key value)', () => {

@@ -81,6 +81,15 @@ export function isNoAnswer(error: unknown): boolean {
 }
 
 /**
+ * The service could not be reached or could not take a write (any network failure, or a 5xx after
+ * the retries): the write is worth keeping in the outbox, or sending again as it was. A 4xx is the
+ * request's fault and is neither.
+ */
+export function couldNotTake(error: unknown): error is NetworkError | ApiError {
+  return error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+}
+
+/**
  * The outage stop of every sender: when requests keep failing without an answer and none has been
  * answered since, the service is out of reach, not the request at fault. One request's retry
  * budget is spent for all of them: the first request whose failures in a row since the last answer

@@ -15,7 +15,7 @@ import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
-import { queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { pinnedTime, queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { UsageError } from '../../errors.js';
 import { requireState } from '../../args/required-state.js';
@@ -29,6 +29,8 @@ export interface SingleAttemptOptions {
   queue?: QueueMode;
   /** --envelope: print {data, outcome, etag} (src/io/present/envelope.ts). */
   envelope: boolean;
+  /** The flag that makes the command line build this body again (the time it filled in): src/bulk/queue.ts. */
+  pin?: readonly [FlagName, string];
 }
 
 /** One attempt for the parcel given, or one per line of --from. */
@@ -82,20 +84,28 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
       const given = typeof fromData.delivered === 'object' && fromData.delivered !== null ? fromData.delivered : {};
       body.delivered = { ...given, ...delivered };
     }
-    if (body.time_attempt === undefined && flags.data === undefined) body.time_attempt = now;
+    const filledIn = body.time_attempt === undefined && flags.data === undefined;
+    if (filledIn) body.time_attempt = now;
     const checked = validate(deliveryAttemptSchema(() => now), body);
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? ATTEMPT_FLAGS : {}, 'the attempt');
     requireState('attempts', body, flags.data !== undefined);
     const asked = await deliveredElsewhereAddress(body, flags.withoutAddress === true, ctx);
     if (asked !== undefined) body.delivered = asked;
-    return { id, body: body as DeliveryAttemptInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), envelope: flags.envelope, ...queueMode(flags) };
+    return {
+      id,
+      body: body as DeliveryAttemptInput,
+      idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
+      envelope: flags.envelope,
+      ...(await queueMode(flags, ctx)),
+      ...(filledIn ? { pin: pinnedTime(now) } : {}),
+    };
   },
 
   async run(options, ctx) {
     if ('from' in options) return (await import('../../bulk/command.js')).runBulkCommand(options, ctx);
-    const { id, body, idempotencyKey } = options;
+    const { id, body, idempotencyKey, pin } = options;
     const client = await ctx.api();
-    const response = await sendOrQueue(ctx, options.queue, { kind: 'attempts', parcel: id, body, idempotencyKey }, (bytes) =>
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'attempts', parcel: id, body, idempotencyKey, pin }, (bytes) =>
       client.route('attempts.create', { params: { id }, body: bytes, idempotencyKey, signal: ctx.signal }),
     );
     await (await ctx.etags()).delete(id);

@@ -15,6 +15,7 @@ export default defineCommand<typeof configCommands.configGet, { key: SettableKey
       base_url: settings.baseUrl ?? '',
       bulk_matched_lines: settings.bulkMatchedLines,
       sandbox: settings.markedSandbox === true ? 'yes' : 'no',
+      queue_writes: settings.queueWrites ? 'yes' : 'no',
     };
     await writeOut(ctx.io.stdout, `${String(values[key])}\n`);
   },

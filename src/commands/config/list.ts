@@ -20,6 +20,7 @@ export default defineCommand<typeof configCommands.configList, Record<string, ne
       retries: profile.retries ?? null,
       bulk_matched_lines: profile.bulk_matched_lines ?? null,
       sandbox: profile.sandbox ?? null,
+      queue_writes: profile.queue_writes ?? null,
     }));
     await presentStream(ctx, toAsync(rows), `No profiles yet: run \`${otherCommand(ctx.commandLine, ['auth', 'login', '--base-url', 'URL'], ['--profile'])}\`.`);
   },

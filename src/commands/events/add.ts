@@ -16,7 +16,8 @@ import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
-import { queueMode, sendOrQueue } from '../../bulk/queue.js';
+import type { FlagName } from '../../schemas/flag-name.js';
+import { pinnedTime, queueMode, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { requireState } from '../../args/required-state.js';
 import type { CommandFlag } from '../../schemas/flag-name.js';
@@ -28,6 +29,8 @@ export interface SingleEventOptions {
   queue?: QueueMode;
   /** --envelope: print {data, outcome, etag} (src/io/present/envelope.ts). */
   envelope: boolean;
+  /** The flag that makes the command line build this body again (the time it filled in): src/bulk/queue.ts. */
+  pin?: readonly [FlagName, string];
 }
 
 /** One event for the parcel given, or one per line of --from. */
@@ -50,7 +53,8 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     const id = await resolveParcelId(bareIdArg(args[0]), ctx);
     const fromData = await dataFlag(flags.data, ctx);
     const body = { ...fromData, ...fields };
-    if (body.occurred_at === undefined && flags.data === undefined) body.occurred_at = now;
+    const filledIn = body.occurred_at === undefined && flags.data === undefined;
+    if (filledIn) body.occurred_at = now;
     if (body.status === 4 || body.status === 5) {
       const name = status === undefined ? 'status' : '--status';
       throw new UsageError(
@@ -63,14 +67,21 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     requireState('events', body, flags.data !== undefined);
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
-    return { id, body: body as StatusEventInput, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx), envelope: flags.envelope, ...queueMode(flags) };
+    return {
+      id,
+      body: body as StatusEventInput,
+      idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
+      envelope: flags.envelope,
+      ...(await queueMode(flags, ctx)),
+      ...(filledIn ? { pin: pinnedTime(now) } : {}),
+    };
   },
 
   async run(options, ctx) {
     if ('from' in options) return (await import('../../bulk/command.js')).runBulkCommand(options, ctx);
-    const { id, body, idempotencyKey } = options;
+    const { id, body, idempotencyKey, pin } = options;
     const client = await ctx.api();
-    const response = await sendOrQueue(ctx, options.queue, { kind: 'events', parcel: id, body, idempotencyKey }, (bytes) =>
+    const response = await sendOrQueue(ctx, options.queue, { kind: 'events', parcel: id, body, idempotencyKey, pin }, (bytes) =>
       client.route('events.create', { params: { id }, body: bytes, idempotencyKey, signal: ctx.signal }),
     );
     // The parcel's representation (its status) changed, so a cached ETag is now stale.
