@@ -6,11 +6,12 @@ export const completionCommands = {
     path: ['completion'],
     args: '<shell>',
     summary: 'Print the completion script for bash, zsh or fish',
+    notes: ['Create the directory first on a fresh account (mkdir -p); the README has the install lines for each shell.'],
     flags: {},
     examples: [
-      'mkdir -p ~/.local/share/bash-completion/completions && parcels completion bash > ~/.local/share/bash-completion/completions/parcels',
-      'mkdir -p ~/.zfunc && parcels completion zsh > ~/.zfunc/_parcels',
-      'mkdir -p ~/.config/fish/completions && parcels completion fish > ~/.config/fish/completions/parcels.fish',
+      'parcels completion bash > ~/.local/share/bash-completion/completions/parcels',
+      'parcels completion zsh > ~/.zfunc/_parcels',
+      'parcels completion fish > ~/.config/fish/completions/parcels.fish',
     ],
   }),
 } as const;

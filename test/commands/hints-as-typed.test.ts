@@ -196,7 +196,9 @@ describe('a timeout', () => {
         stderr:
           `Error: no complete answer within the timeout (500 ms); the POST may have been applied (Idempotency-Key ${key})\n` +
           'Hint: re-run it with the same key and more time to find out safely (a repeat is answered with the first result, never applied twice): ' +
-          `\`parcels create ${PARCEL_FLAGS.join(' ')} --timeout 1 --idempotency-key ${key}\`\n`,
+          `\`parcels create ${PARCEL_FLAGS.join(' ')} --timeout 1 --idempotency-key ${key}\`; ` +
+          `or \`parcels create ${PARCEL_FLAGS.join(' ')} --timeout 0.5 --retries 0 --idempotency-key ${key} --queue\` keeps it in the outbox to send later ` +
+          '(exit 75; `parcels config set queue_writes yes` makes that the default)\n',
       });
       const [rerun] = hintedCommands(r.stderr);
       const replayed = await h.cli(rerun as string[], { dir, env: { PARCELS_BASE_URL: healthy.url } });

@@ -299,7 +299,7 @@ describe('help exit-codes', () => {
   it('lists 11 for track --watch --fail-on-attempt', async () => {
     const r = await h.cli(['help', 'exit-codes']);
     // Piped: wrapped to 80 columns like every help text.
-    expect(r.stdout).toContain('\n  11   not delivered: `track --watch --fail-on-attempt` saw an attempt that did\n       not deliver the parcel\n  75 ');
+    expect(r.stdout).toContain('\n  11   not delivered: `track --watch --fail-on-attempt` saw an attempt that did\n       not deliver the parcel\n  12 ');
   });
 });
 

@@ -129,6 +129,7 @@ describe('--queue / --offline', () => {
       id: ID,
       body: { status: 2, occurred_at: NOW },
       idempotencyKey: 'queue-key-0001',
+      envelope: false,
       queue: { queue: true, offline: false },
       pin: ['--at', isoSeconds(NOW)],
     });
@@ -136,6 +137,7 @@ describe('--queue / --offline', () => {
       id: ID,
       body: { outcome: 0, time_attempt: NOW },
       idempotencyKey: 'queue-key-0002',
+      envelope: false,
       queue: { queue: false, offline: true },
       pin: ['--at', isoSeconds(NOW)],
     });
@@ -143,6 +145,7 @@ describe('--queue / --offline', () => {
       id: ID,
       body: { status: 2, occurred_at: NOW },
       idempotencyKey: 'queue-key-0003',
+      envelope: false,
     });
   });
 });

@@ -58,6 +58,7 @@ describe('parse alone (no network)', () => {
     expect(options).toEqual({
       body: { courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: '10', parcel_weight: 1200, time_slot_period_start: NOW },
       idempotencyKey: 'parse-test-key-01',
+      envelope: false,
     });
   });
 
