@@ -35,6 +35,7 @@ export async function context(choice: Choice) {
     serviceNow: async () => NOW,
     codeNames: async () => ({}),
     knownIds: async () => ({ max: 1000, remember: async (ids: readonly string[]) => void remembered.push(...ids) }),
+    prefixIds: async () => [...remembered],
     settings: async () => ({}),
   };
   return { ctx, out: () => ({ stdout: c.stdout(), stderr: c.stderr() }), remembered };
