@@ -165,19 +165,23 @@ describe('the batches and outbox views at a terminal', () => {
     expect(narrow.stderr()).toBe('Not shown at 100 columns: INPUT, AGE (widen the terminal, or use -o wide or --json)\n');
   });
 
-  it('the outbox: its capture time in the display zone, the command shortened (free text), the state whole', async () => {
+  it('the outbox: its capture time compact in the display zone (whole with -o wide), the command shortened (free text), the state whole', async () => {
     const rows = [{ seq: 1, age: '2m', captured_at: '2026-11-22T19:55:47.000Z', command: 'events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit', parcel: '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21', state: 'rejected 409 parcel_delivered' }];
     const c = captureIO({ tty: true, columns: 100 });
     c.io.timeZone = 'Europe/Amsterdam';
     await renderList(c.io, rows, { format: 'table', now: NOW, view: 'outbox' });
     expect(c.stdout()).toBe(
-      'SEQ  AGE  COMMAND                PARCEL                                STATE\n' +
-        '1    2m   events add 0b0c6a52-…  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  rejected 409 parcel_delivered\n',
+      'SEQ  AGE  CAPTURED     COMMAND   PARCEL                                STATE\n' +
+        '1    2m   today 20:55  events …  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  rejected 409 parcel_delivered\n',
     );
-    expect(c.stderr()).toBe('Not shown at 100 columns: CAPTURED (widen the terminal, or use -o wide or --json)\n');
+    expect(c.stderr()).toBe('');
     const wide = captureIO({ tty: true, columns: 200 });
     wide.io.timeZone = 'Europe/Amsterdam';
     await renderList(wide.io, rows, { format: 'table', now: NOW, view: 'outbox' });
-    expect(wide.stdout().split('\n')[1]).toContain('  2026-11-22T20:55:47+01:00  events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit  ');
+    expect(wide.stdout().split('\n')[1]).toContain('  today 20:55  events add 0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21 --status in_transit  ');
+    const whole = captureIO({ tty: true, columns: 200 });
+    whole.io.timeZone = 'Europe/Amsterdam';
+    await renderList(whole.io, rows, { format: 'wide', now: NOW, view: 'outbox' });
+    expect(whole.stdout().split('\n')[1]).toContain('  2026-11-22T20:55:47+01:00 (2m ago)  ');
   });
 });
