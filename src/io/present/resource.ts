@@ -146,7 +146,7 @@ export async function presentPage(ctx: ResourceContext, page: Page, emptyMessage
       view: opts.view,
       parentId: opts.parentId,
       // Remembered above, so every prefix shown resolves. A stream (`--all`) shows ids whole: its later ids, unknown yet, could share a prefix.
-      shortId: await terminalShortIds(ctx),
+      shortId: items.some((item) => isRecord(item) && 'entry_id' in item) ? await terminalShortIds(ctx) : undefined,
       nextCursor: page.nextCursor ?? null,
       // The hint repeats the user's own command (filters, --sandbox, --profile) with the next cursor.
       nextCommand: sameCommand(ctx.commandLine, { drop: ['--cursor', '--all'] }),
