@@ -69,6 +69,8 @@ export interface Context {
   cacheTarget(): Promise<string | undefined>;
   /** Parcel ids this target has shown recently (for id prefixes). */
   knownIds(): Promise<KnownIds>;
+  /** Every parcel id a prefix resolves against, read anew on each call (src/context/caches.ts). */
+  prefixIds(): Promise<string[]>;
   codeNames(): Promise<CodeNames>;
   /** The output format from --output/--json, PARCELS_OUTPUT, the profile, or "table". */
   outputFormat(): OutputFormat;
@@ -192,6 +194,7 @@ export function createContext(init: {
     client: (options) => newClient(options),
     etags: caches.etags,
     knownIds: caches.knownIds,
+    prefixIds: caches.prefixIds,
     codeNames: caches.codeNames,
     outputFormat() {
       if (globals.jq !== undefined) {

@@ -1,11 +1,8 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { parcelIdSchema } from '../schemas/parcel-id.js';
+import { ID_PREFIX_MIN, parcelIdSchema } from '../schemas/parcel-id.js';
 import { parcelIdArg } from './flags.js';
 import { otherCommand } from '../hint/hint.js';
-
-/** The shortest prefix accepted for a parcel id (like git's abbreviated hashes, but never shorter). */
-export const ID_PREFIX_MIN = 8;
 
 /** The most matches an ambiguity error lists. */
 const MATCHES_SHOWN = 10;
@@ -17,7 +14,7 @@ export async function rememberParcelIds(ctx: Context, ids: readonly string[]): P
 
 /**
  * A parcel id argument: a whole UUID as given, or a unique prefix (at least 8 characters) of an id
- * this target has shown or cached (recent output, the ETag cache). An ambiguous or unknown prefix
+ * this target has shown or cached (`ctx.prefixIds()`: the set a terminal's short ids are unique in). An ambiguous or unknown prefix
  * is a usage error (exit 2), nothing sent.
  */
 export async function resolveParcelId(value: string, ctx: Context): Promise<string> {
@@ -27,9 +24,7 @@ export async function resolveParcelId(value: string, ctx: Context): Promise<stri
     throw new UsageError(`ID must be a whole id, or a unique prefix of ${ID_PREFIX_MIN} or more characters (got "${value}", ${value.length})`, 'ID');
   }
   if (!new RegExp(`^[0-9a-f-]{${ID_PREFIX_MIN},35}$`).test(prefix)) return parcelIdArg(value);
-  const [known, etags] = await Promise.all([ctx.knownIds(), ctx.etags()]);
-  const candidates = new Set([...(await known.all()), ...(await etags.ids())]);
-  const matches = [...candidates].filter((id) => id.toLowerCase().startsWith(prefix)).sort();
+  const matches = (await ctx.prefixIds()).filter((id) => id.toLowerCase().startsWith(prefix)).sort();
   if (matches.length === 1) return matches[0] as string;
   if (matches.length === 0) {
     throw new UsageError(

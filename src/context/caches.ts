@@ -12,6 +12,11 @@ export interface TargetCaches {
   etags(): Promise<EtagCache>;
   /** Parcel ids this target has shown recently (for id prefixes). */
   knownIds(): Promise<KnownIds>;
+  /**
+   * Every parcel id a prefix resolves against (src/args/parcel-id.ts): those shown recently and
+   * those with a cached ETag. A terminal shortens ids to prefixes unique in this same set.
+   */
+  prefixIds(): Promise<string[]>;
   codeNames(): Promise<CodeNames>;
 }
 
@@ -36,14 +41,22 @@ export function targetCaches(init: {
     throw new Error('unreachable: api() refuses a missing base URL');
   };
 
+  const etags = (): Promise<EtagCache> => {
+    etagsPromise ??= open((env, target) => openReaderEtags(env, target));
+    return etagsPromise;
+  };
+  const knownIds = (): Promise<KnownIds> => {
+    knownIdsPromise ??= open(openKnownIds);
+    return knownIdsPromise;
+  };
+
   return {
-    etags() {
-      etagsPromise ??= open((env, target) => openReaderEtags(env, target));
-      return etagsPromise;
-    },
-    knownIds() {
-      knownIdsPromise ??= open(openKnownIds);
-      return knownIdsPromise;
+    etags,
+    knownIds,
+    async prefixIds() {
+      const [known, cache] = await Promise.all([knownIds(), etags()]);
+      const [shown, cached] = await Promise.all([known.all(), cache.ids()]);
+      return [...new Set([...shown, ...cached])];
     },
     codeNames() {
       namesPromise ??= (async () => {

@@ -8,8 +8,11 @@ import { styles } from './colour.js';
 import type { Styles } from './colour.js';
 import { sanitize } from './sanitize.js';
 import type { IO } from './streams.js';
-import { isoUtcSeconds, relativeTime, timeText } from '../schemas/time-text.js';
+import { compactTime, isoUtcSeconds, relativeTime, timeText } from '../schemas/time-text.js';
 import { DELIVERED_OUTCOMES } from '../schemas/codes.js';
+import type { OutputFormat } from './output-format.js';
+import type { ShortId } from './short-ids.js';
+import { PARCEL_FIELDS } from '../schemas/parcel-fields.js';
 
 export type { CodeNames };
 
@@ -29,11 +32,20 @@ export interface FormatContext {
    * time.ts. Absent: ISO 8601 in UTC, the stable form for scripts.
    */
   timeZone?: string;
+  /**
+   * A person's terminal in the default view, where a table must fit: codes by name alone
+   * (`in_transit`), times compact (`today 19:45`), parcel ids by `shortId`. `-o wide` and piped
+   * text show them whole (`2 in_transit`, ISO 8601, the whole id). Default false.
+   */
+  compact?: boolean;
+  /** How a parcel id is shown in the compact view (src/io/short-ids.ts); default whole. */
+  shortId?: ShortId;
 }
 
-/** How values look on stdout: its colour, whether it is a terminal, the zone its times are shown in. */
-export function formatContext(io: IO, opts: { names?: CodeNames; now: number }): FormatContext {
-  return { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: io.timeZone };
+/** How values look on stdout: its colour, whether it is a terminal (compact unless `-o wide`), the zone its times are shown in. */
+export function formatContext(io: IO, opts: { names?: CodeNames; now: number; format?: OutputFormat; shortId?: ShortId }): FormatContext {
+  const compact = io.stdoutIsTTY && opts.format !== 'wide';
+  return { names: opts.names, now: opts.now, colour: io.colour, tty: io.stdoutIsTTY, timeZone: io.timeZone, compact, shortId: compact ? opts.shortId : undefined };
 }
 
 type CodeKind = keyof CodeNames;
@@ -70,6 +82,29 @@ export function codeName(field: string, code: number, names?: CodeNames): string
   return undefined;
 }
 
+/**
+ * A code as every view shows it (a status, outcome, reason…; `kind` is the code field whose names
+ * apply, e.g. `status` for a simulated step's `event`): its name alone in the compact view
+ * (`in_transit`), number and name elsewhere (`2 in_transit`), the number alone when no name is
+ * known. Statuses are coloured. Undefined when `kind` is no code field.
+ */
+export function codeText(kind: string, code: number, ctx: FormatContext): string | undefined {
+  if (CODE_FIELDS[leaf(kind)] === undefined) return undefined;
+  const name = codeName(kind, code, ctx.names);
+  if (name === undefined) return String(code);
+  const text = ctx.compact === true ? sanitize(name) : `${code} ${sanitize(name)}`;
+  return leaf(kind) === 'status' ? statusStyle(name, styles(ctx.colour))(text) : text;
+}
+
+/** Units of the fields counted in one (`parcel_weight` in g), from the field table; times and codes have their own form. */
+const UNITS: ReadonlyMap<string, string> = new Map(PARCEL_FIELDS.flatMap((f) => (f.kind === 'integer' && 'unit' in f ? [[f.name, f.unit]] : [])));
+
+/** A number's cell with its field's unit, on a terminal's record: `1200 g`. */
+export function withUnit(field: string, value: unknown, cell: string): string {
+  const unit = UNITS.get(leaf(field));
+  return unit !== undefined && typeof value === 'number' ? `${cell} ${unit}` : cell;
+}
+
 /** Largest value still read as seconds (year 5138); larger integers are shown as they are. */
 const MAX_SECONDS = 1e11;
 
@@ -91,9 +126,14 @@ export function statusStyle(name: string, s: Styles): (text: string) => string {
   return (text) => text;
 }
 
-/** A time in the display zone, with its age on a terminal: `2026-11-22T20:57:47+01:00 (3m ago)`. */
+/** A time without its age: compact in the compact view (`today 20:57`), else in the display zone or UTC (ISO 8601). */
+export function timeCell(seconds: number, ctx: FormatContext): string {
+  return ctx.compact === true && ctx.timeZone !== undefined ? compactTime(seconds, ctx.timeZone, ctx.now) : timeText(seconds, ctx.timeZone);
+}
+
+/** A time with its age on a terminal: `today 20:57 (3m ago)`, with `-o wide` `2026-11-22T20:57:47+01:00 (3m ago)`. */
 function humanTime(seconds: number, ctx: FormatContext): string {
-  const text = timeText(seconds, ctx.timeZone);
+  const text = timeCell(seconds, ctx);
   return ctx.tty === true ? `${text} ${styles(ctx.colour).dim(`(${relativeTime(seconds, ctx.now)})`)}` : text;
 }
 
@@ -111,11 +151,8 @@ export function formatCell(field: string, value: unknown, ctx: FormatContext): s
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') {
     if (Number.isInteger(value)) {
-      const name = codeName(field, value, ctx.names);
-      if (name !== undefined) {
-        const text = `${value} ${sanitize(name)}`;
-        return leaf(field) === 'status' ? statusStyle(name, s)(text) : text;
-      }
+      const code = codeText(field, value, ctx);
+      if (code !== undefined) return code;
       if (isTimestampField(field) && isTimestampValue(value)) {
         return humanTime(value, ctx);
       }
@@ -123,6 +160,7 @@ export function formatCell(field: string, value: unknown, ctx: FormatContext): s
     return String(value);
   }
   if (typeof value === 'string') {
+    if (ctx.shortId !== undefined && leaf(field) === 'entry_id') return sanitize(ctx.shortId(value));
     // An ISO time the sandbox or the outbox writes (`2026-11-22T19:57:47.123Z`) reads like any other
     // time on a terminal; piped it stays as it came.
     const seconds = ctx.timeZone === undefined ? undefined : isoUtcSeconds(value);

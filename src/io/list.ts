@@ -24,6 +24,7 @@ import type { Column } from './views/column.js';
 import { chooseLayout } from './views/layout.js';
 import type { FitMode } from './views/layout.js';
 import type { ViewName } from './views/resources.js';
+import type { ShortId } from './short-ids.js';
 
 export interface ListOptions {
   format: OutputFormat;
@@ -32,6 +33,8 @@ export interface ListOptions {
   now: number;
   /** The resource, for its default view on a terminal. */
   view?: ViewName;
+  /** How parcel ids are shown on a terminal's table (src/io/short-ids.ts); default whole. */
+  shortId?: ShortId;
   /** A child list's parent id: not repeated in every row. */
   parentId?: string;
   /** Cursor of the next page: a hint on stderr tells how to get it (TTY tables, ndjson, csv). */
@@ -171,12 +174,16 @@ async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<num
     }
     return count;
   }
-  if (hidden.length > 0) {
-    const s = styles(io.stderrColour);
-    const names = sanitize(hidden.join(', '));
-    await writeOut(io.stderr, s.dim(`Not shown at ${io.columns} columns: ${names} (widen the terminal, or use -o wide or --json)`) + '\n');
-  }
+  await reportLeftOut(io, hidden);
   return count;
+}
+
+/** The one line every table and timeline prints on stderr when the terminal's width left columns out. */
+export async function reportLeftOut(io: IO, headers: readonly string[]): Promise<void> {
+  if (headers.length === 0) return;
+  const s = styles(io.stderrColour);
+  const names = sanitize(headers.join(', '));
+  await writeOut(io.stderr, s.dim(`Not shown at ${io.columns} columns: ${names} (widen the terminal, or use -o wide or --json)`) + '\n');
 }
 
 /** The columns that fit the terminal (by the first rows' natural widths) and their widths: table.ts `fitTable`. */

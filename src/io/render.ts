@@ -10,7 +10,8 @@ import { styles } from './colour.js';
 import { csvRow } from './csv.js';
 import { isRecord } from '../schemas/record.js';
 import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
-import { formatCell, formatContext } from './format.js';
+import { formatCell, formatContext, withUnit } from './format.js';
+import { present } from './views/column.js';
 import type { CodeNames } from './format.js';
 import { jsonText } from './json.js';
 import { renderList } from './list.js';
@@ -137,10 +138,12 @@ function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
   if (!io.stdoutIsTTY) {
     return entries.map(([key, value]) => tsvLine([key, formatCell(key, value, ctx)])).join('');
   }
-  const width = Math.max(0, ...entries.map(([key]) => sanitize(key).length));
+  // A person's terminal leaves out what is empty, unless asked for by name (--fields) or wide: a record of what it holds.
+  const shown = ctx.compact === true && !(opts.fields && opts.fields.length > 0) ? entries.filter(([, value]) => present(value)) : entries;
+  const width = Math.max(0, ...shown.map(([key]) => sanitize(key).length));
   let out = opts.title ? s.bold(sanitize(opts.title)) + '\n' : '';
-  for (const [key, value] of entries) {
-    out += `${s.bold(sanitize(key).padEnd(width))}  ${formatCell(key, value, ctx)}`.replace(/\s+$/u, '') + '\n';
+  for (const [key, value] of shown) {
+    out += `${s.bold(sanitize(key).padEnd(width))}  ${withUnit(key, value, formatCell(key, value, ctx))}`.replace(/\s+$/u, '') + '\n';
   }
   return out;
 }

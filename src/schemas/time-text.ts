@@ -3,7 +3,9 @@
  * sandbox's inspector page alike (pure TypeScript and Intl: no Node API, so the browser page can
  * import it). Which zone a reader's times are shown in is the CLI's own question (src/io/time.ts).
  *
- * Times: `2026-11-22T20:57:47+01:00` in a zone, `2026-11-22T19:57:47Z` in UTC (whole seconds).
+ * Times: `2026-11-22T20:57:47+01:00` in a zone, `2026-11-22T19:57:47Z` in UTC (whole seconds);
+ * on a person's terminal, where a table has no room for that, compact: `today 20:57`, `21 Nov
+ * 20:57`, `21 Nov 2025 20:57` (compactTime).
  * Durations: one set of units, s m h d (then mo and y for ages), the letters the duration flags
  * take (`--older-than 7d`), written two ways only: packed into a table cell or a progress bar
  * (`3m`, one unit), and spaced in a sentence (`1 h 15 m`, `42 s`, `0.4 s`). Whole seconds are
@@ -50,6 +52,34 @@ export function zonedIso(seconds: number, timeZone: string): string {
   const offset = (part.timeZoneName ?? 'GMT').replace(/^GMT/, '');
   const zone = offset === '' || offset === '+00:00' ? 'Z' : offset;
   return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${zone}`;
+}
+
+const compactFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The date and minute of a time in `timeZone`, as compactTime writes them (`zonedIso`'s zone when Intl does not know it: UTC). */
+function localParts(seconds: number, timeZone: string): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
+  const zone = knownZone(timeZone) ? timeZone : 'UTC';
+  let formatter = compactFormatters.get(zone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    compactFormatters.set(zone, formatter);
+  }
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of formatter.formatToParts(new Date(seconds * 1000))) part[type] = value;
+  return part;
+}
+
+/**
+ * A time on a person's terminal, to the minute, as gh and kubectl keep a table narrow: `today
+ * 19:45` on the day of `now` in `timeZone`, `27 Nov 19:45` in its year, `27 Nov 2025 19:45` in
+ * another. The whole time is in `-o wide`, piped output and JSON.
+ */
+export function compactTime(seconds: number, timeZone: string, now: number): string {
+  const at = localParts(seconds, timeZone);
+  const today = localParts(now, timeZone);
+  const clock = `${at.hour}:${at.minute}`;
+  if (at.year === today.year && at.month === today.month && at.day === today.day) return `today ${clock}`;
+  return at.year === today.year ? `${at.day} ${at.month} ${clock}` : `${at.day} ${at.month} ${at.year} ${clock}`;
 }
 
 /** A timestamp for a person: in `timeZone` when given, else UTC. */

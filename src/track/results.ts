@@ -50,7 +50,7 @@ export class WatchUpdates {
       draw: async (io, look) => {
         if (this.several) {
           const items = [...snapshots].map(([id, snapshot]) => stateItem(id, snapshot.parcel, snapshot.timeline, look));
-          await renderList(io, items, { format: 'table', names: look.names, now: look.now, view: 'states' });
+          await renderList(io, items, { format: look.format, names: look.names, now: look.now, shortId: look.shortId, view: 'states' });
           return;
         }
         const [snapshot] = snapshots.values();

@@ -8,7 +8,11 @@ import { isRecord } from '../schemas/record.js';
 import { isDelivery, latestEntry } from '../schemas/timeline.js';
 import { styles } from '../io/colour.js';
 import type { CodeNames, FormatContext } from '../io/format.js';
-import { formatCell, formatContext, outcomeStyle } from '../io/format.js';
+import { formatCell, formatContext, outcomeStyle, timeCell } from '../io/format.js';
+import { reportLeftOut } from '../io/list.js';
+import type { OutputFormat } from '../io/output-format.js';
+import type { ShortId } from '../io/short-ids.js';
+import { ID_PREFIX_MIN } from '../schemas/parcel-id.js';
 import type { ColumnFit } from '../io/table.js';
 import { relativeTime, timeText } from '../schemas/time-text.js';
 import { renderHeading, renderRecord } from '../io/render.js';
@@ -21,6 +25,12 @@ export interface TimelineViewOptions {
   names?: CodeNames;
   /** Current time, Unix seconds (for the age column). */
   now: number;
+  /** The user's format (`wide`: whole ids, times and codes on a terminal too); default `table`. */
+  format?: OutputFormat;
+  /** How parcel ids are shown on a terminal's table (src/io/short-ids.ts); default whole. */
+  shortId?: ShortId;
+  /** A terminal's default table: `latest` says codes by name alone, as the other cells do (stateItem). */
+  compact?: boolean;
 }
 
 /** One line of a timeline; `id` names the parcel when several are followed at once. */
@@ -30,6 +40,8 @@ export interface TimelineLine {
 }
 
 export const TIMELINE_COLUMNS = ['time', 'age', 'entry', 'state', 'reason', 'delivered'];
+/** The age is for a person at a terminal: piped, a timeline's times stay absolute (scripts read `time`). */
+const AGE_COLUMN = TIMELINE_COLUMNS.indexOf('age');
 
 function textField(record: Record<string, unknown>, name: string): string {
   const value = record[name];
@@ -67,7 +79,7 @@ export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[
   }
   const age = relativeTime(entry.at, ctx.now);
   // The age has a column of its own, so the time is shown without it.
-  const time = formatCell('occurred_at', entry.at, { ...ctx, tty: false });
+  const time = timeCell(entry.at, ctx);
   if (entry.kind === 'event') {
     return [time, ctx.tty ? s.dim(age) : age, entryLabel(entry), formatCell('status', record.status, ctx), '', ''];
   }
@@ -85,7 +97,10 @@ export function timelineCells(entry: TimelineEntry, ctx: FormatContext): string[
   ];
 }
 
-/** What an entry says, on one line: `event: 2 in_transit`, `attempt 1: 1 failed (1 not_at_home)`. */
+/**
+ * What an entry says, on one line: `event: 2 in_transit`, `attempt 1: 1 failed (1 not_at_home)`;
+ * in the compact view `event: in_transit`, `attempt 1: failed (not_at_home)`.
+ */
 export function entrySummary(entry: TimelineEntry, ctx: FormatContext): string {
   const [, , label = '', state = '', reason = ''] = timelineCells(entry, { ...ctx, colour: false, tty: false });
   return `${label}: ${state}${reason === '' ? '' : ` (${reason})`}`;
@@ -123,18 +138,32 @@ export async function renderTimeline(
 ): Promise<TimelineFit | undefined> {
   const ctx = formatContext(io, opts);
   const headers = opts.withId ? ['entry_id', ...TIMELINE_COLUMNS] : TIMELINE_COLUMNS;
-  const rows = lines.map(({ id, entry }) => [...(opts.withId ? [sanitize(id ?? '')] : []), ...timelineCells(entry, ctx)]);
+  const idCell = (id: string | undefined): string => sanitize(id === undefined ? '' : (ctx.shortId?.(id) ?? id));
+  const rows = lines.map(({ id, entry }) => [...(opts.withId ? [idCell(id)] : []), ...timelineCells(entry, ctx)]);
   if (!io.stdoutIsTTY) {
-    await writeOut(io.stdout, renderTsv(opts.header ? headers : [], rows));
+    const age = (opts.withId ? 1 : 0) + AGE_COLUMN;
+    const absolute = <T>(row: readonly T[]): T[] => row.filter((_, i) => i !== age);
+    await writeOut(io.stdout, renderTsv(opts.header ? absolute(headers) : [], rows.map(absolute)));
     return undefined;
   }
   const table = await import('../io/table.js');
   const fits = opts.withId ? [ID_FIT, ...TIMELINE_FITS] : TIMELINE_FITS;
   let natural = table.naturalWidths(headers, rows);
-  if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [ID_WIDTH, ...room(io)] : room(io))[i] ?? 0));
+  if (opts.room) natural = natural.map((w, i) => Math.max(w, (opts.withId ? [idWidth(ctx), ...room(io, ctx)] : room(io, ctx))[i] ?? 0));
   let fit: TimelineFit;
+  let leftOut: number[] = [];
   if (opts.fit === undefined) {
-    fit = table.fitTable(natural, fits, io.columns);
+    // A column empty in every row holds nothing to leave out (as a view's columns, views/layout.ts),
+    // unless rows still to come may fill it (`room`).
+    const shown = headers.map((_, c) => c).filter((c) => opts.room === true || rows.some((row) => row[c] !== ''));
+    // `-o wide` shows every column, as wide tables do: lines may run past the edge.
+    const fitted = table.fitTable(
+      shown.map((c) => natural[c] ?? 0),
+      shown.map((c) => fits[c] as ColumnFit),
+      opts.format === 'wide' ? Number.POSITIVE_INFINITY : io.columns,
+    );
+    fit = { kept: fitted.kept.map((k) => shown[k] as number), widths: fitted.widths };
+    leftOut = fitted.dropped.map((k) => shown[k] as number);
   } else {
     // Later rows keep the columns and widths on screen; a whole value wider than its column widens
     // it, and the last column (free text) may take what is left of the line.
@@ -152,6 +181,8 @@ export async function renderTimeline(
     const text = pick(fits).map((f) => f.text);
     await writeOut(io.stdout, table.renderTable(pick(headers), rows.map(pick), { tty: true, colour: io.colour, widths: fit.widths, text, header: opts.header }));
   }
+  // Named once, under the table (a watch's later rows keep its columns).
+  await reportLeftOut(io, leftOut.map((c) => table.headerText(headers[c] ?? '')));
   return fit;
 }
 
@@ -159,11 +190,17 @@ export async function renderTimeline(
  * Widths the rows to come will most likely need (`--watch`): a time in the display zone, "just
  * now", "attempt 10", the longest outcome and reason names of the spec, so later rows line up.
  */
-function room(io: IO): number[] {
-  return [timeText(0, io.timeZone).length, 8, 10, 21, 19, 0];
+function room(io: IO, ctx: FormatContext): number[] {
+  const time = ctx.compact === true && io.timeZone !== undefined ? 'today 00:00'.length : timeText(0, io.timeZone).length;
+  const state = ctx.compact === true ? 19 : 21;
+  const reason = ctx.compact === true ? 17 : 19;
+  return [time, 8, 10, state, reason, 0];
 }
-/** A parcel id (UUID). */
-const ID_WIDTH = 36;
+
+/** A parcel id: whole (a UUID), or the shortest prefix shown (src/io/short-ids.ts; a longer one widens the column). */
+function idWidth(ctx: FormatContext): number {
+  return ctx.shortId === undefined ? 36 : ID_PREFIX_MIN;
+}
 
 /** One parcel: its fields as key/value, then its timeline under a heading (with `room` for rows to come). */
 export async function renderParcelTimeline(
@@ -172,7 +209,7 @@ export async function renderParcelTimeline(
   entries: readonly TimelineEntry[],
   opts: TimelineViewOptions & { room?: boolean },
 ): Promise<TimelineFit | undefined> {
-  await renderRecord(io, parcel, { format: 'table', names: opts.names, now: opts.now });
+  await renderRecord(io, parcel, { format: opts.format ?? 'table', names: opts.names, now: opts.now });
   await renderHeading(io, 'Timeline', false);
   if (entries.length === 0) {
     await writeOut(io.stderr, 'No events or attempts yet.\n');
@@ -189,7 +226,7 @@ export async function renderParcelTimeline(
 export function stateItem(id: string, parcel: unknown, entries: readonly TimelineEntry[], opts: TimelineViewOptions): Record<string, unknown> {
   const latest = latestEntry(entries);
   const record = latest !== undefined && isRecord(latest.record) ? latest.record : {};
-  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: false };
+  const ctx: FormatContext = { names: opts.names, now: opts.now, colour: false, compact: opts.compact };
   return {
     entry_id: id,
     status: isRecord(parcel) ? parcel.status : undefined,

@@ -10,6 +10,7 @@ import { run } from '../../src/cli.js';
 import { openKnownIds } from '../../src/config/known-ids.js';
 import { targetId } from '../../src/config/target.js';
 import { manualTime } from '../../src/sandbox/index.js';
+import { compactTime } from '../../src/schemas/time-text.js';
 import type { CliResult } from '../helpers/cli.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
@@ -24,6 +25,10 @@ const ZONE = 'Etc/GMT-1';
 const local = (seconds: number): string => new Date((seconds + 3600) * 1000).toISOString().slice(0, 19) + '+01:00';
 const utc = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
 const NOW = T0 + 150; // the CLI reads the parcels 2m30s after they were made
+/** `seconds` as a terminal's default view shows it in ZONE (`today 19:45`); whole in `-o wide`. */
+const compact = (seconds: number, zone = ZONE): string => compactTime(seconds, zone, NOW);
+/** A parcel id as a terminal's default view shows it: these few random UUIDs differ in their first 8 characters. */
+const short = (id: string): string => id.slice(0, 8);
 
 let h: Harness;
 beforeAll(async () => {
@@ -80,14 +85,14 @@ beforeAll(async () => {
 });
 
 describe('parcels list on a terminal: the default view', () => {
-  const widths = [36, 10, 7, 9];
+  const widths = [8, 10, 7, 9];
   const header = line(['ID', 'STATUS', 'COURIER', 'ADDRESS', 'AGE'], widths);
   const rows = (): string =>
-    line([ids[0] as string, 'registered', 'A-BIKE', '1234AB 10', '2m ago'], widths) +
-    line([ids[1] as string, 'registered', 'A-BIKE', '1234AB 11', '2m ago'], widths) +
-    line([ids[2] as string, 'delivered', 'A-BIKE', '1234AB 12', '2m ago'], widths);
+    line([short(ids[0] as string), 'registered', 'A-BIKE', '1234AB 10', '2m ago'], widths) +
+    line([short(ids[1] as string), 'registered', 'A-BIKE', '1234AB 11', '2m ago'], widths) +
+    line([short(ids[2] as string), 'delivered', 'A-BIKE', '1234AB 12', '2m ago'], widths);
 
-  it('at 80 and at 200 columns, colour on and off: the same columns, ids whole', async () => {
+  it('at 80 and at 200 columns, colour on and off: the same columns, ids as unique prefixes', async () => {
     for (const columns of [80, 200]) {
       const plain = await onTerminal(['list', '--courier', 'A-BIKE'], { columns });
       expect(plain).toEqual({ code: 0, stdout: header + rows(), stderr: '' });
@@ -102,25 +107,25 @@ describe('parcels list on a terminal: the default view', () => {
   it('colours delivered green on a colour terminal, in-progress statuses plain; NO_COLOR turns it off', async () => {
     const coloured = await onTerminal(['list', '--courier', 'A-BIKE'], { colour: true });
     expect(coloured.stdout).toContain('\u001b[32mdelivered\u001b[39m');
-    expect(coloured.stdout).toContain(`${ids[0]}  registered  `);
+    expect(coloured.stdout).toContain(`${short(ids[0] as string)}  registered  `);
     const noColor = await onTerminal(['list', '--courier', 'A-BIKE'], { env: { NO_COLOR: '1' } });
     expect(noColor.stdout).not.toContain(ESC);
   });
 
-  it('at 60 columns whole low-priority columns go (said once on stderr); names and ids are never cut', async () => {
-    const r = await onTerminal(['list', '--courier', 'A-BIKE'], { columns: 60 });
-    const narrow = [36, 10];
+  it('at 36 columns whole low-priority columns go (said once on stderr); names and ids are never cut', async () => {
+    const r = await onTerminal(['list', '--courier', 'A-BIKE'], { columns: 36 });
+    const narrow = [8, 10];
     expect(r).toEqual({
       code: 0,
       stdout:
         line(['ID', 'STATUS', 'COURIER'], narrow) +
-        line([ids[0] as string, 'registered', 'A-BIKE'], narrow) +
-        line([ids[1] as string, 'registered', 'A-BIKE'], narrow) +
-        line([ids[2] as string, 'delivered', 'A-BIKE'], narrow),
-      stderr: 'Not shown at 60 columns: ADDRESS, AGE (widen the terminal, or use -o wide or --json)\n',
+        line([short(ids[0] as string), 'registered', 'A-BIKE'], narrow) +
+        line([short(ids[1] as string), 'registered', 'A-BIKE'], narrow) +
+        line([short(ids[2] as string), 'delivered', 'A-BIKE'], narrow),
+      stderr: 'Not shown at 36 columns: ADDRESS, AGE (widen the terminal, or use -o wide or --json)\n',
     });
-    // At 100 columns everything fits, as at 200.
-    expect(await onTerminal(['list', '--courier', 'A-BIKE'], { columns: 100 })).toEqual({ code: 0, stdout: header + rows(), stderr: '' });
+    // At 60 columns everything fits, as at 200.
+    expect(await onTerminal(['list', '--courier', 'A-BIKE'], { columns: 60 })).toEqual({ code: 0, stdout: header + rows(), stderr: '' });
   });
 
   it('-o wide shows every field, with dates in the local zone and their age', async () => {
@@ -146,11 +151,14 @@ describe('parcels list on a terminal: the default view', () => {
       'UPDATED_AT',
     ]);
     expect(r.stdout).toContain(`${local(T0)} (2m ago)`);
+    expect(r.stdout).toContain(`\n${ids[0]}  `);
   });
 
-  it('--utc shows the dates in UTC', async () => {
+  it('--utc shows the dates in UTC (compact, and whole with -o wide)', async () => {
     const r = await onTerminal(['get', ids[0] as string, '--utc']);
-    expect(r.stdout).toContain(`created_at              ${utc(T0)} (2m ago)\n`);
+    expect(r.stdout).toContain(`\ncreated_at   ${compact(T0, 'UTC')} (2m ago)\n`);
+    const wide = await onTerminal(['get', ids[0] as string, '--utc', '-o', 'wide']);
+    expect(wide.stdout).toContain(`\ncreated_at              ${utc(T0)} (2m ago)\n`);
   });
 
   it('piped, the table keeps every field as tab-separated columns with UTC dates (stable for scripts)', async () => {
@@ -160,11 +168,11 @@ describe('parcels list on a terminal: the default view', () => {
   });
 
   it('--fields picks exact columns; on a narrow terminal none is left out or cut (names and ids stay whole)', async () => {
-    const r = await onTerminal(['list', '--courier', 'A-BIKE', '--fields', 'entry_id,status'], { columns: 44 });
-    const widths = [36];
+    const r = await onTerminal(['list', '--courier', 'A-BIKE', '--fields', 'entry_id,status'], { columns: 16 });
+    const widths = [8];
     expect(r).toEqual({
       code: 0,
-      stdout: line(['ENTRY_ID', 'STATUS'], widths) + ids.map((id, i) => line([id, i === 2 ? '4 delivered' : '0 registered'], widths)).join(''),
+      stdout: line(['ENTRY_ID', 'STATUS'], widths) + ids.map((id, i) => line([short(id), i === 2 ? 'delivered' : 'registered'], widths)).join(''),
       stderr: '',
     });
   });
@@ -193,10 +201,10 @@ describe('child lists and other resources', () => {
     const id = await createParcel(h, [], { now: () => T0 });
     expect((await h.cli(['events', 'add', id, '--status', 'in_transit', '--at', String(T0 - 60), '-q'], { now: () => T0 })).code).toBe(0);
     const r = await onTerminal(['events', 'list', id]);
-    const widths = [25, 6];
+    const widths = [compact(T0 - 60).length, 6];
     expect(r).toEqual({
       code: 0,
-      stdout: line(['TIME', 'AGE', 'STATUS'], widths) + line([local(T0 - 60), '3m ago', 'in_transit'], widths),
+      stdout: line(['TIME', 'AGE', 'STATUS'], widths) + line([compact(T0 - 60), '3m ago', 'in_transit'], widths),
       stderr: '',
     });
     const wide = await onTerminal(['events', 'list', id, '-o', 'wide']);
@@ -211,14 +219,14 @@ describe('child lists and other resources', () => {
     const elsewhere = ['--outcome', 'delivered_elsewhere', '--delivered-country', 'NL', '--delivered-postal-code', '1234AB', '--delivered-number', '12'];
     expect((await h.cli([...add, ...elsewhere, '-q'], { now: () => T0 })).code).toBe(0);
     const r = await onTerminal(['attempts', 'list', id]);
-    const widths = [3, 25, 19, 11];
+    const widths = [3, compact(T0).length, 19, 11];
     expect(r).toEqual({
       code: 0,
       stdout:
         line(['NO.', 'TIME', 'OUTCOME', 'REASON', 'DELIVERED TO'], widths) +
-        line(['1', local(T0), 'failed', 'not_at_home', ''], widths).trimEnd() +
+        line(['1', compact(T0), 'failed', 'not_at_home', ''], widths).trimEnd() +
         '\n' +
-        line(['2', local(T0), 'delivered_elsewhere', 'no_reason', '1234AB 12 NL'], widths),
+        line(['2', compact(T0), 'delivered_elsewhere', 'no_reason', '1234AB 12 NL'], widths),
       stderr: '',
     });
   });
@@ -226,8 +234,8 @@ describe('child lists and other resources', () => {
   it('usage requests: time, method, route, status', async () => {
     const r = await onTerminal(['usage', 'requests'], { columns: 200 });
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^TIME {23}METHOD {2}ROUTE +HTTP$/);
-    expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^${local(T0).replace('+', '\\+')} {2}(GET |POST|PATCH) +/\\S+ +\\d{3}$`));
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^TIME {${compact(T0).length - 2}}METHOD {2}ROUTE +HTTP$`));
+    expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^${compact(T0)} {2}(GET |POST|PATCH) +/\\S+ +\\d{3}$`));
   });
 
   it('a server whose records look different gets the generic view, never a failure', async () => {

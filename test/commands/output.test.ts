@@ -178,7 +178,7 @@ describe('colour', () => {
     const got = await runWithTerminal(['get', id], e, true);
     expect(got.code).toBe(0);
     expect(got.stdout).not.toContain(ESC);
-    expect(got.stdout).toContain('4 delivered');
+    expect(got.stdout).toContain('status       delivered\n');
     expect(got.stdout).toContain(id);
     const failed = await runWithTerminal(['get', 'nope'], e, true);
     expect(failed.code).toBe(2);

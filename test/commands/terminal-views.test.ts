@@ -11,7 +11,7 @@ import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { captureIO } from '../helpers/io.js';
 import { KEY_A, TEST_SEED, createParcel } from '../sandbox/helpers.js';
 
-/** 2026-11-02T12:00:00Z, 13:00 in Amsterdam. */
+/** 2026-11-02T12:00:00Z, 13:00 in Amsterdam: a terminal shows `today 13:00` (compact), `-o wide` the whole time. */
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const NOW = START / 1000;
 const s = await startSandbox({ seed: TEST_SEED, time: manualTime(START), frozen: true });
@@ -43,13 +43,13 @@ await runCli(['events', 'add', id, '--status', 'in_transit'], { env: env({ PARCE
 const EVENTS = `/parcels/${id}/events`;
 
 describe('sandbox logs at a terminal', () => {
-  it('200 columns: every column, times in the local zone, one header style', async () => {
+  it('200 columns: every column, times compact in the local zone, one header style', async () => {
     const row = (seq: string, path: string, status: string, code: string): string =>
-      `${seq}    2026-11-02T13:00:00+01:00  POST    ${path.padEnd(EVENTS.length)}  ${status}   ${code.padEnd(17)}  no      0\n`;
+      `${seq}    today 13:00  POST    ${path.padEnd(EVENTS.length)}  ${status}   ${code.padEnd(17)}  no      0\n`;
     expect(await onTerminal(['sandbox', 'logs'], 200)).toEqual({
       code: 0,
       stdout:
-        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP  CODE               REPLAY  MS\n` +
+        `SEQ  TIME         METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP  CODE               REPLAY  MS\n` +
         row('1', '/parcels', '201', '-') +
         row('2', EVENTS, '422', 'validation_failed'),
       stderr: '',
@@ -60,9 +60,9 @@ describe('sandbox logs at a terminal', () => {
     expect(await onTerminal(['sandbox', 'logs'], 100)).toEqual({
       code: 0,
       stdout:
-        `SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n` +
-        `1    2026-11-02T13:00:00+01:00  POST    ${'/parcels'.padEnd(EVENTS.length)}  201\n` +
-        `2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`,
+        `SEQ  TIME         METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n` +
+        `1    today 13:00  POST    ${'/parcels'.padEnd(EVENTS.length)}  201\n` +
+        `2    today 13:00  POST    ${EVENTS}  422\n`,
       stderr: NOTE(100, 'CODE, REPLAY, MS'),
     });
     expect(await onTerminal(['sandbox', 'logs'], 60)).toEqual({
@@ -81,7 +81,7 @@ describe('sandbox logs at a terminal', () => {
 
   it('--limit N: only the latest N; piped and --json too; 0 is refused with the rule', async () => {
     const latest = await onTerminal(['sandbox', 'logs', '--limit', '1'], 100);
-    expect(latest.stdout).toBe(`SEQ  TIME                       METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n2    2026-11-02T13:00:00+01:00  POST    ${EVENTS}  422\n`);
+    expect(latest.stdout).toBe(`SEQ  TIME         METHOD  ${'ROUTE'.padEnd(EVENTS.length)}  HTTP\n2    today 13:00  POST    ${EVENTS}  422\n`);
     const piped = await runCli(['sandbox', 'logs', '--limit', '1'], { env: env() });
     expect(piped.stdout.split('\n').slice(1, -1).map((l) => l.split('\t')[0])).toEqual(['2']);
     const json = await runCli(['sandbox', 'logs', '--limit', '2', '--json'], { env: env() });
@@ -103,30 +103,34 @@ describe('sandbox logs at a terminal', () => {
 describe('sandbox simulate at a terminal', () => {
   const HEAD = `Parcel ${id}: scenario happy (run 1), 0 of 4 steps applied\n`;
 
-  it('200 columns: every step with its times in the local zone and how soon it arrives', async () => {
+  it('200 and 100 columns: every step with its times compact in the local zone and how soon it arrives', async () => {
     expect((await runCli(['sandbox', 'simulate', id, 'happy'], { env: env() })).code).toBe(0);
-    expect(await onTerminal(['sandbox', 'simulate', id], 200)).toEqual({
-      code: 0,
-      stdout:
-        'STEP  ARRIVES                    IN      OCCURRED                   EVENT        OUTCOME    REASON     COPIES  APPLIED\n' +
-        '0     2026-11-02T13:15:00+01:00  in 15m  2026-11-02T13:15:00+01:00  picked_up    -          -          1       no\n' +
-        '1     2026-11-02T14:15:00+01:00  in 1h   2026-11-02T14:15:00+01:00  in_transit   -          -          1       no\n' +
-        '2     2026-11-02T17:15:00+01:00  in 4h   2026-11-02T17:15:00+01:00  in_delivery  -          -          1       no\n' +
-        '3     2026-11-02T18:15:00+01:00  in 5h   2026-11-02T18:15:00+01:00  -            delivered  no_reason  1       no\n',
-      stderr: HEAD,
-    });
+    for (const columns of [200, 100]) {
+      expect(await onTerminal(['sandbox', 'simulate', id], columns)).toEqual({
+        code: 0,
+        stdout:
+          'STEP  ARRIVES      IN      OCCURRED     EVENT        OUTCOME    REASON     COPIES  APPLIED\n' +
+          '0     today 13:15  in 15m  today 13:15  picked_up    -          -          1       no\n' +
+          '1     today 14:15  in 1h   today 14:15  in_transit   -          -          1       no\n' +
+          '2     today 17:15  in 4h   today 17:15  in_delivery  -          -          1       no\n' +
+          '3     today 18:15  in 5h   today 18:15  -            delivered  no_reason  1       no\n',
+        stderr: HEAD,
+      });
+    }
+    const wide = await onTerminal(['sandbox', 'simulate', id, '-o', 'wide'], 200);
+    expect(wide.stdout).toContain('2026-11-02T13:15:00+01:00');
   });
 
-  it('100 and 60 columns: APPLIED stays (the point of the view); ages and times go first, whole', async () => {
-    expect(await onTerminal(['sandbox', 'simulate', id], 100)).toEqual({
+  it('70 and 60 columns: APPLIED stays (the point of the view); ages and times go first, whole', async () => {
+    expect(await onTerminal(['sandbox', 'simulate', id], 70)).toEqual({
       code: 0,
       stdout:
-        'STEP  ARRIVES                    EVENT        OUTCOME    REASON     APPLIED\n' +
-        '0     2026-11-02T13:15:00+01:00  picked_up    -          -          no\n' +
-        '1     2026-11-02T14:15:00+01:00  in_transit   -          -          no\n' +
-        '2     2026-11-02T17:15:00+01:00  in_delivery  -          -          no\n' +
-        '3     2026-11-02T18:15:00+01:00  -            delivered  no_reason  no\n',
-      stderr: HEAD + NOTE(100, 'IN, OCCURRED, COPIES'),
+        'STEP  ARRIVES      EVENT        OUTCOME    REASON     APPLIED\n' +
+        '0     today 13:15  picked_up    -          -          no\n' +
+        '1     today 14:15  in_transit   -          -          no\n' +
+        '2     today 17:15  in_delivery  -          -          no\n' +
+        '3     today 18:15  -            delivered  no_reason  no\n',
+      stderr: HEAD + NOTE(70, 'IN, OCCURRED, COPIES'),
     });
     expect(await onTerminal(['sandbox', 'simulate', id], 60)).toEqual({
       code: 0,
@@ -143,8 +147,10 @@ describe('sandbox simulate at a terminal', () => {
 
 describe('sandbox clock at a terminal', () => {
   it('shows the time in the local zone (UTC with --utc, and piped or --json as the sandbox sends it)', async () => {
-    expect((await onTerminal(['sandbox', 'clock'], 100)).stdout).toBe('now_ms  1793620800000\nnow     2026-11-02T13:00:00+01:00 (just now)\nfrozen  yes\nspeed   1\n');
-    expect((await onTerminal(['sandbox', 'clock', '--utc'], 100)).stdout).toContain('now     2026-11-02T12:00:00Z (just now)\n');
+    expect((await onTerminal(['sandbox', 'clock'], 100)).stdout).toBe('now_ms  1793620800000\nnow     today 13:00 (just now)\nfrozen  yes\nspeed   1\n');
+    expect((await onTerminal(['sandbox', 'clock', '-o', 'wide'], 100)).stdout).toContain('now     2026-11-02T13:00:00+01:00 (just now)\n');
+    expect((await onTerminal(['sandbox', 'clock', '--utc'], 100)).stdout).toContain('now     today 12:00 (just now)\n');
+    expect((await onTerminal(['sandbox', 'clock', '--utc', '-o', 'wide'], 100)).stdout).toContain('now     2026-11-02T12:00:00Z (just now)\n');
     expect((await runCli(['sandbox', 'clock'], { env: env() })).stdout).toContain('now\t2026-11-02T12:00:00.000Z\n');
   });
 });

@@ -60,12 +60,12 @@ describe('track against a foreign server', () => {
       stderr: '',
       stdout:
         `entry_id\t${ID}\nstage\tmoving\n\nTimeline\n` +
-        'time\tage\tentry\tstate\treason\tdelivered\n' +
-        '2020-01-01T10:00:00Z\t1h ago\tevent\t2 in_transit\t\t\n' +
-        '2020-01-01T10:10:00Z\t50m ago\tattempt\t1 failed\t2 address_not_found\t\n' +
-        '\t\tevent\t{"happened":"yesterday"}\t\t\n' +
-        '\t\tevent\t"noise"\t\t\n' +
-        '\t\tattempt\t{"outcome":0}\t\t\n',
+        'time\tentry\tstate\treason\tdelivered\n' +
+        '2020-01-01T10:00:00Z\tevent\t2 in_transit\t\t\n' +
+        '2020-01-01T10:10:00Z\tattempt\t1 failed\t2 address_not_found\t\n' +
+        '\tevent\t{"happened":"yesterday"}\t\t\n' +
+        '\tevent\t"noise"\t\t\n' +
+        '\tattempt\t{"outcome":0}\t\t\n',
     });
   });
 

@@ -37,11 +37,11 @@ async function storyParcel(): Promise<string> {
 }
 
 const TIMELINE_TSV =
-  'time\tage\tentry\tstate\treason\tdelivered\n' +
-  '2020-01-01T10:00:00Z\t2d ago\tevent\t1 picked_up\t\t\n' +
-  '2020-01-01T10:30:00Z\t1d ago\tattempt 1\t1 failed\t1 not_at_home\t\n' +
-  '2020-01-01T11:00:00Z\t1d ago\tevent\t2 in_transit\t\t\n' +
-  '2020-01-02T10:00:00Z\t1d ago\tattempt 2\t2 delivered_elsewhere\t\tDorpsstraat 12, 1234AB, NL\n';
+  'time\tentry\tstate\treason\tdelivered\n' +
+  '2020-01-01T10:00:00Z\tevent\t1 picked_up\t\t\n' +
+  '2020-01-01T10:30:00Z\tattempt 1\t1 failed\t1 not_at_home\t\n' +
+  '2020-01-01T11:00:00Z\tevent\t2 in_transit\t\t\n' +
+  '2020-01-02T10:00:00Z\tattempt 2\t2 delivered_elsewhere\t\tDorpsstraat 12, 1234AB, NL\n';
 
 /** A run on a terminal `columns` wide (stderr is one too: it may show a spinner while requests wait). */
 async function onTerminal(argv: string[], columns: number, colour = false) {
@@ -63,60 +63,60 @@ describe('track ID', () => {
     expect(r.stdout).toBe(parcelTsv({ id, status: '4 delivered', at, updated }) + '\nTimeline\n' + TIMELINE_TSV);
   });
 
-  it('on a terminal: local times, an aligned timeline under a heading; narrower, the age goes whole and only the address is cut', async () => {
+  it('on a terminal: compact local times, code names alone, an aligned timeline under a heading; narrower, whole columns go and are named', async () => {
     const id = await storyParcel();
     const timeline = (r: { stdout: string }): string => r.stdout.slice(r.stdout.indexOf('\nTimeline\n'));
-    const wide = await onTerminal(['track', id], 200);
-    expect(wide.code).toBe(0);
-    expect(wide.stdout).toContain('created_at              ');
-    expect(timeline(wide)).toBe(
-      [
-        '',
-        'Timeline',
-        'TIME                       AGE     ENTRY      STATE                  REASON         DELIVERED',
-        '2020-01-01T11:00:00+01:00  2d ago  event      1 picked_up',
-        '2020-01-01T11:30:00+01:00  1d ago  attempt 1  1 failed               1 not_at_home',
-        '2020-01-01T12:00:00+01:00  1d ago  event      2 in_transit',
-        '2020-01-02T11:00:00+01:00  1d ago  attempt 2  2 delivered_elsewhere                 Dorpsstraat 12, 1234AB, NL',
-        '',
-      ].join('\n'),
-    );
-    const hundred = await onTerminal(['track', id], 100);
-    expect(timeline(hundred)).toBe(
-      [
-        '',
-        'Timeline',
-        'TIME                       AGE     ENTRY      STATE                  REASON         DELIVERED',
-        '2020-01-01T11:00:00+01:00  2d ago  event      1 picked_up',
-        '2020-01-01T11:30:00+01:00  1d ago  attempt 1  1 failed               1 not_at_home',
-        '2020-01-01T12:00:00+01:00  1d ago  event      2 in_transit',
-        '2020-01-02T11:00:00+01:00  1d ago  attempt 2  2 delivered_elsewhere                 Dorpsstraat 12,…',
-        '',
-      ].join('\n'),
-    );
+    const whole = [
+      '',
+      'Timeline',
+      'TIME         AGE     ENTRY      STATE                REASON       DELIVERED',
+      '1 Jan 11:00  2d ago  event      picked_up',
+      '1 Jan 11:30  1d ago  attempt 1  failed               not_at_home',
+      '1 Jan 12:00  1d ago  event      in_transit',
+      '2 Jan 11:00  1d ago  attempt 2  delivered_elsewhere               Dorpsstraat 12, 1234AB, NL',
+      '',
+    ].join('\n');
+    for (const columns of [200, 100]) {
+      const r = await onTerminal(['track', id], columns);
+      expect(r.code).toBe(0);
+      // The record leaves out its empty fields: its keys align on the longest one shown.
+      expect(r.stdout).toContain('\ncreated_at   ');
+      expect(r.stdout).not.toContain('parcel_length');
+      expect(timeline(r)).toBe(whole);
+      expect(r.stderr).not.toContain('Not shown');
+    }
     const narrow = await onTerminal(['track', id], 60);
     expect(timeline(narrow)).toBe(
       [
         '',
         'Timeline',
-        'TIME                       ENTRY      STATE',
-        '2020-01-01T11:00:00+01:00  event      1 picked_up',
-        '2020-01-01T11:30:00+01:00  attempt 1  1 failed',
-        '2020-01-01T12:00:00+01:00  event      2 in_transit',
-        '2020-01-02T11:00:00+01:00  attempt 2  2 delivered_elsewhere',
+        'TIME         ENTRY      STATE                REASON',
+        '1 Jan 11:00  event      picked_up',
+        '1 Jan 11:30  attempt 1  failed               not_at_home',
+        '1 Jan 12:00  event      in_transit',
+        '2 Jan 11:00  attempt 2  delivered_elsewhere',
         '',
       ].join('\n'),
     );
+    expect(narrow.stderr).toContain('Not shown at 60 columns: AGE, DELIVERED (widen the terminal, or use -o wide or --json)\n');
     const utc = await onTerminal(['track', id, '--utc'], 200);
-    expect(timeline(utc).split('\n')[3]).toBe('2020-01-01T10:00:00Z  2d ago  event      1 picked_up');
+    expect(timeline(utc).split('\n')[3]).toBe('1 Jan 10:00  2d ago  event      picked_up');
+    // -o wide: whole times and codes with their numbers, every field of the record.
+    const wide = await onTerminal(['track', id, '-o', 'wide'], 60);
+    expect(wide.stdout).toContain('\nparcel_length           -\n');
+    expect(timeline(wide).split('\n').slice(2, 4)).toEqual([
+      'TIME                       AGE     ENTRY      STATE                  REASON         DELIVERED',
+      '2020-01-01T11:00:00+01:00  2d ago  event      1 picked_up',
+    ]);
+    expect(wide.stderr).not.toContain('Not shown');
   });
 
   it('on a colour terminal a delivered attempt reads green, a failed or refused one red', async () => {
     const id = await storyParcel();
     const r = await onTerminal(['track', id], 200, true);
-    expect(r.stdout).toContain('\u001b[31mattempt 1\u001b[39m  \u001b[31m1 failed\u001b[39m');
-    expect(r.stdout).toContain('\u001b[32mattempt 2\u001b[39m  \u001b[32m2 delivered_elsewhere\u001b[39m');
-    expect(r.stdout).toContain('  event      1 picked_up');
+    expect(r.stdout).toContain('\u001b[31mattempt 1\u001b[39m  \u001b[31mfailed\u001b[39m');
+    expect(r.stdout).toContain('\u001b[32mattempt 2\u001b[39m  \u001b[32mdelivered_elsewhere\u001b[39m');
+    expect(r.stdout).toContain('  event      picked_up');
   });
 
   it('--json: { parcel, timeline: [{ kind, at, …record }] } with the records as the service sent them', async () => {
@@ -162,7 +162,7 @@ describe('track ID', () => {
     const id = await createParcel(h);
     expect(await h.cli(['track', id, '--output', 'csv'])).toEqual({ code: 0, stdout: '', stderr: '' });
     const t = await h.cli(['track', id]);
-    expect(t.stdout.endsWith('\nTimeline\ntime\tage\tentry\tstate\treason\tdelivered\n')).toBe(true);
+    expect(t.stdout.endsWith('\nTimeline\ntime\tentry\tstate\treason\tdelivered\n')).toBe(true);
     expect(t.stderr).toBe('No events or attempts yet.\n');
     expect(json(await h.cli(['track', id, '--json'])).timeline).toEqual([]);
     // On a terminal no header stands over nothing: the note follows the heading, and the first entry brings its header.
@@ -236,17 +236,18 @@ describe('track ID ID … / --from', () => {
     expect((await h.cli(['events', 'add', b, '--status', 'in_delivery', '--at', String(T)])).code).toBe(0);
     const r = await onTerminal(['track', b, c], 160);
     expect(r.code).toBe(0);
+    // Ids as their shortest unique prefixes (8 characters here), codes by name alone.
     expect(r.stdout).toBe(
-      'ID                                    STATUS       LATEST                AGE     DELIVERED\n' +
-        `${b}  in_delivery  event: 3 in_delivery  2d ago  no\n` +
-        `${c}  registered   -                             no\n`,
+      'ID        STATUS       LATEST              AGE     DELIVERED\n' +
+        `${b.slice(0, 8)}  in_delivery  event: in_delivery  2d ago  no\n` +
+        `${c.slice(0, 8)}  registered   -                           no\n`,
     );
-    // At 60 columns the view keeps what it is for: the latest entry and whether it was delivered.
-    const narrow = await onTerminal(['track', b, c], 60);
+    // At 40 columns the view keeps what it is for: the latest entry and whether it was delivered.
+    const narrow = await onTerminal(['track', b, c], 40);
     expect(narrow.code).toBe(0);
-    expect(narrow.stdout).toBe('ID                                    LATEST       DELIVERED\n' + `${b}  event: 3 i…  no\n` + `${c}  -            no\n`);
+    expect(narrow.stdout).toBe('ID        LATEST              DELIVERED\n' + `${b.slice(0, 8)}  event: in_delivery  no\n` + `${c.slice(0, 8)}  -                   no\n`);
     // stderr is a terminal too (a spinner may have shown while the requests waited): the note ends it, once.
-    expect(narrow.stderr.endsWith('Not shown at 60 columns: STATUS, AGE (widen the terminal, or use -o wide or --json)\n')).toBe(true);
+    expect(narrow.stderr.endsWith('Not shown at 40 columns: STATUS, AGE (widen the terminal, or use -o wide or --json)\n')).toBe(true);
     expect(narrow.stderr.split('Not shown').length).toBe(2);
   });
 
@@ -361,10 +362,10 @@ describe('track --watch', () => {
     expect(r.stderr).toBe('delivered; stopped watching\n');
     expect(r.stdout.slice(r.stdout.indexOf('\nTimeline\n'))).toBe(
       '\nTimeline\n' +
-        'time\tage\tentry\tstate\treason\tdelivered\n' +
-        '2020-01-01T10:00:00Z\t2d ago\tevent\t1 picked_up\t\t\n' +
-        '2020-01-01T10:01:00Z\t1d ago\tevent\t3 in_delivery\t\t\n' +
-        '2020-01-01T10:02:00Z\t1d ago\tattempt 1\t0 delivered\t\t\n',
+        'time\tentry\tstate\treason\tdelivered\n' +
+        '2020-01-01T10:00:00Z\tevent\t1 picked_up\t\t\n' +
+        '2020-01-01T10:01:00Z\tevent\t3 in_delivery\t\t\n' +
+        '2020-01-01T10:02:00Z\tattempt 1\t0 delivered\t\t\n',
     );
   });
 
@@ -372,9 +373,9 @@ describe('track --watch', () => {
     const id = await createParcel(h);
     expect((await h.cli(['events', 'add', id, '--status', 'picked_up', '--at', String(T)])).code).toBe(0);
     const w = startWatch(['track', id, '--watch', '--interval', '1'], { columns: 120 });
-    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('1 picked_up');
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('  picked_up');
     expect((await h.cli(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'address_not_found', '--at', String(T + 60)])).code).toBe(0);
-    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('1 failed');
+    await expect.poll(() => w.stdout(), { timeout: 5000 }).toContain('  failed');
     const delivered = ['--delivered-country', 'NL', '--delivered-postal-code', '1011AB', '--delivered-number', '5', '--delivered-city', 'Amsterdam'];
     expect((await h.cli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere', ...delivered, '--at', String(T + 120)])).code).toBe(0);
     const r = await finished(w);
@@ -383,10 +384,10 @@ describe('track --watch', () => {
       [
         '',
         'Timeline',
-        'TIME                  AGE       ENTRY       STATE                  REASON               DELIVERED',
-        '2020-01-01T10:00:00Z  2d ago    event       1 picked_up',
-        '2020-01-01T10:01:00Z  1d ago    attempt 1   1 failed               2 address_not_found',
-        '2020-01-01T10:02:00Z  1d ago    attempt 2   2 delivered_elsewhere                       5, 1011AB Amsterdam, NL',
+        'TIME         AGE       ENTRY       STATE                REASON             DELIVERED',
+        '1 Jan 10:00  2d ago    event       picked_up',
+        '1 Jan 10:01  1d ago    attempt 1   failed               address_not_found',
+        '1 Jan 10:02  1d ago    attempt 2   delivered_elsewhere                     5, 1011AB Amsterdam, NL',
         '',
       ].join('\n'),
     );
@@ -404,8 +405,8 @@ describe('track --watch', () => {
       [
         '',
         'Timeline',
-        'TIME                  AGE       ENTRY       STATE                  REASON               DELIVERED',
-        '2020-01-01T10:00:00Z  2d ago    attempt 1   0 delivered',
+        'TIME         AGE       ENTRY       STATE                REASON             DELIVERED',
+        '1 Jan 10:00  2d ago    attempt 1   delivered',
         '',
       ].join('\n'),
     );
@@ -438,7 +439,7 @@ describe('track --watch', () => {
     expect((await h.cli(['attempts', 'add', id, '--outcome', 'failed', '--reason', 'no_access', '--at', String(T)])).code).toBe(0);
     const r = await finished(w);
     expect(r.code).toBe(11);
-    expect(r.stdout.endsWith('\n2020-01-01T10:00:00Z\t2d ago\tattempt 1\t1 failed\t3 no_access\t\n')).toBe(true);
+    expect(r.stdout.endsWith('\n2020-01-01T10:00:00Z\tattempt 1\t1 failed\t3 no_access\t\n')).toBe(true);
     expect(r.stderr).toBe(`No events or attempts yet.\nError: parcel ${id} was not delivered: attempt 1: 1 failed (3 no_access)\n`);
     expect(json(await h.cli(['get', id, '--json'])).status).toBe(5);
   });
@@ -455,9 +456,9 @@ describe('track --watch', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.slice(r.stdout.indexOf('\nNew entries\n'))).toBe(
       '\nNew entries\n' +
-        'entry_id\ttime\tage\tentry\tstate\treason\tdelivered\n' +
-        `${a}\t2020-01-01T10:00:00Z\t2d ago\tattempt 1\t0 delivered\t\t\n` +
-        `${b}\t2020-01-01T10:01:00Z\t1d ago\tattempt 1\t2 delivered_elsewhere\t\t\n`,
+        'entry_id\ttime\tentry\tstate\treason\tdelivered\n' +
+        `${a}\t2020-01-01T10:00:00Z\tattempt 1\t0 delivered\t\t\n` +
+        `${b}\t2020-01-01T10:01:00Z\tattempt 1\t2 delivered_elsewhere\t\t\n`,
     );
   });
 
@@ -469,6 +470,6 @@ describe('track --watch', () => {
     const r = await finished(w);
     expect(r.code).toBe(130);
     expect(r.stderr).toBe('No events or attempts yet.\n');
-    expect(r.stdout.endsWith('\nTimeline\ntime\tage\tentry\tstate\treason\tdelivered\n')).toBe(true);
+    expect(r.stdout.endsWith('\nTimeline\ntime\tentry\tstate\treason\tdelivered\n')).toBe(true);
   });
 });

@@ -35,6 +35,7 @@ export async function context(choice: Choice) {
     serviceNow: async () => NOW,
     codeNames: async () => ({}),
     knownIds: async () => ({ max: 1000, remember: async (ids: readonly string[]) => void remembered.push(...ids) }),
+    prefixIds: async () => [...remembered],
     settings: async () => ({}),
   };
   return { ctx, out: () => ({ stdout: c.stdout(), stderr: c.stderr() }), remembered };
@@ -82,5 +83,5 @@ export async function expectEach(present: (ctx: Ctx) => Promise<unknown>, cases:
 }
 
 export const PARCEL_TSV = 'entry_id\tp-1\nstatus\t2 in_transit\nrecipient_name\tAnn\n';
-export const PARCEL_KV = 'entry_id        p-1\nstatus          2 in_transit\nrecipient_name  Ann\n';
+export const PARCEL_KV = 'entry_id        p-1\nstatus          in_transit\nrecipient_name  Ann\n';
 export const PARCEL_CSV = 'entry_id,status,recipient_name\np-1,2,Ann\n';

@@ -1,6 +1,6 @@
 /**
  * Issue 20's "done when" on a real terminal: the BUILT CLI in Amsterdam's time zone, colour on and
- * off, the table views at 60, 100 and 200 columns (list, sandbox logs, batches, outbox, track A B C)
+ * off, the table views at 60, 100 and 200 columns (narrower where issue 30's short ids and compact times fit 60) (list, sandbox logs, batches, outbox, track A B C)
  * and the others at one width (get, track, track --watch to its end, doctor, help exit-codes). Each
  * screen is asserted whole, line by line: ids and times by their known values from the sandbox,
  * ages and timings (which vary with the run) by pattern. One sandbox for the file.
@@ -65,6 +65,10 @@ type Line = string | RegExp;
 const line = (...parts: (string | RegExp)[]): RegExp => new RegExp(`^${parts.map((p) => (typeof p === 'string' ? escape(p) : p.source)).join('')}$`);
 const AGE = /\d+[sm] ago/;
 const LOCAL_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00/;
+/** A time as a terminal's default view shows it (issue 30): `today 19:45`, or `27 Nov 19:45` past midnight. */
+const COMPACT_TIME = /(today|\d\d? [A-Z][a-z]{2}) \d\d:\d\d/;
+/** A parcel id as a terminal's default table shows it: these three random UUIDs differ in their first 8 characters. */
+const short = (id: string): string => id.slice(0, 8);
 const NOTE = (columns: number, names: string): string => `Not shown at ${columns} columns: ${names} (widen the terminal, or use -o wide or --json)`;
 
 function expectScreen(lines: readonly string[], expected: readonly Line[], what: string): void {
@@ -115,33 +119,41 @@ describe.skipIf(!hasPty)('issue 20 views on a real terminal', () => {
       NOTE(60, 'SEQ, TIME, METHOD, REPLAY, MS'),
     ]);
     expect(boldOf(narrow, 0)).toEqual(['ROUTE', 'HTTP']);
-    // 100 columns hold the time too: the attempts route is 54 characters.
-    await bothColours(logs, 100, [
-      `SEQ  TIME${' '.repeat(23)}METHOD  ${'ROUTE'.padEnd(width)}  HTTP`,
-      ...routes.map(([method, route, status], i) => line(`${String(i + 1).padEnd(3)}  `, LOCAL_TIME, `  ${method.padEnd(6)}  ${route.padEnd(width)}  ${status}`)),
-      NOTE(100, 'REPLAY, MS'),
-    ]);
     await bothColours(logs, 200, [
-      line(`SEQ  TIME${' '.repeat(23)}METHOD  ${'ROUTE'.padEnd(width)}  HTTP  REPLAY  MS`),
-      ...routes.map(([method, route, status], i) => line(`${String(i + 1).padEnd(3)}  `, LOCAL_TIME, `  ${method.padEnd(6)}  ${route.padEnd(width)}  ${status}   no      `, /\d+(\.\d+)? */)),
+      line('SEQ  TIME', / +/, `METHOD  ${'ROUTE'.padEnd(width)}  HTTP  REPLAY  MS`),
+      ...routes.map(([method, route, status], i) => line(`${String(i + 1).padEnd(3)}  `, COMPACT_TIME, `  ${method.padEnd(6)}  ${route.padEnd(width)}  ${status}   no      `, /\d+(\.\d+)? */)),
     ]);
+    // 100 columns hold the time (compact) with the route (the attempts route is 54 characters) and
+    // its status; whether REPLAY and MS fit too depends on how wide the timings of this run are.
+    const hundred = startCli(logs, { env, columns: 100, tz: TZ });
+    expect(await hundred.exited).toBe(0);
+    const [header, ...rest] = hundred.lines();
+    expect(header).toMatch(line('SEQ  TIME', / +/, `METHOD  ${'ROUTE'.padEnd(width)}  HTTP`, /( +REPLAY)?( +MS)?/));
+    routes.forEach(([method, route, status], i) =>
+      expect(rest[i]).toMatch(line(`${String(i + 1).padEnd(3)}  `, COMPACT_TIME, `  ${method.padEnd(6)}  ${route.padEnd(width)}  ${status}`, /( +no)?( +\d+(\.\d+)?)?/)),
+    );
+    expect(rest.slice(routes.length).join('\n')).toMatch(/^(Not shown at 100 columns: (REPLAY|MS|REPLAY, MS) \(widen the terminal, or use -o wide or --json\))?$/);
+    // -o wide: the whole time.
+    const wide = startCli([...logs, '-o', 'wide'], { env, columns: 200, tz: TZ });
+    expect(await wide.exited).toBe(0);
+    expect(wide.lines()[1]).toMatch(LOCAL_TIME);
   });
 
-  it('parcels list at 60, 100 and 200 columns: whole ids and status names, the left-out columns named once', async () => {
-    const [a = '', b = '', c = ''] = ids;
-    const narrow = await bothColours(['list'], 60, [
-      `ID${' '.repeat(36)}STATUS      COURIER`,
+  it('parcels list at 36, 60, 100 and 200 columns: ids as unique prefixes, whole status names, the left-out columns named once', async () => {
+    const [a = '', b = '', c = ''] = ids.map(short);
+    const narrow = await bothColours(['list'], 36, [
+      'ID        STATUS      COURIER',
       `${a}  delivered   A-BIKE`,
       `${b}  registered  A-BIKE`,
       `${c}  registered  A-BIKE`,
-      NOTE(60, 'ADDRESS, AGE'),
+      NOTE(36, 'ADDRESS, AGE'),
     ]);
     expect(boldOf(narrow, 0)).toEqual(['ID', 'STATUS', 'COURIER']);
     // Delivered reads green; the colour ends with its cell.
     expect(narrow.styled(1).map((r) => [r.text.trim(), r.fg])).toEqual([[a, 'default'], ['delivered', '2'], ['A-BIKE', 'default']]);
-    for (const columns of [100, 200]) {
+    for (const columns of [60, 100, 200]) {
       await bothColours(['list'], columns, [
-        `ID${' '.repeat(36)}STATUS      COURIER  ADDRESS   AGE`,
+        'ID        STATUS      COURIER  ADDRESS   AGE',
         line(`${a}  delivered   A-BIKE   1234AB 1  `, AGE),
         line(`${b}  registered  A-BIKE   1234AB 2  `, AGE),
         line(`${c}  registered  A-BIKE   1234AB 3  `, AGE),
@@ -173,26 +185,37 @@ describe.skipIf(!hasPty)('issue 20 views on a real terminal', () => {
 
   it('track A B C: latest entry and delivered kept before status and age', async () => {
     const [a = '', b = '', c = ''] = ids;
-    await bothColours(['track', a, b, c], 60, [
-      `ID${' '.repeat(36)}LATEST       DELIVERED`,
-      `${a}  attempt 1:…  yes`,
-      `${b}  -            no`,
-      `${c}  -            no`,
-      NOTE(60, 'STATUS, AGE'),
+    await bothColours(['track', a, b, c], 40, [
+      'ID        LATEST               DELIVERED',
+      `${short(a)}  attempt 1: deliver…  yes`,
+      `${short(b)}  -                    no`,
+      `${short(c)}  -                    no`,
+      NOTE(40, 'STATUS, AGE'),
     ]);
     for (const columns of [100, 200]) {
       await bothColours(['track', a, b, c], columns, [
         // AGE is as wide as its widest age ('9s ago', '10s ago').
-        line(`ID${' '.repeat(36)}STATUS      LATEST                  AGE`, / +/, 'DELIVERED'),
-        line(`${a}  delivered   attempt 1: 0 delivered  `, AGE, / +yes/),
-        line(`${b}  registered  -`, / +/, 'no'),
-        line(`${c}  registered  -`, / +/, 'no'),
+        line(`ID        STATUS      LATEST                AGE`, / +/, 'DELIVERED'),
+        line(`${short(a)}  delivered   attempt 1: delivered  `, AGE, / +yes/),
+        line(`${short(b)}  registered  -`, / +/, 'no'),
+        line(`${short(c)}  registered  -`, / +/, 'no'),
       ]);
     }
   });
 
-  /** `get`'s record: every field, times in Amsterdam with their age. */
-  const record = (id: string): Line[] => {
+  /** `get`'s record: the fields that hold something (issue 30), times compact in Amsterdam with their age. */
+  const record = (id: string): Line[] => [
+    `entry_id     ${id}`,
+    'courier      A-BIKE',
+    'country      NL',
+    'postal_code  1234AB',
+    'number       1',
+    'status       delivered',
+    line('created_at   ', COMPACT_TIME, ' (', AGE, ')'),
+    line('updated_at   ', COMPACT_TIME, ' (', AGE, ')'),
+  ];
+  /** With `-o wide`: every field, times whole. */
+  const wideRecord = (id: string): Line[] => {
     const p = parcel[id] as { created_at: number; updated_at: number };
     return [
       `entry_id                ${id}`,
@@ -210,13 +233,14 @@ describe.skipIf(!hasPty)('issue 20 views on a real terminal', () => {
   it('get and track at 100 columns: the record, then the timeline coloured by outcome', async () => {
     const a = ids[0] as string;
     await bothColours(['get', a], 100, record(a));
+    await bothColours(['get', a, '-o', 'wide'], 100, wideRecord(a));
     const timeline = [
       '',
       'Timeline',
-      // The AGE column is as wide as its widest age ('9s ago', '10s ago').
-      line('TIME                       AGE', / +/, 'ENTRY      STATE         REASON  DELIVERED'),
-      line(LOCAL_TIME, '  ', AGE, / +/, 'event      2 in_transit'),
-      line(LOCAL_TIME, '  ', AGE, / +/, 'attempt 1  0 delivered'),
+      // The AGE column is as wide as its widest age ('9s ago', '10s ago'); no column stands over nothing.
+      line('TIME', / +/, 'AGE', / +/, 'ENTRY      STATE'),
+      line(COMPACT_TIME, '  ', AGE, / +/, 'event      in_transit'),
+      line(COMPACT_TIME, '  ', AGE, / +/, 'attempt 1  delivered'),
     ];
     const run = await bothColours(['track', a], 100, [...record(a), ...timeline]);
     const rows = run.lines().length;
@@ -227,9 +251,9 @@ describe.skipIf(!hasPty)('issue 20 views on a real terminal', () => {
       '',
       'Timeline',
       // Streamed as entries arrive: fixed widths, not fitted to what came first.
-      'TIME                       AGE       ENTRY       STATE                  REASON',
-      line(LOCAL_TIME, '  ', AGE, / +/, 'event       2 in_transit'),
-      line(LOCAL_TIME, '  ', AGE, / +/, 'attempt 1   0 delivered'),
+      line('TIME', / +/, 'AGE       ENTRY       STATE                REASON             DELIVERED'),
+      line(COMPACT_TIME, '  ', AGE, / +/, 'event       in_transit'),
+      line(COMPACT_TIME, '  ', AGE, / +/, 'attempt 1   delivered'),
       'delivered; stopped watching',
     ]);
   });

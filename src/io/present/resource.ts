@@ -15,6 +15,7 @@ import { refuseListsInRows, renderHeading, renderLine, renderMessage } from '../
 import { idOf } from '../views/ids.js';
 import type { ViewName } from '../views/resources.js';
 import { splitSections } from './sections.js';
+import { terminalShortIds } from '../short-ids.js';
 
 /** Where shown parcel ids are kept for prefixes (src/config/known-ids.ts): the newest `max` of them. */
 export interface ShownIds {
@@ -29,6 +30,7 @@ export interface ResourceContext extends PresentContext {
   serviceNow(): Promise<number>;
   codeNames(): Promise<CodeNames>;
   knownIds(): Promise<ShownIds>;
+  prefixIds(): Promise<readonly string[]>;
 }
 
 /** A page of a list as the service sent it, with its list and next cursor found (src/api/envelope.ts `pageOf`). */
@@ -143,6 +145,8 @@ export async function presentPage(ctx: ResourceContext, page: Page, emptyMessage
       now: await ctx.serviceNow(),
       view: opts.view,
       parentId: opts.parentId,
+      // Remembered above, so every prefix shown resolves. A stream (`--all`) shows ids whole: its later ids, unknown yet, could share a prefix.
+      shortId: items.some((item) => isRecord(item) && 'entry_id' in item) ? await terminalShortIds(ctx) : undefined,
       nextCursor: page.nextCursor ?? null,
       // The hint repeats the user's own command (filters, --sandbox, --profile) with the next cursor.
       nextCommand: sameCommand(ctx.commandLine, { drop: ['--cursor', '--all'] }),

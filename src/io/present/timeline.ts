@@ -10,6 +10,9 @@ import type { PresentContext } from '../present.js';
 import { renderList, renderMessage } from '../render.js';
 import type { IO } from '../streams.js';
 import type { ResultKind } from './kinds.js';
+import type { OutputFormat } from '../output-format.js';
+import { terminalShortIds } from '../short-ids.js';
+import type { ShortId } from '../short-ids.js';
 
 const NO_FIELDS = '--fields does not apply to track; use --json for the parcel and its timeline, or --jq to pick values';
 
@@ -23,6 +26,12 @@ export interface Look {
   names: CodeNames | undefined;
   /** Unix seconds, on the service's clock (for ages). */
   now: number;
+  /** The user's format: `table` or `wide` for a drawing, `csv` or `table` for rows. */
+  format: OutputFormat;
+  /** A terminal's default table (not `-o wide`, not piped): short ids, compact times, code names alone (io/format.ts). */
+  compact: boolean;
+  /** How parcel ids are shown there (src/io/short-ids.ts); undefined: whole. */
+  shortId: ShortId | undefined;
 }
 
 /** Draws a person's view on stdout. */
@@ -41,6 +50,7 @@ export interface TimelineUpdate {
 }
 
 export interface TimelineContext extends PresentContext {
+  prefixIds(): Promise<readonly string[]>;
   serviceNow(): Promise<number>;
   codeNames(): Promise<CodeNames>;
 }
@@ -48,6 +58,8 @@ export interface TimelineContext extends PresentContext {
 export class TimelinePresenter {
   private readonly people: boolean;
   private readonly namesPromise: Promise<CodeNames | undefined>;
+  /** Read at the first view, once the command has remembered the ids it follows (so their prefixes resolve). */
+  private shortIds: Promise<ShortId | undefined> | undefined;
 
   /** Made before the parcels are read: the names people need are looked up meanwhile. */
   constructor(private readonly ctx: TimelineContext) {
@@ -62,10 +74,23 @@ export class TimelinePresenter {
     return this.namesPromise;
   }
 
+  private async look(): Promise<Look> {
+    const { ctx } = this;
+    const format = ctx.outputFormat();
+    this.shortIds ??= terminalShortIds(ctx);
+    return {
+      names: await this.namesPromise,
+      now: await ctx.serviceNow(),
+      format,
+      compact: ctx.io.stdoutIsTTY && format === 'table',
+      shortId: await this.shortIds,
+    };
+  }
+
   async show(timeline: Timeline): Promise<void> {
     const { ctx } = this;
     const format = ctx.outputFormat();
-    const look = async (): Promise<Look> => ({ names: await this.namesPromise, now: await ctx.serviceNow() });
+    const look = (): Promise<Look> => this.look();
     if (timeline.parcels === 'one') {
       // --jq implies json.
       if (format === 'json' || format === 'ndjson') await recordAs(ctx, timeline.record, { now: await ctx.serviceNow() }, () => format);
@@ -77,15 +102,15 @@ export class TimelinePresenter {
       await listAs(ctx, timeline.states, { now: await ctx.serviceNow() }, () => 'ndjson');
       return;
     }
-    const { names, now } = await look();
-    await renderList(ctx.io, timeline.rows({ names, now }), { format, names, now, view: 'states' });
+    const seen = await look();
+    const { names, now, shortId } = seen;
+    await renderList(ctx.io, timeline.rows(seen), { format, names, now, shortId, view: 'states' });
   }
 
   /** A watch's update: NDJSON lines (through --jq when given) for scripts, drawn for people. */
   async update(update: TimelineUpdate): Promise<void> {
-    const now = await this.ctx.serviceNow();
-    if (this.people) await update.draw(this.ctx.io, { names: await this.namesPromise, now });
-    else await listAs(this.ctx, update.lines, { now }, () => 'ndjson');
+    if (this.people) await update.draw(this.ctx.io, await this.look());
+    else await listAs(this.ctx, update.lines, { now: await this.ctx.serviceNow() }, () => 'ndjson');
   }
 
   /** How a watch ended, for people (scripts read the NDJSON lines and the exit code); not with --quiet. */

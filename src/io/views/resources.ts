@@ -4,10 +4,9 @@
  * beyond `entry_id`, so a view is only used when the items have its key field; any other shape gets
  * the generic view (layout.ts). `-o wide` and `--fields` show the fields themselves.
  */
-import { codeName, isTimestampValue, statusStyle } from '../format.js';
-import { ageText, isoUtcSeconds, relativeTime, timeText } from '../../schemas/time-text.js';
+import { codeText, isTimestampValue, timeCell } from '../format.js';
+import { ageText, isoUtcSeconds, relativeTime } from '../../schemas/time-text.js';
 import type { FormatContext } from '../format.js';
-import { styles } from '../colour.js';
 import { sanitize } from '../sanitize.js';
 import { API_PREFIX } from '../../schemas/routes.js';
 import type { Column } from './column.js';
@@ -26,8 +25,8 @@ export interface View {
 }
 
 /**
- * A code shown by its name (`in_transit`), coloured for statuses; the number when no name is known.
- * `kind`: the code field whose names apply (a simulated step's `event` is a status).
+ * A code, as every view shows one (format.ts `codeText`). `kind`: the code field whose names apply
+ * (a simulated step's `event` is a status).
  */
 function nameColumn(header: string, field: string, priority: number, kind = field): Column {
   return {
@@ -38,10 +37,7 @@ function nameColumn(header: string, field: string, priority: number, kind = fiel
     cell(item, ctx) {
       const value = read(item, field);
       if (typeof value !== 'number' || !Number.isInteger(value)) return fieldColumn(field).cell(item, ctx);
-      const name = codeName(kind, value, ctx.names);
-      if (name === undefined) return String(value);
-      const text = sanitize(name);
-      return kind === 'status' ? statusStyle(name, styles(ctx.colour))(text) : text;
+      return codeText(kind, value, ctx) ?? String(value);
     },
   };
 }
@@ -52,7 +48,7 @@ function seconds(value: unknown): number | undefined {
   return typeof value === 'string' ? isoUtcSeconds(value) : undefined;
 }
 
-/** A timestamp as a date in the display zone, without the age (which has its own column). */
+/** A timestamp without the age (which has its own column): compact on a terminal (format.ts `timeCell`). */
 function timeColumn(header: string, field: string, priority: number): Column {
   return {
     header,
@@ -61,7 +57,7 @@ function timeColumn(header: string, field: string, priority: number): Column {
     has: (item) => seconds(read(item, field)) !== undefined,
     cell: (item, ctx) => {
       const at = seconds(read(item, field));
-      return at !== undefined ? timeText(at, ctx.timeZone) : fieldColumn(field).cell(item, ctx);
+      return at !== undefined ? timeCell(at, ctx) : fieldColumn(field).cell(item, ctx);
     },
   };
 }
