@@ -1,3 +1,4 @@
+import { terminalShortIds } from '../io/short-ids.js';
 import { journalTarget } from '../bulk/target.js';
 import { presentList } from '../io/present.js';
 import { renderLine } from '../io/render.js';
@@ -37,6 +38,7 @@ export default defineCommand<typeof outboxCommands.outbox, Record<string, never>
       fields: ctx.fields(),
       now,
       view: 'outbox',
+      shortId: await terminalShortIds(ctx),
       emptyMessage: 'The outbox is empty.',
     });
   },

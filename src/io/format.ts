@@ -144,6 +144,9 @@ export function outcomeStyle(outcome: number, s: Styles): (text: string) => stri
   return (text) => text;
 }
 
+/** Fields that hold a parcel's id: shortened on a terminal (`parcel` is the outbox's). */
+const PARCEL_ID_FIELDS = new Set(['entry_id', 'parcel']);
+
 export function formatCell(field: string, value: unknown, ctx: FormatContext): string {
   const s = styles(ctx.colour);
   const tty = ctx.tty ?? false;
@@ -160,7 +163,7 @@ export function formatCell(field: string, value: unknown, ctx: FormatContext): s
     return String(value);
   }
   if (typeof value === 'string') {
-    if (ctx.shortId !== undefined && leaf(field) === 'entry_id') return sanitize(ctx.shortId(value));
+    if (ctx.shortId !== undefined && PARCEL_ID_FIELDS.has(leaf(field))) return sanitize(ctx.shortId(value));
     // An ISO time the sandbox or the outbox writes (`2026-11-22T19:57:47.123Z`) reads like any other
     // time on a terminal; piped it stays as it came.
     const seconds = ctx.timeZone === undefined ? undefined : isoUtcSeconds(value);

@@ -181,6 +181,6 @@ describe('the batches and outbox views at a terminal', () => {
     const wide = captureIO({ tty: true, columns: 200 });
     wide.io.timeZone = 'Europe/Amsterdam';
     await renderList(wide.io, [create, { ...event, state: 'rejected 409 parcel_delivered' }], { format: 'table', now: NOW, view: 'outbox' });
-    expect(wide.stdout().split('\n')[2]).toBe('2    1m   2026-11-22T20:56:46+01:00  events add  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  status picked_up     rejected 409 parcel_delivered');
+    expect(wide.stdout().split('\n')[2]).toBe('2    1m   today 20:56  events add  0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21  status picked_up     rejected 409 parcel_delivered');
   });
 });
