@@ -14,6 +14,7 @@ import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
 import { closest } from './io/did-you-mean.js';
 import { wrapList } from './io/wrap.js';
+import { requestData } from './api/dry-run.js';
 import { tokenize, typedFlag } from './hint/hint.js';
 import { commandPath, parserErrorInfo, usageLine, wantsJsonErrors } from './command-kit/parser-errors.js';
 import { commandLine } from './command-kit/command-line.js';
@@ -309,7 +310,7 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
 async function printDryRunJson(ctx: Context): Promise<void> {
   const format = ctx.outputFormat();
   if (format !== 'json' && format !== 'ndjson') return;
-  const requests = ctx.dryRunRequests();
+  const requests = ctx.dryRunRequests().map(requestData);
   if (format === 'json') return renderRecord(ctx.io, requests, { format, now: ctx.now() });
   for (const request of requests) await renderRecord(ctx.io, request, { format, now: ctx.now() });
 }

@@ -1,4 +1,7 @@
 import { shellQuote } from '../hint/shell.js';
+import { TIME_FIELDS } from '../schemas/record-fields.js';
+import { isRecord } from '../schemas/record.js';
+import { isoSeconds } from '../schemas/time-text.js';
 import type { HttpMethod } from './request.js';
 
 /** --dry-run: the requests a command would send, as data, as text and as a runnable curl command. */
@@ -100,10 +103,36 @@ export function curlCommand(
   return keyFromStdin ? `printf 'Authorization: Bearer %s\\n' ${credential.shell} | ${curl}` : curl;
 }
 
+/** The body as JSON holds it, when it is JSON (a person and `--dry-run --json` read it so); else its text. */
+function bodyValue(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+/** A request as `--dry-run --json` prints it: the body as a JSON value, not a string holding one. */
+export function requestData(d: RequestDescription): Omit<RequestDescription, 'body'> & { body?: unknown } {
+  return d.body === undefined ? d : { ...d, body: bodyValue(d.body) };
+}
+
+/** `# occurred_at 1795770000 = 2026-11-27T09:00:00Z`: each time field of a JSON body, readable beside its number. */
+function timeNotes(body: string): string[] {
+  const value = bodyValue(body);
+  const fields = isRecord(value) ? [value, ...Object.values(value).filter(isRecord)] : [];
+  return fields.flatMap((record) =>
+    TIME_FIELDS.flatMap((name) => {
+      const seconds = record[name];
+      return typeof seconds === 'number' && Number.isSafeInteger(seconds) ? [`# ${name} ${seconds} = ${isoSeconds(seconds)}`] : [];
+    }),
+  );
+}
+
 /** Human-readable form of a description, as printed by --dry-run. */
 export function formatDescription(d: RequestDescription, credential: CredentialSource = API_KEY_SOURCE): string {
   const lines = [`${d.method} ${d.url}`, ...Object.entries(d.headers).map(([n, v]) => `${n}: ${v}`)];
-  if (d.body !== undefined) lines.push('', d.body);
+  if (d.body !== undefined) lines.push('', d.body, ...timeNotes(d.body));
   lines.push('');
   if (d.curl === undefined) {
     lines.push(EMBEDDED_NOTE, '');

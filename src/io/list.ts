@@ -73,7 +73,7 @@ export function assertKnownFields(items: unknown[], fields: string[] | undefined
  */
 export async function renderList(io: IO, items: Source, opts: ListOptions): Promise<{ count: number }> {
   const count = opts.format === 'json' || opts.format === 'ndjson' ? await renderJsonItems(io, items, opts) : await renderRows(io, items, opts);
-  if (count > 0 && opts.nextCursor && !opts.stream && hintWanted(io, opts.format)) {
+  if (count > 0 && opts.nextCursor && !opts.stream && hintWanted(opts.format)) {
     const s = styles(io.stderrColour);
     const command = opts.nextCommand ?? 'parcels list';
     await writeOut(io.stderr, s.dim(`More results: ${command} --cursor ${shellQuote(sanitize(opts.nextCursor))}  (or --all)`) + '\n');
@@ -81,9 +81,9 @@ export async function renderList(io: IO, items: Source, opts: ListOptions): Prom
   return { count };
 }
 
-/** The next-page hint where the page alone does not say there is more: a TTY table, ndjson and csv. */
-function hintWanted(io: IO, format: OutputFormat): boolean {
-  return format === 'ndjson' || format === 'csv' || io.stdoutIsTTY;
+/** The next-page hint wherever the output alone does not say there is more: every format but JSON (its page holds next_cursor). */
+function hintWanted(format: OutputFormat): boolean {
+  return format !== 'json';
 }
 
 async function renderJsonItems(io: IO, items: Source, opts: ListOptions): Promise<number> {

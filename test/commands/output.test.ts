@@ -77,6 +77,18 @@ describe('--dry-run', () => {
     expect(token).toEqual({ code: 0, stdout: `${FULL_KEY}\n`, stderr: '' });
   });
 
+  it('a time in the body is shown readable beside its number; --dry-run --json gives the body as JSON, not a string', async () => {
+    const id = await createParcel(h);
+    const at = '2026-11-27T09:00:00Z';
+    const seconds = Date.parse(at) / 1000;
+    const r = await h.cli(['events', 'add', id, '--status', 'picked_up', '--at', at, '--dry-run', '--idempotency-key', 'dry-run-time-0001']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`\n\n{"status":1,"occurred_at":${seconds}}\n# occurred_at ${seconds} = ${at}\n\n`);
+    const j = await h.cli(['events', 'add', id, '--status', 'picked_up', '--at', at, '--dry-run', '--json', '--idempotency-key', 'dry-run-time-0001']);
+    expect(j.code, j.stderr).toBe(0);
+    expect((JSON.parse(j.stdout) as { body: unknown }[])[0]?.body).toEqual({ status: 1, occurred_at: seconds });
+  });
+
   it('create does not claim on stderr that a parcel was created', async () => {
     const r = await h.cli(['create', ...PARCEL_FLAGS, '--dry-run']);
     expect(r.code).toBe(0);

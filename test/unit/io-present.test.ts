@@ -87,7 +87,7 @@ describe("the service's resources", () => {
     const page = { parcels: [PARCEL], next_cursor: 'c2' };
     const more = 'More results: parcels list --status in_transit --cursor c2  (or --all)\n';
     await expectEach((ctx) => presentPage(ctx, { data: page, items: page.parcels, nextCursor: 'c2' }, 'No parcels found.', { view: 'parcels' }), [
-      [piped, { stdout: 'entry_id\tstatus\trecipient_name\np-1\t2 in_transit\tAnn\n' }],
+      [piped, { stdout: 'entry_id\tstatus\trecipient_name\np-1\t2 in_transit\tAnn\n', stderr: more }],
       [terminal, { stdout: 'ID   STATUS\np-1  in_transit\n', stderr: more }],
       [json, { stdout: pretty(page) }],
       [ndjson, { stdout: line(PARCEL), stderr: more }],

@@ -121,7 +121,7 @@ describe('renderList: one page', () => {
     await renderList(c.io, items, { format: 'table', now: NOW, fields: ['status', 'courier'], names: { status: { 4: 'delivered' } } });
     expect(c.stdout()).toBe('STATUS      COURIER\nin_transit  DHL\ndelivered   PostNL\n');
   });
-  it('non-TTY: TSV with header, ISO times, no hint', async () => {
+  it('non-TTY: TSV with header, ISO times; a page that stops says so on stderr', async () => {
     const c = captureIO();
     await renderList(c.io, items, { format: 'table', now: NOW, nextCursor: 'c2' });
     expect(c.stdout()).toBe(
@@ -129,7 +129,7 @@ describe('renderList: one page', () => {
         'u-1\t2 in_transit\tDHL\t2026-11-22T19:54:47Z\n' +
         'u-2\t4\tPostNL\t2026-11-22T17:57:47Z\n',
     );
-    expect(c.stderr()).toBe('');
+    expect(c.stderr()).toBe('More results: parcels list --cursor c2  (or --all)\n');
   });
   it('quotes an unusual cursor in the hint', async () => {
     const c = captureIO({ tty: true });
