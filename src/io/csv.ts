@@ -6,10 +6,15 @@
  * `@SUM(1+1)` from a parcel's `addition` is shown as text, never run. Numbers are ours, not text,
  * and stay as they are (`-5`). Raw values for machines: `--json` or `-o ndjson`.
  *
+ * A time field's Unix seconds are written as ISO 8601 UTC (`2026-11-22T19:57:47Z`), which every
+ * spreadsheet reads as a time; the service's numbers stay in `--json`, `-o ndjson` and `--jq`.
+ *
  * On a terminal CSV is read by a person: every field passes the one sanitiser first (no control
  * character, format characters shown), as a table cell would. Piped, fields are the service's text.
  */
 import { sanitize } from './sanitize.js';
+import { isTimestampField, isTimestampValue } from './format.js';
+import { isoSeconds } from '../schemas/time-text.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -25,6 +30,11 @@ function csvField({ text: raw, fromText }: { text: string; fromText: boolean }, 
   const text = terminal ? sanitize(raw) : raw;
   if (fromText && FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The value of `column` as CSV writes it: a time field's Unix seconds as ISO 8601 UTC, anything else as it is. */
+export function csvCell(column: string, value: unknown): unknown {
+  return isTimestampField(column) && isTimestampValue(value) ? isoSeconds(value) : value;
 }
 
 /** One record line, terminated by "\n"; `terminal`: stdout is a terminal. */

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { styles } from './colour.js';
-import { csvRow } from './csv.js';
+import { csvCell, csvRow } from './csv.js';
 import { cellValue, columnsFor, fieldPaths, pickFields, unknownFields } from './fields.js';
 import { formatCell, formatContext } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
@@ -158,7 +158,7 @@ async function renderRows(io: IO, items: Source, opts: ListOptions): Promise<num
       const csv = { terminal: io.stdoutIsTTY };
       chunk =
         opts.format === 'csv'
-          ? (first ? csvRow(cols, csv) : '') + batch.map((item) => csvRow(cols.map((c) => cellValue(item, c)), csv)).join('')
+          ? (first ? csvRow(cols, csv) : '') + batch.map((item) => csvRow(cols.map((c) => csvCell(c, cellValue(item, c))), csv)).join('')
           : renderTsv(first ? cols : [], batch.map((item) => cols.map((c) => formatCell(c, cellValue(item, c), ctx))));
     }
     count += batch.length;

@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import { styles } from './colour.js';
-import { csvRow } from './csv.js';
+import { csvCell, csvRow } from './csv.js';
 import { isRecord } from '../schemas/record.js';
 import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
 import { formatCell, formatContext, withUnit } from './format.js';
@@ -109,7 +109,7 @@ export async function renderRecord(io: IO, data: unknown, opts: RecordOptions): 
     case 'csv': {
       const columns = isRecord(data) ? columnsFor([data], fields) : ['value'];
       const csv = { terminal: io.stdoutIsTTY };
-      await writeOut(io.stdout, csvRow(columns, csv) + csvRow(columns.map((c) => cellValue(data, c)), csv));
+      await writeOut(io.stdout, csvRow(columns, csv) + csvRow(columns.map((c) => csvCell(c, cellValue(data, c))), csv));
       return;
     }
     case 'table':

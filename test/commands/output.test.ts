@@ -134,6 +134,17 @@ describe('--dry-run', () => {
   });
 });
 
+describe('-o csv', () => {
+  it('times as ISO 8601 UTC (a spreadsheet reads them as times); --jq @csv keeps the Unix seconds', async () => {
+    const slot = 1_900_000_000;
+    const id = await createParcel(h, ['--slot-start', String(slot)]);
+    const csv = await h.cli(['get', id, '-o', 'csv', '--fields', 'entry_id,time_slot_period_start']);
+    expect(csv).toEqual({ code: 0, stdout: `entry_id,time_slot_period_start\n${id},2030-03-17T17:46:40Z\n`, stderr: '' });
+    const seconds = await h.cli(['get', id, '--jq', '[.entry_id, .time_slot_period_start] | @csv']);
+    expect(seconds).toEqual({ code: 0, stdout: `"${id}",${slot}\n`, stderr: '' });
+  });
+});
+
 describe('--verbose', () => {
   it('traces the request and response to stderr, redacted; stdout keeps only the data', async () => {
     const id = await createParcel(h);

@@ -36,12 +36,12 @@ describe('renderRecord', () => {
     await renderRecord(c.io, parcel, { format: 'ndjson', now: NOW, fields: ['entry_id', 'status'] });
     expect(c.stdout()).toBe('{"entry_id":"u-1","status":2}\n');
   });
-  it('csv: header and one quoted row, raw values', async () => {
+  it('csv: header and one quoted row, raw values but times as ISO 8601 UTC (a spreadsheet reads them as times)', async () => {
     const c = captureIO();
     await renderRecord(c.io, parcel, { format: 'csv', now: NOW });
     expect(c.stdout()).toBe(
       'entry_id,status,courier,created_at,addition,delivered\n' +
-        `u-1,2,DHL,${NOW - 180},,"{""delivered_city"":""Utrecht, \\""Oost\\"""",""delivered_location_type"":1}"\n`,
+        `u-1,2,DHL,${new Date((NOW - 180) * 1000).toISOString().replace('.000Z', 'Z')},,"{""delivered_city"":""Utrecht, \\""Oost\\"""",""delivered_location_type"":1}"\n`,
     );
   });
   it('table off a TTY: key<TAB>value lines, nested flattened, no title', async () => {
