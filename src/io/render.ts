@@ -12,7 +12,7 @@ import { isRecord } from '../schemas/record.js';
 import { cellValue, columnsFor, flattenEntries, getPath, pickFields } from './fields.js';
 import { formatCell, formatContext, withUnit } from './format.js';
 import { present } from './views/column.js';
-import type { CodeNames } from './format.js';
+import type { CodeNames, FormatContext } from './format.js';
 import { jsonText } from './json.js';
 import { renderList } from './list.js';
 import type { ListOptions } from './list.js';
@@ -136,16 +136,31 @@ function keyValueView(io: IO, data: unknown, opts: RecordOptions): string {
       ? opts.fields.map((f) => [f, getPath(data, f)])
       : flattenEntries(data);
   if (!io.stdoutIsTTY) {
-    return entries.map(([key, value]) => tsvLine([key, formatCell(key, value, ctx)])).join('');
+    return entries.flatMap(([key, value]) => (itemLines(key, value, ctx) ?? [formatCell(key, value, ctx)]).map((cell) => tsvLine([key, cell]))).join('');
   }
   // A person's terminal leaves out what is empty, unless asked for by name (--fields) or wide: a record of what it holds.
   const shown = ctx.compact === true && !(opts.fields && opts.fields.length > 0) ? entries.filter(([, value]) => present(value)) : entries;
   const width = Math.max(0, ...shown.map(([key]) => sanitize(key).length));
   let out = opts.title ? s.bold(sanitize(opts.title)) + '\n' : '';
   for (const [key, value] of shown) {
-    out += `${s.bold(sanitize(key).padEnd(width))}  ${withUnit(key, value, formatCell(key, value, ctx))}`.replace(/\s+$/u, '') + '\n';
+    const lines = itemLines(key, value, ctx) ?? [withUnit(key, value, formatCell(key, value, ctx))];
+    lines.forEach((line, i) => {
+      // A list's later lines stand under its first, the key said once.
+      out += `${s.bold((i === 0 ? sanitize(key) : '').padEnd(width))}  ${line}`.replace(/\s+$/u, '') + '\n';
+    });
   }
   return out;
+}
+
+/**
+ * A list of flat records inside a record (validate-address's `issues: [{field, message}]`) read as
+ * one line per item, its values joined by ": " (`postal_code: must be a Dutch postcode…`), not as a
+ * JSON blob; undefined for any other value.
+ */
+function itemLines(key: string, value: unknown, ctx: FormatContext): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (!value.every((item) => isRecord(item) && Object.values(item).every((v) => v === null || typeof v !== 'object'))) return undefined;
+  return value.map((item) => Object.entries(item as Record<string, unknown>).map(([name, v]) => formatCell(`${key}.${name}`, v, ctx)).join(': '));
 }
 
 /** An error, always on stderr: one JSON line for json/ndjson, a human block otherwise. */

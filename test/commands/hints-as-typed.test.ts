@@ -403,7 +403,7 @@ describe('dry runs', () => {
       ['GET', url],
       ['PATCH', url],
     ]);
-    expect(requests[1]?.body).toBe('{"parcel_weight":5}');
+    expect(requests[1]?.body).toEqual({ parcel_weight: 5 });
     expect(requests[0]?.headers.Authorization).toBe('Bearer ***REDACTED***');
     expect(json(await h.cli(['get', id, '--json'])).parcel_weight).toBeNull();
   });

@@ -44,6 +44,19 @@ describe('renderRecord', () => {
         `u-1,2,DHL,${new Date((NOW - 180) * 1000).toISOString().replace('.000Z', 'Z')},,"{""delivered_city"":""Utrecht, \\""Oost\\"""",""delivered_location_type"":1}"\n`,
     );
   });
+  it('a list of flat records inside a record reads as one line per item (validate-address issues), not a JSON blob', async () => {
+    const answer = { valid: false, issues: [{ field: 'postal_code', message: 'must be a Dutch postcode' }, { field: 'number', message: 'is required' }] };
+    const piped = captureIO();
+    await renderRecord(piped.io, answer, { format: 'table', now: NOW });
+    expect(piped.stdout()).toBe('valid\tno\nissues\tpostal_code: must be a Dutch postcode\nissues\tnumber: is required\n');
+    const tty = captureIO({ tty: true });
+    await renderRecord(tty.io, answer, { format: 'table', now: NOW });
+    expect(tty.stdout()).toBe('valid   no\nissues  postal_code: must be a Dutch postcode\n        number: is required\n');
+    // JSON keeps the list as it came.
+    const json = captureIO();
+    await renderRecord(json.io, answer, { format: 'json', now: NOW });
+    expect(JSON.parse(json.stdout())).toEqual(answer);
+  });
   it('table off a TTY: key<TAB>value lines, nested flattened, no title', async () => {
     const c = captureIO();
     await renderRecord(c.io, parcel, { format: 'table', now: NOW, title: 'Parcel u-1' });
