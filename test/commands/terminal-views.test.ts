@@ -147,7 +147,8 @@ describe('sandbox simulate at a terminal', () => {
 
 describe('sandbox clock at a terminal', () => {
   it('shows the time in the local zone (UTC with --utc, and piped or --json as the sandbox sends it)', async () => {
-    expect((await onTerminal(['sandbox', 'clock'], 100)).stdout).toBe('now_ms  1793620800000\nnow     today 13:00 (just now)\nfrozen  yes\nspeed   1\n');
+    // The time first, then how far it is moved from this machine's clock; the milliseconds last.
+    expect((await onTerminal(['sandbox', 'clock'], 100)).stdout).toBe('now     today 13:00 (just now)\nmoved   in step with this machine\nfrozen  yes\nspeed   1\nnow_ms  1793620800000\n');
     expect((await onTerminal(['sandbox', 'clock', '-o', 'wide'], 100)).stdout).toContain('now     2026-11-02T13:00:00+01:00 (just now)\n');
     expect((await onTerminal(['sandbox', 'clock', '--utc'], 100)).stdout).toContain('now     today 12:00 (just now)\n');
     expect((await onTerminal(['sandbox', 'clock', '--utc', '-o', 'wide'], 100)).stdout).toContain('now     2026-11-02T12:00:00Z (just now)\n');

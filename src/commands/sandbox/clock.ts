@@ -2,6 +2,10 @@ import type { ClockAction } from '../../api/sandbox-admin.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../schemas/duration.js';
 import { presentResource } from '../../io/present/resource.js';
+import { forPeople } from '../../io/present.js';
+import type { ClockStatus } from '../../schemas/sandbox-admin.js';
+import { spokenDuration } from '../../schemas/time-text.js';
+import { isRecord } from '../../schemas/record.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { sandboxAdmin } from '../../sandbox-admin.js';
@@ -62,9 +66,23 @@ export default defineCommand<typeof sandboxCommands.sandboxClock, ClockOptions>(
   async run({ action, body }, ctx) {
     const admin = await sandboxAdmin(ctx);
     try {
-      await presentResource(ctx, action === undefined ? await admin.clock() : await admin.moveClock(action, body));
+      const status = action === undefined ? await admin.clock() : await admin.moveClock(action, body);
+      // Scripts get the admin route's record as it came; a person the time first, and how far it is moved.
+      await presentResource(ctx, forPeople(ctx) ? clockForPeople(status, ctx.now()) : status);
     } finally {
       await admin.close();
     }
   },
 });
+
+/**
+ * The clock as a person reads it: its time, how far it is from this machine's, frozen, speed; the
+ * milliseconds last. An answer not of the admin route's shape is shown as it came.
+ */
+export function clockForPeople(answer: unknown, machineNow: number): unknown {
+  if (!isRecord(answer) || typeof answer.now_ms !== 'number' || typeof answer.now !== 'string') return answer;
+  const status = answer as unknown as ClockStatus;
+  const apart = Math.round(status.now_ms / 1000) - machineNow;
+  const moved = Math.abs(apart) < 1 ? 'in step with this machine' : `${spokenDuration(Math.abs(apart))} ${apart > 0 ? 'ahead of' : 'behind'} this machine`;
+  return { now: status.now, moved, frozen: status.frozen, speed: status.speed, now_ms: status.now_ms };
+}
