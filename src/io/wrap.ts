@@ -5,11 +5,25 @@
  * displayWidth) for text that may hold wide or combining characters (the checklist's details).
  */
 
-/** `text` in lines of at most `width` columns, broken at spaces (a word longer than that stands alone). */
+/**
+ * The words of `text`, split at spaces, but a command in backticks (`` `parcels auth login -p x` ``)
+ * is one word: a pasted command is never broken across lines.
+ */
+function wordsOf(text: string): string[] {
+  const words: string[] = [];
+  for (const word of text.split(' ')) {
+    const open = words.length > 0 && ((words.at(-1) as string).split('`').length - 1) % 2 === 1;
+    if (open) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+  }
+  return words;
+}
+
+/** `text` in lines of at most `width` columns, broken at spaces, never inside a backticked command (a word longer than that stands alone). */
 export function wrapWords(text: string, width: number, widthOf: (text: string) => number = (t) => t.length): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of wordsOf(text)) {
     const next = line === '' ? word : `${line} ${word}`;
     if (line !== '' && widthOf(next) > width) {
       lines.push(line);

@@ -12,4 +12,11 @@ describe('the one word-wrapper', () => {
     expect(wrapWords('東京 大阪 名古屋', 9)).toEqual(['東京 大阪 名古屋']);
     expect(wrapWords('東京 大阪 名古屋', 9, displayWidth)).toEqual(['東京 大阪', '名古屋']);
   });
+
+  it('never breaks inside a backticked command: it moves to the next line whole, even past the width', () => {
+    expect(wrapWords('fix: run `parcels auth login --profile ops` again', 30)).toEqual(['fix: run', '`parcels auth login --profile ops`', 'again']);
+    expect(wrapWords('run `parcels doctor`, then retry', 14)).toEqual(['run', '`parcels doctor`,', 'then retry']);
+    // An unclosed backtick keeps the rest together rather than guessing.
+    expect(wrapWords('a `b c d', 3)).toEqual(['a', '`b c d']);
+  });
 });
