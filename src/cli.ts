@@ -9,7 +9,7 @@ import type { RawFlag } from './command-kit/resolve-flags.js';
 import { resolveFlags, resolveGlobalOptions } from './command-kit/resolve-flags.js';
 import { requireKnownProfile } from './args/profile.js';
 import { createContext } from './context.js';
-import { describeError, describeUsageError } from './describe-error.js';
+import { describeError, describeUsageError, errorFormat } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
 import { closest } from './io/did-you-mean.js';
@@ -21,7 +21,6 @@ import { commandLine } from './command-kit/command-line.js';
 import type { CommandModule } from './command-kit/types.js';
 import type { Context } from './context.js';
 import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
-import type { OutputFormat } from './io/render.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
@@ -295,14 +294,7 @@ async function reportError(error: unknown, ctx: Context): Promise<number> {
   }
   if (error instanceof ReportedFailure) return error.exitCode;
   const described = await describeError(error, ctx);
-  let format: OutputFormat;
-  try {
-    format = ctx.outputFormat();
-  } catch {
-    // The output setting itself is what is wrong: report that in the human form.
-    format = 'table';
-  }
-  await renderError(ctx.io, described, { format });
+  await renderError(ctx.io, described, { format: errorFormat(ctx) });
   return described.exitCode;
 }
 

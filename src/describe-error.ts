@@ -2,6 +2,7 @@ import { spokenDuration } from './schemas/time-text.js';
 import { FLAG_FOR_FIELD } from './args/field-flags.js';
 import type { Context } from './context.js';
 import type { ErrorInfo } from './io/render.js';
+import type { OutputFormat } from './io/output-format.js';
 import { renderError } from './io/render.js';
 import { ApiError, CancelledError, CheckFailedError, ConflictError, EXIT, JqFalseError, NetworkError, NotDeliveredError, NotLoggedInError, NotValidError, SandboxUnavailableError, UsageError, errorCodeFor, exitCodeFor } from './errors.js';
 import { matchRoute } from './schemas/routes.js';
@@ -101,6 +102,21 @@ async function keyFromEnvironment(ctx: Context): Promise<boolean> {
 }
 
 /**
+ * The form an error is printed in: the output's (one JSON line with JSON output), but text when
+ * only --jq asked for JSON and a person reads stderr (a jq error as a JSON blob helps no one there),
+ * and text when the output setting itself is what is wrong.
+ */
+export function errorFormat(ctx: Context): OutputFormat {
+  try {
+    const format = ctx.outputFormat();
+    const onlyJq = ctx.globals.jq !== undefined && ctx.globals.output === undefined;
+    return onlyJq && ctx.io.stderrIsTTY ? 'table' : format;
+  } catch {
+    return 'table';
+  }
+}
+
+/**
  * Several failures of one command (`track A B`, one per parcel not read), each rendered as the
  * command's one error would be, in order: the exit code is the first one's.
  */
@@ -108,7 +124,7 @@ export async function reportEach(ctx: Context, errors: readonly unknown[]): Prom
   let first: number | undefined;
   for (const error of errors) {
     const described = await describeError(error, ctx);
-    await renderError(ctx.io, described, { format: ctx.outputFormat() });
+    await renderError(ctx.io, described, { format: errorFormat(ctx) });
     first ??= described.exitCode;
   }
   return first ?? EXIT.OK;

@@ -145,6 +145,19 @@ describe('-o csv', () => {
   });
 });
 
+describe('--jq errors', () => {
+  it('on a terminal, text with its hint; piped, the JSON error line a script reads', async () => {
+    const tty = await h.cli(['couriers', '--jq', '.couriers |'], { tty: true });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr).toMatch(/^Error: --jq jq: error: syntax error, .*\nHint: check the expression: \.couriers \|\n$/);
+    const piped = await h.cli(['couriers', '--jq', '.couriers |']);
+    expect(piped.code).toBe(2);
+    expect(JSON.parse(piped.stderr)).toMatchObject({ error: { code: 'invalid_usage', field: '--jq', exit_code: 2 } });
+    // Asked for JSON by name: JSON errors at a terminal too.
+    expect(JSON.parse((await h.cli(['couriers', '--json', '--jq', '.couriers |'], { tty: true })).stderr)).toMatchObject({ error: { field: '--jq' } });
+  });
+});
+
 describe('--verbose', () => {
   it('traces the request and response to stderr, redacted; stdout keeps only the data', async () => {
     const id = await createParcel(h);
