@@ -56,7 +56,7 @@ describe('offline outbox', () => {
     expect((JSON.parse(listed.stdout) as Array<Record<string, unknown>>).map((e) => [e.seq, e.command, e.parcel, e.state])).toEqual([
       [1, 'events add', id, 'waiting'],
       [2, 'attempts add', id, 'waiting'],
-      [3, 'create', '', 'waiting'],
+      [3, 'create', null, 'waiting'],
     ]);
 
     // Still down: the first entry fails after its retries and the others are not tried.
