@@ -70,8 +70,8 @@ describe('a Date header 20 years old never back-dates a write', () => {
       for (let i = 0; i < 3; i++) await runCli(['couriers', '--json'], { env });
       const r = await runCli(['events', 'add', ID, '--status', '2', '--dry-run', '--json'], { env });
       expect(r.stderr).toBe('');
-      const sent = JSON.parse(r.stdout) as { body: string }[] | { body: string };
-      const body = JSON.parse((Array.isArray(sent) ? sent[0] : sent)?.body as string) as { occurred_at: number };
+      const sent = JSON.parse(r.stdout) as { body: { occurred_at: number } }[] | { body: { occurred_at: number } };
+      const body = (Array.isArray(sent) ? sent[0] : sent)?.body as { occurred_at: number };
       expect(Math.abs(body.occurred_at - nowS())).toBeLessThan(60);
     }
   });

@@ -50,8 +50,8 @@ describe.skipIf(!hasPty)('a skew seen once is said once', () => {
   async function defaultAt(env: NodeJS.ProcessEnv): Promise<number> {
     const r = await parcels(['events', 'add', MISSING, '--status', 'in_transit', '--dry-run', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const sent = JSON.parse(r.stdout) as { body: string }[] | { body: string };
-    return (JSON.parse((Array.isArray(sent) ? sent[0] : sent)?.body as string) as { occurred_at: number }).occurred_at;
+    const sent = JSON.parse(r.stdout) as { body: { occurred_at: number } }[] | { body: { occurred_at: number } };
+    return ((Array.isArray(sent) ? sent[0] : sent)?.body as { occurred_at: number }).occurred_at;
   }
 
   const amount = '(9 m 59 s|10 m|10 m 1 s)';
