@@ -23,8 +23,8 @@ import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget, wireHeaders } from './request.js';
 import type { SkewObservation } from '../clock-skew/policy.js';
 import { isReplayed } from '../schemas/headers.js';
-import type { RouteName } from '../schemas/routes.js';
-import { routeByName } from '../schemas/routes.js';
+import type { AdminRouteName, RouteName } from '../schemas/routes.js';
+import { anyRouteByName } from '../schemas/routes.js';
 import { routePath } from './routes.js';
 
 /**
@@ -43,7 +43,7 @@ type RetriedCall = Call & Retried;
 
 /** A request to a route of the spec's table (src/schemas/routes.ts), by name: its method and path come from the table. */
 export interface RouteCall extends Omit<ApiRequest, 'method' | 'path'> {
-  /** `{id}`, `{metric}` in the route's path. */
+  /** `{id}`, `{metric}`, `{action}` in the route's path. */
   params?: Record<string, string>;
 }
 
@@ -194,9 +194,9 @@ export class ApiClient {
     this.options.trace?.(redactExact(line, this.options.apiKey));
   }
 
-  /** `request` to a route by its name in the spec's table: `client.route('parcels.get', { params: { id } })`. */
-  route(name: RouteName, { params, ...call }: RouteCall = {}): Promise<ApiResponse> {
-    return this.request({ ...call, method: routeByName(name).method, path: routePath(name, params) });
+  /** `request` to a route by its name in the spec's table (or the sandbox's admin table): `client.route('parcels.get', { params: { id } })`. */
+  route(name: RouteName | AdminRouteName, { params, ...call }: RouteCall = {}): Promise<ApiResponse> {
+    return this.request({ ...call, method: anyRouteByName(name).method, path: routePath(name, params) });
   }
 
   /** Sends a request (with retries); in recording mode records it and throws DryRunComplete. */
