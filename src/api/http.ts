@@ -230,6 +230,8 @@ export class ApiClient {
       out: { method: req.method, target: requestTarget(this.basePath, req), headers: wireHeaders(this.baseHeaders, req, bytes !== undefined, { apiKey: this.options.apiKey, userAgent: this.options.userAgent }), body: bytes, signal, lean: false },
       attempt: 1,
       attempts: 1 + retries,
+      // A one-shot command's pauses count toward its retries; a request that sets its own count (a
+      // --watch poll) owns its pauses, outside the client's outage stop.
       counting: { retries, pausesCount: true, repeatable: isRepeatable(req.method, req.idempotencyKey), circuit: req.retries === undefined ? this.circuit : undefined },
       retry: { gate: this.gate, wait: signal, sleep: this.sleep, random: this.random, retrying: (failure, delay, next, attempts) => this.retrying(failure, delay, next, attempts) },
     };
