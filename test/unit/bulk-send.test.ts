@@ -155,4 +155,25 @@ describe('bulk sender', () => {
     expect(results.every((r) => r.entryId === UUID)).toBe(true);
     expect(ports.size).toBe(3);
   });
+
+  it('a line is retried by the client chain itself as the run counts: each attempt through the trace piece, the same key and bytes', async () => {
+    const seen: string[] = [];
+    handler = (req, body, res) => {
+      seen.push(`${String(req.headers['idempotency-key'])} ${body}`);
+      if (seen.length === 1) return answer(res, 503, { error: { code: 'unavailable', message: 'busy' } });
+      return answer(res, 201, { data: { entry_id: UUID } });
+    };
+    const traced: string[] = [];
+    const client = new ApiClient({ baseUrl: url, apiKey: KEY, userAgent: 'parcels-test/1', timeoutMs: 5_000, retries: 0, connections: 1, gate: new PoolGate(), trace: (line) => traced.push(line) });
+    senders.push(client);
+    const run: LineRun = { counting: { retries: 2, pausesCount: false, repeatable: true }, retry: { gate: undefined, wait: undefined, sleep: async () => undefined, random: () => 0.5 }, abandon: undefined };
+    expect(await client.send(request(1), run)).toEqual({ status: 201, entryId: UUID, replayed: false });
+    expect(seen).toEqual(['bulk-key-1-abcdefgh {"n":1}', 'bulk-key-1-abcdefgh {"n":1}']);
+    expect(traced.filter((line) => line.startsWith('> POST') || line.startsWith('< 5') || line.startsWith('< 2'))).toEqual([
+      `> POST ${url.slice(0, -'/base/'.length)}/base/deliveries/v1/parcels`,
+      expect.stringMatching(/^< 503 Service Unavailable \(\d+ ms\)$/),
+      `> POST ${url.slice(0, -'/base/'.length)}/base/deliveries/v1/parcels (attempt 2)`,
+      expect.stringMatching(/^< 201 Created \(\d+ ms\)$/),
+    ]);
+  });
 });
