@@ -2,14 +2,14 @@ import type { Context } from './context.js';
 import { ApiError, NetworkError, UsageError } from './errors.js';
 import { isInspectorLoginPath } from './schemas/inspector.js';
 import { isRecord } from './schemas/record.js';
-import type { ClockAction } from './api/sandbox-admin.js';
+import type { ClockAction } from './schemas/sandbox-admin.js';
 import { prepareDefaultSandboxDb } from './config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
-import type { ApiClient } from './api/http.js';
+import type { ApiClient, RouteCall } from './api/http.js';
+import type { AdminRouteName } from './schemas/routes.js';
 import { dryRunRecorder } from './api/dry-run.js';
 import type { CredentialSource } from './api/dry-run.js';
 import { shellQuote } from './hint/shell.js';
-import * as api from './api/sandbox-admin.js';
 import { provenBaseUrl } from './api/sandbox-proof.js';
 import { isLoopbackUrl } from './schemas/host.js';
 
@@ -123,14 +123,15 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     dryRun: ctx.globals.dryRun ? dryRunRecorder((text) => void ctx.io.stdout.write(text), { credential }) : undefined,
     credential,
   });
-  const data = async (pending: Promise<{ data: unknown }>) => (await pending).data;
+  const data = async (name: AdminRouteName, call: RouteCall = {}) => (await client.route(name, { ...call, signal: ctx.signal })).data;
   return {
-    clock: () => data(api.getSandboxClock(client, ctx.signal)),
-    moveClock: (action, body) => data(api.moveSandboxClock(client, action, body, ctx.signal)),
-    scenario: (id) => data(api.getParcelScenario(client, id, ctx.signal)),
-    simulate: (id, scenario) => data(api.assignParcelScenario(client, id, scenario, ctx.signal)),
-    logs: async (after, waitMs, bodies) => (await data(api.getSandboxLogs(client, { after, waitMs, bodies }, ctx.signal))) as LogPage,
-    inspectorLink: async () => ownInspectorLink(await data(api.createInspectorLogin(client, ctx.signal)), baseUrl),
+    clock: () => data('sandbox.clock.get'),
+    moveClock: (action, body) => data('sandbox.clock.move', { params: { action }, body }),
+    scenario: (id) => data('sandbox.scenario.get', { params: { id } }),
+    simulate: (id, scenario) => data('sandbox.scenario.assign', { params: { id }, body: { scenario } }),
+    // A follower always sends `wait` (0 for its first page): a stopping sandbox waits for it.
+    logs: async (after, waitMs, bodies) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined } })) as LogPage,
+    inspectorLink: async () => ownInspectorLink(await data('sandbox.inspector.login', { body: {} }), baseUrl),
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

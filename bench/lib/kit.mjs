@@ -118,7 +118,9 @@ let usageFiles = 0;
  */
 export function runCreate({ bin = BIN, input, env, args = [], usage = false, codes = [0] }) {
   const usageFile = join(tmpdir(), `bench-usage-${process.pid}-${++usageFiles}.json`);
-  const argv = [...(usage ? ['--import', USAGE_HOOK] : []), bin, 'create', '--from', input, ...args];
+  // BENCH_NODE_FLAGS: Node flags for the CLI process only (e.g. `--cpu-prof --cpu-prof-dir=DIR`, which NODE_OPTIONS refuses).
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+  const argv = [...nodeFlags, ...(usage ? ['--import', USAGE_HOOK] : []), bin, 'create', '--from', input, ...args];
   const started = performance.now();
   const child = spawn(process.execPath, argv, { env: usage ? { ...env, BULK_BENCH_USAGE_FILE: usageFile } : env, stdio: ['ignore', 'pipe', 'pipe'] });
   let results = 0;

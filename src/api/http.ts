@@ -3,7 +3,7 @@ import { ApiError, DryRunComplete, NetworkError } from '../errors.js';
 import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
 import { entryIdOf, interpretAnswer } from './core/answer.js';
-import type { Call, Step } from './core/chain.js';
+import type { Call } from './core/chain.js';
 import { compose, exchangeStep, pacePiece, redactionPiece, skewPiece, tracePiece } from './core/chain.js';
 import type { Answer } from './core/exchange.js';
 import { Transport } from './core/exchange.js';
@@ -11,9 +11,9 @@ import { PoolGate, sharedGate } from './core/gate.js';
 import { isRepeatable, OutageCircuit } from './core/policy.js';
 import type { Redaction } from './core/redaction.js';
 import { redaction } from './core/redaction.js';
-import type { Counting } from './core/retry.js';
-import { GaveUp, withRetries } from './core/retry.js';
-import type { Send } from './core/send.js';
+import type { Retried } from './core/retry.js';
+import { GaveUp, retryPiece } from './core/retry.js';
+import type { Send, SendResponse } from './core/send.js';
 import type { Sleep } from './core/sleep.js';
 import { sleep } from './core/sleep.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, serviceOf } from './core/transport.js';
@@ -23,8 +23,8 @@ import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget, wireHeaders } from './request.js';
 import type { SkewObservation } from '../clock-skew/policy.js';
 import { isReplayed } from '../schemas/headers.js';
-import type { RouteName } from '../schemas/routes.js';
-import { routeByName } from '../schemas/routes.js';
+import type { AdminRouteName, RouteName } from '../schemas/routes.js';
+import { anyRouteByName } from '../schemas/routes.js';
 import { routePath } from './routes.js';
 
 /**
@@ -38,9 +38,12 @@ import { routePath } from './routes.js';
 
 export type { ApiRequest, ApiResponse, HttpMethod, QueryValue } from './request.js';
 
+/** A request's attempt as the retry piece takes it: the answer pieces' call, and how to count. */
+type RetriedCall = Call & Retried;
+
 /** A request to a route of the spec's table (src/schemas/routes.ts), by name: its method and path come from the table. */
 export interface RouteCall extends Omit<ApiRequest, 'method' | 'path'> {
-  /** `{id}`, `{metric}` in the route's path. */
+  /** `{id}`, `{metric}`, `{action}` in the route's path. */
   params?: Record<string, string>;
 }
 
@@ -103,9 +106,10 @@ export class ApiClient {
   private readonly circuit: OutageCircuit;
   /** The flat headers every request carries, with and without a body: built once. */
   private readonly baseHeaders: { body: string[]; none: string[] };
-  /** The answer pieces of a one-shot request, and of a bulk line (no skew, a lean answer): composed once. */
-  private readonly answers: Step;
-  private leanAnswers: Step | undefined;
+  /** A one-shot request: the retry piece over its answer pieces and their reading; composed once. */
+  private readonly oneShot: (call: RetriedCall) => Promise<ApiResponse>;
+  /** A bulk line: the retry piece over the answer pieces without skew, read lean; composed once, at the first line. */
+  private lines: ((call: RetriedCall) => Promise<SendResponse>) | undefined;
   private closed = false;
   /** Service clock minus ours, in seconds, from the latest response's Date header. */
   lastSkewSeconds: number | undefined;
@@ -136,7 +140,8 @@ export class ApiClient {
       this.lastSkewSeconds = observation.seconds;
       options.onSkew?.(observation);
     });
-    this.answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), skew, redactionPiece(this.redaction)]);
+    const answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), skew, redactionPiece(this.redaction)]);
+    this.oneShot = retryPiece(async (call) => this.interpret(call.req, await answers(call), call.attempt));
   }
 
   private tracePiece(): ReturnType<typeof tracePiece> | undefined {
@@ -189,9 +194,9 @@ export class ApiClient {
     this.options.trace?.(redactExact(line, this.options.apiKey));
   }
 
-  /** `request` to a route by its name in the spec's table: `client.route('parcels.get', { params: { id } })`. */
-  route(name: RouteName, { params, ...call }: RouteCall = {}): Promise<ApiResponse> {
-    return this.request({ ...call, method: routeByName(name).method, path: routePath(name, params) });
+  /** `request` to a route by its name in the spec's table (or the sandbox's admin table): `client.route('parcels.get', { params: { id } })`. */
+  route(name: RouteName | AdminRouteName, { params, ...call }: RouteCall = {}): Promise<ApiResponse> {
+    return this.request({ ...call, method: anyRouteByName(name).method, path: routePath(name, params) });
   }
 
   /** Sends a request (with retries); in recording mode records it and throws DryRunComplete. */
@@ -220,24 +225,18 @@ export class ApiClient {
     const bytes = bodyBytes(req.body);
     const signal = this.signalFor(req);
     const retries = req.retries ?? this.options.retries;
-    // A one-shot command's pauses count toward its retries; a request that sets its own count (a
-    // --watch poll) owns its pauses, outside the client's outage stop.
-    const counting: Counting = { retries, pausesCount: true, repeatable: isRepeatable(req.method, req.idempotencyKey), circuit: req.retries === undefined ? this.circuit : undefined };
-    const call: Call = {
+    const call: RetriedCall = {
       req,
       out: { method: req.method, target: requestTarget(this.basePath, req), headers: wireHeaders(this.baseHeaders, req, bytes !== undefined, { apiKey: this.options.apiKey, userAgent: this.options.userAgent }), body: bytes, signal, lean: false },
       attempt: 1,
       attempts: 1 + retries,
+      // A one-shot command's pauses count toward its retries; a request that sets its own count (a
+      // --watch poll) owns its pauses, outside the client's outage stop.
+      counting: { retries, pausesCount: true, repeatable: isRepeatable(req.method, req.idempotencyKey), circuit: req.retries === undefined ? this.circuit : undefined },
+      retry: { gate: this.gate, wait: signal, sleep: this.sleep, random: this.random, retrying: (failure, delay, next, attempts) => this.retrying(failure, delay, next, attempts) },
     };
     try {
-      return await withRetries(
-        async (attempt) => {
-          call.attempt = attempt;
-          return this.interpret(req, await this.answers(call), attempt);
-        },
-        counting,
-        { gate: this.gate, wait: signal, sleep: this.sleep, random: this.random, retrying: (failure, delay, next, attempts) => this.retrying(failure, delay, next, attempts) },
-      );
+      return await this.oneShot(call);
     } catch (error) {
       if (error instanceof GaveUp) throw this.finalError(req, error);
       throw error;
@@ -278,27 +277,35 @@ export class ApiClient {
   }
 
   /**
-   * The bulk engine's Send (src/bulk/line-worker.ts retries and admits each line through this
-   * client's gate, by the same retry piece): one attempt, the headers built once per client plus
-   * the line's Idempotency-Key, a lean answer (only `entry_id` kept from a success), no skew.
+   * The bulk engine's Send: a line sent until it has an outcome, by the same retry piece as a
+   * one-shot request, counted and admitted as the run says (`run`: pauses never count). Each attempt
+   * carries the headers built once per client plus the line's Idempotency-Key, and reads a lean
+   * answer (only `entry_id` kept from a success); no skew.
    */
-  readonly send: Send = async (request, signal) => {
+  readonly send: Send = async (request, run) => {
     if (CONTROL_CHARACTERS.test(request.idempotencyKey) || !request.path.startsWith('/') || request.path.startsWith('//')) {
       throw new Error(`refusing to send a malformed bulk request (${request.path})`);
     }
-    this.leanAnswers ??= compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), redactionPiece(this.redaction)]);
+    this.lines ??= this.composeLines();
     const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
     const req: ApiRequest = { method: request.method, path: request.path, body, idempotencyKey: request.idempotencyKey };
     // A traced run shows every header; otherwise only those a line reads are kept.
-    const out = { method: request.method, target: `${this.basePath}${request.path}`, headers: [...this.baseHeaders.body, 'Idempotency-Key', request.idempotencyKey], body, signal, lean: this.options.trace === undefined };
-    const answer = await this.leanAnswers({ req, out, attempt: 1, attempts: 1 });
-    const outcome = interpretAnswer(answer, this.now, this.redaction, true);
-    if (outcome instanceof ApiError) {
-      outcome.request = { method: request.method, path: request.path };
-      throw outcome;
-    }
-    return { status: answer.status, entryId: entryIdOf(outcome.data), replayed: isReplayed(answer.headers['idempotent-replayed']) };
+    const out = { method: request.method, target: `${this.basePath}${request.path}`, headers: [...this.baseHeaders.body, 'Idempotency-Key', request.idempotencyKey], body, signal: run.abandon, lean: this.options.trace === undefined };
+    return this.lines({ req, out, attempt: 1, attempts: run.counting.pausesCount ? 1 + run.counting.retries : Number.POSITIVE_INFINITY, counting: run.counting, retry: run.retry });
   };
+
+  private composeLines(): (call: RetriedCall) => Promise<SendResponse> {
+    const answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), redactionPiece(this.redaction)]);
+    return retryPiece(async (call) => {
+      const answer = await answers(call);
+      const outcome = interpretAnswer(answer, this.now, this.redaction, true);
+      if (outcome instanceof ApiError) {
+        outcome.request = { method: call.req.method, path: call.req.path };
+        throw outcome;
+      }
+      return { status: answer.status, entryId: entryIdOf(outcome.data), replayed: isReplayed(answer.headers['idempotent-replayed']) };
+    });
+  }
 
   /** Closes the keep-alive connections. Further requests fail. */
   async close(): Promise<void> {

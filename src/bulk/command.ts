@@ -38,9 +38,9 @@ import type { Send } from './types.js';
  */
 
 /**
- * A client for the engine alone: its `send` is one attempt per call (the engine retries and admits
- * each line through the client's gate, the process's for the service), and it is not cancelled by
- * the first Ctrl-C. Its chain traces with --verbose and not otherwise.
+ * A client for the engine alone: its `send` takes a line down the client's chain, retried and
+ * admitted as the run says (LineRun: the client's gate, the process's for the service), and it is
+ * not cancelled by the first Ctrl-C. Its chain traces with --verbose and not otherwise.
  */
 export async function engineClient(ctx: Context, connections: number): Promise<ApiClient> {
   const settings = await ctx.target();

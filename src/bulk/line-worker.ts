@@ -1,16 +1,16 @@
 import { setMaxListeners } from 'node:events';
 import type { PoolGate } from '../api/core/gate.js';
 import type { OutageCircuit } from '../api/core/policy.js';
-import type { Counting, RetryContext } from '../api/core/retry.js';
-import { GaveUp, withRetries } from '../api/core/retry.js';
+import { GaveUp } from '../api/core/retry.js';
+import type { LineRun } from '../api/core/send.js';
 import { ApiError, CancelledError, NetworkError } from '../errors.js';
 import { DEFAULT_BULK_RETRIES, MAX_CONCURRENCY } from './limits.js';
 import type { ResultLine, RunRecorder, Send, SendItem, SendResponse, WorkItem } from './types.js';
 
 /**
- * One line of a bulk run (or an outbox flush) sent until it has an outcome, through the request
- * chain's retry piece (src/api/core/retry.ts: retries and back-off, the pool gate's admission,
- * pauses and pace, the outage stop), counting as a bulk line does: its pauses never count.
+ * One line of a bulk run (or an outbox flush) sent until it has an outcome by the sender's request
+ * chain (its retry piece, src/api/core/retry.ts: retries and back-off, the pool gate's admission,
+ * pauses and pace, the outage stop), told to count as a bulk line does: its pauses never count.
  */
 
 /** What the worker takes from the run's options. */
@@ -40,10 +40,8 @@ export const UNREACHABLE = 'service_unreachable';
 
 /** Sends one item with its retries and pauses; never throws. */
 export class LineWorker {
-  /** How a line counts: its pauses never do; the same key and bytes make every line repeatable. */
-  private readonly counting: Counting;
-  /** Admission through the run's gate; waiting (a pause, the rate cap, a backoff) ends at the first abort. One for the run, not one per line. */
-  private readonly retryContext: RetryContext;
+  /** How every line is sent: one for the run, not one per line. */
+  private readonly run: LineRun;
 
   constructor(
     private readonly opts: LineWorkerOptions,
@@ -52,8 +50,13 @@ export class LineWorker {
     const stopWaiting = anySignal(opts.signal, opts.abandon, opts.circuit?.signal);
     // Every line waiting (up to the whole pool during a pause) listens to it: a bounded number, not a leak.
     if (stopWaiting !== undefined) setMaxListeners(4 * MAX_CONCURRENCY, stopWaiting);
-    this.counting = { retries: opts.retries ?? DEFAULT_BULK_RETRIES, pausesCount: false, repeatable: true, circuit: opts.circuit };
-    this.retryContext = { gate, wait: stopWaiting, sleep: gate.timing.sleep, random: opts.random ?? Math.random };
+    this.run = {
+      // Its pauses never count; the same key and bytes make every line repeatable.
+      counting: { retries: opts.retries ?? DEFAULT_BULK_RETRIES, pausesCount: false, repeatable: true, circuit: opts.circuit },
+      // Admission through the run's gate; waiting (a pause, the rate cap, a back-off) ends at the first abort.
+      retry: { gate, wait: stopWaiting, sleep: gate.timing.sleep, random: opts.random ?? Math.random },
+      abandon: opts.abandon,
+    };
   }
 
   /** The result of a line that is not sent. */
@@ -80,7 +83,7 @@ export class LineWorker {
     const abandon = this.opts.abandon;
     let response: SendResponse;
     try {
-      response = await withRetries(() => this.opts.send(item.request, abandon), this.counting, this.retryContext);
+      response = await this.opts.send(item.request, this.run);
     } catch (error) {
       if (error instanceof CancelledError) return abandon?.aborted ? cancelled(line) : this.stopped(item);
       if (!(error instanceof GaveUp)) throw error;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { couldNotTake } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
+import { GaveUp } from '../api/core/retry.js';
 import type { Timing } from '../api/core/sleep.js';
 import { JournalLockedError } from './journal/lock.js';
 import { Journal, journalPath } from './journal/journal.js';
@@ -60,13 +61,13 @@ export async function flushOutbox(place: OutboxPlace, opts: FlushOptions): Promi
     /** The last answer was a failure worth retrying later: when its entry ends so, nothing more is sent. */
     let unreachable = false;
     let tried = 0;
-    const send: Send = async (request, signal) => {
+    const send: Send = async (request, run) => {
       try {
-        const response = await opts.send(request, signal);
+        const response = await opts.send(request, run);
         unreachable = false;
         return response;
       } catch (error) {
-        unreachable = couldNotTake(error);
+        unreachable = couldNotTake(error instanceof GaveUp ? error.failure : error);
         throw error;
       }
     };

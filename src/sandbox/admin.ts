@@ -8,7 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import { ADMIN_PROOF_NONCE, ADMIN_PROOF_PATH, adminProof } from '../schemas/admin-proof.js';
 import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import { parseDuration } from '../schemas/duration.js';
-import type { InspectorLogin } from '../schemas/sandbox-admin.js';
+import { matchAdminRoute } from '../schemas/routes.js';
+import type { ClockAction, InspectorLogin, LogPage } from '../schemas/sandbox-admin.js';
+import { CLOCK_ACTIONS } from '../schemas/sandbox-admin.js';
 import type { KeyLookup } from './auth.js';
 import { recognises } from './auth.js';
 import { ClientGoneError, readJsonBody } from './body.js';
@@ -23,7 +25,7 @@ import type { Repository } from './store/types.js';
 import type { TestClock } from './testclock.js';
 import { ClockError } from './testclock.js';
 
-export const ADMIN_PREFIX = '/_sandbox/v1/';
+export { ADMIN_PREFIX } from '../schemas/routes.js';
 /** The longest a log request may wait for new entries (`wait` query parameter, ms). */
 const MAX_LOG_WAIT_MS = 60_000;
 
@@ -107,7 +109,7 @@ function parcelOf(d: AdminDeps, id: string) {
   return parcel;
 }
 
-function clockAction(action: string, body: Record<string, unknown>, d: AdminDeps) {
+function clockAction(action: ClockAction, body: Record<string, unknown>, d: AdminDeps) {
   switch (action) {
     case 'advance':
       return d.testClock.advance(advanceBy(body));
@@ -117,7 +119,7 @@ function clockAction(action: string, body: Record<string, unknown>, d: AdminDeps
       return d.testClock.freeze(true);
     case 'resume':
       return d.testClock.freeze(false);
-    default: {
+    case 'speed': {
       const speed = body.speed;
       if (typeof speed !== 'number') throw validationError([{ path: 'speed', message: 'must be a number above 0' }]);
       return d.testClock.setSpeed(speed);
@@ -128,22 +130,26 @@ function clockAction(action: string, body: Record<string, unknown>, d: AdminDeps
 /** Answers an authorised admin request for `path` (under ADMIN_PREFIX); throws what handleAdmin turns into an error answer. */
 export async function routeAdmin(req: IncomingMessage, path: string, query: URLSearchParams, d: AdminDeps): Promise<{ status: number; data: unknown }> {
   const method = req.method ?? 'GET';
-  const parts = path.slice(ADMIN_PREFIX.length).split('/');
-  const [first, second, third] = parts;
-  if (first === 'clock' && parts.length === 1 && method === 'GET') return { status: 200, data: d.testClock.status() };
-  if (first === 'clock' && parts.length === 2 && method === 'POST' && ['advance', 'set', 'freeze', 'resume', 'speed'].includes(second as string)) {
-    const body = await readBody(req);
-    return { status: 200, data: clockAction(second as string, body, d) };
-  }
-  if (first === 'scenarios' && parts.length === 1 && method === 'GET') return { status: 200, data: { scenarios: d.scenarios.names() } };
-  if (first === 'parcels' && third === 'scenario' && parts.length === 3) {
-    const parcel = parcelOf(d, second as string);
-    if (method === 'GET') {
+  const match = matchAdminRoute(method, path);
+  const params = match.route === undefined ? {} : match.params;
+  switch (match.route?.name) {
+    case 'sandbox.clock.get':
+      return { status: 200, data: d.testClock.status() };
+    case 'sandbox.clock.move': {
+      const action = CLOCK_ACTIONS.find((a) => a === params.action);
+      if (action === undefined) break;
+      return { status: 200, data: clockAction(action, await readBody(req), d) };
+    }
+    case 'sandbox.scenarios.list':
+      return { status: 200, data: { scenarios: d.scenarios.names() } };
+    case 'sandbox.scenario.get': {
+      const parcel = parcelOf(d, params.id as string);
       const view = d.scenarios.view(parcel);
       if (view === undefined) throw new SandboxError(404, 'scenario_not_found', `parcel ${parcel.entry_id} has no scenario`, 'id');
       return { status: 200, data: view };
     }
-    if (method === 'POST') {
+    case 'sandbox.scenario.assign': {
+      const parcel = parcelOf(d, params.id as string);
       const body = await readBody(req);
       if (typeof body.scenario !== 'string') throw validationError([{ path: 'scenario', message: 'must name a scenario (GET /_sandbox/v1/scenarios lists them)' }]);
       const name = body.scenario;
@@ -151,21 +157,30 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
       d.repo.transaction(() => d.scenarios.assign(parcelOf(d, parcel.entry_id), name, now));
       return { status: 201, data: d.scenarios.view(parcel) };
     }
+    case 'sandbox.logs.list':
+      return { status: 200, data: await logPage(query, d) };
+    case 'sandbox.inspector.login':
+      return { status: 201, data: d.inspectorLogin() };
+    // The proof is asked without credentials (handleAdmin answers it first); anything else is no admin route.
+    case 'sandbox.proof':
+    case undefined:
+      break;
   }
-  if (first === 'logs' && parts.length === 1 && method === 'GET') {
-    const after = Number(query.get('after') ?? '0');
-    const wait = Math.min(Number(query.get('wait') ?? '0'), MAX_LOG_WAIT_MS);
-    if (!Number.isSafeInteger(after) || after < 0) throw badRequest('invalid_parameter', 'query parameter after must be a whole number ≥ 0', 'after');
-    if (!Number.isSafeInteger(wait) || wait < 0) throw badRequest('invalid_parameter', 'query parameter wait must be whole milliseconds ≥ 0', 'wait');
-    const limit = query.has('limit') ? Number(query.get('limit')) : undefined;
-    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
-    await d.log.waitFor(after, wait, d.closing);
-    const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
-    // `stopping` tells a follower the sandbox is stopping on purpose: its next request has nobody to answer it.
-    return { status: 200, data: { entries, latest: d.log.latest(), ...(d.closing.aborted ? { stopping: true } : {}) } };
-  }
-  if (first === 'ui' && second === 'login' && parts.length === 2 && method === 'POST') return { status: 201, data: d.inspectorLogin() };
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
+}
+
+/** `GET /_sandbox/v1/logs?after=&wait=&limit=&bodies=`: entries after `after`, waiting up to `wait` ms for one. */
+async function logPage(query: URLSearchParams, d: AdminDeps): Promise<LogPage> {
+  const after = Number(query.get('after') ?? '0');
+  const wait = Math.min(Number(query.get('wait') ?? '0'), MAX_LOG_WAIT_MS);
+  if (!Number.isSafeInteger(after) || after < 0) throw badRequest('invalid_parameter', 'query parameter after must be a whole number ≥ 0', 'after');
+  if (!Number.isSafeInteger(wait) || wait < 0) throw badRequest('invalid_parameter', 'query parameter wait must be whole milliseconds ≥ 0', 'wait');
+  const limit = query.has('limit') ? Number(query.get('limit')) : undefined;
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
+  await d.log.waitFor(after, wait, d.closing);
+  const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
+  // `stopping` tells a follower the sandbox is stopping on purpose: its next request has nobody to answer it.
+  return { entries, latest: d.log.latest(), ...(d.closing.aborted ? { stopping: true } : {}) };
 }
 
 /** What a failed admin (or inspector, or health) request answers. */

@@ -7,14 +7,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ADMIN_PREFIX } from './admin.js';
+import { anyRouteByName } from '../schemas/routes.js';
 
 /** The longest a stop waits for the last admin answers to be written and followers told. */
 const STOP_WRITE_MS = 1000;
 
+const LOGS_QUERY = `${anyRouteByName('sandbox.logs.list').path}?`;
+
 /** A follower's request for the log: `GET /_sandbox/v1/logs?…wait=…` (`sandbox logs --follow` sends `wait=0` first). */
 function isFollowRequest(url: string): boolean {
-  return url.startsWith(`${ADMIN_PREFIX}logs?`) && /[?&]wait=/.test(url);
+  return url.startsWith(LOGS_QUERY) && /[?&]wait=/.test(url);
 }
 
 export class StopNotice {

@@ -7,8 +7,9 @@
  * does not match. The token is then sent only to the address that proved it.
  */
 import { createHmac } from 'node:crypto';
+import { anyRouteByName } from './routes.js';
 
-export const ADMIN_PROOF_PATH = '/_sandbox/v1/proof';
+export const ADMIN_PROOF_PATH = anyRouteByName('sandbox.proof').path;
 /** A nonce: 16 to 128 base64url characters. */
 export const ADMIN_PROOF_NONCE = /^[A-Za-z0-9_-]{16,128}$/;
 

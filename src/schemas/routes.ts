@@ -60,10 +60,54 @@ export function routeByName(name: RouteName): RouteSpec {
   return route;
 }
 
-export interface RouteMatch {
-  route: RouteSpec;
+/**
+ * The sandbox's admin route (docs/sandbox.md): no part of the API, answered only by the sandbox,
+ * with its admin token (never a customer key); `sandbox.proof` is asked without credentials.
+ */
+export type AdminRouteName =
+  | 'sandbox.clock.get'
+  | 'sandbox.clock.move'
+  | 'sandbox.scenarios.list'
+  | 'sandbox.scenario.get'
+  | 'sandbox.scenario.assign'
+  | 'sandbox.logs.list'
+  | 'sandbox.inspector.login'
+  | 'sandbox.proof';
+
+export interface AdminRouteSpec {
+  readonly name: AdminRouteName;
+  readonly method: Method;
+  /** Path template; `{action}` and `{id}` are single path segments. */
+  readonly path: string;
+}
+
+/** Every admin route's path starts so. */
+export const ADMIN_PREFIX = '/_sandbox/v1/';
+
+export const ADMIN_ROUTES: readonly AdminRouteSpec[] = [
+  { name: 'sandbox.clock.get', method: 'GET', path: '/_sandbox/v1/clock' },
+  { name: 'sandbox.clock.move', method: 'POST', path: '/_sandbox/v1/clock/{action}' },
+  { name: 'sandbox.scenarios.list', method: 'GET', path: '/_sandbox/v1/scenarios' },
+  { name: 'sandbox.scenario.get', method: 'GET', path: '/_sandbox/v1/parcels/{id}/scenario' },
+  { name: 'sandbox.scenario.assign', method: 'POST', path: '/_sandbox/v1/parcels/{id}/scenario' },
+  { name: 'sandbox.logs.list', method: 'GET', path: '/_sandbox/v1/logs' },
+  { name: 'sandbox.inspector.login', method: 'POST', path: '/_sandbox/v1/ui/login' },
+  { name: 'sandbox.proof', method: 'GET', path: '/_sandbox/v1/proof' },
+];
+
+/** A route of either table by its name. */
+export function anyRouteByName(name: RouteName | AdminRouteName): RouteSpec | AdminRouteSpec {
+  const route = name.startsWith('sandbox.') ? ADMIN_ROUTES.find((r) => r.name === name) : ROUTES.find((r) => r.name === name);
+  if (!route) throw new Error(`unknown route ${name}`);
+  return route;
+}
+
+export interface RouteMatch<R = RouteSpec> {
+  route: R;
   params: Record<string, string>;
 }
+
+export type RouteMatcher<R> = (method: string, path: string) => RouteMatch<R> | { route: undefined; pathKnown: boolean };
 
 /**
  * A route's path template by segment: a literal to compare, or the name of a parameter ({id}).
@@ -74,37 +118,39 @@ interface Segment {
   readonly literal: string;
   readonly param: string;
 }
-interface Template {
-  readonly route: RouteSpec;
+interface Template<R> {
+  readonly route: R;
   readonly segments: readonly Segment[];
 }
-const TEMPLATES_BY_LENGTH = new Map<number, Template[]>();
-for (const route of ROUTES) {
-  const segments = route.path.split('/').map((t): Segment => (t.startsWith('{') ? { literal: '', param: t.slice(1, -1) } : { literal: t, param: '' }));
-  const sameLength = TEMPLATES_BY_LENGTH.get(segments.length) ?? [];
-  sameLength.push({ route, segments });
-  TEMPLATES_BY_LENGTH.set(segments.length, sameLength);
-}
 
-/** Matches a method and a path (no query string) against the route table. */
-export function matchRoute(method: string, path: string): RouteMatch | { route: undefined; pathKnown: boolean } {
-  const parts = path.split('/');
-  const candidates = TEMPLATES_BY_LENGTH.get(parts.length);
-  let pathKnown = false;
-  if (candidates === undefined) return { route: undefined, pathKnown };
-  for (let c = 0; c < candidates.length; c++) {
-    const { route, segments } = candidates[c] as Template;
-    if (!fits(segments, parts)) continue;
-    pathKnown = true;
-    if (route.method !== method) continue;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < segments.length; i++) {
-      const param = (segments[i] as Segment).param;
-      if (param !== '') params[param] = parts[i] as string;
-    }
-    return { route, params };
+/** Matches a method and a path (no query string) against `routes`; `pathKnown` when only the method is wrong. */
+export function routeMatcher<R extends { readonly method: string; readonly path: string }>(routes: readonly R[]): RouteMatcher<R> {
+  const byLength = new Map<number, Template<R>[]>();
+  for (const route of routes) {
+    const segments = route.path.split('/').map((t): Segment => (t.startsWith('{') ? { literal: '', param: t.slice(1, -1) } : { literal: t, param: '' }));
+    const sameLength = byLength.get(segments.length) ?? [];
+    sameLength.push({ route, segments });
+    byLength.set(segments.length, sameLength);
   }
-  return { route: undefined, pathKnown };
+  return (method, path) => {
+    const parts = path.split('/');
+    const candidates = byLength.get(parts.length);
+    let pathKnown = false;
+    if (candidates === undefined) return { route: undefined, pathKnown };
+    for (let c = 0; c < candidates.length; c++) {
+      const { route, segments } = candidates[c] as Template<R>;
+      if (!fits(segments, parts)) continue;
+      pathKnown = true;
+      if (route.method !== method) continue;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < segments.length; i++) {
+        const param = (segments[i] as Segment).param;
+        if (param !== '') params[param] = parts[i] as string;
+      }
+      return { route, params };
+    }
+    return { route: undefined, pathKnown };
+  };
 }
 
 function fits(segments: readonly Segment[], parts: readonly string[]): boolean {
@@ -115,3 +161,9 @@ function fits(segments: readonly Segment[], parts: readonly string[]): boolean {
   }
   return true;
 }
+
+/** Matches a method and a path (no query string) against the route table. */
+export const matchRoute: RouteMatcher<RouteSpec> = routeMatcher(ROUTES);
+
+/** Matches a method and a path (no query string) against the admin route table. */
+export const matchAdminRoute: RouteMatcher<AdminRouteSpec> = routeMatcher(ADMIN_ROUTES);

@@ -5,6 +5,10 @@
  * imports this file and the library's published types stay plain.
  */
 
+/** The moves of the test clock: `POST /_sandbox/v1/clock/{action}`. */
+export const CLOCK_ACTIONS = ['advance', 'set', 'freeze', 'resume', 'speed'] as const;
+export type ClockAction = (typeof CLOCK_ACTIONS)[number];
+
 /** The test clock (`GET /_sandbox/v1/clock`, and every clock move's answer). */
 export interface ClockStatus {
   /** Data time, epoch milliseconds. */
@@ -76,6 +80,8 @@ export interface LogPage {
   entries: LogEntry[];
   /** The newest entry's `seq` so far. */
   latest: number;
+  /** The sandbox answered while stopping on purpose: a follower ends. */
+  stopping?: true;
 }
 
 /** A fresh one-time login link of the web inspector (`POST /_sandbox/v1/ui/login`): a path on the sandbox's own origin. */

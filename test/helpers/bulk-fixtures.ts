@@ -1,5 +1,7 @@
 import type { BulkRunOptions } from '../../src/bulk/flags.js';
-import type { SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
+import type { Retried } from '../../src/api/core/retry.js';
+import { retryPiece } from '../../src/api/core/retry.js';
+import type { Send, SendRequest, SendResponse, WorkItem } from '../../src/bulk/types.js';
 
 /** Fixtures of the bulk engine's unit tests: work items, their answers, and a run's options. */
 
@@ -50,3 +52,12 @@ export const bulkRunOptions = (from: string, more: Partial<BulkRunOptions> = {})
   matchedLines: undefined,
   ...more,
 });
+
+/** One attempt of a fake service. */
+export type Attempt = (request: SendRequest, signal: AbortSignal | undefined) => Promise<SendResponse>;
+
+/** A fake service's attempt as the engine's Send: the one retry piece over it, counting as the run says (as ApiClient's `send` does over its chain). */
+export function retried(attempt: Attempt): Send {
+  const step = retryPiece((call: Retried & { request: SendRequest; signal: AbortSignal | undefined }) => attempt(call.request, call.signal));
+  return (request, run) => step({ attempt: 1, counting: run.counting, retry: run.retry, request, signal: run.abandon });
+}

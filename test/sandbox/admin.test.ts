@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { routePath } from '../../src/api/routes.js';
 import { manualTime, startSandbox } from '../../src/sandbox/index.js';
+import { ADMIN_ROUTES } from '../../src/schemas/routes.js';
 import { KEY_A, TEST_SEED, call, createParcel, newKey } from './helpers.js';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
@@ -179,6 +181,36 @@ describe('request log bodies', () => {
       expect(s.logs({ bodies: true })[1]?.request_body).toBe(`${cutText.slice(0, cut)}… (${cutText.length - cut} more bytes)`);
       expect(entry?.status).toBe(422);
       expect(entry?.response_body).toContain('"validation_failed"');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('answers every route of the admin table (src/schemas/routes.ts) at the path the CLI builds from it, and only those', async () => {
+    const s = await startSandbox({ seed: TEST_SEED, time: manualTime(START), frozen: true });
+    try {
+      const token = s.adminToken as string;
+      const id = (await createParcel(s.url)).body.data.entry_id as string;
+      expect((await call(s.url, 'POST', routePath('sandbox.scenario.assign', { id }), { key: token, body: { scenario: 'happy' } })).status).toBe(201);
+      const params: Record<string, string> = { id, action: 'freeze' };
+      const answered: Array<[string, number]> = [];
+      for (const route of ADMIN_ROUTES) {
+        const path = routePath(route.name, params) + (route.name === 'sandbox.proof' ? '?nonce=abcdefghijklmnopqrstuvwx' : '');
+        const body = route.method === 'POST' ? (route.name === 'sandbox.scenario.assign' ? { scenario: 'no-such-scenario' } : {}) : undefined;
+        answered.push([route.name, (await call(s.url, route.method, path, { key: token, ...(body === undefined ? {} : { body }) })).status]);
+      }
+      expect(answered).toEqual([
+        ['sandbox.clock.get', 200],
+        ['sandbox.clock.move', 200],
+        ['sandbox.scenarios.list', 200],
+        ['sandbox.scenario.get', 200],
+        ['sandbox.scenario.assign', 422],
+        ['sandbox.logs.list', 200],
+        ['sandbox.inspector.login', 201],
+        ['sandbox.proof', 200],
+      ]);
+      const unknown = await call(s.url, 'POST', '/_sandbox/v1/clock/rewind', { key: token, body: {} });
+      expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'route_not_found', message: 'no admin route POST /_sandbox/v1/clock/rewind' }]);
     } finally {
       await s.close();
     }

@@ -37,8 +37,8 @@ async function start(opts: SandboxOptions = {}): Promise<string> {
 }
 
 /** The engine's client has no retries of its own; the reader used to check results retries through injected faults. */
-function client(url: string, retries = 0, gate?: PoolGate): ApiClient {
-  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries, userAgent: 'bulk-test', connections: 64, sleep: async () => undefined, gate });
+function client(url: string, retries = 0, gate?: PoolGate, trace?: (line: string) => void): ApiClient {
+  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries, userAgent: 'bulk-test', connections: 64, sleep: async () => undefined, gate, trace });
   clients.push(c);
   return c;
 }
@@ -59,13 +59,13 @@ function sandboxTiming(time: TimeSources & { advanceElapsed(ms: number): void },
   };
 }
 
-/** Counts what the engine sends. */
-function counting(send: Send): Send & { calls: number } {
-  const counted = Object.assign(async (...args: Parameters<Send>) => {
-    counted.calls++;
-    return send(...args);
-  }, { calls: 0 });
-  return counted;
+/** A sender that counts the requests it puts on the wire (every attempt, read from its trace). */
+function counting(url: string, gate?: PoolGate): { send: Send; calls: number } {
+  const counted = { calls: 0 };
+  const sender = client(url, 0, gate, (line) => {
+    if (line.startsWith('> POST ')) counted.calls++;
+  });
+  return Object.assign(counted, { send: sender.send });
 }
 
 function parcelLine(i: number): string {
@@ -104,22 +104,22 @@ describe('bulk import against a real sandbox', () => {
   it('2,000 lines through 10% failures and 10% dropped connections end with exactly 2,000 parcels; a re-run sends nothing', async () => {
     const url = await start({ faults: { failRate: 0.1, dropRate: 0.1, seed: 1234 } });
     const input = writeInput('parcels.ndjson', Array.from({ length: 2000 }, (_, i) => parcelLine(i + 1)));
-    const send = counting(client(url).send);
-    const first = await importRun({ input, send, concurrency: 32 });
+    const sender = counting(url);
+    const first = await importRun({ input, send: sender.send, concurrency: 32 });
     // A line whose first answer was lost is resent: the service replays it, and it is counted as replayed.
     expect(first.summary).toMatchObject({ alreadyDone: 0, failed: 0, exitCode: 0, cancelled: false });
     expect(first.summary.created + first.summary.replayed).toBe(2000);
     expect(first.summary.replayed).toBe(first.results.filter((r) => r.outcome === 'replayed').length);
     expect(first.results.map((r) => r.line)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
-    expect(send.calls).toBeGreaterThan(2000);
+    expect(sender.calls).toBeGreaterThan(2000);
 
     const parcels = await allParcels(url);
     expect(parcels).toHaveLength(2000);
     expect(new Set(parcels.map((p) => p.number)).size).toBe(2000);
     expect(new Set(first.results.map((r) => r.entry_id))).toEqual(new Set(parcels.map((p) => p.entry_id)));
 
-    const resend = counting(client(url).send);
-    const second = await importRun({ input, send: resend, concurrency: 32 });
+    const resend = counting(url);
+    const second = await importRun({ input, send: resend.send, concurrency: 32 });
     expect(resend.calls).toBe(0);
     expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2000, failed: 0, exitCode: 0, batch: first.summary.batch });
     expect(second.results.every((r) => r.ok && r.outcome === 'already_done')).toBe(true);
@@ -183,11 +183,11 @@ describe('bulk import against a real sandbox', () => {
     const url = await start();
     const text = `${parcelLine(1)}\n${parcelLine(2)}\n`;
     const first = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send: client(url).send });
-    const send = counting(client(url).send);
-    const second = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send });
+    const sender = counting(url);
+    const second = await importRun({ input: '-', stdin: Readable.from([Buffer.from(text)]), send: sender.send });
     expect(first.summary).toMatchObject({ created: 2, exitCode: 0 });
     expect(second.summary).toMatchObject({ created: 0, alreadyDone: 2, exitCode: 0, batch: first.summary.batch });
-    expect(send.calls).toBe(0);
+    expect(sender.calls).toBe(0);
     expect(await allParcels(url)).toHaveLength(2);
   });
 
@@ -202,15 +202,15 @@ describe('bulk import against a real sandbox', () => {
     const real = client(url).send;
     const firstRun = importRun({
       input,
-      send: async (req, signal) => {
+      send: async (req, run) => {
         sending?.();
         await held;
-        return real(req, signal);
+        return real(req, run);
       },
     });
     await firstSends;
-    const other = counting(real);
-    await expect(importRun({ input, send: other })).rejects.toThrow(JournalLockedError);
+    const other = counting(url);
+    await expect(importRun({ input, send: other.send })).rejects.toThrow(JournalLockedError);
     expect(other.calls).toBe(0);
     release?.();
     expect((await firstRun).summary).toMatchObject({ created: 2, exitCode: 0 });
@@ -221,9 +221,9 @@ describe('bulk import against a real sandbox', () => {
     const url = await start();
     const input = writeInput('p.ndjson', [parcelLine(1)]);
     await importRun({ input, send: client(url).send, target: 'staging' });
-    const send = counting(client(url).send);
-    const there = await importRun({ input, send, target: 'production' });
-    expect(send.calls).toBe(1);
+    const sender = counting(url);
+    const there = await importRun({ input, send: sender.send, target: 'production' });
+    expect(sender.calls).toBe(1);
     // The key is the same (not derived from the target): the service recognises the replay.
     expect(there.summary).toMatchObject({ created: 0, replayed: 1, alreadyDone: 0 });
     expect(await allParcels(url)).toHaveLength(1);
@@ -269,12 +269,12 @@ describe('bulk import against a real sandbox', () => {
     const input = writeInput('p.ndjson', Array.from({ length: 40 }, (_, i) => parcelLine(i + 1)));
     // As a run wires it (bulk/command.ts): the engine admits through the gate that reads the answers.
     const gate: PoolGate = new PoolGate(sandboxTiming(time, () => gate.inFlight));
-    const send = counting(client(url, 0, gate).send);
-    const { summary } = await importRun({ input, send, concurrency: 8, gate });
+    const sender = counting(url, gate);
+    const { summary } = await importRun({ input, send: sender.send, concurrency: 8, gate });
     expect(summary).toMatchObject({ created: 40, failed: 0, exitCode: 0 });
     // Paced from the RateLimit-* fields: 15 + 15 + 10 lines in three windows, each line sent once.
     // Unpaced, the 16th request of a window draws a 429 and is sent again after its Retry-After.
-    expect(send.calls).toBe(40);
+    expect(sender.calls).toBe(40);
     expect(time.elapsedMs()).toBe(2000);
     expect(await allParcels(url)).toHaveLength(40);
   });

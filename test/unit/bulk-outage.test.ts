@@ -11,13 +11,15 @@ import { runBulk } from '../../src/bulk/runner.js';
 import type { ResultLine, Send, SendRequest } from '../../src/bulk/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { virtualTiming } from '../helpers/timing.js';
-import { created, itemsOf, lineOf, sendItem } from '../helpers/bulk-fixtures.js';
+import type { Attempt } from '../helpers/bulk-fixtures.js';
+import { created, itemsOf, lineOf, sendItem, retried } from '../helpers/bulk-fixtures.js';
 
 const refused = (): NetworkError => new NetworkError('connection refused: connect ECONNREFUSED 127.0.0.1:1', 'connection_refused');
 
-async function run(opts: Omit<RunOptions, 'emit'>): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
+/** A run whose sender is a fake service's `send` attempt under the one retry piece. */
+async function run(opts: Omit<RunOptions, 'emit' | 'send'> & { send: Attempt }): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
   const results: ResultLine[] = [];
-  const summary = await runBulk({ timing: virtualTiming(), random: () => 0.5, ...opts, emit: (r) => void results.push(r) });
+  const summary = await runBulk({ timing: virtualTiming(), random: () => 0.5, ...opts, send: retried(opts.send), emit: (r) => void results.push(r) });
   return { results, summary };
 }
 
@@ -112,13 +114,13 @@ describe('--queue with --from (outbox and batch journal)', () => {
     writeFileSync(input, `${[1, 2, 3].map((n) => JSON.stringify({ courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: String(n) })).join('\n')}\n`);
     const place = { dir: dataDir, target: 'test-target' };
     const sent: SendRequest[] = [];
-    const up: Send = async (request) => {
+    const up = retried(async (request) => {
       sent.push(request);
       return created(sent.length);
-    };
-    const down: Send = async () => {
+    });
+    const down = retried(async () => {
       throw refused();
-    };
+    });
     const run = async (send: Send, queue?: OutboxWriter) => {
       const results: ResultLine[] = [];
       const summary = await runImport({ kind: 'create', input, dataDir, target: place.target, send, emit: (r) => void results.push(r), retries: 0, timing: virtualTiming(), ...(queue === undefined ? {} : { queue }) });

@@ -47,8 +47,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function client(url: string): ApiClient {
-  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries: 0, userAgent: 'outbox-test' });
+function client(url: string, trace?: (line: string) => void): ApiClient {
+  const c = new ApiClient({ baseUrl: url, apiKey: DEMO_API_KEY, timeoutMs: 5000, retries: 0, userAgent: 'outbox-test', trace });
   clients.push(c);
   return c;
 }
@@ -154,14 +154,14 @@ describe('offline outbox', () => {
     for (let i = 1; i <= 3; i++) {
       await captureRequest(place, { command: 'events add', parcel, request: eventRequest(parcel, 1, at, `outbox-key-10${i}0`) }, i);
     }
+    // Each attempt on the wire, read from the client's trace.
     const sent: string[] = [];
-    const send = client(url).send;
     const results: ResultLine[] = [];
     const summary = await flushOutbox(place, {
-      send: (request, signal) => {
-        sent.push(request.idempotencyKey);
-        return send(request, signal);
-      },
+      send: client(url, (line) => {
+        const key = /^> Idempotency-Key: (.*)$/.exec(line)?.[1];
+        if (key !== undefined) sent.push(key);
+      }).send,
       emit: (r) => void results.push(r),
       timing: virtualTiming(),
       retries: 2,

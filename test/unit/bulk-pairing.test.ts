@@ -14,6 +14,7 @@ import { targetJournals } from '../../src/bulk/journal/journal.js';
 import { runImport } from '../../src/bulk/import.js';
 import { pairTag } from '../../src/bulk/pairing.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';
+import { retried } from '../helpers/bulk-fixtures.js';
 import { virtualTiming } from '../helpers/timing.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bulk-pairing-'));
@@ -35,7 +36,7 @@ function service(): Send & { created: string[] } {
     created.push(Buffer.from(request.body).toString());
     return { status: 201, entryId: id, replayed: false };
   };
-  return Object.assign(send, { created });
+  return Object.assign(retried(send), { created });
 }
 
 const NOW = 1_763_884_800;

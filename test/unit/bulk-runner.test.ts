@@ -6,16 +6,18 @@ import type { ResultLine, SendRequest, SendResponse, WorkItem } from '../../src/
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
 import type { Timing } from '../../src/api/core/sleep.js';
 import { virtualTiming } from '../helpers/timing.js';
-import { created, itemsOf, lineOf, sendItem } from '../helpers/bulk-fixtures.js';
+import type { Attempt } from '../helpers/bulk-fixtures.js';
+import { created, itemsOf, lineOf, sendItem, retried } from '../helpers/bulk-fixtures.js';
 
 
 const ticks = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-async function run(opts: Omit<RunOptions, 'emit'>): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
+/** A run whose sender is a fake service's `send` attempt under the one retry piece. */
+async function run(opts: Omit<RunOptions, 'emit' | 'send'> & { send: Attempt }): Promise<{ results: ResultLine[]; summary: Awaited<ReturnType<typeof runBulk>> }> {
   const results: ResultLine[] = [];
-  const summary = await runBulk({ timing: virtualTiming(), random: () => 0.5, ...opts, emit: (r) => void results.push(r) });
+  const summary = await runBulk({ timing: virtualTiming(), random: () => 0.5, ...opts, send: retried(opts.send), emit: (r) => void results.push(r) });
   return { results, summary };
 }
 
@@ -272,10 +274,10 @@ describe('bulk runner cancellation while waiting', () => {
       signal: stop.signal,
       timing,
       emit: () => undefined,
-      send: async (req) => {
+      send: retried(async (req) => {
         calls.push(lineOf(req));
         throw new ApiError(429, 'rate_limited', 'slow down', undefined, 60);
-      },
+      }),
     });
     await ticks(10);
     stop.abort();

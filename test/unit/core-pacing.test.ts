@@ -13,6 +13,7 @@ import { runBulk } from '../../src/bulk/runner.js';
 import type { Send, WorkItem } from '../../src/bulk/types.js';
 import { ApiError } from '../../src/errors.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
+import { retried } from '../helpers/bulk-fixtures.js';
 import { virtualTiming } from '../helpers/timing.js';
 
 describe('readPace', () => {
@@ -51,7 +52,7 @@ function fixedWindow(timing: Timing, gate: PoolGate, limit: number, windowMs: nu
   let used = 0;
   let sent = 0;
   let limited = 0;
-  const send: Send = async () => {
+  const send = retried(async () => {
     sent++;
     await new Promise((resolve) => setImmediate(resolve));
     const now = timing.now();
@@ -67,7 +68,7 @@ function fixedWindow(timing: Timing, gate: PoolGate, limit: number, windowMs: nu
     used++;
     gate.observe({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(limit - used), 'ratelimit-reset': String(resetS) });
     return { status: 201, entryId: undefined, replayed: false };
-  };
+  });
   return { send, sent: () => sent, limited: () => limited };
 }
 
@@ -123,7 +124,7 @@ describe('pacing in the pool gate', () => {
   it('without the fields nothing is paced', async () => {
     const timing = virtualTiming();
     const gate = new PoolGate(timing);
-    const summary = await runBulk({ items: lines(500), send: async () => ({ status: 201, entryId: undefined, replayed: false }), emit: () => undefined, concurrency: 32, gate });
+    const summary = await runBulk({ items: lines(500), send: retried(async () => ({ status: 201, entryId: undefined, replayed: false })), emit: () => undefined, concurrency: 32, gate });
     expect(summary.created).toBe(500);
     expect(timing.sleeps).toEqual([]);
   });
@@ -131,18 +132,14 @@ describe('pacing in the pool gate', () => {
   it('a real run against the sandbox limited to 40 requests a second draws no 429 and sends only its lines', async () => {
     const sandbox = await startSandbox({ db: ':memory:', port: 0, rateLimit: { requests: 40, window_s: 1 } });
     const gate = new PoolGate(realTiming);
-    const sender = new ApiClient({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY, userAgent: 't', timeoutMs: 10_000, retries: 0, connections: 16, gate });
+    // Every attempt and every 429, read from the client's trace.
     let sent = 0;
     let limited = 0;
-    const send: Send = async (request, signal) => {
-      sent++;
-      try {
-        return await sender.send(request, signal);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 429) limited++;
-        throw error;
-      }
+    const trace = (line: string): void => {
+      if (line.startsWith('> POST ')) sent++;
+      if (line.startsWith('< 429 ')) limited++;
     };
+    const sender = new ApiClient({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY, userAgent: 't', timeoutMs: 10_000, retries: 0, connections: 16, gate, trace });
     async function* parcels(): AsyncGenerator<WorkItem> {
       for (let line = 1; line <= 100; line++) {
         const body = new TextEncoder().encode(JSON.stringify({ courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: `pace-${line}` }));
@@ -150,7 +147,7 @@ describe('pacing in the pool gate', () => {
       }
     }
     try {
-      const summary = await runBulk({ items: parcels(), send, emit: () => undefined, concurrency: 16, gate });
+      const summary = await runBulk({ items: parcels(), send: sender.send, emit: () => undefined, concurrency: 16, gate });
       expect(summary).toMatchObject({ created: 100, failed: 0 });
       expect(limited).toBe(0);
       expect(sent).toBe(100);

@@ -12,7 +12,8 @@ import type { Redaction } from './redaction.js';
  * RoundTrippers): the exchange at the bottom (src/api/core/exchange.ts), and small pieces around it,
  * each `(next) => step`, composed once per client. A piece that is off is not in the chain.
  * Above these answer pieces, ApiClient (src/api/http.ts) adds dry-run recording, the headers, the
- * retry piece with admission (src/api/core/retry.ts) and the reading of an answer (answer.ts).
+ * reading of an answer (answer.ts) and, outermost, the retry piece with admission
+ * (src/api/core/retry.ts): for a one-shot request and a bulk line alike, counted as the caller says.
  *
  * From the outside in: pace (tell the gate what the answer states), trace (the one sanitised sink),
  * skew (the service's clock), redaction (the key masked on arrival), exchange.
@@ -24,7 +25,7 @@ export interface Call {
   out: Outgoing;
   /** 1 for the first attempt. */
   attempt: number;
-  /** At most this many (Infinity when pauses do not count). */
+  /** At most this many (Infinity when pauses do not count: a bulk line). */
   attempts: number;
 }
 
@@ -107,7 +108,7 @@ export interface TraceSink {
 export function tracePiece(sink: TraceSink): Piece {
   return (next) => async (call) => {
     const { req, out } = call;
-    sink.line(`> ${req.method} ${sink.origin}${out.target}${call.attempt > 1 ? ` (attempt ${call.attempt}/${call.attempts})` : ''}`);
+    sink.line(`> ${req.method} ${sink.origin}${out.target}${call.attempt > 1 ? ` (attempt ${call.attempt}${Number.isFinite(call.attempts) ? `/${call.attempts}` : ''})` : ''}`);
     for (const [name, value] of Object.entries(sink.shownHeaders(req))) sink.line(`> ${name}: ${value}`);
     if (out.body !== undefined) sink.line(`> ${truncated(out.body.toString('utf8'))}`);
     const started = performance.now();

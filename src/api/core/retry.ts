@@ -106,3 +106,28 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, countin
     if (ctx.wait?.aborted) throw cancellation(ctx.wait);
   }
 }
+
+/** A call as the retry piece takes it: how to count and how to wait, said by the caller. */
+export interface Retried {
+  /** 1 for the first attempt; set by the retry piece before each. */
+  attempt: number;
+  counting: Counting;
+  retry: RetryContext;
+}
+
+/**
+ * The retry piece of the request chain: `next` (one attempt, which throws the failure of a status it
+ * does not accept) tried as `withRetries` decides, each attempt admitted at the call's gate.
+ * Composed once per client, over a one-shot request's attempt and over a bulk line's alike.
+ */
+export function retryPiece<C extends Retried, T>(next: (call: C) => Promise<T>): (call: C) => Promise<T> {
+  return (call) =>
+    withRetries(
+      (attempt) => {
+        call.attempt = attempt;
+        return next(call);
+      },
+      call.counting,
+      call.retry,
+    );
+}

@@ -1,4 +1,6 @@
-/** The narrow interface the bulk engine sends through (BulkSender, or ApiClient for traced runs and the outbox). */
+import type { Counting, RetryContext } from './retry.js';
+
+/** The narrow interface the bulk engine sends a line through (ApiClient's `send`, for a run and an outbox flush). */
 
 export interface SendRequest {
   method: 'POST';
@@ -16,8 +18,19 @@ export interface SendResponse {
   replayed: boolean;
 }
 
+/** How a run's lines are sent: set once per run (src/bulk/line-worker.ts), the same for each line. */
+export interface LineRun {
+  /** Counted as a bulk line is: pauses never count, every line repeatable (same key, same bytes). */
+  counting: Counting;
+  /** Admission at the run's gate, and the waits (a pause, the rate cap, a back-off) that end at the first abort. */
+  retry: RetryContext;
+  /** Cancels a request in flight (a second Ctrl-C): it stays uncertain in the journal. */
+  abandon: AbortSignal | undefined;
+}
+
 /**
- * Sends one request once (no retries: the engine retries). Resolves on 2xx; throws ApiError on
- * another status, NetworkError when there is no usable answer, CancelledError when `signal` aborts.
+ * Sends one line until it has an outcome, through the retry piece (src/api/core/retry.ts) as `run`
+ * counts. Resolves on 2xx; throws GaveUp with the last failure, CancelledError when a wait or the
+ * request is cut short.
  */
-export type Send = (request: SendRequest, signal?: AbortSignal) => Promise<SendResponse>;
+export type Send = (request: SendRequest, run: LineRun) => Promise<SendResponse>;

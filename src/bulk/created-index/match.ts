@@ -181,19 +181,19 @@ export async function findEarlierMatches(opts: MatchOptions): Promise<EarlierMat
     lineOf[position] = line;
   };
   let identity = 0;
-  forEachRecordChunk(dir, (chunk, count, first) => {
+  forEachRecordChunk(dir, (_chunk, count, first, view) => {
     for (let i = 0; i < count; i++) {
       const at = i * RECORD_BYTES;
-      const kind = chunk.readUInt8(at + 18);
-      const batch = chunk.readUInt16LE(at + 16);
+      const kind = view.getUint8(at + 18);
+      const batch = view.getUint16(at + 16, true);
       // This batch's own records, and those of a batch pruned since (or not yet named: a run writing its first ones).
       if (batch === own || !batches.has(batch)) continue;
       const table = kind === RECORD_KIND.request ? requests : kind === RECORD_KIND.identity ? identities : undefined;
       if (table === undefined) continue;
-      const position = table.claim(chunk.readUInt32LE(at), chunk.readUInt32LE(at + 4));
+      const position = table.claim(view.getUint32(at, true), view.getUint32(at + 4, true));
       if (position === -1) continue;
       if (kind === RECORD_KIND.identity) identity++;
-      mark(position, kind === RECORD_KIND.identity ? MATCH.identity : MATCH.request, first + i, batch, chunk.readUInt32LE(at + 12));
+      mark(position, kind === RECORD_KIND.identity ? MATCH.identity : MATCH.request, first + i, batch, view.getUint32(at + 12, true));
     }
   });
   let inOutbox = 0;

@@ -13,9 +13,19 @@ import { TagTable } from '../tag-table.js';
  */
 
 const WORDS = 5;
+/** The claim filter's size in bits: 16 a line, within [2^10, 2^21] (256 KB: it stays in cache). */
+const FILTER_MIN_BITS = 1 << 10;
+const FILTER_MAX_BITS = 1 << 21;
 
 export class LineTable extends TagTable {
   private claiming = false;
+  /**
+   * One bit per value of a tag's low word (masked), set for every line's tag when claims start: a
+   * claim by a record of no line of the input (most of an index) costs a bit test in cache instead
+   * of a probe of a table that does not fit there (BENCHMARKS.md).
+   */
+  private filter = new Uint32Array(0);
+  private filterMask = 0;
 
   /** `expected`: about how many lines will be added (more only grow the table). */
   constructor(expected = 0) {
@@ -43,6 +53,8 @@ export class LineTable extends TagTable {
   /** The position of the next occurrence of the tag no earlier record claimed, or -1 when all are (or none was added). */
   claim(high: number, low: number): number {
     if (!this.claiming) this.startClaims();
+    const bit = low & this.filterMask;
+    if (((this.filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return -1;
     const first = this.slotOf(high, low, 1);
     if (this.isEmpty(first)) return -1;
     const occurrence = this.slots[WORDS * first + 4] as number;
@@ -54,7 +66,17 @@ export class LineTable extends TagTable {
 
   private startClaims(): void {
     this.claiming = true;
-    for (let at = 4; at < this.slots.length; at += WORDS) this.slots[at] = 0;
+    let bits = FILTER_MIN_BITS;
+    while (bits < 16 * this.used && bits < FILTER_MAX_BITS) bits *= 2;
+    this.filter = new Uint32Array(bits >>> 5);
+    this.filterMask = bits - 1;
+    for (let slot = 0; slot < this.capacity; slot++) {
+      const at = WORDS * slot;
+      this.slots[at + 4] = 0;
+      if (this.isEmpty(slot)) continue;
+      const bit = (this.slots[at + 1] as number) & this.filterMask;
+      this.filter[bit >>> 5] = (this.filter[bit >>> 5] as number) | (1 << (bit & 31));
+    }
   }
 
   /** The tag's occurrence (its mark: occurrence + 1) at input position `position`. */

@@ -1,4 +1,4 @@
-import type { ClockAction } from '../../api/sandbox-admin.js';
+import type { ClockAction } from '../../schemas/sandbox-admin.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../schemas/duration.js';
 import { presentResource } from '../../io/present/resource.js';

@@ -9,6 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InspectorSession } from '../../schemas/inspector.js';
 import { INSPECTOR_KEY_HEADER, INSPECTOR_PAGE, INSPECTOR_PATH } from '../../schemas/inspector.js';
+import type { AdminRouteName } from '../../schemas/routes.js';
+import { matchAdminRoute } from '../../schemas/routes.js';
 import { ADMIN_PREFIX, adminDisabled, adminFailure, customerKeyRefused, readBody, routeAdmin } from '../admin.js';
 import { recognises } from '../auth.js';
 import { dataBody } from '../envelope.js';
@@ -88,18 +90,19 @@ async function login(req: IncomingMessage, d: InspectorDeps): Promise<Answer> {
   return { ...json(201, answer), headers: { 'Set-Cookie': cookie } };
 }
 
-/** The admin routes the page uses; anything else under /api/ is the inspector's own. */
-const ADMIN_ROUTES = [/^GET clock$/, /^POST clock\/(advance|set|freeze|resume|speed)$/, /^GET logs$/, /^(GET|POST) parcels\/[^/]+\/scenario$/];
+/** The admin routes the page uses (the admin table, src/schemas/routes.ts); anything else under /api/ is the inspector's own. */
+const PAGE_ADMIN_ROUTES = new Set<AdminRouteName>(['sandbox.clock.get', 'sandbox.clock.move', 'sandbox.logs.list', 'sandbox.scenario.get', 'sandbox.scenario.assign']);
 
 async function api(req: IncomingMessage, rest: string, query: URLSearchParams, d: InspectorDeps): Promise<Answer> {
   authorise(req, d);
   const method = req.method ?? 'GET';
   if (method !== 'GET') sameOrigin(req);
-  const call = `${method} ${rest}`;
-  if (ADMIN_ROUTES.some((r) => r.test(call))) {
+  const admin = matchAdminRoute(method, ADMIN_PREFIX + rest);
+  if (admin.route !== undefined && PAGE_ADMIN_ROUTES.has(admin.route.name)) {
     const { status, data } = await routeAdmin(req, ADMIN_PREFIX + rest, query, d);
     return json(status, data);
   }
+  const call = `${method} ${rest}`;
   if (call === 'GET overview') return json(200, views.overview(d));
   if (call === 'GET parcels') return json(200, views.parcels(d, query));
   if (call === 'GET scenarios') return json(200, views.scenarios(d));
