@@ -261,3 +261,19 @@ export async function runCli(args: string[], opts: PtyOptions): Promise<PtyResul
   const code = await run.exited;
   return { code, lines: run.lines(), raw: run.raw() };
 }
+
+let typedCount = 0;
+/**
+ * Types `command` into a shell started by startShell, as a person would, and resolves once it ended
+ * (an event: the marker line the shell echoes after it): its exit code and the lines it printed.
+ */
+export async function typedCommand(term: PtyRun, command: string): Promise<{ code: number; lines: string[] }> {
+  const marker = `done-${++typedCount}`;
+  term.type(`${command}; echo "${marker}:$?"\r`);
+  await term.waitFor(new RegExp(`^${marker}:\\d+$`));
+  const lines = term.lines();
+  // The command as the shell echoed it (rows it wrapped joined), then what it printed.
+  const echoed = lines.findIndex((line) => line.endsWith(`echo "${marker}:$?"`));
+  const end = lines.findIndex((line) => line.startsWith(`${marker}:`));
+  return { code: Number(lines[end]?.slice(marker.length + 1)), lines: lines.slice(echoed + 1, end) };
+}

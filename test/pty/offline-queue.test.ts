@@ -4,8 +4,7 @@
  * the hint, pasted into the same shell, queues it (exit 75).
  */
 import { describe, expect, it } from 'vitest';
-import { hasPty, startShell } from '../helpers/pty.js';
-import type { PtyRun } from '../helpers/pty.js';
+import { hasPty, startShell, typedCommand } from '../helpers/pty.js';
 import { hintedCommands } from '../helpers/hint-replay.js';
 import { FULL_KEY } from '../helpers/seed.js';
 import { binaryEnv } from '../helpers/spawn.js';
@@ -13,24 +12,11 @@ import { closedPortUrl } from '../commands/harness.js';
 
 const PARCEL = '3f1c9a2b-0000-4000-8000-000000000000';
 
-let step = 0;
-/** Types `command` into the terminal and resolves with its exit code and the lines it printed. */
-async function typed(term: PtyRun, command: string): Promise<{ code: number; lines: string[] }> {
-  const marker = `done-${++step}`;
-  term.type(`${command}; echo "${marker}:$?"\r`);
-  await term.waitFor(new RegExp(`^${marker}:\\d+$`));
-  const lines = term.lines();
-  // The command as the shell echoed it (rows it wrapped joined), then what it printed.
-  const echoed = lines.findIndex((line) => line.endsWith(`echo "${marker}:$?"`));
-  const end = lines.findIndex((line) => line.startsWith(`${marker}:`));
-  return { code: Number(lines[end]?.slice(marker.length + 1)), lines: lines.slice(echoed + 1, end) };
-}
-
 describe.skipIf(!hasPty)('an offline write at a terminal', () => {
   it('events add prints the hint that queues it; pasted into the shell, it queues (exit 75)', async () => {
     const url = await closedPortUrl();
     const term = startShell({ env: binaryEnv({ PARCELS_BASE_URL: url, PARCELS_API_KEY: FULL_KEY }) });
-    const failed = await typed(term, `parcels events add ${PARCEL} --status in_delivery --retries 0`);
+    const failed = await typedCommand(term, `parcels events add ${PARCEL} --status in_delivery --retries 0`);
     expect(failed.code).toBe(8);
     const printed = failed.lines.join('\n');
     expect(printed).toMatch(
@@ -43,9 +29,9 @@ describe.skipIf(!hasPty)('an offline write at a terminal', () => {
     const hint = /`(parcels events add [^`]+)`/.exec(printed)?.[1] as string;
     expect(hintedCommands(printed)[0]?.at(-1)).toBe('--queue');
 
-    const queued = await typed(term, hint);
+    const queued = await typedCommand(term, hint);
     expect(queued).toEqual({ code: 75, lines: ['! queued (1 waiting); `parcels outbox flush` sends it'] });
-    const listed = await typed(term, 'parcels outbox -q');
+    const listed = await typedCommand(term, 'parcels outbox -q');
     expect(listed).toEqual({ code: 0, lines: ['1'] });
     term.type('exit\r');
     expect(await term.exited).toBe(0);

@@ -4,7 +4,7 @@
  * its reader the way it does for a person: the controlling terminal and its session leader.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasPty, startShell } from '../helpers/pty.js';
+import { hasPty, startShell, typedCommand } from '../helpers/pty.js';
 import type { PtyRun } from '../helpers/pty.js';
 import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
 import type { ServedSandbox } from '../helpers/spawn.js';
@@ -20,18 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(await sandbox.stop()).toBe(0);
 });
-
-let step = 0;
-/** Types `command` into the terminal and resolves with its exit code and the lines it printed. */
-async function typed(term: PtyRun, command: string): Promise<{ code: number; lines: string[] }> {
-  const marker = `done-${++step}`;
-  const before = term.lines().length;
-  term.type(`${command}; echo "${marker}:$?"\r`);
-  await term.waitFor(new RegExp(`^${marker}:\\d+$`));
-  const lines = term.lines();
-  const end = lines.findIndex((line, i) => i >= before && line.startsWith(`${marker}:`));
-  return { code: Number(lines[end]?.slice(marker.length + 1)), lines: lines.slice(before, end) };
-}
 
 async function parcelOf(): Promise<{ id: string; weight: () => Promise<unknown> }> {
   const created = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], { env });
@@ -51,17 +39,17 @@ describe.skipIf(!hasPty)('two terminals of one login', () => {
     const { id, weight } = await parcelOf();
     const t1 = startShell({ env });
     const t2 = startShell({ env });
-    expect((await typed(t1, `parcels get ${id} >/dev/null`)).code).toBe(0);
-    expect((await typed(t2, `parcels get ${id} >/dev/null`)).code).toBe(0);
-    expect((await typed(t1, `parcels patch ${id} --weight 500 --addition A >/dev/null`)).code).toBe(0);
+    expect((await typedCommand(t1, `parcels get ${id} >/dev/null`)).code).toBe(0);
+    expect((await typedCommand(t2, `parcels get ${id} >/dev/null`)).code).toBe(0);
+    expect((await typedCommand(t1, `parcels patch ${id} --weight 500 --addition A >/dev/null`)).code).toBe(0);
 
-    const lost = await typed(t2, `parcels patch ${id} --weight 900`);
+    const lost = await typedCommand(t2, `parcels patch ${id} --weight 900`);
     expect(lost.code).toBe(5);
     const hint = `parcels patch ${id} --weight 900 --refresh`;
     expect(lost.lines.join('\n')).toContain(`Hint: the parcel changed since you read it: run \`parcels get ${id}\` to see the latest version, or \`${hint}\` to apply your change to it`);
     expect(await weight()).toBe(500);
 
-    expect((await typed(t2, `${hint} >/dev/null`)).code).toBe(0);
+    expect((await typedCommand(t2, `${hint} >/dev/null`)).code).toBe(0);
     expect(await weight()).toBe(900);
     await closed(t1);
     await closed(t2);
@@ -70,7 +58,7 @@ describe.skipIf(!hasPty)('two terminals of one login', () => {
   it("a script's $(parcels get) then parcels patch in one terminal still patches", async () => {
     const { id, weight } = await parcelOf();
     const t1 = startShell({ env });
-    const run = await typed(t1, `seen=$(parcels get ${id} --json) && parcels patch ${id} --weight 42 >/dev/null`);
+    const run = await typedCommand(t1, `seen=$(parcels get ${id} --json) && parcels patch ${id} --weight 42 >/dev/null`);
     expect(run.code).toBe(0);
     expect(await weight()).toBe(42);
     await closed(t1);
@@ -79,14 +67,14 @@ describe.skipIf(!hasPty)('two terminals of one login', () => {
   it('a new terminal inherits nothing (patch refused with the get hint); an id prefix read in T1 resolves in it', async () => {
     const { id } = await parcelOf();
     const t1 = startShell({ env });
-    expect((await typed(t1, `parcels get ${id} >/dev/null`)).code).toBe(0);
+    expect((await typedCommand(t1, `parcels get ${id} >/dev/null`)).code).toBe(0);
     await closed(t1);
 
     const t3 = startShell({ env });
-    const refused = await typed(t3, `parcels patch ${id} --weight 7`);
+    const refused = await typedCommand(t3, `parcels patch ${id} --weight 7`);
     expect(refused.code).toBe(2);
     expect(refused.lines.join('\n')).toContain(`Error: no cached ETag for parcel ${id} (a change is sent with If-Match)`);
-    const prefix = await typed(t3, `parcels get ${id.slice(0, 8)} --json | grep -c '"entry_id": "${id}"'`);
+    const prefix = await typedCommand(t3, `parcels get ${id.slice(0, 8)} --json | grep -c '"entry_id": "${id}"'`);
     expect(prefix.lines.at(-1)).toBe('1');
     expect(prefix.code).toBe(0);
     await closed(t3);
