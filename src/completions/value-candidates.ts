@@ -28,7 +28,7 @@ export interface ValueSources {
    */
   fetchCouriers?(where: readonly string[]): void;
   codeNames(target: string): Record<string, Record<string, string>>;
-  parcelIds(target: string): string[];
+  parcelIds(target: string): { id: string; description?: string }[];
 }
 
 /** The four scopes, as the spec's route table names them. */
@@ -108,7 +108,7 @@ export function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   const listed = command.argValues?.[line.words.length];
   if (listed !== undefined) return Object.entries(listed.values).map(([value, description]) => ({ value, description }));
   const arg = args[line.words.length]?.slice(1, -1);
-  if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map((value) => ({ value }));
+  if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map(({ id, description }) => (description === undefined ? { value: id } : { value: id, description }));
   if (arg === 'metric') return ORACLE_METRICS.map((value) => ({ value }));
   if (arg === 'shell') return SHELLS.map((value) => ({ value }));
   if (arg === 'method') return HTTP_METHODS.map((value) => ({ value }));

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from '../config/paths.js';
 import { targetId } from '../config/target.js';
 import { isRecord } from '../schemas/record.js';
+import type { ParcelNote } from '../schemas/parcel-note.js';
+import { noteText, readNote } from '../schemas/parcel-note.js';
 
 /** The cache entry of the last `parcels couriers` answer, kept per target like the code names. */
 export const COURIERS_CACHE_NAME = 'couriers';
@@ -107,9 +109,10 @@ function tail(path: string, bytes: number): string | undefined {
 
 /**
  * Parcel ids of this target, most recent first: those of the ETag log (parcels read, created or
- * changed here), then those recent output showed (src/config/known-ids.ts, newest last).
+ * changed here), then those recent output showed (src/config/known-ids.ts, newest last), each with
+ * what is known of it (its checked status and postcode: src/schemas/parcel-note.ts).
  */
-export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): string[] {
+export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): { id: string; description?: string }[] {
   const latest = new Map<string, boolean>();
   // Matched, not parsed: a few hundred JSON.parse calls would be most of completion's time. The
   // first line of a tail may be cut; it does not match and is skipped like a torn line.
@@ -121,6 +124,10 @@ export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): str
   }
   const touched = [...latest].filter(([, live]) => live).map(([id]) => id).reverse();
   const shown = readJson(knownIdsPath(env, target));
-  const listed = (Array.isArray(shown) ? shown : []).filter((id): id is string => typeof id === 'string' && UUID.test(id)).reverse();
-  return [...new Set([...touched, ...listed])];
+  const notes = (Array.isArray(shown) ? shown : []).map(readNote).filter((note): note is ParcelNote => note !== undefined && UUID.test(note[0])).reverse();
+  const said = new Map(notes.map((note) => [note[0], noteText(note)]));
+  return [...new Set([...touched, ...notes.map(([id]) => id)])].map((id) => {
+    const description = said.get(id);
+    return description === undefined ? { id } : { id, description };
+  });
 }

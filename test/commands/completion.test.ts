@@ -70,6 +70,14 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['attempts', 'list', 'x', '--fields', 'out'])).toBe('outcome\n');
   });
 
+  it('parcel ids come with what was last shown of them (status name and postcode), for zsh and fish to show', async () => {
+    const dir = tempConfigDir();
+    const id = await createParcel(h, [], { dir });
+    expect((await h.cli(['list', '--json'], { dir })).code).toBe(0);
+    const lines = (await complete(dir, ['get', id.slice(0, 8)])).split('\n');
+    expect(lines).toContain(`${id}\tregistered 1234AB`);
+  });
+
   it("flags: the command's own and the global ones; one already given is not offered again", async () => {
     const dir = tempConfigDir();
     expect(await complete(dir, ['events', 'add', 'x', '--s'])).toBe(
@@ -152,8 +160,9 @@ describe('parcels __complete', () => {
     const second = await createParcel(h, [], { dir });
     expect((await h.cli(['get', first], { dir })).code).toBe(0);
     expect((await h.cli(['get', second], { dir })).code).toBe(0);
-    expect(await complete(dir, ['get', ''])).toBe(`${second}\n${first}\n`);
-    expect(await complete(dir, ['events', 'add', first.slice(0, 8)])).toBe(`${first}\n`);
+    // `get` showed each parcel: its status and postcode come with its id.
+    expect(await complete(dir, ['get', ''])).toBe(`${second}\tregistered 1234AB\n${first}\tregistered 1234AB\n`);
+    expect(await complete(dir, ['events', 'add', first.slice(0, 8)])).toBe(`${first}\tregistered 1234AB\n`);
     // the id is the only argument: nothing after it
     expect(await complete(dir, ['get', first, ''])).toBe('');
   });
@@ -167,7 +176,7 @@ describe('parcels __complete', () => {
     expect(page.code, page.stderr).toBe(0);
     const ids = (JSON.parse(page.stdout) as { parcels: { entry_id: string }[] }).parcels.map((p) => p.entry_id);
     expect(ids).toEqual(expect.arrayContaining([...listed, touched]));
-    const offered = (await complete(dir, ['get', ''])).split('\n').filter((l) => l !== '');
+    const offered = (await complete(dir, ['get', ''])).split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]);
     // the ETag cache first (the parcel created here), then what the list showed, newest last shown first
     expect(offered[0]).toBe(touched);
     expect(offered.slice(1)).toEqual([...ids].reverse().filter((id) => id !== touched).slice(0, 49));

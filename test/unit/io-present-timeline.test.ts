@@ -38,7 +38,7 @@ describe('a timeline', () => {
       [json, { stdout: pretty(record) }],
       // The record kind's rule: one NDJSON line would blur its lists.
       [ndjson, { stdout: '', error: '--output: --output ndjson prints a list, but this answer is a record holding several lists; use --json (or -o table)' }],
-      [csv, { stdout: 'status,kind,at,occurred_at,time_attempt,outcome,reason,attempt_no\n2,event,1577872800,1577872800,,,,\n,attempt,1577876400,,1577876400,1,1,1\n' }],
+      [csv, { stdout: 'status,kind,at,occurred_at,time_attempt,outcome,reason,attempt_no\n2,event,2020-01-01T10:00:00Z,2020-01-01T10:00:00Z,,,,\n,attempt,2020-01-01T11:00:00Z,,2020-01-01T11:00:00Z,1,1,1\n' }],
       [{ format: 'table', jq: '.timeline[].kind' }, { stdout: 'event\nattempt\n' }],
     ]);
   });
@@ -53,7 +53,7 @@ describe('a timeline', () => {
       [terminal, { stdout: 'ID   STATUS      LATEST                           AGE      DELIVERED\np-1  in_transit  attempt 1: failed (not_at_home)  23h ago  no\np-2  -           -                                         no\n' }],
       [json, { stdout: line(states[0]) + line(states[1]) }],
       [ndjson, { stdout: line(states[0]) + line(states[1]) }],
-      [csv, { stdout: 'entry_id,status,latest_at,latest,delivered_to,delivered\np-1,2,1577876400,attempt 1: 1 failed (1 not_at_home),,false\np-2,,,,,false\n' }],
+      [csv, { stdout: 'entry_id,status,latest_at,latest,delivered_to,delivered\np-1,2,2020-01-01T11:00:00Z,attempt 1: 1 failed (1 not_at_home),,false\np-2,,,,,false\n' }],
       [jq, { stdout: 'p-1\np-2\n' }],
     ]);
   });

@@ -16,10 +16,12 @@ import { idOf } from '../views/ids.js';
 import type { ViewName } from '../views/resources.js';
 import { splitSections } from './sections.js';
 import { terminalShortIds } from '../short-ids.js';
+import { noteOf } from '../../schemas/parcel-note.js';
+import type { ParcelNote } from '../../schemas/parcel-note.js';
 
 /** Where shown parcel ids are kept for prefixes (src/config/known-ids.ts): the newest `max` of them. */
 export interface ShownIds {
-  remember(ids: readonly string[]): Promise<void>;
+  remember(ids: readonly string[], notes?: readonly ParcelNote[]): Promise<void>;
   readonly max: number;
 }
 
@@ -55,7 +57,12 @@ export interface ResourceOptions {
  */
 async function rememberParcels(ctx: ResourceContext, items: readonly unknown[], opts: ResourceOptions): Promise<void> {
   const ids = (opts.view === 'parcels' ? items.map((item) => idOf(item, opts)) : [opts.parentId]).filter((id): id is string => id !== undefined);
-  if (ids.length > 0) await (await ctx.knownIds()).remember(ids);
+  // Shown parcels: their checked status and postcode, for completion to say beside the id.
+  const notes = opts.view === 'parcels' ? items.flatMap((item) => {
+    const id = idOf(item, opts);
+    return id === undefined ? [] : [noteOf(id, item)];
+  }) : [];
+  if (ids.length > 0) await (await ctx.knownIds()).remember(ids, notes);
 }
 
 /** Code names matter only to people reading tables; scripts get the raw codes without the extra lookup. */
