@@ -1,0 +1,61 @@
+/**
+ * Issue 33's script-facing text on the built CLI, piped: CSV times as ISO 8601 UTC, a list page that
+ * stops saying so on stderr, dry runs with readable times and JSON bodies, and parcel-id completion
+ * with what was last shown of each parcel.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
+import type { ServedSandbox } from '../helpers/spawn.js';
+import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+
+let sandbox: ServedSandbox;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sandbox = await serveSandbox(TEST_SEED);
+  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
+});
+afterAll(async () => {
+  expect(await sandbox.stop()).toBe(0);
+});
+
+async function created(extra: string[] = []): Promise<string> {
+  const r = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet', ...extra], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+
+describe('script-facing text (issue 33)', () => {
+  it('-o csv writes times as ISO 8601 UTC', async () => {
+    const id = await created(['--slot-start', '1900000000']);
+    expect(await parcels(['get', id, '-o', 'csv', '--fields', 'entry_id,time_slot_period_start'], { env })).toEqual({
+      code: 0,
+      stdout: `entry_id,time_slot_period_start\n${id},2030-03-17T17:46:40Z\n`,
+      stderr: '',
+    });
+  });
+
+  it('a piped list page that stops says so on stderr; stdout keeps the rows alone', async () => {
+    await created();
+    await created();
+    const r = await parcels(['list', '--limit', '1'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(r.stderr).toMatch(/^More results: parcels list --limit 1 --cursor \S+ {2}\(or --all\)\n$/);
+  });
+
+  it('a dry run shows each time readable beside its number, and --json gives the body as JSON', async () => {
+    const id = await created();
+    const at = '2026-11-27T09:00:00Z';
+    const human = await parcels(['events', 'add', id, '--status', 'picked_up', '--at', at, '--dry-run'], { env });
+    expect(human.stdout).toContain(`{"status":1,"occurred_at":1795770000}\n# occurred_at 1795770000 = ${at}\n`);
+    const json = await parcels(['events', 'add', id, '--status', 'picked_up', '--at', at, '--dry-run', '--json'], { env });
+    expect((JSON.parse(json.stdout) as { body: unknown }[])[0]?.body).toEqual({ status: 1, occurred_at: 1795770000 });
+  });
+
+  it('completion offers parcel ids with their status and postcode as last shown', async () => {
+    const id = await created();
+    expect((await parcels(['list', '--limit', '100', '--json'], { env })).code).toBe(0);
+    const r = await parcels(['__complete', 'get', id.slice(0, 8)], { env });
+    expect(r.stdout).toBe(`${id}\tregistered 1234AB\n`);
+  });
+});
