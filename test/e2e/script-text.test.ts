@@ -3,30 +3,15 @@
  * stops saying so on stderr, dry runs with readable times and JSON bodies, and parcel-id completion
  * with what was last shown of each parcel.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox } from '../helpers/spawn.js';
-import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+import { describe, expect, it } from 'vitest';
+import { parcels } from '../helpers/spawn.js';
+import { newParcel, servedForFile } from '../helpers/served.js';
 
-let sandbox: ServedSandbox;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sandbox = await serveSandbox(TEST_SEED);
-  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
-});
-afterAll(async () => {
-  expect(await sandbox.stop()).toBe(0);
-});
-
-async function created(extra: string[] = []): Promise<string> {
-  const r = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet', ...extra], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim();
-}
+const { env } = servedForFile();
 
 describe('script-facing text (issue 33)', () => {
   it('-o csv writes times as ISO 8601 UTC', async () => {
-    const id = await created(['--slot-start', '1900000000']);
+    const id = await newParcel(env, ['--slot-start', '1900000000']);
     expect(await parcels(['get', id, '-o', 'csv', '--fields', 'entry_id,time_slot_period_start'], { env })).toEqual({
       code: 0,
       stdout: `entry_id,time_slot_period_start\n${id},2030-03-17T17:46:40Z\n`,
@@ -35,8 +20,8 @@ describe('script-facing text (issue 33)', () => {
   });
 
   it('a piped list page that stops says so on stderr; stdout keeps the rows alone', async () => {
-    await created();
-    await created();
+    await newParcel(env);
+    await newParcel(env);
     const r = await parcels(['list', '--limit', '1'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
@@ -44,7 +29,7 @@ describe('script-facing text (issue 33)', () => {
   });
 
   it('a dry run shows each time readable beside its number, and --json gives the body as JSON', async () => {
-    const id = await created();
+    const id = await newParcel(env);
     const at = '2026-11-27T09:00:00Z';
     const human = await parcels(['events', 'add', id, '--status', 'picked_up', '--at', at, '--dry-run'], { env });
     expect(human.stdout).toContain(`{"status":1,"occurred_at":1795770000}\n# occurred_at 1795770000 = ${at}\n`);
@@ -53,7 +38,7 @@ describe('script-facing text (issue 33)', () => {
   });
 
   it('completion offers parcel ids with their status and postcode as last shown', async () => {
-    const id = await created();
+    const id = await newParcel(env);
     expect((await parcels(['list', '--limit', '100', '--json'], { env })).code).toBe(0);
     const r = await parcels(['__complete', 'get', id.slice(0, 8)], { env });
     expect(r.stdout).toBe(`${id}\tregistered 1234AB\n`);

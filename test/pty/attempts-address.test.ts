@@ -2,27 +2,12 @@
  * `attempts add --outcome delivered_elsewhere` at a terminal without the delivered address: it asks
  * for it (the parcel closes for good with whatever is sent), and records what was answered.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasPty, startCli } from '../helpers/pty.js';
-import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox } from '../helpers/spawn.js';
-import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+import { parcels } from '../helpers/spawn.js';
+import { newParcel, servedForFile } from '../helpers/served.js';
 
-let sandbox: ServedSandbox;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sandbox = await serveSandbox(TEST_SEED);
-  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
-});
-afterAll(async () => {
-  expect(await sandbox.stop()).toBe(0);
-});
-
-async function newParcel(): Promise<string> {
-  const created = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], { env });
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
+const { env } = servedForFile();
 
 async function attempts(id: string): Promise<Record<string, unknown>[]> {
   const listed = await parcels(['attempts', 'list', id, '--json'], { env });
@@ -31,7 +16,7 @@ async function attempts(id: string): Promise<Record<string, unknown>[]> {
 
 describe.skipIf(!hasPty)('delivered_elsewhere at a terminal without the address', () => {
   it('asks for the postcode, number and addition, and records the answers ("4321 ab" as 4321AB)', async () => {
-    const id = await newParcel();
+    const id = await newParcel(env);
     const run = startCli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere'], { env });
     await run.waitFor('Delivered postcode (e.g. 1234AB):');
     run.type('4321 ab\r');
@@ -45,7 +30,7 @@ describe.skipIf(!hasPty)('delivered_elsewhere at a terminal without the address'
   });
 
   it('an empty postcode sends it without an address; a bad one is refused naming the flag, nothing sent', async () => {
-    const id = await newParcel();
+    const id = await newParcel(env);
     const bad = startCli(['attempts', 'add', id, '--outcome', 'delivered_elsewhere'], { env });
     await bad.waitFor('Delivered postcode (e.g. 1234AB):');
     bad.type('12\r');

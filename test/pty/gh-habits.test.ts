@@ -4,22 +4,13 @@
  * one unknown id, the sandbox clock, a --jq error, address issues, and no command ever broken
  * across lines.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasPty, startCli } from '../helpers/pty.js';
 import type { PtyOptions } from '../helpers/pty.js';
-import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox } from '../helpers/spawn.js';
-import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+import { binaryEnv, parcels } from '../helpers/spawn.js';
+import { servedForFile } from '../helpers/served.js';
 
-let sandbox: ServedSandbox;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sandbox = await serveSandbox(TEST_SEED);
-  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
-});
-afterAll(async () => {
-  expect(await sandbox.stop()).toBe(0);
-});
+const { sandbox, env } = servedForFile();
 
 /** Runs `parcels args…` on a terminal to its end: its exit code and the screen's lines (stdout and stderr as shown). */
 async function shown(args: string[], opts: Partial<PtyOptions> = {}): Promise<{ code: number; lines: string[] }> {

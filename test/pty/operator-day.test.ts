@@ -3,27 +3,12 @@
  * people write it is stored in the one form, `patch` takes create's field flags, and a typo gets a
  * did-you-mean that works when pasted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasPty, startShell, typedCommand } from '../helpers/pty.js';
-import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox } from '../helpers/spawn.js';
-import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+import { parcels } from '../helpers/spawn.js';
+import { newParcel, servedForFile } from '../helpers/served.js';
 
-let sandbox: ServedSandbox;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sandbox = await serveSandbox(TEST_SEED);
-  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
-});
-afterAll(async () => {
-  expect(await sandbox.stop()).toBe(0);
-});
-
-async function newParcel(): Promise<string> {
-  const created = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], { env });
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
+const { env } = servedForFile();
 
 async function read(path: string[]): Promise<Record<string, unknown>> {
   const r = await parcels([...path, '--json'], { env });
@@ -33,8 +18,8 @@ async function read(path: string[]): Promise<Record<string, unknown>> {
 
 describe.skipIf(!hasPty)("an operator's day at a terminal", () => {
   it('--delivered-postal-code "1234 ab" is stored as 1234AB; patch --slot-start sets the slot; `parcels evnts` suggests the command that works', async () => {
-    const delivered = await newParcel();
-    const patched = await newParcel();
+    const delivered = await newParcel(env);
+    const patched = await newParcel(env);
     const term = startShell({ env });
 
     const attempt = await typedCommand(term, `parcels attempts add ${delivered} --outcome delivered --delivered-country nl --delivered-postal-code "1234 ab" --delivered-number 5`);

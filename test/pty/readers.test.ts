@@ -3,23 +3,14 @@
  * (issue 30). Each terminal is a real interactive bash on its own pseudo-terminal, so the CLI finds
  * its reader the way it does for a person: the controlling terminal and its session leader.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasPty, startShell, typedCommand } from '../helpers/pty.js';
 import type { PtyRun } from '../helpers/pty.js';
-import { FULL_KEY, TEST_SEED } from '../helpers/seed.js';
-import type { ServedSandbox } from '../helpers/spawn.js';
-import { binaryEnv, parcels, serveSandbox } from '../helpers/spawn.js';
+import { FULL_KEY } from '../helpers/seed.js';
+import { binaryEnv, parcels } from '../helpers/spawn.js';
+import { servedForFile } from '../helpers/served.js';
 
-let sandbox: ServedSandbox;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sandbox = await serveSandbox(TEST_SEED);
-  // One login: every terminal shares this environment and its config directory.
-  env = binaryEnv({ PARCELS_BASE_URL: sandbox.url, PARCELS_API_KEY: FULL_KEY });
-});
-afterAll(async () => {
-  expect(await sandbox.stop()).toBe(0);
-});
+const { sandbox, env } = servedForFile();
 
 async function parcelOf(): Promise<{ id: string; weight: () => Promise<unknown> }> {
   const created = await parcels(['create', '--courier', 'A-BIKE', '--country', 'NL', '--postal-code', '1234AB', '--number', '1', '--quiet'], { env });
