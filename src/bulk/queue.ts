@@ -1,3 +1,4 @@
+import { idempotencyKeyFlag } from '../args/idempotency.js';
 import type { ApiResponse } from '../api/http.js';
 import { routePath } from '../api/routes.js';
 import type { Context } from '../context.js';
@@ -59,6 +60,24 @@ export async function queueMode(flags: QueueFlags, ctx: Context): Promise<{ queu
 /** The observation time the command filled in, for `pin`: `--at 2026-11-28T03:01:02Z` (as the flag reads it back). */
 export function pinnedTime(seconds: number): readonly [FlagName, string] {
   return ['--at', isoSeconds(seconds)];
+}
+
+/**
+ * What a one-shot write (create, events add, attempts add) takes from its flags beside its body: its
+ * Idempotency-Key, --envelope, its outbox mode, and the observation time it filled in itself
+ * (`filledAt`), pinned so a hint sends the same bytes again.
+ */
+export async function oneShotWrite(
+  flags: QueueFlags & { idempotencyKey?: string | undefined; envelope: boolean },
+  ctx: Context,
+  filledAt?: number,
+): Promise<{ idempotencyKey: string; envelope: boolean; queue?: QueueMode; pin?: readonly [FlagName, string] }> {
+  return {
+    idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
+    envelope: flags.envelope,
+    ...(await queueMode(flags, ctx)),
+    ...(filledAt === undefined ? {} : { pin: pinnedTime(filledAt) }),
+  };
 }
 
 export const COMMAND: Readonly<Record<BulkKind, string>> = { create: 'create', events: 'events add', attempts: 'attempts add' };

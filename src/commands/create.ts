@@ -7,7 +7,7 @@ import { validate } from '../schemas/validate.js';
 import { defineCommand } from '../command-kit/types.js';
 import { dataFlag, issuesToUsageError } from '../args/flags.js';
 import type { createCommands } from '../definitions/create.js';
-import { idempotencyKeyFlag, replayNote } from '../args/idempotency.js';
+import { replayNote } from '../args/idempotency.js';
 import { assertEnvelopeFlags, presentEnvelope } from '../io/present/envelope.js';
 import { presentResource } from '../io/present/resource.js';
 import { presentWritten } from '../io/present.js';
@@ -17,7 +17,7 @@ import { normaliseAddress } from '../schemas/address-normalize.js';
 import type { BulkRunOptions, BulkFlagValues } from '../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../bulk/flags.js';
 import type { QueueMode } from '../bulk/queue.js';
-import { queueMode, sendOrQueue } from '../bulk/queue.js';
+import { oneShotWrite, sendOrQueue } from '../bulk/queue.js';
 
 export interface SingleCreateOptions {
   body: ParcelCreateInput;
@@ -46,8 +46,7 @@ export default defineCommand<typeof createCommands.create, CreateOptions>({
       const flagFor = flags.data === undefined ? FLAG_FOR_FIELD : {};
       throw issuesToUsageError(checked.issues, flagFor, 'the parcel');
     }
-    return { body: checked.value, idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
-      envelope: flags.envelope, ...(await queueMode(flags, ctx)) };
+    return { body: checked.value, ...(await oneShotWrite(flags, ctx)) };
   },
 
   async run(options, ctx) {

@@ -8,14 +8,14 @@ import { timeFlag } from '../../args/time-input.js';
 import type { attemptsCommands } from '../../definitions/attempts.js';
 import { namedCodeFlag } from '../../args/codes.js';
 import { normaliseAddress } from '../../schemas/address-normalize.js';
-import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
+import { replayNote } from '../../args/idempotency.js';
 import { assertEnvelopeFlags, presentEnvelope } from '../../io/present/envelope.js';
 import { presentResource } from '../../io/present/resource.js';
 import { presentWritten } from '../../io/present.js';
 import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
-import { pinnedTime, queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { oneShotWrite, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { UsageError } from '../../errors.js';
 import { requireState } from '../../args/required-state.js';
@@ -91,14 +91,7 @@ export default defineCommand<typeof attemptsCommands.attemptsAdd, AttemptAddOpti
     requireState('attempts', body, flags.data !== undefined);
     const asked = await deliveredElsewhereAddress(body, flags.withoutAddress === true, ctx);
     if (asked !== undefined) body.delivered = asked;
-    return {
-      id,
-      body: body as DeliveryAttemptInput,
-      idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
-      envelope: flags.envelope,
-      ...(await queueMode(flags, ctx)),
-      ...(filledIn ? { pin: pinnedTime(now) } : {}),
-    };
+    return { id, body: body as DeliveryAttemptInput, ...(await oneShotWrite(flags, ctx, filledIn ? now : undefined)) };
   },
 
   async run(options, ctx) {

@@ -9,7 +9,7 @@ import { dataFlag, defined, issuesToUsageError } from '../../args/flags.js';
 import { timeFlag } from '../../args/time-input.js';
 import type { eventsCommands } from '../../definitions/events.js';
 import { statusFlag } from '../../args/codes.js';
-import { idempotencyKeyFlag, replayNote } from '../../args/idempotency.js';
+import { replayNote } from '../../args/idempotency.js';
 import { assertEnvelopeFlags, presentEnvelope } from '../../io/present/envelope.js';
 import { presentResource } from '../../io/present/resource.js';
 import { presentWritten } from '../../io/present.js';
@@ -17,7 +17,7 @@ import type { BulkFlagValues, BulkRunOptions } from '../../bulk/flags.js';
 import { bulkOptions, rejectBulkOnlyFlags } from '../../bulk/flags.js';
 import type { QueueMode } from '../../bulk/queue.js';
 import type { FlagName } from '../../schemas/flag-name.js';
-import { pinnedTime, queueMode, sendOrQueue } from '../../bulk/queue.js';
+import { oneShotWrite, sendOrQueue } from '../../bulk/queue.js';
 import { bareIdArg } from '../../bulk/args.js';
 import { requireState } from '../../args/required-state.js';
 import type { CommandFlag } from '../../schemas/flag-name.js';
@@ -67,14 +67,7 @@ export default defineCommand<typeof eventsCommands.eventsAdd, EventAddOptions>({
     if (!checked.ok) throw issuesToUsageError(checked.issues, flags.data === undefined ? EVENT_FLAGS : {}, 'the event');
     requireState('events', body, flags.data !== undefined);
     // Send what the user gave (defaults are the service's to apply), but only once it passed the rules.
-    return {
-      id,
-      body: body as StatusEventInput,
-      idempotencyKey: idempotencyKeyFlag(flags.idempotencyKey, ctx),
-      envelope: flags.envelope,
-      ...(await queueMode(flags, ctx)),
-      ...(filledIn ? { pin: pinnedTime(now) } : {}),
-    };
+    return { id, body: body as StatusEventInput, ...(await oneShotWrite(flags, ctx, filledIn ? now : undefined)) };
   },
 
   async run(options, ctx) {
