@@ -272,8 +272,9 @@ export async function typedCommand(term: PtyRun, command: string): Promise<{ cod
   term.type(`${command}; echo "${marker}:$?"\r`);
   await term.waitFor(new RegExp(`^${marker}:\\d+$`));
   const lines = term.lines();
-  // The command as the shell echoed it (rows it wrapped joined), then what it printed.
-  const echoed = lines.findIndex((line) => line.endsWith(`echo "${marker}:$?"`));
+  // The command as the shell echoed it (rows it wrapped joined; typed before the prompt showed, the
+  // echo and the prompt may share a line), then what it printed.
   const end = lines.findIndex((line) => line.startsWith(`${marker}:`));
+  const echoed = lines.slice(0, end).findLastIndex((line) => line.includes(`echo "${marker}:$?"`));
   return { code: Number(lines[end]?.slice(marker.length + 1)), lines: lines.slice(echoed + 1, end) };
 }
