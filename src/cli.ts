@@ -12,8 +12,7 @@ import { createContext } from './context.js';
 import { describeError, describeUsageError, errorFormat } from './describe-error.js';
 import { renderError, renderRecord } from './io/render.js';
 import { systemIO, writeOut } from './io/streams.js';
-import { closest } from './io/did-you-mean.js';
-import { wrapList } from './io/wrap.js';
+import { earlyAnswer } from './command-kit/early-answers.js';
 import { requestData } from './api/dry-run.js';
 import { tokenize, typedFlag } from './hint/hint.js';
 import { commandPath, parserErrorInfo, usageLine, wantsJsonErrors } from './command-kit/parser-errors.js';
@@ -24,7 +23,7 @@ import { DryRunComplete, EXIT, ReportedFailure, UsageError } from './errors.js';
 import type { IO } from './io/streams.js';
 import { COMPLETE_COMMAND, fastAnswer } from './fast-path.js';
 import { VERSION } from './version.js';
-import { argValuesHelp, commandsFirst, helpFor, topLevelHelp } from './help.js';
+import { argValuesHelp, commandsFirst, topLevelHelp } from './help.js';
 import { groupDescription } from './definitions/groups.js';
 
 export { COMMANDS };
@@ -61,28 +60,9 @@ export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
     await writeOut((deps.io ?? systemIO({ noColor: true })).stdout, answer);
     return EXIT.OK;
   }
-  if (argv.length === 1 && (argv[0] === '-v' || argv[0] === '--verbose')) {
-    // gh and kubectl users type `-v` for the version: say what it is here, not the whole help.
-    await writeOut(
-      (deps.io ?? systemIO({ noColor: true })).stderr,
-      `Error: ${argv[0]} traces a command's requests to stderr (it means --verbose, not the version): it goes with a command, as in parcels ${argv[0]} get <id>\nHint: for the version, run \`parcels version\`\n`,
-    );
-    return EXIT.USAGE;
-  }
-  if (argv[0] === 'help' && argv.length > 1) {
-    const request = helpFor(argv.slice(1), COMMANDS);
-    if ('unknown' in request) {
-      const { message, topics, commands } = request.unknown;
-      const groups = [...new Set(commands.map((name) => name.split(' ')[0] as string))];
-      const meant = closest(argv.slice(1).join(' '), [...topics, ...groups, ...commands]);
-      const hint = meant === undefined ? '' : `Hint: did you mean \`parcels help ${meant}\`?\n`;
-      const io = deps.io ?? systemIO({ noColor: true });
-      const listed = wrapList(commands, (io.stderrIsTTY ? io.columns : 80) - 2).map((line) => `  ${line}`);
-      await writeOut(io.stderr, `Error: ${message}\n${hint}Topics: ${topics.join(', ')}\nCommands:\n${listed.join('\n')}\n`);
-      return EXIT.USAGE;
-    }
-    argv = request.argv;
-  }
+  const early = await earlyAnswer(argv, () => deps.io ?? systemIO({ noColor: true }));
+  if (typeof early === 'number') return early;
+  argv = early;
   if (deps.signal !== undefined) return runCommander(argv, deps, deps.signal, () => deps.abandon ?? new AbortController().signal);
   const cancel = processSignals();
   try {
