@@ -39,7 +39,7 @@ afterAll(async () => {
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const line = (...parts: (string | RegExp)[]): RegExp => new RegExp(`^${parts.map((p) => (typeof p === 'string' ? escape(p) : p.source)).join('')}$`);
-const AGE = /\d+[sm] ago/;
+const AGE = /(?:just now|\d+[sm] ago)/;
 /** Three random UUIDs differ in their first 8 characters. */
 const short = (id: string): string => id.slice(0, 8);
 

@@ -6,6 +6,7 @@ import { forPeople } from '../../io/present.js';
 import type { ClockStatus } from '../../schemas/sandbox-admin.js';
 import { spokenDuration } from '../../schemas/time-text.js';
 import { isRecord } from '../../schemas/record.js';
+import { beyondNoise } from '../../clock-skew/policy.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { sandboxAdmin } from '../../sandbox-admin.js';
@@ -82,7 +83,8 @@ export default defineCommand<typeof sandboxCommands.sandboxClock, ClockOptions>(
 export function clockForPeople(answer: unknown, machineNow: number): unknown {
   if (!isRecord(answer) || typeof answer.now_ms !== 'number' || typeof answer.now !== 'string') return answer;
   const status = answer as unknown as ClockStatus;
-  const apart = Math.round(status.now_ms / 1000) - machineNow;
-  const moved = Math.abs(apart) < 1 ? 'in step with this machine' : `${spokenDuration(Math.abs(apart))} ${apart > 0 ? 'ahead of' : 'behind'} this machine`;
+  // Within the measurement's error (a second's rounding either side) the two clocks are in step.
+  const apart = beyondNoise(Math.round(status.now_ms / 1000) - machineNow);
+  const moved = apart === 0 ? 'in step with this machine' : `${spokenDuration(Math.abs(apart))} ${apart > 0 ? 'ahead of' : 'behind'} this machine`;
   return { now: status.now, moved, frozen: status.frozen, speed: status.speed, now_ms: status.now_ms };
 }
