@@ -1,4 +1,7 @@
-/** Fault injection for client tests, reproducible with a seed. */
+import type { FaultRates } from '../../schemas/sandbox-admin.js';
+import { FAULT_LIMITS } from '../../schemas/sandbox-admin.js';
+
+/** Fault injection for client tests, reproducible with a seed (the rates at start; changeable at run time). */
 export interface FaultOptions {
   /** Delay before every response is written, in milliseconds. */
   latencyMs?: number;
@@ -31,31 +34,49 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export class Faults {
-  readonly latencyMs: number;
-  readonly retryAfterS: number;
-  private readonly failRate: number;
-  private readonly dropRate: number;
+/** The dice every routed request meets: fail and drop rates, a latency, the Retry-After of an injected 503. */
+export class RateFaults {
+  private current: FaultRates;
   private readonly random: () => number;
-  readonly active: boolean;
 
   constructor(opts: FaultOptions = {}) {
-    this.latencyMs = clamp(opts.latencyMs ?? 0, 0, 600_000, 'latencyMs');
-    this.failRate = clamp(opts.failRate ?? 0, 0, 1, 'failRate');
-    this.dropRate = clamp(opts.dropRate ?? 0, 0, 1, 'dropRate');
-    this.retryAfterS = clamp(opts.retryAfterS ?? 1, 0, 3600, 'retryAfterS');
-    if (!Number.isInteger(this.retryAfterS)) throw new RangeError(`faults.retryAfterS must be a whole number of seconds, got ${String(opts.retryAfterS)}`);
+    const retryAfterS = clamp(opts.retryAfterS ?? 1, 0, FAULT_LIMITS.retryAfterS, 'retryAfterS');
+    if (!Number.isInteger(retryAfterS)) throw new RangeError(`faults.retryAfterS must be a whole number of seconds, got ${String(opts.retryAfterS)}`);
+    this.current = {
+      fail_rate: clamp(opts.failRate ?? 0, 0, 1, 'failRate'),
+      drop_rate: clamp(opts.dropRate ?? 0, 0, 1, 'dropRate'),
+      latency_ms: clamp(opts.latencyMs ?? 0, 0, FAULT_LIMITS.latencyMs, 'latencyMs'),
+      retry_after_s: retryAfterS,
+    };
     this.random = mulberry32(opts.seed ?? (Math.random() * 2 ** 32) >>> 0);
-    this.active = this.failRate > 0 || this.dropRate > 0;
   }
 
-  /** Draws exactly two numbers per routed request, so a seed replays the same faults in the same order. */
+  get latencyMs(): number {
+    return this.current.latency_ms;
+  }
+
+  get retryAfterS(): number {
+    return this.current.retry_after_s;
+  }
+
+  rates(): FaultRates {
+    return { ...this.current };
+  }
+
+  /** Changes the rates (checked by checkFaultRates); the dice go on with the same sequence. */
+  set(change: Partial<FaultRates>): FaultRates {
+    this.current = { ...this.current, ...change };
+    return this.rates();
+  }
+
+  /** Draws exactly two numbers per routed request while a rate is set, so a seed replays the same faults in the same order. */
   decide(): FaultDecision {
-    if (!this.active) return { fail: null, drop: false };
+    const { fail_rate: failRate, drop_rate: dropRate } = this.current;
+    if (failRate === 0 && dropRate === 0) return { fail: null, drop: false };
     const f = this.random();
     const d = this.random();
-    if (f < this.failRate) return { fail: f < this.failRate / 2 ? 500 : 503, drop: false };
-    return { fail: null, drop: d < this.dropRate };
+    if (f < failRate) return { fail: f < failRate / 2 ? 500 : 503, drop: false };
+    return { fail: null, drop: d < dropRate };
   }
 }
 
