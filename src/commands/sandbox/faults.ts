@@ -134,7 +134,7 @@ function ruleLine(rule: Record<string, unknown>): string {
     typeof rule.status === 'number' ? `${rule.status}${typeof rule.code === 'string' ? ` ${rule.code}` : ''}`
     : rule.drop_before === true ? 'dropped, not carried out'
     : rule.drop === true ? 'carried out, then dropped'
-    : 'answered';
+    : 'answered as usual';
   const left = typeof rule.remaining === 'number' ? `${rule.remaining} of ${String(rule.times)} left` : 'until removed';
   return `${aim}${org}: ${latency}${answer}; ${left}, ${String(rule.hits)} hit${rule.hits === 1 ? '' : 's'}`;
 }
