@@ -209,7 +209,7 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
     if (sandbox.adminToken === undefined) {
       await renderMessage(ctx.io, 'Admin route (clock, scenarios, logs) off: not a loopback address; give an admin token with PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file', 'warn');
     } else if (tokenFile !== undefined) {
-      await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
+      await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs, faults) in ${tokenFile}`, 'info');
     }
     await renderMessage(ctx.io, clockLine(sandbox.clock.status(), ctx.io.timeZone), 'info');
     const inspector = sandbox.inspectorLink();
