@@ -106,7 +106,7 @@ export const sandboxCommands = {
     examples: [
       'parcels sandbox faults add --route attempts.create --status 503 --times 1',
       'parcels sandbox faults add --method GET --path /deliveries/v1/parcels/<id> --latency 2s',
-      'parcels sandbox faults add --route parcels.create --org org_demo --drop --times 1',
+      'parcels sandbox faults add --route parcels.create --org demo --drop --times 1',
       'parcels sandbox faults',
       'parcels sandbox faults rates --fail-rate 0.1 --latency 200ms',
       'parcels sandbox faults remove flt_1',
