@@ -100,6 +100,7 @@ function orgOf(s: RequestState, d: PipelineDeps): string | null {
  * must survive, beyond the spec's own statuses.
  */
 const faultStep: Step = (s, d) => {
+  if (d.faults.quiet) return;
   const verdict = d.faults.decide({ route: (s.route as RouteSpec).name, method: s.method, path: s.path, org: () => orgOf(s, d) });
   if (verdict.kind === 'none') return;
   s.fault = verdict.fault;

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AdminRouteName } from '../../schemas/routes.js';
 import { SandboxError, validationError } from '../errors.js';
 import type { Faults } from './index.js';
-import { FaultError } from './rules.js';
+import type { FaultError } from './rules.js';
 
 /** A refused fault change as the admin route answers it: 422 naming each field and rule, or 404. */
 export function faultFailure(err: FaultError): SandboxError {

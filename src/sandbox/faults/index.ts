@@ -31,6 +31,11 @@ export class Faults {
     this.rates = new RateFaults(opts);
   }
 
+  /** No aimed fault and no fail or drop rate: a request meets at most the rates' latency, set without asking. */
+  get quiet(): boolean {
+    return this.rules.size === 0 && !this.rates.rolling;
+  }
+
   list(): FaultList {
     return { rules: this.rules.list(), rates: this.rates.rates() };
   }

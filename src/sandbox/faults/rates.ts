@@ -59,6 +59,11 @@ export class RateFaults {
     return this.current.retry_after_s;
   }
 
+  /** Whether a fail or drop rate is set (the dice are thrown only then). */
+  get rolling(): boolean {
+    return this.current.fail_rate > 0 || this.current.drop_rate > 0;
+  }
+
   rates(): FaultRates {
     return { ...this.current };
   }
@@ -72,7 +77,7 @@ export class RateFaults {
   /** Draws exactly two numbers per routed request while a rate is set, so a seed replays the same faults in the same order. */
   decide(): FaultDecision {
     const { fail_rate: failRate, drop_rate: dropRate } = this.current;
-    if (failRate === 0 && dropRate === 0) return { fail: null, drop: false };
+    if (!this.rolling) return { fail: null, drop: false };
     const f = this.random();
     const d = this.random();
     if (f < failRate) return { fail: f < failRate / 2 ? 500 : 503, drop: false };

@@ -51,6 +51,10 @@ export class AimedFaults {
     return { ...rule };
   }
 
+  get size(): number {
+    return this.rules.length;
+  }
+
   list(): FaultRule[] {
     return this.rules.map((r) => ({ ...r }));
   }
