@@ -17,7 +17,7 @@ export { FaultError } from './rules.js';
 
 /** What the faults make of one routed request. */
 export type FaultVerdict =
-  | { kind: 'none'; latencyMs: number }
+  | { kind: 'none' }
   /** The request runs; `drop`: its connection is closed unanswered afterwards. */
   | { kind: 'run'; fault: string; latencyMs: number; drop: boolean }
   /** Answer this error instead of running the request (or, with `drop`, close the connection unanswered). */
@@ -64,22 +64,27 @@ export class Faults {
     const dice = this.rates.decide();
     const rule = this.rules.take(request);
     const latencyMs = rule?.latency_ms ?? this.rates.latencyMs;
-    if (rule !== undefined) {
-      const drop = rule.drop === true;
-      if (rule.status === undefined && !(drop && rule.drop_before === true)) return { kind: 'run', fault: rule.id, latencyMs, drop };
-      if (rule.status === undefined) {
-        // Dropped before it runs: an answer nobody gets, kept for the request log.
-        return { kind: 'answer', fault: rule.id, latencyMs, drop, status: 503, code: 'connection_dropped', message: `injected fault ${rule.id}: dropped before the request was carried out`, retryAfterS: undefined };
-      }
+    if (rule !== undefined) return this.aimed(rule, latencyMs);
+    if (dice.fail === 500) return { kind: 'answer', fault: 'fail_rate', latencyMs, drop: false, status: 500, code: 'internal_error', message: 'injected fault: internal failure (nothing was changed)', retryAfterS: undefined };
+    if (dice.fail === 503) return { kind: 'answer', fault: 'fail_rate', latencyMs, drop: false, status: 503, code: 'service_unavailable', message: 'injected fault: service unavailable (nothing was changed)', retryAfterS: this.rates.retryAfterS };
+    if (dice.drop) return { kind: 'run', fault: 'drop_rate', latencyMs, drop: true };
+    if (latencyMs > 0) return { kind: 'run', fault: 'latency', latencyMs, drop: false };
+    return { kind: 'none' };
+  }
+
+  /** What an aimed fault makes of the request it matched. */
+  private aimed(rule: Readonly<FaultRule>, latencyMs: number): FaultVerdict {
+    const drop = rule.drop === true;
+    if (rule.status !== undefined) {
       const status = rule.status;
       const defaults = FAULT_STATUS_DEFAULTS[status] ?? { code: 'injected_fault', message: `HTTP status ${status}` };
       const retryAfterS = rule.retry_after_s ?? (status === 503 || status === 429 ? this.rates.retryAfterS : undefined);
       return { kind: 'answer', fault: rule.id, latencyMs, drop, status, code: rule.code ?? defaults.code, message: rule.message ?? `injected fault ${rule.id}: ${defaults.message}`, retryAfterS };
     }
-    if (dice.fail === 500) return { kind: 'answer', fault: 'fail_rate', latencyMs, drop: false, status: 500, code: 'internal_error', message: 'injected fault: internal failure (nothing was changed)', retryAfterS: undefined };
-    if (dice.fail === 503) return { kind: 'answer', fault: 'fail_rate', latencyMs, drop: false, status: 503, code: 'service_unavailable', message: 'injected fault: service unavailable (nothing was changed)', retryAfterS: this.rates.retryAfterS };
-    if (dice.drop) return { kind: 'run', fault: 'drop_rate', latencyMs, drop: true };
-    if (latencyMs > 0) return { kind: 'run', fault: 'latency', latencyMs, drop: false };
-    return { kind: 'none', latencyMs: 0 };
+    if (drop && rule.drop_before === true) {
+      // Dropped before it runs: an answer nobody gets, kept for the request log.
+      return { kind: 'answer', fault: rule.id, latencyMs, drop, status: 503, code: 'connection_dropped', message: `injected fault ${rule.id}: dropped before the request was carried out`, retryAfterS: undefined };
+    }
+    return { kind: 'run', fault: rule.id, latencyMs, drop };
   }
 }
