@@ -8,13 +8,13 @@ import { isRecord } from './record.js';
 import { ROUTES, matchRoute } from './routes.js';
 import type { FaultRates, FaultRuleInput } from './sandbox-admin.js';
 import { FAULT_LIMITS } from './sandbox-admin.js';
+import { hasControlCharacter } from './terminal-text.js';
 import type { FieldIssue, Validated } from './validate.js';
 
 const RULE_FIELDS = ['route', 'method', 'path', 'org', 'status', 'code', 'message', 'retry_after_s', 'latency_ms', 'drop', 'drop_before', 'times'] as const;
 const RATE_FIELDS = ['fail_rate', 'drop_rate', 'latency_ms', 'retry_after_s'] as const;
 const ROUTE_NAMES = ROUTES.map((r) => r.name);
 const METHODS = [...new Set(ROUTES.map((r) => r.method))];
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 type Issues = FieldIssue[];
 
@@ -39,7 +39,7 @@ function wholeNumber(body: Record<string, unknown>, name: string, min: number, m
 function text(body: Record<string, unknown>, name: string, issues: Issues, pattern?: { test: RegExp; rule: string }): string | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '' || value.length > FAULT_LIMITS.text || CONTROL.test(value)) {
+  if (typeof value !== 'string' || value === '' || value.length > FAULT_LIMITS.text || hasControlCharacter(value)) {
     issues.push({ path: name, message: `must be text of 1 to ${FAULT_LIMITS.text} characters without control characters` });
     return undefined;
   }
