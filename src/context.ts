@@ -10,7 +10,7 @@ import type { ApiClientOptions } from './api/http.js';
 import type { EtagCache } from './config/etags.js';
 import type { KnownIds } from './config/known-ids.js';
 import type { Settings } from './config/settings.js';
-import { didYouMean } from './io/did-you-mean.js';
+import { didYouMean } from './schemas/did-you-mean.js';
 import { UsageError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import type { CodeNames } from './io/format.js';

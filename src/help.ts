@@ -16,7 +16,7 @@ const TOPICS: Record<string, string> = {
   PARCELS_BULK_MATCHED_LINES  create --from: refuse, skip or create lines matching earlier batches (flags --skip-created/--create-again win)
   PARCELS_QUEUE_WRITES yes: create, events add and attempts add keep a request the service cannot take in the outbox, as --queue does (flag --no-queue wins)
   PARCELS_CONFIG_DIR   directory for config.json (mode 0600), the ETag cache and the --sandbox database
-  PARCELS_SANDBOX_ADMIN_TOKEN  admin token of the sandbox's admin route (parcels sandbox clock, simulate, logs)
+  PARCELS_SANDBOX_ADMIN_TOKEN  admin token of the sandbox's admin route (parcels sandbox clock, simulate, logs, faults)
   PARCELS_TRUST_CLOCK_SKEW     1: correct times by a clock skew over 1 h too (two agreeing answers; see the README)
   NO_COLOR             any non-empty value turns colour off (as does --no-color)
   FORCE_COLOR          1 forces colour on, 0 forces it off

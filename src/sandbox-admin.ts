@@ -2,7 +2,7 @@ import type { Context } from './context.js';
 import { ApiError, NetworkError, UsageError } from './errors.js';
 import { isInspectorLoginPath } from './schemas/inspector.js';
 import { isRecord } from './schemas/record.js';
-import type { ClockAction } from './schemas/sandbox-admin.js';
+import type { ClockAction, FaultRates, FaultRuleInput } from './schemas/sandbox-admin.js';
 import { prepareDefaultSandboxDb } from './config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
 import type { ApiClient, RouteCall } from './api/http.js';
@@ -31,6 +31,14 @@ export interface SandboxAdmin {
   logs(after: number, waitMs: number | undefined, bodies: boolean): Promise<LogPage>;
   /** A fresh one-time login link of the web inspector. */
   inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
+  /** The admin route's /_sandbox/v1/faults: answers as it came. */
+  faults: {
+    list(): Promise<unknown>;
+    add(input: FaultRuleInput): Promise<unknown>;
+    remove(id: string): Promise<unknown>;
+    clear(): Promise<unknown>;
+    setRates(change: Partial<FaultRates>): Promise<unknown>;
+  };
   /** The longest a log request may wait for news without the request timing out, in ms. */
   readonly longestWaitMs: number;
   close(): Promise<void>;
@@ -56,6 +64,11 @@ function asApiError(err: unknown): never {
   if (err instanceof Error && err.name === 'ClockError') throw new ApiError(422, 'validation_failed', err.message, undefined);
   if (err instanceof RangeError && err.message.startsWith('no parcel')) throw new ApiError(404, 'parcel_not_found', err.message, undefined);
   throw err;
+}
+
+/** Faults live in a running sandbox's memory: the embedded one ends with the command. */
+function noFaults(): never {
+  throw new UsageError("the embedded sandbox (--sandbox) keeps no faults between commands; aim them at a running `parcels sandbox serve` (--base-url URL), or in a test through the library's sandbox.faults", '--sandbox');
 }
 
 async function embedded(ctx: Context): Promise<SandboxAdmin> {
@@ -92,6 +105,7 @@ async function embedded(ctx: Context): Promise<SandboxAdmin> {
     inspectorLink: () => {
       throw new UsageError('the embedded sandbox (--sandbox) serves no inspector page; start `parcels sandbox serve` and run `parcels sandbox ui` without --sandbox', '--sandbox');
     },
+    faults: { list: noFaults, add: noFaults, remove: noFaults, clear: noFaults, setRates: noFaults },
     longestWaitMs: 0,
     close: () => sandbox.close(),
   };
@@ -132,6 +146,13 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     // A follower always sends `wait` (0 for its first page): a stopping sandbox waits for it.
     logs: async (after, waitMs, bodies) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined } })) as LogPage,
     inspectorLink: async () => ownInspectorLink(await data('sandbox.inspector.login', { body: {} }), baseUrl),
+    faults: {
+      list: () => data('sandbox.faults.list'),
+      add: (input) => data('sandbox.faults.add', { body: input }),
+      remove: (id) => data('sandbox.fault.remove', { params: { id } }),
+      clear: () => data('sandbox.faults.clear'),
+      setRates: (change) => data('sandbox.faults.rates', { body: change }),
+    },
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

@@ -2,7 +2,7 @@ import type { SettableKey } from '../config/store.js';
 import { hintCommand } from '../hint/hint.js';
 import { SETTABLE_KEYS } from '../config/store.js';
 import { UsageError } from '../errors.js';
-import { didYouMean } from '../io/did-you-mean.js';
+import { didYouMean } from '../schemas/did-you-mean.js';
 
 /** The KEY argument of `config get|set`: a settable key. The API key is never one (auth login stores it). */
 export function configKeyArg(value: string): SettableKey {

@@ -2,7 +2,7 @@ import { findItems } from '../api/envelope.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
 import { isRecord } from '../schemas/record.js';
-import { closest } from '../io/did-you-mean.js';
+import { closest } from '../schemas/did-you-mean.js';
 import { sameCommand, typedFlag } from '../hint/hint.js';
 import { COURIERS_CACHE_NAME, readCachedCouriers } from '../completions/values.js';
 import { writeCached } from '../config/cache.js';

@@ -5,7 +5,7 @@ import { readAll } from '../io/streams.js';
 import { jsonSyntaxProblem } from '../schemas/json-error.js';
 import { parcelIdSchema } from '../schemas/parcel-id.js';
 import type { FieldIssue } from '../schemas/validate.js';
-import { didYouMean } from '../io/did-you-mean.js';
+import { didYouMean } from '../schemas/did-you-mean.js';
 import { intFlag } from './int.js';
 import type { FlagField, FlagGroup, FlagName } from '../schemas/flag-name.js';
 

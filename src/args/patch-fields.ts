@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { namedCodeFlag } from './codes.js';
-import { didYouMean } from '../io/did-you-mean.js';
+import { didYouMean } from '../schemas/did-you-mean.js';
 import { timeFlag } from './time-input.js';
 import { intFlag } from './int.js';
 import type { ParcelFieldKind } from '../schemas/parcel-fields.js';

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { readConfig } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { correctedCommand, otherCommand } from '../hint/hint.js';
-import { closest } from '../io/did-you-mean.js';
+import { closest } from '../schemas/did-you-mean.js';
 import type { FlagName, VariableName } from '../schemas/flag-name.js';
 
 /** The profile used when none is chosen; it need not be saved to be named. */

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { EXIT, ReportedFailure } from '../errors.js';
 import { sameCommand } from '../hint/hint.js';
 import { styles } from '../io/colour.js';
-import { closest } from '../io/did-you-mean.js';
+import { closest } from '../schemas/did-you-mean.js';
 import { assertPresentable } from '../io/present/kinds.js';
 import { RUN_LINES } from '../io/present/run.js';
 import { sanitize } from '../io/sanitize.js';

@@ -6,7 +6,7 @@
 import { COMMANDS } from '../definitions/table.js';
 import { EXIT } from '../errors.js';
 import { helpFor } from '../help.js';
-import { closest } from '../io/did-you-mean.js';
+import { closest } from '../schemas/did-you-mean.js';
 import type { IO } from '../io/streams.js';
 import { writeOut } from '../io/streams.js';
 import { wrapList } from '../io/wrap.js';

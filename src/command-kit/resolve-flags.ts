@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { didYouMean } from '../io/did-you-mean.js';
+import { didYouMean } from '../schemas/did-you-mean.js';
 import type { CommandDefinition, FlagSpec, FlagSpecs, FlagValues } from '../definitions/definition.js';
 import { longFlag } from '../definitions/definition.js';
 import type { GlobalOptions } from '../definitions/globals.js';

@@ -7,7 +7,7 @@ import { presentReport } from '../io/present/report.js';
 import type { doctorCommands } from '../definitions/doctor.js';
 import { defineCommand } from '../command-kit/types.js';
 import { checkLocalFiles } from '../doctor/local.js';
-import { didYouMean } from '../io/did-you-mean.js';
+import { didYouMean } from '../schemas/did-you-mean.js';
 import type { OutboxHere } from '../doctor/local.js';
 import { journalTarget } from '../bulk/target.js';
 import { otherCommand } from '../hint/hint.js';

@@ -48,6 +48,7 @@ const LOADERS = new Map<CommandDefinition, () => Loaded>([
   [definitions.sandboxClock, () => import('./sandbox/clock.js')],
   [definitions.sandboxSimulate, () => import('./sandbox/simulate.js')],
   [definitions.sandboxLogs, () => import('./sandbox/logs.js')],
+  [definitions.sandboxFaults, () => import('./sandbox/faults.js')],
   [definitions.sandboxUi, () => import('./sandbox/ui.js')],
   [definitions.completion, () => import('./completion.js')],
   [definitions.version, () => import('./version.js')],

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { correctedCommand } from '../hint/hint.js';
-import { closest } from '../io/did-you-mean.js';
+import { closest } from '../schemas/did-you-mean.js';
 import { ORACLE_METRICS } from '../schemas/oracle-metrics.js';
 import { defineCommand } from '../command-kit/types.js';
 import { presentPage } from '../io/present/resource.js';

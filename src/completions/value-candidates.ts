@@ -8,6 +8,7 @@ import type { FlagInfo, Line } from './parse-line.js';
 import { OUTPUT_FORMATS } from '../io/output-format.js';
 import { OUTCOME_NAMES, REASON_NAMES, STATUS_NAMES } from '../schemas/codes.js';
 import { ROUTES } from '../schemas/routes.js';
+import { FAULT_STATUS_DEFAULTS } from '../schemas/sandbox-admin.js';
 import type { FlagName } from '../schemas/flag-name.js';
 
 export interface Candidate {
@@ -77,10 +78,15 @@ export const VALUES_BY_FLAG: Readonly<Partial<Record<FlagName, FlagValueReader>>
   '--profile': (_line, sources) => sources.profiles().names.map((value) => ({ value })),
   '--require-scope': () => SCOPES.map((value) => ({ value })),
   '--status': (line, sources) => {
+    // An aimed fault's --status is an HTTP status: those of the spec's error table.
+    if (line.command?.path.join(' ') === 'sandbox faults') return Object.entries(FAULT_STATUS_DEFAULTS).map(([value, { code }]) => ({ value, description: code }));
     // Names for statuses 4 and 5 come only from a cached reference answer; events take 0–3.
     const events = line.command?.path.join(' ') === 'events add';
     return named({ ...cachedNames(line, sources, 'status'), ...STATUS_NAMES }, events ? 3 : 5);
   },
+  '--route': () => ROUTES.map((r) => ({ value: r.name, description: `${r.method} ${r.path}` })),
+  '--method': () => HTTP_METHODS.map((value) => ({ value })),
+  '--path': () => routePaths(),
   '--outcome': () => named(OUTCOME_NAMES),
   '--reason': () => named(REASON_NAMES),
   '--delivered-location-type': (line, sources) => codes(cachedNames(line, sources, 'location_type')),

@@ -1,6 +1,6 @@
 /** `sandbox …`: plain data; src/commands/loaders.ts names the module that runs each. */
 import { command } from './definition.js';
-import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
+import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED, FAULT_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
 
 export const sandboxCommands = {
   sandboxServe: command({
@@ -81,6 +81,37 @@ export const sandboxCommands = {
       limit: { type: 'int', flags: '--limit <n>', description: 'only the latest n requests (then, with --follow, the new ones)', min: 1 },
     },
     examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
+  }),
+  sandboxFaults: command({
+    path: ['sandbox', 'faults'],
+    args: '[action] [id]',
+    summary: 'Aim faults at requests of a running sandbox, or change its fault rates (add, list, remove, clear, rates)',
+    flags: {
+      route: { type: 'string', flags: '--route <name>', description: 'add: aim at this API route, e.g. attempts.create' },
+      method: { type: 'string', flags: '--method <method>', description: 'add: aim at this method (with --path)' },
+      path: { type: 'string', flags: '--path <path>', description: 'add: aim at this exact path, no query string' },
+      org: { type: 'string', flags: '--org <id>', description: 'add: only requests with a key of this organisation' },
+      status: { type: 'int', flags: '--status <code>', description: 'add: answer this status (400-599) with an error envelope, the request not carried out', min: 400, max: 599 },
+      code: { type: 'string', flags: '--code <code>', description: "add: the envelope's error code (default: the status's own)" },
+      message: { type: 'string', flags: '--message <text>', description: "add: the envelope's message" },
+      retryAfter: { type: 'int', flags: '--retry-after <s>', description: 'add: Retry-After of the answer; rates: of an injected 503 (0-3600)', min: 0, max: 3600 },
+      latency: { type: 'string', flags: '--latency <duration>', description: 'add, rates: wait before answering, e.g. 200ms or 2s (at most 10m)' },
+      drop: { type: 'bool', flags: '--drop', description: 'add: carry the request out, then close the connection unanswered', conflicts: ['status'] },
+      dropBefore: { type: 'bool', flags: '--drop-before', description: 'add: close the connection unanswered, the request not carried out', conflicts: ['status', 'drop'] },
+      times: { type: 'int', flags: '--times <n>', description: 'add: only the next n matching requests (default: until removed)', min: 1, max: 1_000_000 },
+      failRate: { type: 'string', flags: '--fail-rate <p>', description: 'rates: share of requests answered 500/503 (0-1)' },
+      dropRate: { type: 'string', flags: '--drop-rate <p>', description: 'rates: share of requests carried out, then cut (0-1)' },
+    },
+    argValues: { 0: { name: 'Actions (without one: list)', values: FAULT_ACTIONS_DESCRIBED } },
+    examples: [
+      'parcels sandbox faults add --route attempts.create --status 503 --times 1',
+      'parcels sandbox faults add --method GET --path /deliveries/v1/parcels/<id> --latency 2s',
+      'parcels sandbox faults add --route parcels.create --org demo --drop --times 1',
+      'parcels sandbox faults',
+      'parcels sandbox faults rates --fail-rate 0.1 --latency 200ms',
+      'parcels sandbox faults remove flt_1',
+      'parcels sandbox faults clear',
+    ],
   }),
   sandboxUi: command({
     path: ['sandbox', 'ui'],

@@ -11,7 +11,7 @@ import { formatCell, formatContext } from './format.js';
 import type { CodeNames, FormatContext } from './format.js';
 import { jsonText } from './json.js';
 import type { OutputFormat } from './output-format.js';
-import { closest } from './did-you-mean.js';
+import { closest } from '../schemas/did-you-mean.js';
 import { sanitize, sanitizeLines } from './sanitize.js';
 import { shellQuote } from '../hint/shell.js';
 import { batches, iteratorOf } from './batches.js';

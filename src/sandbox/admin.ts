@@ -1,5 +1,5 @@
 /**
- * The admin route, /_sandbox/v1/…: the test clock, scenario assignment and the request log. It is
+ * The admin route, /_sandbox/v1/…: the test clock, scenario assignment, the request log and faults. It is
  * no part of the API: authenticated with the sandbox's admin token (never a customer key), not
  * counted in usage, not logged, exempt from faults and rate limits.
  */
@@ -18,6 +18,9 @@ import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
 import { SandboxError, badRequest, validationError } from './errors.js';
 import { sha256 } from './hash.js';
+import type { Faults } from './faults/index.js';
+import { faultFailure, faultRoute } from './faults/admin.js';
+import { FaultError } from './faults/rules.js';
 import type { RequestLog } from './requestlog.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
 import { UnknownScenarioError } from './scenarios/engine.js';
@@ -34,6 +37,7 @@ export interface AdminDeps {
   testClock: TestClock;
   scenarios: ScenarioEngine;
   log: RequestLog;
+  faults: Faults;
   keys: KeyLookup;
   /** The admin token; undefined when the admin route is disabled (non-loopback listener, no explicit token). */
   token: () => string | undefined;
@@ -161,6 +165,12 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
       return { status: 200, data: await logPage(query, d) };
     case 'sandbox.inspector.login':
       return { status: 201, data: d.inspectorLogin() };
+    case 'sandbox.faults.list':
+    case 'sandbox.faults.add':
+    case 'sandbox.faults.clear':
+    case 'sandbox.fault.remove':
+    case 'sandbox.faults.rates':
+      return faultRoute(match.route.name, req, params, d.faults, readBody);
     // The proof is asked without credentials (handleAdmin answers it first); anything else is no admin route.
     case 'sandbox.proof':
     case undefined:
@@ -189,6 +199,7 @@ export function adminFailure(err: unknown): SandboxResponse {
   if (err instanceof ClientGoneError) return errorResponse(badRequest('client_disconnected', err.message));
   if (err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'unknown_scenario', err.message));
   if (err instanceof ClockError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
+  if (err instanceof FaultError) return errorResponse(faultFailure(err));
   if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
   return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
 }

@@ -5,8 +5,8 @@ import { KeyRing, recognises } from './auth.js';
 import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
-import type { FaultOptions } from './faults.js';
-import { Faults } from './faults.js';
+import type { FaultOptions } from './faults/index.js';
+import { Faults } from './faults/index.js';
 import { buildHandlers } from './handlers/index.js';
 import type { HealthDeps, Readiness } from './health.js';
 import { healthResponse } from './health.js';
@@ -90,6 +90,8 @@ export interface App {
   readonly testClock: TestClock;
   readonly scenarios: ScenarioEngine;
   readonly log: RequestLog;
+  /** The fault rates and the aimed faults, changed at run time. */
+  readonly faults: Faults;
   /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
   inspectorLogin(): string | undefined;
   /**
@@ -177,9 +179,9 @@ export function createApp(opts: AppOptions = {}): App {
     const { code, expiresInS } = access.issueCode();
     return { path: inspectorLoginPath(code), expires_in_s: expiresInS };
   };
-  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
+  const admin: AdminDeps = { repo, testClock, scenarios, log, faults, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
-  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
+  const responder = new Responder(clock, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
   const stopNotice = new StopNotice(closing);
 
@@ -248,6 +250,7 @@ export function createApp(opts: AppOptions = {}): App {
     testClock,
     scenarios,
     log,
+    faults,
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res, route = ownRoute(req)) {
       if (route === 'health') answerHealth(req, res);

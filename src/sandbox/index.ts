@@ -5,23 +5,24 @@
 import { randomBytes } from 'node:crypto';
 import type { AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
-import type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
-import type { FaultOptions } from './faults.js';
+import type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+import type { FaultOptions } from './faults/index.js';
 import type { LogSink } from './log-file.js';
 import { LogFileWriter } from './log-file.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import type { ServerLimits } from './server.js';
-import { DEFAULT_LIMITS, listen } from './server.js';
+import { listen } from './server.js';
 import { isLoopbackHost, unbracketed } from '../schemas/host.js';
 
 export { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, validateSeed } from './seed.js';
 export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation } from './seed.js';
-export type { FaultOptions } from './faults.js';
+export type { FaultOptions } from './faults/index.js';
+export { FaultError } from './faults/index.js';
 export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
 export type { TrackingOptions } from './app.js';
-export type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
 export { UnknownScenarioError } from './scenarios/engine.js';
 export type { ScenarioFile } from './scenarios/file.js';
 export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarios/file.js';
@@ -120,6 +121,22 @@ export interface RunningSandbox {
   inspectorLink(): string | undefined;
   /** The request log: entries after `after` (oldest first), bodies only when asked. */
   logs(opts?: { after?: number; bodies?: boolean }): LogEntry[];
+  faults: SandboxFaultControl;
+}
+
+/**
+ * Faults at run time (docs/sandbox.md, "Faults"): the same shapes as the admin route's
+ * `/_sandbox/v1/faults`. A refused change throws FaultError (its `issues` name each field and rule).
+ */
+export interface SandboxFaultControl {
+  /** Aims a fault at the matching requests: the next `times` of them, or until removed. */
+  add(input: FaultRuleInput): FaultRule;
+  list(): FaultList;
+  /** Throws FaultError `fault_not_found` for an unknown id. */
+  remove(id: string): { removed: FaultRule };
+  /** Removes every aimed fault and sets every rate to 0; answers how many aimed faults went. */
+  clear(): { removed: number };
+  setRates(change: Partial<FaultRates>): FaultRates;
 }
 
 /** An explicit token, else a random one on a loopback listener, else none (admin route off). */
@@ -137,12 +154,6 @@ function toEpochMs(time: number | Date | string): number {
   return Date.parse(time);
 }
 
-/** A socket waiting out the latency fault is silent, not idle: the idle timeout is kept longer than the delay. */
-function idleOutlastsLatency(limits: ServerLimits, latencyMs: number): ServerLimits {
-  const idle = limits.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs;
-  return latencyMs < idle ? limits : { ...limits, idleTimeoutMs: latencyMs + 1000 };
-}
-
 /**
  * Starts the sandbox and resolves once it listens and `beforeReady` is done (health then answers 200).
  * Rejects with SeedError (bad seed) or PortInUseError.
@@ -155,7 +166,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const logFile = opts.logStream === undefined ? undefined : new LogFileWriter(app.log, opts.logStream);
   let listening;
   try {
-    listening = await listen(app, host, opts.port ?? 0, idleOutlastsLatency(opts.limits ?? {}, opts.faults?.latencyMs ?? 0), opts.allowedHosts);
+    listening = await listen(app, host, opts.port ?? 0, opts.limits, opts.allowedHosts);
   } catch (err) {
     app.close();
     // The error to tell is the listener's; the log file's own, if any, comes second.
@@ -214,5 +225,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       return path === undefined ? undefined : listening.url + path;
     },
     logs: (o = {}) => app.log.entries(o.after ?? 0, o.bodies ?? false),
+    faults: {
+      add: (input) => app.faults.add(input),
+      list: () => app.faults.list(),
+      remove: (id) => ({ removed: app.faults.rules.remove(id) }),
+      clear: () => ({ removed: app.faults.clear() }),
+      setRates: (change) => app.faults.setRates(change),
+    },
   };
 }

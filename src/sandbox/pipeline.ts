@@ -25,6 +25,10 @@ export interface Outcome {
   response: SandboxResponse;
   /** Destroy the connection instead of answering (drop fault, or the client is gone). */
   drop: boolean;
+  /** The injected fault that shaped the answer, for the request log (RequestState.fault). */
+  fault: string | null;
+  /** Wait this long before answering or dropping. */
+  latencyMs: number;
   /** The rate-limit decision for an authenticated request (RateLimit-* headers), if a limit applies. */
   rate: RateDecision | undefined;
   /** Sandbox data time (ms) the answer was made at. */
@@ -83,7 +87,7 @@ function failed(err: unknown): SandboxResponse {
 function outcome(d: PipelineDeps, s: RequestState, response: SandboxResponse): Outcome {
   const caller = s.caller;
   if (caller) d.usage.record({ orgId: caller.org.id, method: s.method, path: s.path, status: response.status, at: s.now });
-  return { response, drop: s.drop, rate: s.rate, nowMs: s.nowMs, request: logged(s) };
+  return { response, drop: s.drop, fault: s.fault, latencyMs: s.latencyMs, rate: s.rate, nowMs: s.nowMs, request: logged(s) };
 }
 
 function takeTime(s: RequestState, d: PipelineDeps): void {
@@ -109,9 +113,10 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  */
 export function runPipeline(req: IncomingMessage, d: PipelineDeps, arrival: Arrival): Outcome | Promise<Outcome> {
   const url = req.url ?? '/';
+  const latencyMs = d.faults.rates.latencyMs;
   const s: RequestState = {
     req, method: req.method ?? 'GET', url, path: url, rawQuery: '', route: undefined, handler: undefined,
-    caller: undefined, drop: false, rate: undefined, params: NO_PARAMS, query: NO_QUERY, bytes: undefined, body: undefined,
+    caller: undefined, drop: false, fault: latencyMs > 0 ? 'latency' : null, latencyMs, rate: undefined, params: NO_PARAMS, query: NO_QUERY, bytes: undefined, body: undefined,
     idempotencyKey: undefined, nowMs: arrival.nowMs, now: Math.floor(arrival.nowMs / 1000), elapsedMs: arrival.elapsedMs,
   };
   try {
@@ -143,7 +148,7 @@ export function runPipeline(req: IncomingMessage, d: PipelineDeps, arrival: Arri
     (err: unknown) => {
       takeTime(s, d);
       // A client that left mid-body is not a request the API answered: no usage row, no answer.
-      if (err instanceof ClientGoneError) return { response: failed(badRequest('client_disconnected', err.message)), drop: true, rate: s.rate, nowMs: s.nowMs, request: logged(s) };
+      if (err instanceof ClientGoneError) return { response: failed(badRequest('client_disconnected', err.message)), drop: true, fault: null, latencyMs: 0, rate: s.rate, nowMs: s.nowMs, request: logged(s) };
       return outcome(d, s, failed(err));
     },
   );

@@ -24,7 +24,6 @@ export class Responder {
 
   constructor(
     private readonly clock: SandboxClock,
-    private readonly latencyMs: number,
     private readonly log: RequestLog,
     private readonly dateDriftSPerHour: number,
     /** How the test clock was changed (TestClock.changed), sent as the Parcels-Test-Clock header; never for the drift fault. */
@@ -89,6 +88,7 @@ export class Responder {
       code: errorCode(response),
       replay: response.headers['Idempotent-Replayed'] === 'true',
       latency_ms: Math.round((this.clock.elapsedMs() - startedMs) * 100) / 100,
+      fault: out.fault,
       requestBody: keepBody(request.body),
       responseBody: out.drop ? undefined : keepBody(response.body),
     });
@@ -104,13 +104,25 @@ export class Responder {
       }
       this.record(out, startedMs);
     };
-    if (this.latencyMs > 0) setTimeout(() => write(this.clock.nowMs()), this.latencyMs);
-    else write(out.nowMs);
+    if (out.latencyMs <= 0) {
+      write(out.nowMs);
+      return;
+    }
+    // A socket waiting out the latency is silent, not idle: its idle timeout (server.ts) is stretched
+    // past the wait, and back once the wait is over. The latency is bounded (FAULT_LIMITS.latencyMs).
+    const socket = req.socket;
+    const idleMs = socket.timeout ?? 0;
+    if (idleMs > 0 && out.latencyMs >= idleMs) socket.setTimeout(out.latencyMs + idleMs);
+    // Unreferenced: a closed sandbox's pending delay keeps no process alive.
+    setTimeout(() => {
+      if (idleMs > 0 && out.latencyMs >= idleMs) socket.setTimeout(idleMs);
+      write(this.clock.nowMs());
+    }, out.latencyMs).unref();
   }
 
   /** An answer of the sandbox's own routes (admin, health): no latency, not logged. */
   answerOwn(req: IncomingMessage, res: ServerResponse, response: SandboxResponse): void {
-    const out: Outcome = { response, drop: false, rate: undefined, nowMs: this.clock.nowMs(), request: { method: '', path: '', query: '', route: null, org: null, authorized: false, rawHeaders: [], body: undefined } };
+    const out: Outcome = { response, drop: false, fault: null, latencyMs: 0, rate: undefined, nowMs: this.clock.nowMs(), request: { method: '', path: '', query: '', route: null, org: null, authorized: false, rawHeaders: [], body: undefined } };
     try {
       this.send(req, res, out, out.nowMs);
     } catch (err) {

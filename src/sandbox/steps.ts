@@ -12,8 +12,9 @@ import { validate } from '../schemas/validate.js';
 import type { Caller, KeyLookup } from './auth.js';
 import { authenticate } from './auth.js';
 import type { SandboxResponse } from './envelope.js';
+import type { ErrorStatus } from './errors.js';
 import { SandboxError, badRequest } from './errors.js';
-import type { Faults } from './faults.js';
+import type { Faults } from './faults/index.js';
 import type { Deps, RouteHandler } from './handlers/types.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
 import type { RateLimitSpec } from './seed.js';
@@ -46,6 +47,10 @@ export interface RequestState {
   handler: RouteHandler | undefined;
   caller: Caller | undefined;
   drop: boolean;
+  /** The injected fault that shapes the answer (an aimed fault's id, `fail_rate`, `drop_rate`, `latency`), for the request log. */
+  fault: string | null;
+  /** Wait this long before answering (the rates' latency, or an aimed fault's). */
+  latencyMs: number;
   rate: RateDecision | undefined;
   params: Record<string, string>;
   query: ReadonlyMap<string, string>;
@@ -80,14 +85,30 @@ const routeStep: Step = (s, d) => {
   s.handler = d.handlers[match.route.name];
 };
 
-/** Injected faults: answer 500/503 before anything runs, or mark the request to be dropped. */
+/** The organisation of the request's key, or null: asked only by a fault aimed at one organisation. */
+function orgOf(s: RequestState, d: PipelineDeps): string | null {
+  try {
+    return authenticate(d.keys, s.req.headers.authorization, s.now).org.id;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Injected faults, before authentication: an error answer (nothing runs), a request marked to be
+ * dropped (before or after it runs), or a latency. An aimed fault may answer any 4xx or 5xx a client
+ * must survive, beyond the spec's own statuses.
+ */
 const faultStep: Step = (s, d) => {
-  if (!d.faults.active) return;
-  const fault = d.faults.decide();
-  s.drop = fault.drop;
-  if (fault.fail === 500) throw new SandboxError(500, 'internal_error', 'injected fault: internal failure (nothing was changed)');
-  if (fault.fail === 503) {
-    throw new SandboxError(503, 'service_unavailable', 'injected fault: service unavailable (nothing was changed)', undefined, undefined, { 'Retry-After': String(d.faults.retryAfterS) });
+  if (d.faults.quiet) return;
+  const verdict = d.faults.decide({ route: (s.route as RouteSpec).name, method: s.method, path: s.path, org: () => orgOf(s, d) });
+  if (verdict.kind === 'none') return;
+  s.fault = verdict.fault;
+  s.latencyMs = verdict.latencyMs;
+  s.drop = verdict.drop;
+  if (verdict.kind === 'answer') {
+    const headers = verdict.retryAfterS === undefined ? undefined : { 'Retry-After': String(verdict.retryAfterS) };
+    throw new SandboxError(verdict.status as ErrorStatus, verdict.code, verdict.message, undefined, undefined, headers);
   }
 };
 

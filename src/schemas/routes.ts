@@ -72,11 +72,16 @@ export type AdminRouteName =
   | 'sandbox.scenario.assign'
   | 'sandbox.logs.list'
   | 'sandbox.inspector.login'
+  | 'sandbox.faults.list'
+  | 'sandbox.faults.add'
+  | 'sandbox.faults.clear'
+  | 'sandbox.fault.remove'
+  | 'sandbox.faults.rates'
   | 'sandbox.proof';
 
 export interface AdminRouteSpec {
   readonly name: AdminRouteName;
-  readonly method: Method;
+  readonly method: Method | 'PUT' | 'DELETE';
   /** Path template; `{action}` and `{id}` are single path segments. */
   readonly path: string;
 }
@@ -92,6 +97,11 @@ export const ADMIN_ROUTES: readonly AdminRouteSpec[] = [
   { name: 'sandbox.scenario.assign', method: 'POST', path: '/_sandbox/v1/parcels/{id}/scenario' },
   { name: 'sandbox.logs.list', method: 'GET', path: '/_sandbox/v1/logs' },
   { name: 'sandbox.inspector.login', method: 'POST', path: '/_sandbox/v1/ui/login' },
+  { name: 'sandbox.faults.list', method: 'GET', path: '/_sandbox/v1/faults' },
+  { name: 'sandbox.faults.add', method: 'POST', path: '/_sandbox/v1/faults' },
+  { name: 'sandbox.faults.clear', method: 'DELETE', path: '/_sandbox/v1/faults' },
+  { name: 'sandbox.fault.remove', method: 'DELETE', path: '/_sandbox/v1/faults/{id}' },
+  { name: 'sandbox.faults.rates', method: 'PUT', path: '/_sandbox/v1/faults/rates' },
   { name: 'sandbox.proof', method: 'GET', path: '/_sandbox/v1/proof' },
 ];
 

@@ -69,6 +69,8 @@ export interface LogEntry {
   replay: boolean;
   /** Time from the request's arrival to its answer, in milliseconds. */
   latency_ms: number;
+  /** The injected fault that shaped the answer: an aimed fault's id (`flt_3`), or `fail_rate`, `drop_rate`, `latency`; null when none. */
+  fault: string | null;
   /** With the bodies: the request's headers (names in lower case, Authorization left out). */
   headers?: Record<string, string>;
   request_body?: string;
@@ -90,3 +92,86 @@ export interface InspectorLogin {
   path: string;
   expires_in_s: number;
 }
+
+/**
+ * An aimed fault (`POST /_sandbox/v1/faults`): which requests it matches (a route name, or a method
+ * with an exact path; optionally an organisation), and what they get instead: an error status with
+ * an envelope, a latency, or a dropped connection; for the next `times` of them, or until removed.
+ */
+export interface FaultRuleInput {
+  /** An API route name, e.g. `attempts.create` (src/schemas/routes.ts). */
+  route?: string;
+  method?: string;
+  /** An exact path as sent, without the query string. */
+  path?: string;
+  /** Only requests whose key belongs to this organisation. */
+  org?: string;
+  /** Answer this status (400..599) with an error envelope, the request not carried out. */
+  status?: number;
+  /** The envelope's code; default: the status's own (FAULT_STATUS_DEFAULTS). */
+  code?: string;
+  message?: string;
+  /** Retry-After of the answer, in seconds; a 503 or 429 without one takes the rates' retry_after_s. */
+  retry_after_s?: number;
+  /** Wait this long before answering (or dropping); instead of the rates' latency. */
+  latency_ms?: number;
+  /** Close the connection unanswered: after the request is carried out (committed), or before with `drop_before`. */
+  drop?: true;
+  /** With `drop`: the request is not carried out (nothing changes). */
+  drop_before?: true;
+  /** How many matching requests get the fault (whole, >= 1); omitted: until removed. */
+  times?: number;
+}
+
+/** An aimed fault as the sandbox keeps it. */
+export interface FaultRule extends FaultRuleInput {
+  /** `flt_1`, `flt_2`, … */
+  id: string;
+  /** Matching requests still to get the fault; null: until removed. A spent rule (0) stays listed until removed or cleared. */
+  remaining: number | null;
+  /** Requests that got the fault so far. */
+  hits: number;
+}
+
+/** The dice of the fault rates: every routed request, whatever it is. */
+export interface FaultRates {
+  /** Share (0..1) answered 500 or 503, not carried out. */
+  fail_rate: number;
+  /** Share (0..1) carried out, then the connection closed unanswered. */
+  drop_rate: number;
+  /** Delay before every answer, in milliseconds. */
+  latency_ms: number;
+  /** Retry-After of an injected 503 (and of an aimed 503 or 429 without its own), in seconds. */
+  retry_after_s: number;
+}
+
+/** `GET /_sandbox/v1/faults`. */
+export interface FaultList {
+  rules: FaultRule[];
+  rates: FaultRates;
+}
+
+/** The bounds of faults, checked by the admin route, the library and the CLI alike. */
+export const FAULT_LIMITS = {
+  /** Aimed faults kept at once (spent ones are let go first when a new one needs the room). */
+  rules: 100,
+  latencyMs: 600_000,
+  times: 1_000_000,
+  retryAfterS: 3600,
+  /** Characters of a code, a message, a path or an organisation id. */
+  text: 2048,
+} as const;
+
+/** The envelope of an aimed status without its own code and message: the spec's error table (section 7). */
+export const FAULT_STATUS_DEFAULTS: Readonly<Record<number, { code: string; message: string }>> = {
+  400: { code: 'invalid_request', message: 'invalid request' },
+  401: { code: 'invalid_credentials', message: 'invalid or expired credentials' },
+  403: { code: 'insufficient_scope', message: 'missing permission or verification' },
+  404: { code: 'not_found', message: 'resource not found' },
+  409: { code: 'conflict', message: 'conflict' },
+  412: { code: 'precondition_failed', message: 'stale or missing If-Match' },
+  422: { code: 'validation_failed', message: 'validation failed' },
+  429: { code: 'rate_limited', message: 'rate limit exceeded' },
+  500: { code: 'internal_error', message: 'internal failure' },
+  503: { code: 'service_unavailable', message: 'service unavailable' },
+};

@@ -22,3 +22,12 @@ export const CLOCK_ACTIONS_DESCRIBED = {
   resume: 'let a frozen clock run again',
   speed: 'run the clock n times real time, e.g. 600',
 } as const;
+
+/** The actions of `parcels sandbox faults` (the admin route's /_sandbox/v1/faults). */
+export const FAULT_ACTIONS_DESCRIBED = {
+  list: 'the aimed faults and the rates',
+  add: 'aim a fault: --route or --method and --path; --status, --drop or --latency',
+  remove: 'remove an aimed fault by its id, e.g. flt_1',
+  clear: 'remove every aimed fault and set every rate to 0',
+  rates: 'change the rates: --fail-rate, --drop-rate, --latency, --retry-after',
+} as const;

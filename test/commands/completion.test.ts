@@ -97,6 +97,11 @@ describe('parcels __complete', () => {
     expect(await complete(dir, ['attempts', 'add', 'x', '--reason', 'no_'])).toBe('no_reason\tcode 0\nno_access\tcode 3\nno_time\tcode 6\n');
     expect(await complete(dir, ['doctor', '--require-scope', 'deliveries:'])).toBe('deliveries:read\ndeliveries:write\n');
     expect(await complete(dir, ['-o', ''])).toBe('table\nwide\njson\nndjson\ncsv\n');
+    // An aimed fault's flags: HTTP statuses, route names, methods and paths of the spec's table.
+    expect(await complete(dir, ['sandbox', 'faults', 'add', '--status', '50'])).toBe('500\tinternal_error\n503\tservice_unavailable\n');
+    expect(await complete(dir, ['sandbox', 'faults', 'add', '--route', 'attempts.'])).toBe('attempts.list\tGET /deliveries/v1/parcels/{id}/attempts\nattempts.create\tPOST /deliveries/v1/parcels/{id}/attempts\n');
+    expect(await complete(dir, ['sandbox', 'faults', 'add', '--method', 'P'])).toBe('POST\nPATCH\n');
+    expect(await complete(dir, ['sandbox', 'faults', 're'])).toBe('remove\tremove an aimed fault by its id, e.g. flt_1\n');
     expect(await complete(dir, ['oracle', ''])).toBe('activity\taggregated activity (events and attempts)\nplanned\taggregated planned deliveries (time slots)\ncoverage\tcoverage metadata: countries, postcode areas, couriers\n');
     expect(await complete(dir, ['config', 'set', 'output', 'n'])).toBe('ndjson\n');
     expect(await complete(dir, ['config', 'get', ''])).toBe(`${SETTABLE_KEYS.join('\n')}\n`);

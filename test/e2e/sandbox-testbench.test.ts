@@ -60,7 +60,7 @@ describe('sandbox serve with the test bench', () => {
     const port = new URL(url).port;
     const file = join(dir, `sandbox-admin-${port}.token`);
     await err.until((t) => t.includes('Press Ctrl-C'));
-    expect(err.text()).toContain(`Admin token (for parcels sandbox clock, simulate, logs) in ${file}\n`);
+    expect(err.text()).toContain(`Admin token (for parcels sandbox clock, simulate, logs, faults) in ${file}\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     try {
       const clock = await parcels(['sandbox', 'clock', '--json', '--base-url', url], { env });

@@ -55,7 +55,7 @@ describe('the request log keeps no key in any encoding, nor half of one', () => 
     const log = new RequestLog(counting);
     const entry = (): LogInput => ({
       atMs: 0, method: 'GET', path: `/p/${KEY_A}`, query: '', rawHeaders: ['Host', 'localhost'], route: null, org: null, authorization: null,
-      status: 200, code: null, replay: false, latency_ms: 1, requestBody: undefined, responseBody: keepBody('{"data":{}}'),
+      status: 200, code: null, replay: false, latency_ms: 1, fault: null, requestBody: undefined, responseBody: keepBody('{"data":{}}'),
     });
     for (let i = 0; i < 100; i++) log.add(entry());
     expect(calls).toBe(0);

@@ -177,7 +177,7 @@ describe('host forms', () => {
     const mapped = await serve(['--host', '::ffff:127.0.0.1'], { PARCELS_CONFIG_DIR: dir });
     try {
       expect(mapped.url).toMatch(/^http:\/\/\[::ffff:127\.0\.0\.1\]:\d+$/);
-      expect(mapped.stderr()).toContain(`Admin token (for parcels sandbox clock, simulate, logs) in ${adminTokenFile({ PARCELS_CONFIG_DIR: dir }, Number(new URL(mapped.url).port))}`);
+      expect(mapped.stderr()).toContain(`Admin token (for parcels sandbox clock, simulate, logs, faults) in ${adminTokenFile({ PARCELS_CONFIG_DIR: dir }, Number(new URL(mapped.url).port))}`);
       const clock = await runCli(['sandbox', 'clock', '--json', '--base-url', mapped.url], { env: { PARCELS_CONFIG_DIR: dir } });
       expect(clock.code, clock.stderr).toBe(0);
       expect(JSON.parse(clock.stdout)).toMatchObject({ speed: 1 });

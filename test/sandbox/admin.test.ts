@@ -130,10 +130,10 @@ describe('the request log', () => {
       await call(s.url, 'GET', '/_sandbox/v1/logs', { key: s.adminToken as string });
       const entries = s.logs();
       expect(entries.map(({ latency_ms, at, ...rest }) => (expect(latency_ms).toBeGreaterThanOrEqual(0), expect(at).toMatch(/^\d{4}-/), rest))).toEqual([
-        { seq: 1, method: 'POST', path: '/deliveries/v1/parcels', query: null, route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: false },
-        { seq: 2, method: 'POST', path: '/deliveries/v1/parcels', query: null, route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: true },
-        { seq: 3, method: 'GET', path: '/deliveries/v1/parcels/nope', query: null, route: 'parcels.get', org: 'org_a', authorization: 'Bearer [redacted]', status: 400, code: 'invalid_path_parameter', replay: false },
-        { seq: 4, method: 'GET', path: '/account/v1/couriers', query: null, route: 'couriers.list', org: null, authorization: null, status: 401, code: 'missing_credentials', replay: false },
+        { seq: 1, method: 'POST', path: '/deliveries/v1/parcels', query: null, route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: false, fault: null },
+        { seq: 2, method: 'POST', path: '/deliveries/v1/parcels', query: null, route: 'parcels.create', org: 'org_a', authorization: 'Bearer [redacted]', status: 201, code: null, replay: true, fault: null },
+        { seq: 3, method: 'GET', path: '/deliveries/v1/parcels/nope', query: null, route: 'parcels.get', org: 'org_a', authorization: 'Bearer [redacted]', status: 400, code: 'invalid_path_parameter', replay: false, fault: null },
+        { seq: 4, method: 'GET', path: '/account/v1/couriers', query: null, route: 'couriers.list', org: null, authorization: null, status: 401, code: 'missing_credentials', replay: false, fault: null },
       ]);
       await call(s.url, 'GET', '/account/v1/couriers');
       const withBodies = s.logs({ bodies: true });
@@ -196,7 +196,7 @@ describe('request log bodies', () => {
       const answered: Array<[string, number]> = [];
       for (const route of ADMIN_ROUTES) {
         const path = routePath(route.name, params) + (route.name === 'sandbox.proof' ? '?nonce=abcdefghijklmnopqrstuvwx' : '');
-        const body = route.method === 'POST' ? (route.name === 'sandbox.scenario.assign' ? { scenario: 'no-such-scenario' } : {}) : undefined;
+        const body = route.method === 'POST' || route.method === 'PUT' ? (route.name === 'sandbox.scenario.assign' ? { scenario: 'no-such-scenario' } : {}) : undefined;
         answered.push([route.name, (await call(s.url, route.method, path, { key: token, ...(body === undefined ? {} : { body }) })).status]);
       }
       expect(answered).toEqual([
@@ -207,6 +207,11 @@ describe('request log bodies', () => {
         ['sandbox.scenario.assign', 422],
         ['sandbox.logs.list', 200],
         ['sandbox.inspector.login', 201],
+        ['sandbox.faults.list', 200],
+        ['sandbox.faults.add', 422],
+        ['sandbox.faults.clear', 200],
+        ['sandbox.fault.remove', 404],
+        ['sandbox.faults.rates', 200],
         ['sandbox.proof', 200],
       ]);
       const unknown = await call(s.url, 'POST', '/_sandbox/v1/clock/rewind', { key: token, body: {} });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, startSandbox, validateSeed } from '../../src/sandbox/index.js';
-import { mulberry32 } from '../../src/sandbox/faults.js';
+import { mulberry32 } from '../../src/sandbox/faults/rates.js';
 import { PARCEL, TEST_SEED, call, newKey, nowS } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-faults-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScenarioFileError, loadScenarioFile, manualTime, parseScenarioFile, startSandbox } from '../../src/sandbox/index.js';
-import { mulberry32 } from '../../src/sandbox/faults.js';
+import { mulberry32 } from '../../src/sandbox/faults/rates.js';
 import { resolvePlan } from '../../src/sandbox/scenarios/plan.js';
 import { BUILTIN_SCENARIOS } from '../../src/sandbox/scenarios/builtin.js';
 import { TEST_SEED, call, createParcel } from './helpers.js';

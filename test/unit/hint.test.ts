@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest } from '../../src/io/did-you-mean.js';
+import { closest } from '../../src/schemas/did-you-mean.js';
 import type { CommandDefinition } from '../../src/definitions/definition.js';
 import { otherCommand, sameCommand, tokenize, typedFlag } from '../../src/hint/hint.js';
 import { shellQuote } from '../../src/hint/shell.js';

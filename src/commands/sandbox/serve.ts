@@ -4,6 +4,7 @@ import { otherCommand } from '../../hint/hint.js';
 import { writeOut } from '../../io/streams.js';
 import { timeText } from '../../schemas/time-text.js';
 import { UsageError } from '../../errors.js';
+import { shareFlag } from '../../args/share.js';
 import { defineCommand } from '../../command-kit/types.js';
 import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { ADMIN_TOKEN_ENV, adminTokenFile, readTokenFile, writeAdminToken, removeAdminToken } from '../../config/admin-token.js';
@@ -58,13 +59,6 @@ function fileUsageError(err: { heading: string; problems: readonly { field: stri
   return new UsageError(err.problems.length === 0 ? err.heading : `${err.heading}:`, flag, undefined, err.problems);
 }
 
-function rate(value: string | undefined, flag: ServeFlag): number | undefined {
-  if (value === undefined) return undefined;
-  const p = Number(value);
-  if (value.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${flag} must be a number from 0 to 1 (got "${value}")`, flag);
-  return p;
-}
-
 function speedOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -74,9 +68,9 @@ function speedOf(value: string | undefined): number | undefined {
 
 function trackingOf(flags: { duplicateRate?: string; lateRate?: string; reorderRate?: string; dateDrift?: number }): ServeOptions['tracking'] {
   const tracking = {
-    duplicateRate: rate(flags.duplicateRate, '--duplicate-rate'),
-    lateRate: rate(flags.lateRate, '--late-rate'),
-    reorderRate: rate(flags.reorderRate, '--reorder-rate'),
+    duplicateRate: shareFlag(flags.duplicateRate, '--duplicate-rate'),
+    lateRate: shareFlag(flags.lateRate, '--late-rate'),
+    reorderRate: shareFlag(flags.reorderRate, '--reorder-rate'),
     dateDriftSPerHour: flags.dateDrift,
   };
   return Object.values(tracking).every((v) => v === undefined) ? undefined : tracking;
@@ -131,8 +125,8 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       db: flags.db,
       seed: flags.seed,
       latencyMs: flags.latency,
-      failRate: rate(flags.failRate, '--fail-rate'),
-      dropRate: rate(flags.dropRate, '--drop-rate'),
+      failRate: shareFlag(flags.failRate, '--fail-rate'),
+      dropRate: shareFlag(flags.dropRate, '--drop-rate'),
       faultSeed: flags.faultSeed,
       faultRetryAfter: flags.faultRetryAfter,
       clockOffset: flags.clockOffset,
@@ -215,7 +209,7 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
     if (sandbox.adminToken === undefined) {
       await renderMessage(ctx.io, 'Admin route (clock, scenarios, logs) off: not a loopback address; give an admin token with PARCELS_SANDBOX_ADMIN_TOKEN or --admin-token-file', 'warn');
     } else if (tokenFile !== undefined) {
-      await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs) in ${tokenFile}`, 'info');
+      await renderMessage(ctx.io, `Admin token (for parcels sandbox clock, simulate, logs, faults) in ${tokenFile}`, 'info');
     }
     await renderMessage(ctx.io, clockLine(sandbox.clock.status(), ctx.io.timeZone), 'info');
     const inspector = sandbox.inspectorLink();

@@ -4,7 +4,7 @@ import type { sandboxCommands } from '../../definitions/sandbox.js';
 import { defineCommand } from '../../command-kit/types.js';
 import { sandboxAdmin } from '../../sandbox-admin.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { didYouMean } from '../../io/did-you-mean.js';
+import { didYouMean } from '../../schemas/did-you-mean.js';
 import type { ScenarioRunView } from '../../schemas/sandbox-admin.js';
 
 export interface SimulateOptions {

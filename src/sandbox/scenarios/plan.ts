@@ -1,4 +1,4 @@
-import { mulberry32 } from '../faults.js';
+import { mulberry32 } from '../faults/rates.js';
 import type { PlannedStep } from '../store/types.js';
 import type { ScenarioStep, TrackingFaultOptions } from './types.js';
 
