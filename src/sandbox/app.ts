@@ -179,7 +179,7 @@ export function createApp(opts: AppOptions = {}): App {
   };
   const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
-  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
+  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed(), () => opts.time?.wallMs() ?? Date.now());
   let closed = false;
   const stopNotice = new StopNotice(closing);
 

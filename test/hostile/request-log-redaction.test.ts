@@ -35,13 +35,14 @@ describe('the request log keeps no key in any encoding, nor half of one', () => 
         for (const secret of [KEY_A, KEY_B, ADMIN]) expect(view).not.toContain(secret);
         expect(view).not.toContain(KEY_B.slice(0, 12));
       }
-      const entries = logs.body.data.entries as { path: string; query: string | null; headers: Record<string, string>; request_body?: string }[];
+      const entries = logs.body.data.entries as { path: string; query: string | null; query_params: Record<string, string>; headers: Record<string, string>; request_body?: unknown }[];
       expect(entries[0]?.path).toBe('/deliveries/v1/parcels/[redacted]');
       expect(entries[0]?.query).toBe('cursor=[redacted]&courier=[redacted]');
+      expect(entries[0]?.query_params).toEqual({ cursor: '[redacted]', courier: '[redacted]' });
       expect(entries[1]?.headers['x-note']).toBe('sent [redacted]');
       expect(entries[1]?.headers['x-other']).toBe('[redacted]');
       expect(entries[1]?.headers.authorization).toBeUndefined();
-      expect(entries[2]?.request_body).toBe('{"courier":"[redacted]","country":"NL","postal_code":"1234AB","number":"[redacted]"}');
+      expect(entries[2]?.request_body).toEqual({ courier: '[redacted]', country: 'NL', postal_code: '1234AB', number: '[redacted]' });
       expect(entries[3]?.request_body).toBe(`${lead}${' '.repeat(8192 - lead.length - 12)}… (${KEY_B.length + 2} more bytes)`);
     } finally {
       await s.close();
@@ -54,7 +55,7 @@ describe('the request log keeps no key in any encoding, nor half of one', () => 
     const counting = Object.assign(Object.create(redactor) as LogRedactor, { text: (t: string) => (calls++, redactor.text(t)) });
     const log = new RequestLog(counting);
     const entry = (): LogInput => ({
-      atMs: 0, method: 'GET', path: `/p/${KEY_A}`, query: '', rawHeaders: ['Host', 'localhost'], route: null, org: null, authorization: null,
+      atMs: 0, arrivedWallMs: 0, method: 'GET', path: `/p/${KEY_A}`, query: '', rawHeaders: ['Host', 'localhost'], route: null, org: null, authorization: null,
       status: 200, code: null, replay: false, latency_ms: 1, requestBody: undefined, responseBody: keepBody('{"data":{}}'),
     });
     for (let i = 0; i < 100; i++) log.add(entry());

@@ -120,8 +120,8 @@ describe('parcels sandbox logs', () => {
     expect(create).toMatchObject({ method: 'POST', path: '/deliveries/v1/parcels', status: 201, code: null, replay: false, authorization: 'Bearer [redacted]' });
     expect(create).not.toHaveProperty('request_body');
     const bodies = await runCli(['sandbox', 'logs', '--json', '--bodies'], { env: env() });
-    const withBody = (JSON.parse(bodies.stdout) as Array<Record<string, string>>).filter((e) => e.route === 'parcels.create').at(-1);
-    expect(JSON.parse(withBody?.response_body ?? '').data.entry_id).toBe(id);
+    const withBody = (JSON.parse(bodies.stdout) as Array<Record<string, unknown>>).filter((e) => e.route === 'parcels.create').at(-1);
+    expect(withBody?.response_body).toMatchObject({ data: { entry_id: id } });
     for (const r of [table, json, bodies]) expect(r.stdout + r.stderr).not.toContain(KEY_A);
   });
 });
