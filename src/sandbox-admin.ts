@@ -2,6 +2,8 @@ import type { Context } from './context.js';
 import { ApiError, NetworkError, UsageError } from './errors.js';
 import { isInspectorLoginPath } from './schemas/inspector.js';
 import { isRecord } from './schemas/record.js';
+import type { LogFilter } from './schemas/log-filter.js';
+import { logFilterQuery } from './schemas/log-filter.js';
 import type { ClockAction } from './schemas/sandbox-admin.js';
 import { prepareDefaultSandboxDb } from './config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
@@ -28,7 +30,7 @@ export interface SandboxAdmin {
   scenario(id: string): Promise<unknown>;
   simulate(id: string, scenario: string): Promise<unknown>;
   /** `waitMs` undefined: a one-time read; a number (0 for the first page): a follower's poll. */
-  logs(after: number, waitMs: number | undefined, bodies: boolean): Promise<LogPage>;
+  logs(after: number, waitMs: number | undefined, bodies: boolean, filter: LogFilter): Promise<LogPage>;
   /** A fresh one-time login link of the web inspector. */
   inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
   /** The longest a log request may wait for news without the request timing out, in ms. */
@@ -130,7 +132,7 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     scenario: (id) => data('sandbox.scenario.get', { params: { id } }),
     simulate: (id, scenario) => data('sandbox.scenario.assign', { params: { id }, body: { scenario } }),
     // A follower always sends `wait` (0 for its first page): a stopping sandbox waits for it.
-    logs: async (after, waitMs, bodies) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined } })) as LogPage,
+    logs: async (after, waitMs, bodies, filter) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined, ...logFilterQuery(filter) } })) as LogPage,
     inspectorLink: async () => ownInspectorLink(await data('sandbox.inspector.login', { body: {} }), baseUrl),
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
