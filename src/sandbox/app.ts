@@ -6,6 +6,7 @@ import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
 import type { FaultOptions } from './faults.js';
+import { answerFavicon } from './favicon.js';
 import { Faults } from './faults.js';
 import { buildHandlers } from './handlers/index.js';
 import type { HealthDeps, Readiness } from './health.js';
@@ -251,6 +252,7 @@ export function createApp(opts: AppOptions = {}): App {
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res, route = ownRoute(req)) {
       if (route === 'health') answerHealth(req, res);
+      else if (route === 'favicon') answerFavicon(res);
       else intake.accept({ req, res, arrivedMs: clock.elapsedMs(), route });
     },
     ready: () => {

@@ -34,7 +34,7 @@ function loginScreen(message: string): void {
 const TABS = ['Parcels', 'Requests', 'Scenarios', 'Usage'] as const;
 type Tab = (typeof TABS)[number];
 
-function shell(overview: Overview, scenarios: ScenarioView[]): void {
+function shell(overview: Overview, scenarios: ScenarioView[], notice: string | undefined): void {
   const names = new Names(overview.reference);
   const clock = new ClockModel(overview.clock);
   const status = h('p', { class: 'status-line', role: 'status' });
@@ -66,29 +66,37 @@ function shell(overview: Overview, scenarios: ScenarioView[]): void {
     nav.append(button);
     panels.set(tab, h('section', { role: 'tabpanel', id: `panel-${tab}`, 'aria-labelledby': `tab-${tab}`, class: 'panel' }));
   }
-  (panels.get('Parcels') as HTMLElement).append(parcelsView({ overview, names, clock, scenarios: () => scenarios, report, visible: () => current === 'Parcels' }));
-  (panels.get('Requests') as HTMLElement).append(requestsView({ overview, report }));
+  const requests = requestsView({ overview, report });
+  const showRequest = (seq: number) => {
+    show('Requests');
+    void requests.open(seq);
+  };
+  (panels.get('Parcels') as HTMLElement).append(parcelsView({ overview, names, clock, scenarios: () => scenarios, report, visible: () => current === 'Parcels', showRequest }));
+  (panels.get('Requests') as HTMLElement).append(requests.element);
   fill(root, h('header', {}, h('h1', {}, 'Sandbox inspector'), clockPanel(clock, report)), status, h('main', {}, nav, ...panels.values()));
   show('Parcels');
+  if (notice !== undefined) report(notice, false);
 }
 
 async function start(): Promise<void> {
   const code = new URLSearchParams(location.hash.slice(1)).get('code');
+  /** Why the link's code was refused (used, expired); the page then opens only with a session this browser already holds. */
+  let refused: string | undefined;
   if (code !== null) {
     // The code is spent by this request: a reload or a bookmark of the address bar should not offer it again.
     history.replaceState(null, '', location.pathname);
     try {
       await login(code);
     } catch (err) {
-      loginScreen(`This login link cannot be used: ${(err as Error).message}`);
-      return;
+      refused = (err as Error).message;
     }
   }
   try {
     const [overview, { scenarios }] = await Promise.all([get<Overview>('overview'), get<ScenarioCatalogueView>('scenarios')]);
-    shell(overview, scenarios);
+    shell(overview, scenarios, refused === undefined ? undefined : 'This login link was used already; this browser is still logged in, so the inspector opened with its session.');
   } catch (err) {
-    if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) loginScreen(err.message);
+    if (refused !== undefined) loginScreen(`This login link cannot be used: ${refused}`);
+    else if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) loginScreen(err.message);
     else loginScreen(`The sandbox did not answer: ${(err as Error).message}`);
   }
 }
