@@ -49,6 +49,24 @@ describe('the request log keeps no key in any encoding, nor half of one', () => 
     }
   });
 
+  it('a key as a query parameter\'s name or a JSON body\'s name is redacted; `__proto__` there stays a plain field', async () => {
+    const s = await startSandbox({ seed: TEST_SEED, db: ':memory:', adminToken: ADMIN });
+    try {
+      await call(s.url, 'GET', `/account/v1/couriers?${encodeURIComponent(KEY_B)}=1&__proto__=x&a=${percent(KEY_B)}&a=2`, { headers: { 'idempotency-key': `k-${KEY_B}` } });
+      await call(s.url, 'POST', '/deliveries/v1/parcels', { raw: `{"__proto__":{"polluted":"yes"},"${KEY_B}":{"n":"\\u006b${KEY_B.slice(1)}"}}`, idem: 'redact-names-0001' });
+      const [get, post] = s.logs({ bodies: true });
+      expect(get?.query_params).toEqual({ '[redacted]': '1', ['__proto__']: 'x', a: ['[redacted]', '2'] });
+      expect(Object.hasOwn(get?.query_params ?? {}, '__proto__')).toBe(true);
+      expect(get?.headers?.['idempotency-key']).toBe('k-[redacted]');
+      expect(Object.keys(post?.request_body as object)).toEqual(['__proto__', '[redacted]']);
+      expect(JSON.stringify(post?.request_body)).toBe('{"__proto__":{"polluted":"yes"},"[redacted]":{"n":"[redacted]"}}');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(s.logs({ idempotencyKey: 'k-[redacted]' }).map((e) => e.seq)).toEqual([1]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('redaction runs off the request path: never when an entry is added, once when it is first read', () => {
     let calls = 0;
     const redactor = new LogRedactor([KEY_A], new Set());
