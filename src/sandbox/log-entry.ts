@@ -39,30 +39,20 @@ export function keepBody(body: Buffer | string | undefined): KeptBody | undefine
   return { head: Buffer.from(bytes.subarray(0, cut)), more: bytes.length - cut };
 }
 
-/** A parsed JSON value with every name and string redacted (JSON.parse has decoded their escapes, so a key written `\u0073k_…` is plain here). */
-function redactedJson(value: unknown, r: LogRedactor): JsonValue {
-  if (typeof value === 'string') return r.text(value);
-  if (Array.isArray(value)) return value.map((item) => redactedJson(item, r));
-  if (typeof value !== 'object' || value === null) return value as JsonValue;
-  const out: Record<string, JsonValue> = {};
-  for (const [name, item] of Object.entries(value)) {
-    // defineProperty: a name like `__proto__` stays a plain field.
-    Object.defineProperty(out, r.text(name), { value: redactedJson(item, r), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
-/** A whole JSON body as its value; any other body, and a cut one, as redacted text (a cut body with its note). */
+/**
+ * A whole body that is JSON as its value; any other body, and a cut one, as text (a cut body with its
+ * note). The text is redacted before it is parsed: a key can hide from the redaction's search only
+ * in escapes it decodes as well (`\u006b…`, redact.ts), so no string of the value holds one.
+ * JSON.parse makes a name like `__proto__` a plain field.
+ */
 export function shownBody(kept: KeptBody, r: LogRedactor): JsonValue {
   if ('head' in kept) return `${r.text(kept.head.toString('utf8'))}… (${kept.more} more bytes)`;
-  const text = kept.whole.toString();
-  let parsed: unknown;
+  const text = r.text(kept.whole.toString());
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text) as JsonValue;
   } catch {
-    return r.text(text);
+    return text;
   }
-  return redactedJson(parsed, r);
 }
 
 /** The header list as an object, Authorization left out (the entry says only whether it was sent), each value redacted. */
