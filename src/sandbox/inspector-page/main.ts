@@ -2,8 +2,9 @@
  * The sandbox's web inspector. The login link carries a one-time code in its fragment (never sent to
  * a server, so never logged); the page trades it for a session (an HttpOnly cookie and a page key it
  * keeps in its origin's storage) and takes it out of the address bar. The browser's history may keep
- * the link all the same: what protects it is that a code works once. Then: parcels, the live request
- * log, the test clock, scenarios and usage.
+ * the link all the same: what protects it is that a code works once (a used link opened again makes
+ * no session; a browser that holds one already is shown the page through it). Then: parcels, the
+ * live request log, the test clock, scenarios and usage.
  */
 import './styles.css';
 import { ApiFailure, get, login } from './api.js';
