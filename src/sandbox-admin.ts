@@ -3,6 +3,9 @@ import { ApiError, NetworkError, UsageError } from './errors.js';
 import { isInspectorLoginPath } from './schemas/inspector.js';
 import { isRecord } from './schemas/record.js';
 import type { ClockAction, FaultRates, FaultRuleInput } from './schemas/sandbox-admin.js';
+import type { LogFilter } from './schemas/log-filter.js';
+import { logFilterQuery } from './schemas/log-filter.js';
+
 import { prepareDefaultSandboxDb } from './config/paths.js';
 import { findAdminToken, ADMIN_TOKEN_ENV } from './config/admin-token.js';
 import type { ApiClient, RouteCall } from './api/http.js';
@@ -28,7 +31,7 @@ export interface SandboxAdmin {
   scenario(id: string): Promise<unknown>;
   simulate(id: string, scenario: string): Promise<unknown>;
   /** `waitMs` undefined: a one-time read; a number (0 for the first page): a follower's poll. */
-  logs(after: number, waitMs: number | undefined, bodies: boolean): Promise<LogPage>;
+  logs(after: number, waitMs: number | undefined, bodies: boolean, filter: LogFilter): Promise<LogPage>;
   /** A fresh one-time login link of the web inspector. */
   inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
   /** The admin route's /_sandbox/v1/faults: answers as it came. */
@@ -144,7 +147,7 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     scenario: (id) => data('sandbox.scenario.get', { params: { id } }),
     simulate: (id, scenario) => data('sandbox.scenario.assign', { params: { id }, body: { scenario } }),
     // A follower always sends `wait` (0 for its first page): a stopping sandbox waits for it.
-    logs: async (after, waitMs, bodies) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined } })) as LogPage,
+    logs: async (after, waitMs, bodies, filter) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined, ...logFilterQuery(filter) } })) as LogPage,
     inspectorLink: async () => ownInspectorLink(await data('sandbox.inspector.login', { body: {} }), baseUrl),
     faults: {
       list: () => data('sandbox.faults.list'),

@@ -1,6 +1,7 @@
 /** `sandbox …`: plain data; src/commands/loaders.ts names the module that runs each. */
 import { command } from './definition.js';
 import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED, FAULT_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
+import { ROUTES } from '../schemas/routes.js';
 
 export const sandboxCommands = {
   sandboxServe: command({
@@ -79,8 +80,22 @@ export const sandboxCommands = {
       follow: { type: 'bool', flags: '-f, --follow', description: 'keep printing requests as they arrive' },
       bodies: { type: 'bool', flags: '--bodies', description: 'include request and response bodies (never keys)' },
       limit: { type: 'int', flags: '--limit <n>', description: 'only the latest n requests (then, with --follow, the new ones)', min: 1 },
+      route: { type: 'choice', flags: '--route <name>', description: 'only requests to this API route', choices: ROUTES.map((r) => r.name) },
+      method: { type: 'string', flags: '--method <method>', description: 'only requests with this HTTP method (GET, POST, PATCH, …)' },
+      path: { type: 'string', flags: '--path <path>', description: 'only requests to this exact path (without the query string)' },
+      status: { type: 'string', flags: '--status <status>', description: 'only answers with this status (503) or class (5xx)' },
+      org: { type: 'string', flags: '--org <id>', description: 'only requests of this organisation (its id)' },
+      after: { type: 'int', flags: '--after <seq>', description: 'only requests after this sequence number', min: 0 },
+      idempotencyKey: { type: 'string', flags: '--idempotency-key <key>', description: 'only requests sent with this Idempotency-Key' },
     },
-    examples: ['parcels sandbox logs', 'parcels sandbox logs --limit 20', 'parcels sandbox logs --follow', 'parcels sandbox logs --json --bodies'],
+    examples: [
+      'parcels sandbox logs',
+      'parcels sandbox logs --limit 20',
+      'parcels sandbox logs --follow',
+      'parcels sandbox logs --json --bodies',
+      'parcels sandbox logs --route attempts.create --status 5xx',
+      'parcels sandbox logs --idempotency-key order-1042 --json --bodies',
+    ],
   }),
   sandboxFaults: command({
     path: ['sandbox', 'faults'],

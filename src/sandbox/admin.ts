@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { ADMIN_PROOF_NONCE, ADMIN_PROOF_PATH, adminProof } from '../schemas/admin-proof.js';
 import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import { parseDuration } from '../schemas/duration.js';
+import { logFilterFromQuery } from '../schemas/log-filter.js';
 import { matchAdminRoute } from '../schemas/routes.js';
 import type { ClockAction, InspectorLogin, LogPage } from '../schemas/sandbox-admin.js';
 import { CLOCK_ACTIONS } from '../schemas/sandbox-admin.js';
@@ -179,7 +180,10 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
 }
 
-/** `GET /_sandbox/v1/logs?after=&wait=&limit=&bodies=`: entries after `after`, waiting up to `wait` ms for one. */
+/**
+ * `GET /_sandbox/v1/logs?after=&wait=&limit=&bodies=` and the filters (schemas/log-filter.ts):
+ * the entries after `after` that pass the filters, waiting up to `wait` ms for one.
+ */
 async function logPage(query: URLSearchParams, d: AdminDeps): Promise<LogPage> {
   const after = Number(query.get('after') ?? '0');
   const wait = Math.min(Number(query.get('wait') ?? '0'), MAX_LOG_WAIT_MS);
@@ -187,8 +191,17 @@ async function logPage(query: URLSearchParams, d: AdminDeps): Promise<LogPage> {
   if (!Number.isSafeInteger(wait) || wait < 0) throw badRequest('invalid_parameter', 'query parameter wait must be whole milliseconds ≥ 0', 'wait');
   const limit = query.has('limit') ? Number(query.get('limit')) : undefined;
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw badRequest('invalid_parameter', 'query parameter limit must be a whole number ≥ 1', 'limit');
-  await d.log.waitFor(after, wait, d.closing);
-  const entries = d.log.entries(after, query.get('bodies') === 'true', limit);
+  const parsed = logFilterFromQuery(query);
+  if ('invalid' in parsed) throw badRequest('invalid_parameter', parsed.invalid.message, parsed.invalid.param);
+  const bodies = query.get('bodies') === 'true' || query.get('bodies') === '1';
+  const read = () => d.log.entries(after, bodies, limit, parsed.filter);
+  // Waits for an entry that passes the filters: entries that do not only move the wait's start on.
+  const until = performance.now() + wait;
+  let entries = read();
+  for (let seen = after; entries.length === 0 && !d.closing.aborted && performance.now() < until; entries = read()) {
+    await d.log.waitFor(seen, until - performance.now(), d.closing);
+    seen = d.log.latest();
+  }
   // `stopping` tells a follower the sandbox is stopping on purpose: its next request has nobody to answer it.
   return { entries, latest: d.log.latest(), ...(d.closing.aborted ? { stopping: true } : {}) };
 }

@@ -6,6 +6,7 @@ import { withAuthCache } from './auth-cache.js';
 import type { SandboxClock, TimeSources } from './clock.js';
 import { createClock } from './clock.js';
 import type { FaultOptions } from './faults/index.js';
+import { answerFavicon } from './favicon.js';
 import { Faults } from './faults/index.js';
 import { buildHandlers } from './handlers/index.js';
 import type { HealthDeps, Readiness } from './health.js';
@@ -181,7 +182,7 @@ export function createApp(opts: AppOptions = {}): App {
   };
   const admin: AdminDeps = { repo, testClock, scenarios, log, faults, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
-  const responder = new Responder(clock, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
+  const responder = new Responder(clock, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed(), () => opts.time?.wallMs() ?? Date.now());
   let closed = false;
   const stopNotice = new StopNotice(closing);
 
@@ -254,6 +255,7 @@ export function createApp(opts: AppOptions = {}): App {
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res, route = ownRoute(req)) {
       if (route === 'health') answerHealth(req, res);
+      else if (route === 'favicon') answerFavicon(res);
       else intake.accept({ req, res, arrivedMs: clock.elapsedMs(), route });
     },
     ready: () => {

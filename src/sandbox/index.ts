@@ -7,6 +7,7 @@ import type { AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
 import type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
 import type { FaultOptions } from './faults/index.js';
+import type { LogFilter } from '../schemas/log-filter.js';
 import type { LogSink } from './log-file.js';
 import { LogFileWriter } from './log-file.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
@@ -22,7 +23,8 @@ export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
 export type { TrackingOptions } from './app.js';
-export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, JsonValue, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+export type { LogFilter, StatusClass } from '../schemas/log-filter.js';
 export { UnknownScenarioError } from './scenarios/engine.js';
 export type { ScenarioFile } from './scenarios/file.js';
 export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarios/file.js';
@@ -119,9 +121,19 @@ export interface RunningSandbox {
    * within an hour. Undefined when the admin route is off.
    */
   inspectorLink(): string | undefined;
-  /** The request log: entries after `after` (oldest first), bodies only when asked. */
-  logs(opts?: { after?: number; bodies?: boolean }): LogEntry[];
+  /**
+   * The request log: entries after `after` (oldest first) that pass the filters (all optional,
+   * ANDed), headers and bodies only with `bodies`. Still readable after close(), e.g. to keep as a
+   * failed test's artifact.
+   */
+  logs(opts?: LogsOptions): LogEntry[];
   faults: SandboxFaultControl;
+}
+
+/** What `logs()` reads: entries after `after` that pass the filters, with headers and bodies when `bodies`. */
+export interface LogsOptions extends LogFilter {
+  after?: number;
+  bodies?: boolean;
 }
 
 /**
@@ -224,7 +236,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const path = app.inspectorLogin();
       return path === undefined ? undefined : listening.url + path;
     },
-    logs: (o = {}) => app.log.entries(o.after ?? 0, o.bodies ?? false),
+    logs: ({ after = 0, bodies = false, ...filter } = {}) => app.log.entries(after, bodies, undefined, filter),
     faults: {
       add: (input) => app.faults.add(input),
       list: () => app.faults.list(),

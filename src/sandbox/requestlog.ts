@@ -1,5 +1,11 @@
-import type { LogEntry } from '../schemas/sandbox-admin.js';
+import type { LogFilter } from '../schemas/log-filter.js';
+import { matchesLogFilter } from '../schemas/log-filter.js';
+import type { JsonValue, LogEntry } from '../schemas/sandbox-admin.js';
+import type { KeptBody } from './log-entry.js';
+import { shownBody, shownHeaders, shownQuery } from './log-entry.js';
 import type { LogRedactor } from './redact.js';
+
+export { keepBody } from './log-entry.js';
 
 /** What the pipeline hands the log about a request. */
 export interface LoggedRequest {
@@ -16,84 +22,53 @@ export interface LoggedRequest {
   body: Buffer | undefined;
 }
 
-/** Bytes of each body kept per entry at most (the rest is cut with a note), so the log stays bounded. */
-const BODY_BYTES = 8192;
 export const DEFAULT_LOG_SIZE = 1000;
 
-/** A body as the log keeps it: whole when small, else its first bytes (a copy, so the big original is not held) and how many more there were. */
-export type KeptBody = { whole: Buffer | string } | { head: Buffer | string; more: number };
-
-/** Bytes a key may be written with, escaped or not (`sk_x`, `sk%5Fx`, `sk\u005fx`): see redact.ts. */
-function keyByte(byte: number | undefined): boolean {
-  return byte !== undefined && (/[A-Za-z0-9._~%\\-]/.test(String.fromCharCode(byte)));
-}
-
-/**
- * Where a long body is cut: at BODY_BYTES, moved back to the start of a run of key bytes that the
- * cut would split, so the kept head never ends with the first part of a key.
- */
-function cutAt(bytes: Buffer): number {
-  let cut = BODY_BYTES;
-  if (!keyByte(bytes[cut])) return cut;
-  while (cut > 0 && keyByte(bytes[cut - 1])) cut--;
-  return cut;
-}
-
-/** Keeps a body for the log; small bodies (the usual case) by reference, without a copy. */
-export function keepBody(body: Buffer | string | undefined): KeptBody | undefined {
-  if (body === undefined) return undefined;
-  // A string of at most BODY_BYTES / 4 characters is at most BODY_BYTES bytes of UTF-8.
-  if (body.length <= (typeof body === 'string' ? BODY_BYTES / 4 : BODY_BYTES)) return { whole: body };
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  if (bytes.length <= BODY_BYTES) return { whole: body };
-  const cut = cutAt(bytes);
-  return { head: Buffer.from(bytes.subarray(0, cut)), more: bytes.length - cut };
-}
-
-function redactedBody(kept: KeptBody | undefined, redactor: LogRedactor): KeptBody | undefined {
-  if (kept === undefined) return undefined;
-  if ('whole' in kept) return { whole: redactor.text(kept.whole.toString()) };
-  return { head: redactor.text(kept.head.toString('utf8')), more: kept.more };
-}
-
-function bodyText(kept: KeptBody): string {
-  if ('whole' in kept) return kept.whole.toString();
-  return `${kept.head.toString()}… (${kept.more} more bytes)`;
-}
-
-/** The header list as an object, Authorization left out (the entry says only whether it was sent), each value redacted. */
-function redactedHeaders(raw: readonly string[], redactor: LogRedactor): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    if (name === 'authorization') continue;
-    const value = redactor.text(raw[i + 1] as string);
-    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
-  }
-  return headers;
-}
-
 /** What the responder hands the log; redacted and converted to a LogEntry only when read. */
-export type LogInput = Omit<LogEntry, 'seq' | 'at' | 'query' | 'headers' | 'request_body' | 'response_body'> & {
+export type LogInput = Omit<LogEntry, 'seq' | 'at' | 'arrived_at' | 'query' | 'query_params' | 'headers' | 'request_body' | 'response_body'> & {
+  /** Data time of the answer, epoch ms. */
   atMs: number;
+  /** Wall-clock time of arrival, epoch ms. */
+  arrivedWallMs: number;
   query: string;
   rawHeaders: readonly string[];
   requestBody: KeptBody | undefined;
   responseBody: KeptBody | undefined;
 };
 
-/** An entry in the ring; `headers` is set, and every text redacted, on its first read. */
-type Stored = LogInput & { seq: number; headers?: Record<string, string> };
+/** An entry's texts as shown, redacted (made on its first read and kept). */
+interface Shown {
+  path: string;
+  query: string | null;
+  query_params: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  request_body: JsonValue | undefined;
+  response_body: JsonValue | undefined;
+}
 
-function shown(e: Stored & { headers: Record<string, string> }, bodies: boolean): LogEntry {
-  const { atMs, query, rawHeaders: _raw, headers, requestBody, responseBody, ...rest } = e;
-  const entry: LogEntry = { ...rest, query: query === '' ? null : query, at: new Date(atMs).toISOString() };
+/** An entry in the ring; `shown` is set on its first read, when the raw texts are let go. */
+type Stored = LogInput & { seq: number; shown?: Shown };
+
+function entryOf(e: Stored, shown: Shown, bodies: boolean): LogEntry {
+  const { atMs, arrivedWallMs, query: _query, rawHeaders: _raw, requestBody: _req, responseBody: _res, shown: _shown, ...rest } = e;
+  const entry: LogEntry = {
+    ...rest,
+    path: shown.path,
+    query: shown.query,
+    query_params: shown.query_params,
+    at: new Date(atMs).toISOString(),
+    arrived_at: new Date(arrivedWallMs).toISOString(),
+  };
   if (bodies) {
-    entry.headers = headers;
-    if (requestBody !== undefined) entry.request_body = bodyText(requestBody);
-    if (responseBody !== undefined) entry.response_body = bodyText(responseBody);
+    entry.headers = shown.headers;
+    if (shown.request_body !== undefined) entry.request_body = shown.request_body;
+    if (shown.response_body !== undefined) entry.response_body = shown.response_body;
   }
   return entry;
+}
+
+function passes(e: Stored, shown: Shown, filter: LogFilter | undefined): boolean {
+  return filter === undefined || matchesLogFilter({ method: e.method, path: shown.path, route: e.route, org: e.org, status: e.status, headers: shown.headers, responseBody: shown.response_body }, filter);
 }
 
 /**
@@ -119,34 +94,42 @@ export class RequestLog {
     stored.seq = ++this.seq;
     this.ring.push(stored);
     if (this.ring.length > this.size) this.ring.shift();
-    for (const listener of this.listeners) listener(() => shown(this.redacted(stored), true));
+    for (const listener of this.listeners) listener(() => entryOf(stored, this.shown(stored), true));
     if (this.waiters.size === 0) return;
     const waiting = this.waiters;
     this.waiters = new Set();
     for (const wake of waiting) wake();
   }
 
-  /** The entry with every text redacted, done on its first read and kept. */
-  private redacted(e: Stored): Stored & { headers: Record<string, string> } {
-    if (e.headers === undefined) {
+  /** The entry's texts redacted, made on its first read and kept (the raw texts are let go). */
+  private shown(e: Stored): Shown {
+    if (e.shown === undefined) {
       const r = this.redactor;
-      e.path = r.text(e.path);
-      e.query = r.text(e.query);
-      e.requestBody = redactedBody(e.requestBody, r);
-      e.responseBody = redactedBody(e.responseBody, r);
-      e.headers = redactedHeaders(e.rawHeaders, r);
+      e.shown = {
+        path: r.text(e.path),
+        query: e.query === '' ? null : r.text(e.query),
+        query_params: shownQuery(e.query, r),
+        headers: shownHeaders(e.rawHeaders, r),
+        request_body: e.requestBody === undefined ? undefined : shownBody(e.requestBody, r),
+        response_body: e.responseBody === undefined ? undefined : shownBody(e.responseBody, r),
+      };
+      e.path = '';
+      e.query = '';
       e.rawHeaders = [];
+      e.requestBody = undefined;
+      e.responseBody = undefined;
     }
-    return e as Stored & { headers: Record<string, string> };
+    return e.shown;
   }
 
-  /** Entries after `after` (oldest first, at most `limit`), bodies and headers only when `bodies`. */
-  entries(after = 0, bodies = false, limit = this.size): LogEntry[] {
+  /** Entries after `after` that pass `filter` (oldest first, at most `limit`), bodies and headers only when `bodies`. */
+  entries(after = 0, bodies = false, limit = this.size, filter?: LogFilter): LogEntry[] {
     const out: LogEntry[] = [];
     for (const e of this.ring) {
       if (e.seq <= after) continue;
       if (out.length === limit) break;
-      out.push(shown(this.redacted(e), bodies));
+      const shown = this.shown(e);
+      if (passes(e, shown, filter)) out.push(entryOf(e, shown, bodies));
     }
     return out;
   }

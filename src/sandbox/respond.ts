@@ -28,6 +28,8 @@ export class Responder {
     private readonly dateDriftSPerHour: number,
     /** How the test clock was changed (TestClock.changed), sent as the Parcels-Test-Clock header; never for the drift fault. */
     private readonly testClockChange: () => string | undefined,
+    /** Wall-clock time, epoch ms (the request log's `arrived_at`). */
+    private readonly wallMs: () => number,
   ) {
     this.startElapsedMs = clock.elapsedMs();
   }
@@ -75,8 +77,10 @@ export class Responder {
 
   private record(out: Outcome, startedMs: number): void {
     const { request, response } = out;
+    const elapsedMs = this.clock.elapsedMs();
     this.log.add({
       atMs: out.nowMs,
+      arrivedWallMs: this.wallMs() - (elapsedMs - startedMs),
       method: request.method,
       path: request.path,
       query: request.query,
@@ -87,7 +91,7 @@ export class Responder {
       status: out.drop ? null : response.status,
       code: errorCode(response),
       replay: response.headers['Idempotent-Replayed'] === 'true',
-      latency_ms: Math.round((this.clock.elapsedMs() - startedMs) * 100) / 100,
+      latency_ms: Math.round((elapsedMs - startedMs) * 100) / 100,
       fault: out.fault,
       requestBody: keepBody(request.body),
       responseBody: out.drop ? undefined : keepBody(response.body),

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ADMIN_PREFIX } from './admin.js';
+import { isFaviconRequest } from './favicon.js';
 import { isHealthRequest } from './health.js';
 import { isInspectorRequest } from './inspector/handler.js';
 import { isOpenApiRequest } from './openapi-route.js';
@@ -14,9 +15,10 @@ import { isOpenApiRequest } from './openapi-route.js';
  * - `openapi`: GET /openapi.json, the API description (openapi-route.ts; served by the listener, which knows its bound address);
  * - `health`: GET and HEAD /_sandbox/health, readiness for CI (health.ts);
  * - `admin`: /_sandbox/v1/…, the test bench, with the admin token (admin.ts);
- * - `inspector`: /_sandbox/ui/…, the web inspector (inspector/handler.ts).
+ * - `inspector`: /_sandbox/ui/…, the web inspector (inspector/handler.ts);
+ * - `favicon`: GET /favicon.ico, a browser's own request, answered without an icon and not logged (favicon.ts).
  */
-export type OwnRoute = 'openapi' | 'health' | 'admin' | 'inspector';
+export type OwnRoute = 'openapi' | 'health' | 'admin' | 'inspector' | 'favicon';
 
 /** The own route a request asks for; undefined for everything else (the API's routes and unknown paths). */
 export function ownRoute(req: IncomingMessage): OwnRoute | undefined {
@@ -25,5 +27,6 @@ export function ownRoute(req: IncomingMessage): OwnRoute | undefined {
   if (isHealthRequest(req)) return 'health';
   if (url.startsWith(ADMIN_PREFIX)) return 'admin';
   if (isInspectorRequest(url)) return 'inspector';
+  if (isFaviconRequest(req)) return 'favicon';
   return undefined;
 }

@@ -40,6 +40,9 @@ export interface ScenarioRunView {
   done: boolean;
 }
 
+/** A JSON value as the request log shows a body. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [name: string]: JsonValue };
+
 /**
  * One request the sandbox received and what it answered. Never holds a key or the Authorization
  * header: every known key and the admin token are taken out of its path, query, header values and
@@ -48,13 +51,17 @@ export interface ScenarioRunView {
 export interface LogEntry {
   /** 1, 2, … in arrival order of the answers; `after` in the admin route pages by it. */
   seq: number;
-  /** Data time of the request, ISO 8601 UTC. */
+  /** Data time of the request (the test clock's), ISO 8601 UTC. */
   at: string;
+  /** Wall-clock time the request arrived, ISO 8601 UTC: apart from `at` when the test clock is moved or frozen. */
+  arrived_at: string;
   method: string;
   /** The path without the query string. */
   path: string;
   /** The query string without its `?`; null when there was none. */
   query: string | null;
+  /** The query decoded: a name sent once holds its value, a name sent twice or more the list of them. */
+  query_params: Record<string, string | string[]>;
   /** The spec's route name (e.g. parcels.create), null for an unknown route. */
   route: string | null;
   /** The organisation of the key, when it authenticated. */
@@ -73,14 +80,20 @@ export interface LogEntry {
   fault: string | null;
   /** With the bodies: the request's headers (names in lower case, Authorization left out). */
   headers?: Record<string, string>;
-  request_body?: string;
-  response_body?: string;
+  /**
+   * With the bodies: the request's body as a JSON value when it is JSON; as a string when it is not
+   * JSON, and when it was longer than the log keeps (8 KiB): then its first bytes and a note such as
+   * `… (1200 more bytes)`.
+   */
+  request_body?: JsonValue;
+  /** With the bodies: the answer's body, as `request_body` (a dropped answer has none). */
+  response_body?: JsonValue;
 }
 
-/** A page of the request log (`GET /_sandbox/v1/logs?after=&wait=&limit=&bodies=`). */
+/** A page of the request log (`GET /_sandbox/v1/logs?after=&wait=&limit=&bodies=` and the filters of log-filter.ts). */
 export interface LogPage {
   entries: LogEntry[];
-  /** The newest entry's `seq` so far. */
+  /** The newest entry's `seq` so far (whatever the filters). */
   latest: number;
   /** The sandbox answered while stopping on purpose: a follower ends. */
   stopping?: true;

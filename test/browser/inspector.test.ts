@@ -33,9 +33,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+async function api(method: string, path: string, body?: unknown, idempotencyKey = `browser-${Math.random().toString(36).slice(2)}`): Promise<{ status: number; data: Record<string, unknown> }> {
   const headers: Record<string, string> = { Authorization: `Bearer ${DEMO_API_KEY}` };
-  if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Idempotency-Key': `browser-${Math.random().toString(36).slice(2)}` });
+  if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey });
   const response = await fetch(sandbox.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const envelope = (await response.json()) as { data: Record<string, unknown> };
   return { status: response.status, data: envelope.data };
@@ -90,7 +90,7 @@ describe('the sandbox inspector in Chromium', () => {
     expect(await second.getByRole('tab').count()).toBe(0);
   });
 
-  it('a used login link opened again (from the browser\'s history) gives the error page, even beside a live session', async () => {
+  it('a used login link opened again (from the browser\'s history) in a browser with a live session shows the inspector', async () => {
     const { page } = await newPage();
     const link = sandbox.inspectorLink() as string;
     await page.goto(link);
@@ -102,8 +102,9 @@ describe('the sandbox inspector in Chromium', () => {
     // What choosing the link in the history does: open that URL again.
     await other.goto('about:blank');
     await other.goto(link);
-    await other.getByText('This login link cannot be used: the login code is unknown, used or expired').waitFor();
-    expect(await other.getByRole('tab').count()).toBe(0);
+    await other.getByRole('tab', { name: 'Parcels' }).waitFor();
+    expect(await other.locator('.status-line').textContent()).toBe('This login link was used already; this browser is still logged in, so the inspector opened with its session.');
+    expect(other.url()).toBe(`${sandbox.url}/_sandbox/ui/`);
   });
 
   it('another port of the host receives the session cookie, but replayed from Node it opens nothing', async () => {
@@ -150,11 +151,11 @@ describe('the sandbox inspector in Chromium', () => {
     expect((await api('GET', `/deliveries/v1/parcels/${missing}`)).status).toBe(404);
     const row = page.locator('tr', { hasText: `/deliveries/v1/parcels/${missing}` });
     await row.waitFor();
-    expect(await row.locator('td').nth(4).textContent()).toBe('404 error');
-    expect(await row.locator('td').nth(5).textContent()).toBe('parcel_not_found');
+    expect(await row.locator('td').nth(5).textContent()).toBe('404 error');
+    expect(await row.locator('td').nth(6).textContent()).toBe('parcel_not_found');
     await row.getByRole('button').click();
     await page.getByRole('heading', { name: `GET /deliveries/v1/parcels/${missing} → 404 error` }).waitFor();
-    expect(await page.locator('.bodies pre').nth(1).textContent()).toContain('"code":"parcel_not_found"');
+    expect(await page.locator('.bodies pre').nth(1).textContent()).toContain('"code": "parcel_not_found"');
   });
 
   it('advancing the test clock by 6 h makes a 9999HA parcel’s timeline end delivered, without a reload', async () => {
@@ -271,5 +272,85 @@ describe('the sandbox inspector in Chromium', () => {
     await parcelRow(page, id).getByRole('button').focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: `Parcel ${id}` }).waitFor();
+  });
+  it('a request shows its headers, its query as sent and decoded, pretty JSON; a replay and a 409 link to the first request with their key', async () => {
+    const parcel = { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '31' };
+    const first = await api('POST', '/deliveries/v1/parcels', parcel, 'browser-replay-0001');
+    expect((await api('POST', '/deliveries/v1/parcels', parcel, 'browser-replay-0001')).status).toBe(201);
+    expect((await api('POST', '/deliveries/v1/parcels', { ...parcel, number: '32' }, 'browser-replay-0001')).status).toBe(409);
+    expect((await api('GET', '/deliveries/v1/parcels?limit=1&courier=DEMO-BIKE')).status).toBe(200);
+    const [firstSeq, replaySeq, conflictSeq, listSeq] = sandbox.logs({ after: (sandbox.logs().at(-1)?.seq ?? 0) - 4 }).map((e) => e.seq) as [number, number, number, number];
+    const { page } = await loggedIn();
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const open = async (seq: number, heading: string) => {
+      await page.locator(`tr[data-seq="${seq}"]`).getByRole('button').click();
+      await page.getByRole('heading', { name: `Request ${seq}: ${heading}` }).waitFor();
+    };
+    await open(listSeq, 'GET /deliveries/v1/parcels?limit=1&courier=DEMO-BIKE → 200');
+    expect(await page.getByLabel('Query parameters').locator('dt, dd').allTextContents()).toEqual(['limit', '1', 'courier', 'DEMO-BIKE']);
+    const listHeaders = await page.getByLabel('Request headers').locator('dt').allTextContents();
+    expect(listHeaders).toContain('host');
+    expect(listHeaders).not.toContain('authorization');
+
+    await open(replaySeq, 'POST /deliveries/v1/parcels → 201');
+    const headers = page.getByLabel('Request headers');
+    expect(await headers.locator('dt:text-is("idempotency-key") + dd').textContent()).toBe('browser-replay-0001');
+    expect(await headers.locator('dt:text-is("content-type") + dd').textContent()).toBe('application/json');
+    expect(await page.locator('.bodies .request-body').textContent()).toBe(JSON.stringify(parcel, null, 2));
+    expect(await page.locator('.bodies .response-body').textContent()).toContain(`\n    "entry_id": "${first.data.entry_id as string}",\n`);
+    await page.getByRole('button', { name: `Request ${firstSeq}: POST /deliveries/v1/parcels → 201` }).click();
+    await page.getByRole('heading', { name: `Request ${firstSeq}: POST /deliveries/v1/parcels → 201` }).waitFor();
+    expect(await page.locator('.first-request').count()).toBe(0);
+
+    await open(conflictSeq, 'POST /deliveries/v1/parcels → 409 error');
+    await page.getByRole('button', { name: `Request ${firstSeq}: POST /deliveries/v1/parcels → 201` }).click();
+    await page.getByRole('heading', { name: `Request ${firstSeq}: POST /deliveries/v1/parcels → 201` }).waitFor();
+  });
+
+  it('a parcel lists its requests (the create, its reads and writes); one opens in the request log', async () => {
+    const id = await createParcel({ number: '88' });
+    expect((await api('GET', `/deliveries/v1/parcels/${id}`)).status).toBe(200);
+    expect((await api('GET', `/deliveries/v1/parcels/${id}/events`)).status).toBe(200);
+    const { page } = await loggedIn();
+    await parcelRow(page, id).getByRole('button').click();
+    const list = page.getByRole('list', { name: 'Requests for this parcel' });
+    await list.waitFor();
+    const lines = (await list.locator('li').allTextContents()).map((line) => line.replace(/^(Request \d+) .+? (GET|POST)/, '$1 $2'));
+    const [create, get, events] = sandbox.logs({ parcel: id }).map((e) => e.seq);
+    expect(lines).toEqual([`Request ${events} GET /deliveries/v1/parcels/${id}/events → 200`, `Request ${get} GET /deliveries/v1/parcels/${id} → 200`, `Request ${create} POST /deliveries/v1/parcels → 201`]);
+    await list.getByRole('button', { name: `Request ${create}` }).click();
+    expect(await page.getByRole('tab', { name: 'Requests' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('heading', { name: `Request ${create}: POST /deliveries/v1/parcels → 201` }).waitFor();
+  });
+
+  it("the browser's /favicon.ico and the inspector's own files never show in the API's request log", async () => {
+    const { page } = await loggedIn();
+    // What the browser asks of every origin it shows (the page's own fetch: the same request, made now).
+    expect(await page.evaluate<number>("fetch('/favicon.ico').then((r) => r.status)")).toBe(204);
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    await page.getByText(/requests so far/).waitFor();
+    const missing = '00000000-0000-4000-8000-00000000f00d';
+    expect((await api('GET', `/deliveries/v1/parcels/${missing}`)).status).toBe(404);
+    await page.locator('tr', { hasText: missing }).waitFor();
+    expect(sandbox.logs().filter((e) => !/^\/(account|deliveries)\/v1\//.test(e.path))).toEqual([]);
+  });
+
+  it('at 1440 px an open request covers no column of the log: every header cell ends left of the detail', async () => {
+    const id = await createParcel({ number: '1440' });
+    expect((await api('POST', `/deliveries/v1/parcels/${id}/events?note=${'n'.repeat(60)}`, { status: 99 })).status).toBe(400);
+    const { page } = await loggedIn(1440);
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const row = page.locator('tr', { hasText: `/deliveries/v1/parcels/${id}/events` }).first();
+    await row.getByRole('button').click();
+    await page.getByRole('heading', { name: new RegExp(`POST /deliveries/v1/parcels/${id}/events\\?note=n+ → 400 error`) }).waitFor();
+    const detail = await page.locator('.bodies').boundingBox();
+    const heads = page.locator('.requests-table th');
+    expect(await heads.count()).toBe(9);
+    for (const [n, box] of (await Promise.all((await heads.all()).map((th) => th.boundingBox()))).entries()) {
+      expect(box, `column ${n}`).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0), `column ${n} ends before the detail`).toBeLessThanOrEqual(detail?.x ?? 0);
+    }
+    // Nothing hidden in a sideways scroll either.
+    expect(await page.evaluate<number>("(() => { const box = document.querySelector('.requests .table-box'); return box.scrollWidth - box.clientWidth; })()")).toBe(0);
   });
 });

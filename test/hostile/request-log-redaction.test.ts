@@ -35,14 +35,33 @@ describe('the request log keeps no key in any encoding, nor half of one', () => 
         for (const secret of [KEY_A, KEY_B, ADMIN]) expect(view).not.toContain(secret);
         expect(view).not.toContain(KEY_B.slice(0, 12));
       }
-      const entries = logs.body.data.entries as { path: string; query: string | null; headers: Record<string, string>; request_body?: string }[];
+      const entries = logs.body.data.entries as { path: string; query: string | null; query_params: Record<string, string>; headers: Record<string, string>; request_body?: unknown }[];
       expect(entries[0]?.path).toBe('/deliveries/v1/parcels/[redacted]');
       expect(entries[0]?.query).toBe('cursor=[redacted]&courier=[redacted]');
+      expect(entries[0]?.query_params).toEqual({ cursor: '[redacted]', courier: '[redacted]' });
       expect(entries[1]?.headers['x-note']).toBe('sent [redacted]');
       expect(entries[1]?.headers['x-other']).toBe('[redacted]');
       expect(entries[1]?.headers.authorization).toBeUndefined();
-      expect(entries[2]?.request_body).toBe('{"courier":"[redacted]","country":"NL","postal_code":"1234AB","number":"[redacted]"}');
+      expect(entries[2]?.request_body).toEqual({ courier: '[redacted]', country: 'NL', postal_code: '1234AB', number: '[redacted]' });
       expect(entries[3]?.request_body).toBe(`${lead}${' '.repeat(8192 - lead.length - 12)}… (${KEY_B.length + 2} more bytes)`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a key as a query parameter\'s name or a JSON body\'s name is redacted; `__proto__` there stays a plain field', async () => {
+    const s = await startSandbox({ seed: TEST_SEED, db: ':memory:', adminToken: ADMIN });
+    try {
+      await call(s.url, 'GET', `/account/v1/couriers?${encodeURIComponent(KEY_B)}=1&__proto__=x&a=${percent(KEY_B)}&a=2`, { headers: { 'idempotency-key': `k-${KEY_B}` } });
+      await call(s.url, 'POST', '/deliveries/v1/parcels', { raw: `{"__proto__":{"polluted":"yes"},"${KEY_B}":{"n":"\\u006b${KEY_B.slice(1)}"}}`, idem: 'redact-names-0001' });
+      const [get, post] = s.logs({ bodies: true });
+      expect(get?.query_params).toEqual({ '[redacted]': '1', ['__proto__']: 'x', a: ['[redacted]', '2'] });
+      expect(Object.hasOwn(get?.query_params ?? {}, '__proto__')).toBe(true);
+      expect(get?.headers?.['idempotency-key']).toBe('k-[redacted]');
+      expect(Object.keys(post?.request_body as object)).toEqual(['__proto__', '[redacted]']);
+      expect(JSON.stringify(post?.request_body)).toBe('{"__proto__":{"polluted":"yes"},"[redacted]":{"n":"[redacted]"}}');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(s.logs({ idempotencyKey: 'k-[redacted]' }).map((e) => e.seq)).toEqual([1]);
     } finally {
       await s.close();
     }
@@ -54,7 +73,7 @@ describe('the request log keeps no key in any encoding, nor half of one', () => 
     const counting = Object.assign(Object.create(redactor) as LogRedactor, { text: (t: string) => (calls++, redactor.text(t)) });
     const log = new RequestLog(counting);
     const entry = (): LogInput => ({
-      atMs: 0, method: 'GET', path: `/p/${KEY_A}`, query: '', rawHeaders: ['Host', 'localhost'], route: null, org: null, authorization: null,
+      atMs: 0, arrivedWallMs: 0, method: 'GET', path: `/p/${KEY_A}`, query: '', rawHeaders: ['Host', 'localhost'], route: null, org: null, authorization: null,
       status: 200, code: null, replay: false, latency_ms: 1, fault: null, requestBody: undefined, responseBody: keepBody('{"data":{}}'),
     });
     for (let i = 0; i < 100; i++) log.add(entry());

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualTime, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { KEY_A, TEST_SEED, createParcel } from './helpers.js';
+import { KEY_A, PARCEL, TEST_SEED, call, createParcel } from './helpers.js';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const s = await startSandbox({ seed: TEST_SEED, time: manualTime(START), frozen: true });
@@ -120,9 +120,27 @@ describe('parcels sandbox logs', () => {
     expect(create).toMatchObject({ method: 'POST', path: '/deliveries/v1/parcels', status: 201, code: null, replay: false, authorization: 'Bearer [redacted]' });
     expect(create).not.toHaveProperty('request_body');
     const bodies = await runCli(['sandbox', 'logs', '--json', '--bodies'], { env: env() });
-    const withBody = (JSON.parse(bodies.stdout) as Array<Record<string, string>>).filter((e) => e.route === 'parcels.create').at(-1);
-    expect(JSON.parse(withBody?.response_body ?? '').data.entry_id).toBe(id);
+    const withBody = (JSON.parse(bodies.stdout) as Array<Record<string, unknown>>).filter((e) => e.route === 'parcels.create').at(-1);
+    expect(withBody?.response_body).toMatchObject({ data: { entry_id: id } });
     for (const r of [table, json, bodies]) expect(r.stdout + r.stderr).not.toContain(KEY_A);
+  });
+
+  it('filters as the admin route does: route, method, path, status class, org, after, idempotency key', async () => {
+    await call(s.url, 'GET', '/deliveries/v1/parcels/00000000-0000-4000-8000-000000000404');
+    await call(s.url, 'POST', '/deliveries/v1/parcels', { body: PARCEL, idem: 'cli-filter-idem-0001' });
+    const seqs = async (...flags: string[]) => {
+      const r = await runCli(['sandbox', 'logs', '--json', ...flags], { env: env() });
+      expect(r.stderr).toBe('');
+      return (JSON.parse(r.stdout) as Array<{ seq: number; status: number }>).map((e) => `${e.seq}:${e.status}`);
+    };
+    const all = (JSON.parse((await runCli(['sandbox', 'logs', '--json'], { env: env() })).stdout) as Array<{ seq: number }>).map((e) => e.seq);
+    const [missing, create] = all.slice(-2) as [number, number];
+    expect(await seqs('--status', '4xx', '--method', 'get', '--path', '/deliveries/v1/parcels/00000000-0000-4000-8000-000000000404')).toEqual([`${missing}:404`]);
+    expect(await seqs('--route', 'parcels.create', '--org', 'org_a', '--after', String(missing))).toEqual([`${create}:201`]);
+    expect(await seqs('--idempotency-key', 'cli-filter-idem-0001')).toEqual([`${create}:201`]);
+    expect(await seqs('--idempotency-key', 'cli-filter-idem-0001', '--status', '5xx')).toEqual([]);
+    const bad = await runCli(['sandbox', 'logs', '--status', '5x'], { env: env() });
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([2, '', 'Error: --status must be a status from 100 to 599 (503) or a class of them (5xx) (got "5x")\n']);
   });
 });
 

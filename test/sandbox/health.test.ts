@@ -88,7 +88,7 @@ describe('the request log file (logStream)', () => {
       [5, 'GET', '/account/v1/couriers', 'api_key=[redacted]', 'couriers.list', 400, 'unknown_parameter', 'Bearer [redacted]'],
     ]);
     expect((entries[0]?.headers as Record<string, string>)['x-api-key']).toBe('[redacted]');
-    expect(entries[0]?.response_body).toContain('"DEMO-BIKE"');
+    expect(JSON.stringify(entries[0]?.response_body)).toContain('"DEMO-BIKE"');
   });
 });
 

@@ -7,16 +7,24 @@ import { sandboxAdmin } from '../../sandbox-admin.js';
 import { backoffDelay } from '../../api/core/policy.js';
 import type { Timing } from '../../api/core/sleep.js';
 import { realTiming } from '../../api/core/sleep.js';
+import { UsageError } from '../../errors.js';
+import type { LogFilter } from '../../schemas/log-filter.js';
+import { STATUS_FILTER_RULE, parseStatusFilter } from '../../schemas/log-filter.js';
 
 export interface LogsOptions {
   follow: boolean;
   bodies: boolean;
   /** Only the latest this many of the entries already there; undefined: all the log holds. */
   limit: number | undefined;
+  /** Only entries after this sequence number. */
+  after: number;
+  filter: LogFilter;
 }
 
 /** The columns of piped and csv output; a terminal shows the request view, --json every field. */
 const TABLE_FIELDS = ['seq', 'at', 'method', 'path', 'status', 'code', 'replay', 'latency_ms'];
+
+const isFiltered = (filter: LogFilter): boolean => Object.keys(filter).length > 0;
 
 /** The sequence number of an entry, when it has a usable one. */
 function seqOf(entry: Record<string, unknown>): number | undefined {
@@ -31,15 +39,17 @@ function seqOf(entry: Record<string, unknown>): number | undefined {
  * is not asked again at once.
  */
 async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSignal, timing: Timing, stopped: () => void): AsyncGenerator<Record<string, unknown>> {
-  let after = 0;
+  let after = opts.after;
+  const filtered = isFiltered(opts.filter);
   let idlePolls = 0;
   // The first page is answered at once; from then on each request waits for news.
   for (let first = true; ; first = false) {
-    const page = await admin.logs(after, !opts.follow ? undefined : first ? 0 : admin.longestWaitMs, opts.bodies);
+    const page = await admin.logs(after, !opts.follow ? undefined : first ? 0 : admin.longestWaitMs, opts.bodies, opts.filter);
     const fresh = page.entries.filter((entry) => (seqOf(entry) ?? 0) > after);
     // The log holds a bounded number of entries, so the first page is small enough to cut here.
     for (const entry of first && opts.limit !== undefined ? fresh.slice(-opts.limit) : fresh) yield entry;
-    after = Math.max(after, ...fresh.map((entry) => seqOf(entry) as number));
+    // A filtered page holds every match up to `latest`: the entries it skipped are not asked for again.
+    after = Math.max(after, ...fresh.map((entry) => seqOf(entry) as number), filtered && Number.isSafeInteger(page.latest) ? page.latest : 0);
     if (opts.follow && page.stopping === true) stopped();
     if (!opts.follow || page.stopping === true || signal.aborted) return;
     idlePolls = fresh.length === 0 ? idlePolls + 1 : 0;
@@ -49,7 +59,18 @@ async function* entries(admin: SandboxAdmin, opts: LogsOptions, signal: AbortSig
 
 export default defineCommand<typeof sandboxCommands.sandboxLogs, LogsOptions>({
   parse({ flags }) {
-    return { follow: flags.follow, bodies: flags.bodies, limit: flags.limit };
+    const filter: LogFilter = {};
+    if (flags.route !== undefined) filter.route = flags.route;
+    if (flags.method !== undefined) filter.method = flags.method.toUpperCase();
+    if (flags.path !== undefined) filter.path = flags.path;
+    if (flags.org !== undefined) filter.org = flags.org;
+    if (flags.idempotencyKey !== undefined) filter.idempotencyKey = flags.idempotencyKey;
+    if (flags.status !== undefined) {
+      const status = parseStatusFilter(flags.status);
+      if (status === undefined) throw new UsageError(`--status ${STATUS_FILTER_RULE} (got "${flags.status}")`, '--status');
+      filter.status = status;
+    }
+    return { follow: flags.follow, bodies: flags.bodies, limit: flags.limit, after: flags.after ?? 0, filter };
   },
 
   async run(options, ctx) {
@@ -65,7 +86,7 @@ export default defineCommand<typeof sandboxCommands.sandboxLogs, LogsOptions>({
         now: await ctx.serviceNow(),
         stream: true,
         flushAfterMs: 50,
-        emptyMessage: 'No requests yet.',
+        emptyMessage: isFiltered(options.filter) || options.after > 0 ? 'No requests match.' : 'No requests yet.',
       });
     } finally {
       await admin.close();

@@ -6,7 +6,7 @@
  */
 import { inertText } from '../../schemas/terminal-text.js';
 
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
@@ -26,6 +26,11 @@ function append(el: Element, children: Child[]): void {
     if (child === null || child === undefined || child === false) continue;
     el.append(typeof child === 'number' ? String(child) : typeof child === 'string' ? inertText(child) : child);
   }
+}
+
+/** Text of several lines (a pretty-printed body): each line through the one rule, the line feeds between them kept. */
+export function lines(text: string): Child[] {
+  return text.split('\n').flatMap((line, n) => (n === 0 ? [line] : [document.createTextNode('\n'), line]));
 }
 
 /** Replaces an element's children. */

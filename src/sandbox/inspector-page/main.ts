@@ -2,8 +2,9 @@
  * The sandbox's web inspector. The login link carries a one-time code in its fragment (never sent to
  * a server, so never logged); the page trades it for a session (an HttpOnly cookie and a page key it
  * keeps in its origin's storage) and takes it out of the address bar. The browser's history may keep
- * the link all the same: what protects it is that a code works once. Then: parcels, the live request
- * log, the test clock, scenarios and usage.
+ * the link all the same: what protects it is that a code works once (a used link opened again makes
+ * no session; a browser that holds one already is shown the page through it). Then: parcels, the
+ * live request log, the test clock, scenarios and usage.
  */
 import './styles.css';
 import { ApiFailure, get, login } from './api.js';
@@ -34,7 +35,7 @@ function loginScreen(message: string): void {
 const TABS = ['Parcels', 'Requests', 'Scenarios', 'Usage'] as const;
 type Tab = (typeof TABS)[number];
 
-function shell(overview: Overview, scenarios: ScenarioView[]): void {
+function shell(overview: Overview, scenarios: ScenarioView[], notice: string | undefined): void {
   const names = new Names(overview.reference);
   const clock = new ClockModel(overview.clock);
   const status = h('p', { class: 'status-line', role: 'status' });
@@ -66,29 +67,37 @@ function shell(overview: Overview, scenarios: ScenarioView[]): void {
     nav.append(button);
     panels.set(tab, h('section', { role: 'tabpanel', id: `panel-${tab}`, 'aria-labelledby': `tab-${tab}`, class: 'panel' }));
   }
-  (panels.get('Parcels') as HTMLElement).append(parcelsView({ overview, names, clock, scenarios: () => scenarios, report, visible: () => current === 'Parcels' }));
-  (panels.get('Requests') as HTMLElement).append(requestsView({ overview, report }));
+  const requests = requestsView({ overview, report });
+  const showRequest = (seq: number) => {
+    show('Requests');
+    void requests.open(seq);
+  };
+  (panels.get('Parcels') as HTMLElement).append(parcelsView({ overview, names, clock, scenarios: () => scenarios, report, visible: () => current === 'Parcels', showRequest }));
+  (panels.get('Requests') as HTMLElement).append(requests.element);
   fill(root, h('header', {}, h('h1', {}, 'Sandbox inspector'), clockPanel(clock, report)), status, h('main', {}, nav, ...panels.values()));
   show('Parcels');
+  if (notice !== undefined) report(notice, false);
 }
 
 async function start(): Promise<void> {
   const code = new URLSearchParams(location.hash.slice(1)).get('code');
+  /** Why the link's code was refused (used, expired); the page then opens only with a session this browser already holds. */
+  let refused: string | undefined;
   if (code !== null) {
     // The code is spent by this request: a reload or a bookmark of the address bar should not offer it again.
     history.replaceState(null, '', location.pathname);
     try {
       await login(code);
     } catch (err) {
-      loginScreen(`This login link cannot be used: ${(err as Error).message}`);
-      return;
+      refused = (err as Error).message;
     }
   }
   try {
     const [overview, { scenarios }] = await Promise.all([get<Overview>('overview'), get<ScenarioCatalogueView>('scenarios')]);
-    shell(overview, scenarios);
+    shell(overview, scenarios, refused === undefined ? undefined : 'This login link was used already; this browser is still logged in, so the inspector opened with its session.');
   } catch (err) {
-    if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) loginScreen(err.message);
+    if (refused !== undefined) loginScreen(`This login link cannot be used: ${refused}`);
+    else if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) loginScreen(err.message);
     else loginScreen(`The sandbox did not answer: ${(err as Error).message}`);
   }
 }

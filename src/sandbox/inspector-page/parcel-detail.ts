@@ -4,8 +4,9 @@ import { post } from './api.js';
 import type { DetailField } from './field-list.js';
 import { DETAIL_FIELDS } from './field-list.js';
 import type { ClockModel } from './clock.js';
-import { field, h, select } from './dom.js';
+import { field, fill, h, select } from './dom.js';
 import { localTime, relative } from './format.js';
+import { parcelRequests } from './request-detail.js';
 import type { Names } from './format.js';
 import type { ParcelDetail, ScenarioView } from '../../schemas/inspector.js';
 import type { ScenarioRunStep, ScenarioRunView } from '../../schemas/sandbox-admin.js';
@@ -17,6 +18,8 @@ export interface DetailDeps {
   report: (message: string, failed: boolean) => void;
   /** After a scenario was assigned. */
   assigned: () => void;
+  /** Opens one request in the Requests view. */
+  showRequest: (seq: number) => void;
   close: () => void;
 }
 
@@ -98,6 +101,16 @@ function assignForm(id: string, d: DetailDeps): HTMLElement {
   );
 }
 
+/** The parcel's requests, filled in once the log answers. */
+function requestsOf(id: string, d: DetailDeps): HTMLElement {
+  const box = h('div', { class: 'parcel-requests-box' }, h('p', { class: 'muted' }, 'Reading the request log…'));
+  parcelRequests(id, d.showRequest).then(
+    (list) => fill(box, list),
+    (err: Error) => fill(box, h('p', { class: 'failed' }, `The request log could not be read: ${err.message}`)),
+  );
+  return box;
+}
+
 export function renderDetail(detail: ParcelDetail, d: DetailDeps): HTMLElement {
   const p = detail.parcel;
   return h(
@@ -111,5 +124,7 @@ export function renderDetail(detail: ParcelDetail, d: DetailDeps): HTMLElement {
     h('h3', {}, 'Scenario'),
     detail.scenario === null ? h('p', { class: 'muted' }, 'No scenario.') : run(detail.scenario, d),
     assignForm(p.entry_id, d),
+    h('h3', {}, 'Requests for this parcel'),
+    requestsOf(p.entry_id, d),
   );
 }

@@ -15,6 +15,8 @@ export interface ParcelsDeps {
   report: (message: string, failed: boolean) => void;
   /** Whether the view is on screen (it reads only then). */
   visible: () => boolean;
+  /** Opens one request in the Requests view. */
+  showRequest: (seq: number) => void;
 }
 
 const REFRESH_MS = 1000;

@@ -6,6 +6,7 @@
 import { get } from './api.js';
 import { fill, field, h, select } from './dom.js';
 import { localTime } from './format.js';
+import { renderRequest, statusText, target } from './request-detail.js';
 import type { Overview } from '../../schemas/inspector.js';
 import type { LogEntry, LogPage } from '../../schemas/sandbox-admin.js';
 
@@ -30,12 +31,13 @@ export interface RequestsDeps {
   report: (message: string, failed: boolean) => void;
 }
 
-function statusText(e: LogEntry): string {
-  if (e.status === null) return 'dropped';
-  return e.status >= 400 ? `${e.status} error` : String(e.status);
+export interface RequestsView {
+  element: HTMLElement;
+  /** Shows one request's detail (from another view: a parcel's requests). */
+  open: (seq: number) => Promise<void>;
 }
 
-export function requestsView(d: RequestsDeps): HTMLElement {
+export function requestsView(d: RequestsDeps): RequestsView {
   const kept: LogEntry[] = [];
   const filters = { status: '', org: '', path: '' };
   const rows = h('tbody');
@@ -53,10 +55,11 @@ export function requestsView(d: RequestsDeps): HTMLElement {
     h(
       'tr',
       { 'data-seq': e.seq, class: e.status === null || e.status >= 400 ? 'error' : undefined },
-      h('td', { 'data-label': 'Time' }, h('button', { type: 'button', class: 'link', 'aria-label': `Show request ${e.seq}`, onclick: () => void open(e.seq) }, localTime(Date.parse(e.at), 'ms'))),
+      h('td', { 'data-label': 'Data time' }, h('button', { type: 'button', class: 'link', 'aria-label': `Show request ${e.seq}`, onclick: () => void open(e.seq) }, localTime(Date.parse(e.at), 'ms'))),
+      h('td', { 'data-label': 'Arrived' }, localTime(Date.parse(e.arrived_at), 'ms')),
       h('td', { 'data-label': 'Organisation' }, e.org ?? '—'),
       h('td', { 'data-label': 'Method' }, e.method),
-      h('td', { 'data-label': 'Path', class: 'path' }, e.path),
+      h('td', { 'data-label': 'Path', class: 'path' }, target(e)),
       h('td', { 'data-label': 'Status' }, statusText(e)),
       h('td', { 'data-label': 'Error code' }, e.code ?? '—'),
       h('td', { 'data-label': 'Replay' }, e.replay ? 'replay' : '—'),
@@ -88,14 +91,7 @@ export function requestsView(d: RequestsDeps): HTMLElement {
         fill(bodies, h('p', {}, `Request ${seq} is no longer in the log (it keeps the latest requests only).`));
         return;
       }
-      fill(
-        bodies,
-        h('h3', { tabindex: -1 }, `Request ${seq}: ${entry.method} ${entry.path} → ${statusText(entry)}`),
-        h('h4', {}, 'Request body'),
-        h('pre', {}, entry.request_body ?? '(none)'),
-        h('h4', {}, 'Response body'),
-        h('pre', {}, entry.response_body ?? '(none)'),
-      );
+      fill(bodies, ...(await renderRequest(entry, (first) => void open(first))));
       bodies.querySelector('h3')?.focus();
     } catch (err) {
       d.report((err as Error).message, true);
@@ -125,8 +121,8 @@ export function requestsView(d: RequestsDeps): HTMLElement {
     schedule();
   };
   const pathInput = h('input', { name: 'path', type: 'search', placeholder: '/deliveries/v1/parcels', oninput: () => change('path', pathInput.value.trim()) });
-  const head = ['Time', 'Organisation', 'Method', 'Path', 'Status', 'Error code', 'Replay', 'Latency'];
-  return h(
+  const head = ['Data time', 'Arrived', 'Organisation', 'Method', 'Path', 'Status', 'Error code', 'Replay', 'Latency'];
+  const element = h(
     'div',
     { class: 'requests' },
     h(
@@ -137,6 +133,7 @@ export function requestsView(d: RequestsDeps): HTMLElement {
       field('Path contains', pathInput),
     ),
     summary,
-    h('div', { class: 'split' }, h('table', { class: 'list' }, h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))), rows), bodies),
+    h('div', { class: 'split' }, h('div', { class: 'table-box' }, h('table', { class: 'list requests-table' }, h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))), rows)), bodies),
   );
+  return { element, open };
 }
