@@ -9,7 +9,6 @@ import type { SeedObject } from '../sandbox/index.js';
 
 /** A built-in scenario's name, or any other a scenario file defines. */
 // `string & {}` keeps the built-in names as an editor's suggestions instead of widening them away.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the `{}` is that trick, not a type of its own
 export type ScenarioName = BuiltinScenarioName | (string & {});
 
 type DurationUnit = 'ms' | 's' | 'm' | 'h' | 'd';
