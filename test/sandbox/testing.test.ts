@@ -10,7 +10,7 @@ import { PortInUseError, startSandbox } from '../../src/sandbox/index.js';
 import { BUILTIN_SCENARIOS_DESCRIBED } from '../../src/schemas/scenarios.js';
 import type { ScenarioName, TestSandbox } from '../../src/testing/index.js';
 import { TestSandboxError, connectTestSandbox, startTestSandbox } from '../../src/testing/index.js';
-import { KEY_A, TEST_SEED, call, createParcel } from './helpers.js';
+import { KEY_A, KEY_R, TEST_SEED, call, createParcel } from './helpers.js';
 
 const DAY_MS = 86_400_000;
 const open: TestSandbox[] = [];
@@ -46,6 +46,21 @@ describe('parcels/testing: the clock', () => {
     expect((await sbx.clock.speed(600)).speed).toBe(600);
     expect((await sbx.clock.resume()).frozen).toBe(false);
     expect((await sbx.clock.freeze()).frozen).toBe(true);
+  });
+
+  it('a rate-limited organisation waits out its window by a clock move, not by sleeping', async () => {
+    const sbx = await started({ frozen: true });
+    const statuses = async (n: number) => {
+      const out = [];
+      for (let i = 0; i < n; i++) out.push((await call(sbx.url, 'GET', '/deliveries/v1/parcels', { key: KEY_R })).status);
+      return out;
+    };
+    // org_r: 3 requests a minute.
+    expect(await statuses(4)).toEqual([200, 200, 200, 429]);
+    await sbx.clock.advance('60s');
+    expect(await statuses(4)).toEqual([200, 200, 200, 429]);
+    await sbx.clock.set((await sbx.clock.now()) + 60_000);
+    expect(await statuses(1)).toEqual([200]);
   });
 
   it('a duration the one parser refuses is the route\'s 422, in a TestSandboxError', async () => {
