@@ -60,7 +60,7 @@ export interface TestSandbox {
   reset(): Promise<ClockStatus>;
   /** A new isolated tenant at `url + '/t/' + name`; its handle's close() removes it. */
   tenant(name: string, options?: TenantOptions): Promise<TestSandbox>;
-  /** A fresh one-time login link of the web inspector. */
+  /** A fresh one-time login link of the web inspector (a tenant's handle: its sandbox's inspector). */
   inspectorLink(): Promise<string>;
   /** Marks this file as failed (for close()): e.g. from vitest's `onTestFailed`. */
   markFailed(): void;
@@ -84,6 +84,8 @@ export interface HandleLife {
   logsAfterEnd?: (filter: LogFilter) => LogEntry[];
   /** keepOpenOnFailure in ms (0: off). */
   keepOpenMs: number;
+  /** Where the inspector link comes from: a tenant's is its sandbox's (the inspector shows the sandbox itself). */
+  inspectorLink?: () => Promise<string>;
 }
 
 /** Room for close() itself, beside any keep-open wait. */
@@ -104,7 +106,7 @@ export function testSandboxHandle(target: AdminTarget, life: HandleLife): TestSa
   let failed = false;
   let ended = false;
   let closing: Promise<void> | undefined;
-  const inspectorLink = async () => target.url + (await call<{ path: string }>('POST', 'ui/login')).path;
+  const inspectorLink = life.inspectorLink ?? (async () => target.url + (await call<{ path: string }>('POST', 'ui/login')).path);
   const keepsOpen = life.end !== undefined && life.keepOpenMs > 0 && !inCi();
 
   const close = (options: CloseOptions = {}): Promise<void> => {
@@ -165,6 +167,7 @@ export function testSandboxHandle(target: AdminTarget, life: HandleLife): TestSa
             await call('DELETE', `tenants/${encodeURIComponent(made.name)}`);
           },
           keepOpenMs: life.keepOpenMs,
+          inspectorLink,
         },
       );
     },

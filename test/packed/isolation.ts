@@ -32,7 +32,7 @@ export function isolationFile(me: 'a' | 'b', other: 'a' | 'b'): void {
     expect(sbx.url).toBe(`${serve.url}/t/iso-${me}`);
     const shop = new ShopClient(sbx.url, SHOP_KEY);
     // The same organisation, key and courier in both tenants: only the tenant tells them apart.
-    const id = await shop.createParcel('SHOP-BIKE', me === 'a' ? '1' : '2', `order-${me}`);
+    const id = await shop.createParcel('SHOP-BIKE', me === 'a' ? '1' : '2', `order-${me}-1001`);
     const start = (await sbx.clock.freeze()).now_ms;
     const moved = (await sbx.clock.advance(me === 'a' ? '2d' : '5h')).now_ms;
     const rule = await sbx.faults.add({ route: 'parcels.get', status: 503, code: `outage_${me}`, message: `staged by ${me}` });
@@ -47,7 +47,7 @@ export function isolationFile(me: 'a' | 'b', other: 'a' | 'b'): void {
     expect([get.status, get.body.error?.code]).toEqual([503, `outage_${me}`]);
     const log = await sbx.logs({ bodies: true });
     expect(log.map((e) => [e.method, e.route, e.status, e.headers?.['idempotency-key'] ?? null])).toEqual([
-      ['POST', 'parcels.create', 201, `order-${me}`],
+      ['POST', 'parcels.create', 201, `order-${me}-1001`],
       ['GET', 'parcels.list', 200, null],
       ['GET', 'parcels.get', 503, null],
     ]);
