@@ -7,7 +7,7 @@
 import type { BuiltinScenarioName } from '../schemas/scenarios.js';
 import type { SeedObject } from '../sandbox/index.js';
 
-/** A built-in scenario's name, or any other a scenario file defines. */
+/** A built-in scenario's name (the table of src/sandbox/scenarios/builtin.ts holds exactly these), or any other a scenario file defines. */
 // `string & {}` keeps the built-in names as an editor's suggestions instead of widening them away.
 export type ScenarioName = BuiltinScenarioName | (string & {});
 
