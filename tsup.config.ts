@@ -39,7 +39,7 @@ export default defineConfig([
   {
     // One ESM bundle per entry; every command module reached through `await import()` becomes its
     // own chunk, so a command's code (and its dependencies) load only when it runs.
-    entry: { cli: 'src/cli.ts', 'sandbox/index': 'src/sandbox/index.ts' },
+    entry: { cli: 'src/cli.ts', 'sandbox/index': 'src/sandbox/index.ts', 'testing/index': 'src/testing/index.ts' },
     outDir: OUT_DIR,
     format: ['esm'],
     platform: 'node',
@@ -48,8 +48,8 @@ export default defineConfig([
     // `npm run build` starts from an empty folder; two configs cleaning the same folder would race.
     clean: false,
     define,
-    // Types for the library entry, for software that tests against the sandbox.
-    dts: { entry: { 'sandbox/index': 'src/sandbox/index.ts' } },
+    // Types for the library entries, for software that tests against the sandbox.
+    dts: { entry: { 'sandbox/index': 'src/sandbox/index.ts', 'testing/index': 'src/testing/index.ts' } },
     // Bundle pure-JS dependencies (fewer files to resolve at start-up); the native addon stays external.
     noExternal: [/^(?!better-sqlite3$|jq-wasm(\/|$)).*/],
     // jq-wasm's Emscripten loader needs its CommonJS __dirname: it stays a plain (lazily imported) package.

@@ -5,8 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Tiers with their own config and script: the pseudo-terminal tests (vitest.pty.config.ts,
     // `npm run test:pty`), the real-Chromium tests (vitest.browser.config.ts, `npm run test:browser`)
-    // and the end-to-end runs of the built binary (vitest.e2e.config.ts, `npm run test:e2e`).
-    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**', 'test/e2e/**', 'test/hostile/**'],
+    // and the end-to-end runs of the built binary (vitest.e2e.config.ts, `npm run test:e2e`). test/packed/
+    // runs in a scratch project against the packed package (scripts/test-packed.mjs, `npm run test:packed`).
+    exclude: [...configDefaults.exclude, 'test/pty/**', 'test/browser/**', 'test/e2e/**', 'test/hostile/**', 'test/packed/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     setupFiles: ['test/helpers/replay-setup.ts'],

@@ -20,6 +20,8 @@ const RULES = [
   { from: 'sandbox/inspector-page/', allowed: (to) => to.startsWith('sandbox/inspector-page/') || to.startsWith('schemas/'), why: 'the browser page reaches only its own files and src/schemas/' },
   // The sandbox is a library of its own: it reaches only the shared schemas.
   { from: 'sandbox/', allowed: (to) => (to.startsWith('sandbox/') && !to.startsWith('sandbox/inspector-page/')) || to.startsWith('schemas/'), why: 'the sandbox reaches only its own server files and src/schemas/ (never the browser page)' },
+  // parcels/testing drives a sandbox over its admin route: it reaches the sandbox only through its public entry.
+  { from: 'testing/', allowed: (to) => to.startsWith('testing/') || to.startsWith('schemas/') || to === 'sandbox/index.ts', why: 'parcels/testing reaches the sandbox only through its public entry (src/sandbox/index.ts) and src/schemas/' },
   // The ground floor: the domain's facts, read by every layer, reaching nothing above.
   { from: 'schemas/', allowed: (to) => to.startsWith('schemas/') },
   // Types only, read by every layer: it imports nothing (src/definitions/table.ts fills it in).

@@ -158,7 +158,7 @@ export function createApp(opts: AppOptions = {}): App {
     oracleAvailable: opts.oracleUnavailable !== true,
     parcelCreated: (parcel, nowMs) => scenarios.assignByRule(parcel, nowMs),
     keys,
-    limiter: new RateLimiter(),
+    limiter: new RateLimiter(() => testClock.skipped()),
     faults,
     usage,
     handlers: buildHandlers(clock.now),

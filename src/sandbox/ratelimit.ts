@@ -10,11 +10,17 @@ export interface RateDecision {
   windowS: number;
 }
 
-/** Fixed-window counter per organisation, on the clock's elapsed time. Counters live in memory and restart with the sandbox. */
+/**
+ * Fixed-window counter per organisation, on the clock's elapsed time plus what the test clock skipped
+ * (`skippedMs`: its advance and set moves). Counters live in memory and restart with the sandbox.
+ */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  take(orgId: string, spec: RateLimitSpec, elapsedMs: number): RateDecision {
+  constructor(private readonly skippedMs: () => number) {}
+
+  take(orgId: string, spec: RateLimitSpec, arrivedElapsedMs: number): RateDecision {
+    const elapsedMs = arrivedElapsedMs + this.skippedMs();
     const windowMs = spec.window_s * 1000;
     const start = Math.floor(elapsedMs / windowMs) * windowMs;
     let w = this.windows.get(orgId);

@@ -31,9 +31,15 @@ export const DEFAULT_LIMITS: Required<ServerLimits> = {
   maxConnections: 1024,
 };
 
-/** The listen address is taken. */
+/** The listen address is taken. Said in the library's words (its `port` option); the CLI says it with its flag. */
 export class PortInUseError extends Error {
   override readonly name = 'PortInUseError';
+  constructor(
+    readonly port: number,
+    readonly host: string,
+  ) {
+    super(`port ${port} on ${host} is already in use; choose another port (port: 0 picks a free one)`);
+  }
 }
 
 export interface Listening {
@@ -111,7 +117,7 @@ export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLim
   server.on('clientError', onClientError);
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} on ${host} is already in use; choose another --port (0 picks a free one)`) : err);
+      reject(err.code === 'EADDRINUSE' ? new PortInUseError(port, host) : err);
     });
     server.listen(port, host, () => {
       server.removeAllListeners('error');

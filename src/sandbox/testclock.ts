@@ -22,6 +22,7 @@ const LATEST_MS = 253_402_300_799_999;
 export class TestClock implements ClockStateSource {
   private state: TestClockState | undefined;
   private seenVersion = -1;
+  private skippedMs = 0;
 
   constructor(
     private readonly repo: Repository,
@@ -68,7 +69,7 @@ export class TestClock implements ClockStateSource {
   /** Moves data time forward by `ms` milliseconds (0 or more). */
   advance(ms: number): ClockStatus {
     if (!Number.isSafeInteger(ms) || ms < 0) throw new ClockError(`the clock only moves forward: advance by a whole number of milliseconds ≥ 0 (got ${ms})`);
-    return this.change((state, dataMs) => ({ ...state, anchorDataMs: dataMs + ms }));
+    return this.change((state, dataMs) => ({ ...state, anchorDataMs: dataMs + ms }), ms);
   }
 
   /** Sets data time to `ms` (epoch milliseconds); never earlier than now. */
@@ -80,7 +81,15 @@ export class TestClock implements ClockStateSource {
         throw new ClockError(`the clock only moves forward: ${new Date(ms).toISOString()} is before the sandbox's now, ${new Date(dataMs + this.offsetMs).toISOString()}`);
       }
       return { ...state, anchorDataMs: target };
-    });
+    }, (dataMs) => ms - this.offsetMs - dataMs);
+  }
+
+  /**
+   * How far advance() and set() of this process moved data time forward, in ms: rate-limit windows
+   * (on elapsed time) move on by as much, so a test moves past a window instead of sleeping through it.
+   */
+  skipped(): number {
+    return this.skippedMs;
   }
 
   /** Stops (true) or restarts (false) data time; elapsed time keeps running either way. */
@@ -96,18 +105,24 @@ export class TestClock implements ClockStateSource {
     return this.change((state) => ({ ...state, speed }));
   }
 
-  /** Re-anchors the state at the current instant, applies `edit`, and stores it in one write transaction. */
-  private change(edit: (state: TestClockState, dataMs: number) => TestClockState): ClockStatus {
+  /**
+   * Re-anchors the state at the current instant, applies `edit`, and stores it in one write
+   * transaction; `skip` (ms, or computed from data time before the change) counts as skipped once stored.
+   */
+  private change(edit: (state: TestClockState, dataMs: number) => TestClockState, skip: number | ((dataMs: number) => number) = 0): ClockStatus {
+    let skipped = 0;
     this.repo.transaction(() => {
       const stored = this.repo.readClock();
       const wall = this.sources.wallMs();
       const dataMs = dataTimeAt(stored, wall);
       const anchored: TestClockState = { anchorDataMs: dataMs, anchorWallMs: wall, speed: stored?.speed ?? 1, frozen: stored?.frozen ?? false };
       const next = edit(anchored, dataMs);
+      skipped = typeof skip === 'number' ? skip : skip(dataMs);
       if (next.anchorDataMs + this.offsetMs > LATEST_MS) throw new ClockError('the clock cannot go past 9999-12-31T23:59:59Z');
       this.repo.writeClock(next);
       this.state = next;
     });
+    this.skippedMs += skipped;
     this.seenVersion = this.repo.dataVersion();
     return this.status();
   }

@@ -188,7 +188,7 @@ export default defineCommand<typeof sandboxCommands.sandboxServe, ServeOptions>(
       logStream?.destroy();
       if (err instanceof SeedError) throw fileUsageError(err, '--seed');
       if (err instanceof ScenarioFileError) throw fileUsageError(err, '--scenarios');
-      if (err instanceof PortInUseError) throw new UsageError(err.message, '--port');
+      if (err instanceof PortInUseError) throw new UsageError(`port ${err.port} on ${err.host} is already in use; choose another --port (0 picks a free one)`, '--port');
       if (err instanceof AdminTokenError) throw new UsageError(err.message, adminTokenSource(options));
       throw err;
     });

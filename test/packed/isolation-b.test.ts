@@ -1,0 +1,3 @@
+import { isolationFile } from './isolation.js';
+
+isolationFile('b', 'a');
