@@ -47,9 +47,9 @@ interface KnownIds {
 }
 
 /**
- * Two parcel ids this config knows for the served sandbox, each from one source: `seen` only
- * because `parcels list` printed it (another client created it and moved it to picked_up, postcode
- * 9999ZZ), `created` only through `parcels create --quiet` here (the ETag log; nothing of it shown).
+ * Two parcel ids this config knows for the served sandbox: `seen` only because `parcels list`
+ * printed it (another client created it and moved it to picked_up, postcode 9999ZZ), `created`
+ * through `parcels create --quiet` here (its ETag and its id, nothing of its status shown).
  * Made once for the file: both shells complete the same ids.
  */
 let known: Promise<KnownIds> | undefined;
