@@ -82,6 +82,16 @@ describe.skipIf(!hasPty)('issue 33 at a terminal', () => {
     expect(r.lines[1]).toBe('moved   in step with this machine');
   });
 
+  it('a moved sandbox clock: its time first, aged from its own clock, then how far it is moved', async () => {
+    const embedded = binaryEnv();
+    expect((await parcels(['--sandbox', 'sandbox', 'clock', 'advance', '20h'], { env: embedded })).code).toBe(0);
+    const r = await shown(['--sandbox', 'sandbox', 'clock'], { env: embedded, tz: 'UTC' });
+    expect(r.code).toBe(0);
+    // "today" and "just now" are said from the sandbox's clock, not this machine's (20 h behind it).
+    expect(r.lines[0]).toMatch(/^now {5}today \d\d:\d\d \(just now\)$/);
+    expect(r.lines[1]).toMatch(/^moved {3}20 h( \d+ s)? ahead of this machine$/);
+  });
+
   it('a --jq error is text with its hint, not a JSON blob; address issues read as lines', async () => {
     const jq = await shown(['couriers', '--jq', '.couriers |']);
     expect(jq.code).toBe(2);
