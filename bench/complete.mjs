@@ -1,7 +1,8 @@
 // Shell completion latency (issue 11 target): `parcels __complete …` within 1.3x of `node -e 0`,
 // measured in the same run, rounds alternating between the variants, medians.
 // The caches are real: written by the CLI against an in-process sandbox, then the ETag log is
-// grown to its bound (20,000 lines) so parcel-id completion reads a full-size file.
+// grown to its bound (20,000 lines) and the known-ids file to its (1,000 ids, each with a status
+// and a postcode, as `list` writes them) so parcel-id completion reads full-size files.
 // NODE_EXTRA_CA_CERTS is unset for every process measured (it adds ~40 ms to each Node start here).
 // Run: npm run build && node bench/complete.mjs [rounds]
 import { spawn } from 'node:child_process';
@@ -63,6 +64,8 @@ await once([bin, 'get', id, '--json']);
 const etagDir = join(work, 'etags');
 const log = join(etagDir, readdirSync(etagDir)[0]);
 appendFileSync(log, Array.from({ length: 20_000 }, () => `${JSON.stringify({ id: randomUUID(), etag: '"v1-abcdefghijkl"' })}\n`).join(''));
+const knownDir = join(work, 'known-ids');
+writeFileSync(join(knownDir, readdirSync(knownDir)[0]), JSON.stringify(Array.from({ length: 1000 }, () => [randomUUID(), 2, '1234AB'])));
 await sandbox.close();
 
 const variants = [
@@ -71,7 +74,7 @@ const variants = [
   ['parcels __complete "" (commands)', [bin, '__complete', '']],
   ['parcels __complete events add x --st (flags)', [bin, '__complete', 'events', 'add', 'x', '--st']],
   ['parcels __complete create --courier "" (couriers cache)', [bin, '__complete', 'create', '--courier', '']],
-  ['parcels __complete get "" (ids, 20k-line ETag log)', [bin, '__complete', 'get', '']],
+  ['parcels __complete get "" (ids, 20k-line ETag log, 1,000 described known ids)', [bin, '__complete', 'get', '']],
 ];
 const times = new Map(variants.map(([label]) => [label, []]));
 const cpu = new Map(variants.map(([label]) => [label, []]));

@@ -14,7 +14,7 @@ export function answerCompletion(words: readonly string[], env: NodeJS.ProcessEn
     couriers: (target) => readCachedCouriers(env, target),
     fetchCouriers: (where) => fetchCouriers(where, env),
     codeNames: (target) => readCachedCodeNames(env, target),
-    parcelIds: (target) => readRecentParcelIds(env, target),
+    parcelIds: (target, prefix, max) => readRecentParcelIds(env, target, prefix, max),
   };
   // A shell calls this with whatever was typed: no word at all still completes the first one.
   const typed = words.length === 0 ? [''] : words;

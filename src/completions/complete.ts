@@ -64,7 +64,7 @@ export function complete(words: readonly string[], sources: ValueSources): Candi
     return filter(flags.map((f) => ({ value: f.long, description: f.description })), current);
   }
   const below = line.words.length === 0 ? subcommands(line.path) : [];
-  return filter([...below, ...argumentValues(line, sources)], current);
+  return filter([...below, ...argumentValues(line, sources, current)], current);
 }
 
 /** `--fields a,b,…`: the fields not given yet, each after those typed (`entry_id,status`), as gh completes them. */

@@ -29,7 +29,8 @@ export interface ValueSources {
    */
   fetchCouriers?(where: readonly string[]): void;
   codeNames(target: string): Record<string, Record<string, string>>;
-  parcelIds(target: string): { id: string; description?: string }[];
+  /** The parcel ids starting with `prefix`, most recent first, at most `max`. */
+  parcelIds(target: string, prefix: string, max: number): { id: string; description?: string }[];
 }
 
 /** The four scopes, as the spec's route table names them. */
@@ -106,7 +107,8 @@ export function flagValues(flag: FlagInfo, line: Line, sources: ValueSources): C
   return read === undefined ? (flag.choices ?? []).map((value) => ({ value })) : read(line, sources);
 }
 
-export function argumentValues(line: Line, sources: ValueSources): Candidate[] {
+/** `current`: the word being completed; parcel ids are matched against it before the newest MAX_IDS are kept. */
+export function argumentValues(line: Line, sources: ValueSources, current = ''): Candidate[] {
   const command = line.command;
   if (command === undefined) return [];
   // Required (<id>) and optional ([id]) arguments alike.
@@ -114,7 +116,11 @@ export function argumentValues(line: Line, sources: ValueSources): Candidate[] {
   const listed = command.argValues?.[line.words.length];
   if (listed !== undefined) return Object.entries(listed.values).map(([value, description]) => ({ value, description }));
   const arg = args[line.words.length]?.slice(1, -1);
-  if (arg === 'id') return fromTarget(line, sources, sources.parcelIds).slice(0, MAX_IDS).map(({ id, description }) => (description === undefined ? { value: id } : { value: id, description }));
+  if (arg === 'id') {
+    // Matched first, then cut: a prefix of an older id (one `parcels get 3f1c9a2b` resolves) is still offered.
+    const ids = fromTarget(line, sources, (target) => sources.parcelIds(target, current, MAX_IDS));
+    return ids.map(({ id, description }) => (description === undefined ? { value: id } : { value: id, description }));
+  }
   if (arg === 'metric') return ORACLE_METRICS.map((value) => ({ value }));
   if (arg === 'shell') return SHELLS.map((value) => ({ value }));
   if (arg === 'method') return HTTP_METHODS.map((value) => ({ value }));

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from '../config/paths.js';
 import { targetId } from '../config/target.js';
 import { isRecord } from '../schemas/record.js';
-import type { ParcelNote } from '../schemas/parcel-note.js';
 import { noteText, readNote } from '../schemas/parcel-note.js';
 
 /** The cache entry of the last `parcels couriers` answer, kept per target like the code names. */
@@ -107,12 +106,20 @@ function tail(path: string, bytes: number): string | undefined {
   }
 }
 
+/** The id of a known-ids entry (`"id"` or `["id", status, postcode]`), before any other check. */
+function entryId(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  return Array.isArray(entry) && typeof entry[0] === 'string' ? entry[0] : undefined;
+}
+
 /**
- * Parcel ids of this target, most recent first: those of the ETag log (parcels read, created or
- * changed here), then those recent output showed (src/config/known-ids.ts, newest last), each with
- * what is known of it (its checked status and postcode: src/schemas/parcel-note.ts).
+ * Parcel ids of this target starting with `prefix`, most recent first, at most `max`: those of the
+ * ETag log (parcels read, created or changed here), then those recent output showed
+ * (src/config/known-ids.ts, newest last), each with what is known of it (its checked status and
+ * postcode: src/schemas/parcel-note.ts). Only the ids returned are checked and described: the
+ * files hold over a thousand ids, and describing them all cost ~20 ms of CPU on every key press.
  */
-export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): { id: string; description?: string }[] {
+export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string, prefix: string, max: number): { id: string; description?: string }[] {
   const latest = new Map<string, boolean>();
   // Matched, not parsed: a few hundred JSON.parse calls would be most of completion's time. The
   // first line of a tail may be cut; it does not match and is skipped like a torn line.
@@ -122,11 +129,28 @@ export function readRecentParcelIds(env: NodeJS.ProcessEnv, target: string): { i
     latest.delete(match[1]);
     latest.set(match[1], match[2] === undefined);
   }
-  const touched = [...latest].filter(([, live]) => live).map(([id]) => id).reverse();
+  const touched = [...latest]
+    .filter(([id, live]) => live && id.startsWith(prefix))
+    .map(([id]) => id)
+    .reverse()
+    .slice(0, max);
+  const fromLog = new Set(touched);
   const shown = readJson(knownIdsPath(env, target));
-  const notes = (Array.isArray(shown) ? shown : []).map(readNote).filter((note): note is ParcelNote => note !== undefined && UUID.test(note[0])).reverse();
-  const said = new Map(notes.map((note) => [note[0], noteText(note)]));
-  return [...new Set([...touched, ...notes.map(([id]) => id)])].map((id) => {
+  const entries: unknown[] = Array.isArray(shown) ? shown : [];
+  const said = new Map<string, string | undefined>();
+  const listed: string[] = [];
+  // Newest first; an id of the ETag log is looked up for its description however far back it is.
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    const id = entryId(entry);
+    if (id === undefined || said.has(id) || !id.startsWith(prefix)) continue;
+    if (!fromLog.has(id) && touched.length + listed.length >= max) continue;
+    const note = readNote(entry);
+    if (note === undefined || !UUID.test(id)) continue;
+    said.set(id, noteText(note));
+    if (!fromLog.has(id)) listed.push(id);
+  }
+  return [...touched, ...listed].map((id) => {
     const description = said.get(id);
     return description === undefined ? { id } : { id, description };
   });

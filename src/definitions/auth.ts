@@ -7,7 +7,7 @@ export const authCommands = {
     summary: 'Save an API key for a profile (read from a hidden prompt or stdin, never argv)',
     flags: {
       withKeyStdin: { type: 'bool', flags: '--with-key-stdin', description: 'read the key from standard input' },
-      verify: { type: 'bool', flags: '--no-verify', description: 'save without checking the key with a read request' },
+      verify: { type: 'bool', flags: '--no-verify', description: 'save without checking the key with a read request (it says "not checked")' },
       insecure: { type: 'bool', flags: '--insecure', description: 'allow a plain http:// base URL that is not this machine (the key travels unencrypted)' },
     },
     examples: [
@@ -18,7 +18,7 @@ export const authCommands = {
   authStatus: command({
     path: ['auth', 'status'],
     summary: 'Check the key with the service; show the profile, base URL and masked key',
-    flags: { offline: { type: 'bool', flags: '--offline', description: 'answer from the local settings only, without asking the service' } },
+    flags: { offline: { type: 'bool', flags: '--offline', description: 'answer from the local settings only, sending nothing (stderr says what was not checked)' } },
     examples: ['parcels auth status', 'parcels auth status --json', 'parcels auth status --offline'],
   }),
   authToken: command({

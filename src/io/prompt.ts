@@ -4,9 +4,10 @@ import type { IO } from './streams.js';
 /** Reads one line from the terminal without echoing it (for secrets). The question goes to stderr. */
 export async function promptHidden(io: IO, question: string): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;
-  io.stderr.write(question);
   const wasRaw = stdin.isRaw === true;
+  // Echo off before the question shows: a key typed (or pasted) as soon as it appears is never echoed.
   stdin.setRawMode?.(true);
+  io.stderr.write(question);
   stdin.setEncoding('utf8');
   stdin.resume();
   try {

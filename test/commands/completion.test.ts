@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_FILES, SHELLS, completionScript } from '../../src/completions/scripts.js';
 import { targetId } from '../../src/config/target.js';
+import { openKnownIds } from '../../src/config/known-ids.js';
 import { SETTABLE_KEYS } from '../../src/config/store.js';
 import { HELP_TOPICS } from '../../src/completions/complete.js';
 import { CONFIG_KEYS } from '../../src/completions/value-candidates.js';
@@ -185,6 +186,16 @@ describe('parcels __complete', () => {
     // the ETag cache first (the parcel created here), then what the list showed, newest last shown first
     expect(offered[0]).toBe(touched);
     expect(offered.slice(1)).toEqual([...ids].reverse().filter((id) => id !== touched).slice(0, 49));
+  });
+
+  it('a prefix of a known id older than the 50 most recent still completes it (as `parcels get PREFIX` resolves it)', async () => {
+    const dir = tempConfigDir();
+    const ids = Array.from({ length: 60 }, (_, i) => `${(0x10000000 + i).toString(16)}-0000-4000-8000-000000000000`);
+    await openKnownIds({ PARCELS_CONFIG_DIR: dir }, targetId({ baseUrl: h.sandbox.url })).remember(ids, ids.map((id) => [id, 2, '1234AB'] as const));
+    const oldest = ids[0] as string;
+    expect((await complete(dir, ['get', ''])).split('\n').filter((line) => line !== '')).toHaveLength(50);
+    expect(await complete(dir, ['get', oldest.slice(0, 8)])).toBe(`${oldest}\tin_transit 1234AB\n`);
+    expect(await complete(dir, ['get', '1000000'])).toBe(ids.slice(0, 16).reverse().map((id) => `${id}\tin_transit 1234AB\n`).join(''));
   });
 
   it('cached values a terminal must not see are dropped: control characters, whitespace', async () => {

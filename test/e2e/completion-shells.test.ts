@@ -5,7 +5,7 @@
  * A shell that is not installed is skipped with the reason printed, never silently.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import { writeCached } from '../../src/config/cache.js';
 import { COURIERS_CACHE_NAME } from '../../src/completions/values.js';
 import { targetId } from '../../src/config/target.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { startHostileServer } from '../helpers/hostile-server.js';
+import { parcels } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPTS = { bash: join(ROOT, 'completions', 'parcels.bash'), zsh: join(ROOT, 'completions', '_parcels'), fish: join(ROOT, 'completions', 'parcels.fish') };
@@ -47,6 +49,42 @@ async function plantedEnv(): Promise<NodeJS.ProcessEnv> {
   const planted = { ...env, PARCELS_CONFIG_DIR: tempConfigDir() };
   await writeCached(planted, targetId({ baseUrl: HOSTILE_BASE }), COURIERS_CACHE_NAME, [...EXPANDING, 'SAFE-1', 'a=b%c'].map((code) => ({ code })));
   return planted;
+}
+
+/**
+ * Parcel ids with what completion may say of them, as a hostile service made the built CLI print
+ * them: `parcels list` against a server whose parcels carry a status out of the spec's range, a
+ * status and postcodes with terminal escapes and shell text, and one plain parcel; then one more
+ * note planted in the known-ids file `list` wrote (the file is read back as untrusted too).
+ * Completion says only `picked_up 9999ZZ` of the plain one, the checked part of the others, and
+ * nothing of the planted one.
+ */
+const NOTED = {
+  outOfRange: '11111111-1111-4111-8111-111111111111',
+  escapedPostcode: '22222222-2222-4222-8222-222222222222',
+  escapedBoth: '33333333-3333-4333-8333-333333333333',
+  plain: '44444444-4444-4444-8444-444444444444',
+  planted: '55555555-5555-4555-8555-555555555555',
+};
+async function notedEnv(): Promise<NodeJS.ProcessEnv> {
+  const items = [
+    { entry_id: NOTED.outOfRange, status: 9, courier: 'A-BIKE', country: 'NL', postal_code: '1234AB', number: '1' },
+    { entry_id: NOTED.escapedPostcode, status: 2, courier: 'A-BIKE', country: 'NL', postal_code: '12\u001b[31m34', number: '1' },
+    { entry_id: NOTED.escapedBoth, status: 'in_transit\u001b]0;pwned\u0007', courier: 'A-BIKE', country: 'NL', postal_code: '1234 AB; rm -rf ~', number: '1' },
+    { entry_id: NOTED.plain, status: 1, courier: 'A-BIKE', country: 'NL', postal_code: '9999ZZ', number: '1' },
+  ];
+  const service = await startHostileServer(() => ({ status: 200, body: { data: { items, next_cursor: null } } }));
+  const noted = { ...env, PARCELS_CONFIG_DIR: tempConfigDir(), PARCELS_BASE_URL: service.url, PARCELS_API_KEY: 'key_noted_0123456789' };
+  try {
+    expect((await parcels(['list'], { env: noted })).code).toBe(0);
+  } finally {
+    await service.close();
+  }
+  const dir = join(noted.PARCELS_CONFIG_DIR, 'known-ids');
+  const [file] = readdirSync(dir);
+  const known = JSON.parse(readFileSync(join(dir, file ?? ''), 'utf8')) as unknown[];
+  writeFileSync(join(dir, file ?? ''), JSON.stringify([[NOTED.planted, 'in_transit\u001b[2J', '12\u0007AB'], ...known]));
+  return noted;
 }
 
 /** COMPREPLY after the bash function ran on these COMP_WORDS with the cursor in the last one. */
@@ -131,6 +169,19 @@ describe.skipIf(!installed('zsh'))('zsh', { timeout: SHELL_TIMEOUT_MS }, () => {
     ].join('\n');
     expect(execFileSync('zsh', ['-f', '-c', script], { env: await plantedEnv(), encoding: 'utf8' })).toBe('SAFE-1\na=b%c\n');
   });
+  it('lists parcel ids with their checked status and postcode as descriptions, never a hostile one', async () => {
+    const script = [
+      'autoload -Uz compinit && compinit -u -D',
+      `source '${SCRIPTS.zsh}'`,
+      'words=(parcels get "")',
+      'CURRENT=3',
+      '_parcels_candidates',
+      'print -rl -- $reply',
+    ].join('\n');
+    expect(execFileSync('zsh', ['-f', '-c', script], { env: await notedEnv(), encoding: 'utf8' })).toBe(
+      `${NOTED.plain}:picked_up 9999ZZ\n${NOTED.escapedBoth}\n${NOTED.escapedPostcode}:in_transit\n${NOTED.outOfRange}:1234AB\n${NOTED.planted}\n`,
+    );
+  });
 });
 
 describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () => {
@@ -146,6 +197,12 @@ describe.skipIf(!installed('fish'))('fish', { timeout: SHELL_TIMEOUT_MS }, () =>
     const planted = await plantedEnv();
     const out = execFileSync('fish', ['--no-config', '-c', `source '${SCRIPTS.fish}'; complete -C'parcels create --base-url ${HOSTILE_BASE} --courier '`], { env: planted, encoding: 'utf8' });
     expect(out).toBe('a=b%c\nSAFE-1\n'); // fish sorts what it shows
+  });
+
+  it('shows parcel ids with their checked status and postcode, tab-separated; never a hostile description', async () => {
+    const out = execFileSync('fish', ['--no-config', '-c', `source '${SCRIPTS.fish}'; complete -C'parcels get '`], { env: await notedEnv(), encoding: 'utf8' });
+    // fish sorts what it shows
+    expect(out).toBe(`${NOTED.outOfRange}\t1234AB\n${NOTED.escapedPostcode}\tin_transit\n${NOTED.escapedBoth}\n${NOTED.plain}\tpicked_up 9999ZZ\n${NOTED.planted}\n`);
   });
 });
 

@@ -145,6 +145,18 @@ describe('track --watch', () => {
 });
 
 describe('several parcels at once', () => {
+  it('some ids unknown: the found parcels on stdout, one error per unknown id on stderr in argument order, exit 4', async () => {
+    const a = await newParcel();
+    const first = '00000000-0000-4000-8000-000000000001';
+    const second = '00000000-0000-4000-8000-000000000002';
+    const hint = "Hint: check the id (the parcel's entry_id UUID) and that it belongs to your organisation\n";
+    expect(await parcels(['track', first, a, second])).toEqual({
+      code: 4,
+      stdout: `entry_id\tstatus\tlatest_at\tlatest\tdelivered_to\tdelivered\n${a}\t0 registered\t\t\t\tno\n`,
+      stderr: `Error: parcel ${first}: no parcel with entry_id ${first}\n${hint}Error: parcel ${second}: no parcel with entry_id ${second}\n${hint}`,
+    });
+  });
+
   it('ids as arguments and from stdin: one state row each; --watch ends when all are delivered', async () => {
     const a = await newParcel();
     const b = await newParcel();

@@ -33,6 +33,17 @@ describe.skipIf(!hasPty)('issue 33 at a terminal', () => {
     expect(headings.indexOf('Global options:')).toBeGreaterThan(headings.indexOf('Set-up: keys, profiles, settings, checks:'));
     const group = await shown(['events', '--help']);
     expect(group.lines.filter((line) => /^[A-Z][A-Za-z ]*:$/.test(line))).toEqual(['Commands:', 'Options:', 'Global options:']);
+    // A group typed without a subcommand shows the same help, its subcommands first (exit 0, as gh).
+    const bare = await shown(['events']);
+    expect(bare.code).toBe(0);
+    expect(bare.lines).toEqual(group.lines);
+    expect(bare.lines.slice(bare.lines.indexOf('Commands:') + 1, bare.lines.indexOf('Commands:') + 3)).toEqual([
+      "  list <id>              List a parcel's status events (at most 1000)",
+      '  add [options] [id]     Report a status event (status 0-3)',
+    ]);
+    // A command's own options, then the global ones as gh's inherited flags, then its examples.
+    const leaf = await shown(['list', '--help']);
+    expect(leaf.lines.filter((line) => /^[A-Z][A-Za-z ]*:$/.test(line))).toEqual(['Options:', 'Global options:', 'Examples:']);
   });
 
   it('a bare -v says what it is; `parcels version` prints the version', async () => {
@@ -69,6 +80,16 @@ describe.skipIf(!hasPty)('issue 33 at a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/^now\s+today \d\d:\d\d/);
     expect(r.lines[1]).toBe('moved   in step with this machine');
+  });
+
+  it('a moved sandbox clock: its time first, aged from its own clock, then how far it is moved', async () => {
+    const embedded = binaryEnv();
+    expect((await parcels(['--sandbox', 'sandbox', 'clock', 'advance', '20h'], { env: embedded })).code).toBe(0);
+    const r = await shown(['--sandbox', 'sandbox', 'clock'], { env: embedded, tz: 'UTC' });
+    expect(r.code).toBe(0);
+    // "today" and "just now" are said from the sandbox's clock, not this machine's (20 h behind it).
+    expect(r.lines[0]).toMatch(/^now {5}today \d\d:\d\d \(just now\)$/);
+    expect(r.lines[1]).toMatch(/^moved {3}20 h( \d+ s)? ahead of this machine$/);
   });
 
   it('a --jq error is text with its hint, not a JSON blob; address issues read as lines', async () => {

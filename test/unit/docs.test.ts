@@ -30,7 +30,7 @@ describe('docs/commands.md', () => {
     for (const option of Object.values(GLOBAL_FLAGS)) expect(doc).toContain(`| \`${option.flags}\` | ${option.description} |`);
     expect(doc).toContain('| `--port <port>` | port; 0 picks a free one (default 8787) | `8787` | integer; 0 to 65535 |');
     expect(doc).toContain('| `--if-match <etag>` | ETag to send instead of the cached one (quotes included) | — | not with `--refresh` |');
-    expect(doc).toContain('| `--no-verify` | save without checking the key with a read request | on |  |');
+    expect(doc).toContain('| `--no-verify` | save without checking the key with a read request (it says "not checked") | on |  |');
   });
 
   it('a changed definition changes the rendering (the staleness check can fail)', () => {

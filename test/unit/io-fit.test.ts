@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import { promptHidden } from '../../src/io/prompt.js';
@@ -42,6 +42,23 @@ describe('promptHidden', () => {
     expect(stdin.isRaw).toBe(false);
     expect(c.stderr()).toBe('API key: \n');
     expect(c.stdout()).toBe('');
+  });
+
+  it('turns echo off before the question shows: a key typed as soon as it appears is never echoed', async () => {
+    const c = captureIO({ tty: true });
+    const stdin = fakeTerminal();
+    // Whether the terminal was raw (echo off) at each write to stderr: the question, then the line end.
+    const rawAtWrite: boolean[] = [];
+    const stderr = new Writable({
+      write(_chunk, _encoding, done) {
+        rawAtWrite.push(stdin.isRaw);
+        done();
+      },
+    });
+    const answer = promptHidden({ ...c.io, stdin, stderr }, 'API key: ');
+    stdin.write('key\r');
+    await expect(answer).resolves.toBe('key');
+    expect(rawAtWrite).toEqual([true, false]);
   });
 
   it('Ctrl-C cancels', async () => {
