@@ -17,6 +17,7 @@ import { inspectorLoginPath } from '../schemas/inspector.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
 import { StopNotice } from './stop-notice.js';
+import { AdminTokenError } from './errors.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -33,7 +34,10 @@ import { loadScenarioFile } from './scenarios/file.js';
 import type { TrackingFaultOptions } from './scenarios/types.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import { DEFAULT_SEED, FALLBACK_RATE_LIMIT, loadSeed, validateSeed } from './seed.js';
+import { applySeedParcels } from './seed-parcels.js';
 import { withParcelCache } from './store/caching.js';
+import { TenantTable } from './tenants.js';
+import type { ClockStatus } from '../schemas/sandbox-admin.js';
 import { openSqliteRepository } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
 import { TestClock } from './testclock.js';
@@ -46,10 +50,7 @@ export interface TrackingOptions extends TrackingFaultOptions {
   dateDriftSPerHour?: number;
 }
 
-/** An admin token that cannot be used: one the seed (or the database) knows as a customer key. */
-export class AdminTokenError extends Error {
-  override readonly name = 'AdminTokenError';
-}
+export { AdminTokenError } from './errors.js';
 
 export interface AppOptions {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
@@ -78,6 +79,8 @@ export interface AppOptions {
   rateLimit?: RateLimitSpec | false;
   /** Oracle routes answer 503 oracle_unavailable. */
   oracleUnavailable?: boolean;
+  /** A tenant's app (tenants.ts): it holds no tenants of its own. */
+  tenant?: boolean;
 }
 
 export interface App {
@@ -90,6 +93,13 @@ export interface App {
   readonly testClock: TestClock;
   readonly scenarios: ScenarioEngine;
   readonly log: RequestLog;
+  /** The tenants served under `/t/<name>` (tenants.ts); undefined in a tenant's own app. */
+  readonly tenants: TenantTable<App> | undefined;
+  /**
+   * Empties the sandbox back to its seed: data, idempotency records, usage, scenario runs, rate-limit
+   * windows, faults, and the test clock (real time again); the request log stays.
+   */
+  reset(): ClockStatus;
   /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
   inspectorLogin(): string | undefined;
   /**
@@ -132,6 +142,7 @@ export function createApp(opts: AppOptions = {}): App {
     if (opts.speed !== undefined) testClock.setSpeed(opts.speed);
     if (opts.frozen === true) testClock.freeze(true);
     repo.applySeed(seed);
+    applySeedParcels(repo, seed, clock.now());
     repo.purgeIdempotencyBefore(clock.now() - IDEMPOTENCY_RETENTION_S);
     repo.purgeUsageBefore(clock.now() - USAGE_RETENTION_S);
   } catch (err) {
@@ -177,7 +188,33 @@ export function createApp(opts: AppOptions = {}): App {
     const { code, expiresInS } = access.issueCode();
     return { path: inspectorLoginPath(code), expires_in_s: expiresInS };
   };
-  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
+  // A tenant takes this sandbox's settings (scenarios, tracking faults, limits, admin token), not its state.
+  const tenants =
+    opts.tenant === true
+      ? undefined
+      : new TenantTable<App>(
+          (tenantSeed) => {
+            const app = createApp({ ...opts, seed: tenantSeed ?? seed, db: ':memory:', frozen: undefined, speed: undefined, tenant: true });
+            // Made while its sandbox listens: ready at once.
+            app.ready();
+            return app;
+          },
+          () => (opts.time ?? { wallMs: () => Date.now() }).wallMs(),
+        );
+  /** One place for everything a reset empties (faults32: the aimed faults are cleared here too). */
+  function reset(): ClockStatus {
+    writes.flush();
+    usage.flush();
+    repo.emptyData();
+    testClock.forget();
+    scenarios.forget();
+    deps.limiter.clear();
+    deps.faults = new Faults(opts.faults);
+    repo.applySeed(seed);
+    applySeedParcels(repo, seed, clock.now());
+    return testClock.status();
+  }
+  const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink, tenants, reset };
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
   const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
   let closed = false;
@@ -248,6 +285,8 @@ export function createApp(opts: AppOptions = {}): App {
     testClock,
     scenarios,
     log,
+    tenants,
+    reset,
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res, route = ownRoute(req)) {
       if (route === 'health') answerHealth(req, res);
@@ -256,10 +295,11 @@ export function createApp(opts: AppOptions = {}): App {
     ready: () => {
       readiness = 'ready';
     },
-    stopping: () => stopNotice.stop(),
+    stopping: () => Promise.all([stopNotice.stop(), tenants?.stopping()]).then(() => undefined),
     close() {
       if (closed) return;
       closed = true;
+      tenants?.closeAll();
       closing.abort();
       intake.flush();
       writes.flush();

@@ -3,9 +3,11 @@
  * Tracking API. `import { startSandbox } from 'parcels/sandbox'`.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppOptions, TrackingOptions } from './app.js';
+import type { App, AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
-import type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+import type { ClockStatus, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
+import { TENANT_PREFIX } from '../schemas/sandbox-admin.js';
+import type { TenantTable } from './tenants.js';
 import type { FaultOptions } from './faults.js';
 import type { LogSink } from './log-file.js';
 import { LogFileWriter } from './log-file.js';
@@ -15,13 +17,16 @@ import { DEFAULT_LIMITS, listen } from './server.js';
 import { isLoopbackHost, unbracketed } from '../schemas/host.js';
 
 export { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, validateSeed } from './seed.js';
-export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation } from './seed.js';
+export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation, SeedParcel } from './seed.js';
 export type { FaultOptions } from './faults.js';
 export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
 export type { TrackingOptions } from './app.js';
-export type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+export type { ClockStatus, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
+export { MAX_TENANTS, TENANT_NAME } from '../schemas/sandbox-admin.js';
+export { TenantError } from './tenants.js';
+export type { TenantErrorCode } from './tenants.js';
 export { UnknownScenarioError } from './scenarios/engine.js';
 export type { ScenarioFile } from './scenarios/file.js';
 export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarios/file.js';
@@ -93,6 +98,26 @@ export interface SandboxClockControl {
   setSpeed(speed: number): ClockStatus;
 }
 
+/** A tenant through the library handle: a whole sandbox of its own at `url` (the sandbox's URL + `/t/<name>`). */
+export interface TenantSandbox extends Omit<RunningSandbox, 'tenants'> {
+  name: string;
+  /** Removes the tenant (as `tenants.remove(name)`); the sandbox that holds it keeps running. */
+  close(): Promise<void>;
+}
+
+/** The tenants of a sandbox: created and removed at run time, served on its port under `/t/<name>`. */
+export interface SandboxTenants {
+  /**
+   * Creates a tenant with its own in-memory data, organisations and keys (`seed`, else the sandbox's
+   * seed), test clock, faults, rate limits and request log. Throws a TenantError (bad or taken name,
+   * 64 tenants already) or a SeedError.
+   */
+  create(name: string, opts?: { seed?: SeedObject }): TenantSandbox;
+  list(): Tenant[];
+  /** Removes a tenant and closes its sandbox. Rejects with a TenantError when there is none of that name. */
+  remove(name: string): Promise<Tenant>;
+}
+
 export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
   url: string;
@@ -115,11 +140,18 @@ export interface RunningSandbox {
   };
   /**
    * A fresh login link of the web inspector (`url` + `/_sandbox/ui/#code=…`): the code works once,
-   * within an hour. Undefined when the admin route is off.
+   * within an hour. Undefined when the admin route is off, and for a tenant (the inspector shows the sandbox itself).
    */
   inspectorLink(): string | undefined;
   /** The request log: entries after `after` (oldest first), bodies only when asked. */
   logs(opts?: { after?: number; bodies?: boolean }): LogEntry[];
+  /**
+   * Empties the sandbox back to its seed (parcels, events, attempts, idempotency records, usage,
+   * scenario runs, rate-limit windows, faults) and sets its test clock back to real time: the only
+   * way back from a moved clock. The request log stays. Answers the clock's status.
+   */
+  reset(): ClockStatus;
+  tenants: SandboxTenants;
 }
 
 /** An explicit token, else a random one on a loopback listener, else none (admin route off). */
@@ -181,6 +213,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     }
   }
   app.ready();
+  // The sandbox's own app always holds a tenant table; only a tenant's holds none.
+  const tenants = app.tenants as TenantTable<App>;
+  const tenantHandle = (name: string, tenantApp: App): TenantSandbox => ({
+    ...handleOf(tenantApp, `${listening.url}${TENANT_PREFIX}${name}`, adminToken, async () => {
+      if (tenants.get(name)?.app === tenantApp) await tenants.remove(name);
+    }),
+    inspectorLink: () => undefined,
+    name,
+  });
+  return {
+    ...handleOf(app, listening.url, adminToken, close),
+    tenants: {
+      create: (name, o = {}) => tenantHandle(name, tenants.create(name, o.seed).app),
+      list: () => tenants.list(),
+      remove: (name) => tenants.remove(name),
+    },
+  };
+}
+
+/** The library's handle of one sandbox's app (the sandbox's own, or a tenant's) served at `url`. */
+function handleOf(app: App, url: string, adminToken: string | undefined, close: () => Promise<void>): Omit<RunningSandbox, 'tenants'> {
   const { testClock, scenarios, repo } = app;
   const parcel = (entryId: string) => {
     const found = repo.getParcelAnyOrg(entryId.toLowerCase());
@@ -188,7 +241,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     return found;
   };
   return {
-    url: listening.url,
+    url,
     close,
     adminToken,
     clock: {
@@ -211,8 +264,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     },
     inspectorLink() {
       const path = app.inspectorLogin();
-      return path === undefined ? undefined : listening.url + path;
+      return path === undefined ? undefined : url + path;
     },
     logs: (o = {}) => app.log.entries(o.after ?? 0, o.bodies ?? false),
+    reset: () => app.reset(),
   };
 }

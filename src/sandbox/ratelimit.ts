@@ -14,6 +14,11 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
+  /** Every window starts afresh (a reset). */
+  clear(): void {
+    this.windows.clear();
+  }
+
   take(orgId: string, spec: RateLimitSpec, elapsedMs: number): RateDecision {
     const windowMs = spec.window_s * 1000;
     const start = Math.floor(elapsedMs / windowMs) * windowMs;

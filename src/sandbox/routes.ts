@@ -9,14 +9,16 @@ import { ADMIN_PREFIX } from './admin.js';
 import { isHealthRequest } from './health.js';
 import { isInspectorRequest } from './inspector/handler.js';
 import { isOpenApiRequest } from './openapi-route.js';
+import { TENANT_PREFIX } from '../schemas/sandbox-admin.js';
 
 /**
  * - `openapi`: GET /openapi.json, the API description (openapi-route.ts; served by the listener, which knows its bound address);
  * - `health`: GET and HEAD /_sandbox/health, readiness for CI (health.ts);
  * - `admin`: /_sandbox/v1/…, the test bench, with the admin token (admin.ts);
- * - `inspector`: /_sandbox/ui/…, the web inspector (inspector/handler.ts).
+ * - `inspector`: /_sandbox/ui/…, the web inspector (inspector/handler.ts);
+ * - `tenant`: /t/<name>/…, a tenant's own sandbox (tenants.ts; the listener hands it the path within).
  */
-export type OwnRoute = 'openapi' | 'health' | 'admin' | 'inspector';
+export type OwnRoute = 'openapi' | 'health' | 'admin' | 'inspector' | 'tenant';
 
 /** The own route a request asks for; undefined for everything else (the API's routes and unknown paths). */
 export function ownRoute(req: IncomingMessage): OwnRoute | undefined {
@@ -25,5 +27,6 @@ export function ownRoute(req: IncomingMessage): OwnRoute | undefined {
   if (isHealthRequest(req)) return 'health';
   if (url.startsWith(ADMIN_PREFIX)) return 'admin';
   if (isInspectorRequest(url)) return 'inspector';
+  if (url.startsWith(TENANT_PREFIX)) return 'tenant';
   return undefined;
 }

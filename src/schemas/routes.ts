@@ -1,6 +1,6 @@
 export type Scope = 'deliveries:read' | 'deliveries:write' | 'usage:read' | 'oracle:read';
 
-export type Method = 'GET' | 'POST' | 'PATCH';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteSpec {
   /** Stable name used by the sandbox's handler table and the CLI's error hints. */
@@ -72,12 +72,16 @@ export type AdminRouteName =
   | 'sandbox.scenario.assign'
   | 'sandbox.logs.list'
   | 'sandbox.inspector.login'
-  | 'sandbox.proof';
+  | 'sandbox.proof'
+  | 'sandbox.reset'
+  | 'sandbox.tenants.create'
+  | 'sandbox.tenants.list'
+  | 'sandbox.tenants.remove';
 
 export interface AdminRouteSpec {
   readonly name: AdminRouteName;
   readonly method: Method;
-  /** Path template; `{action}` and `{id}` are single path segments. */
+  /** Path template; `{action}`, `{id}` and `{name}` are single path segments. */
   readonly path: string;
 }
 
@@ -93,6 +97,10 @@ export const ADMIN_ROUTES: readonly AdminRouteSpec[] = [
   { name: 'sandbox.logs.list', method: 'GET', path: '/_sandbox/v1/logs' },
   { name: 'sandbox.inspector.login', method: 'POST', path: '/_sandbox/v1/ui/login' },
   { name: 'sandbox.proof', method: 'GET', path: '/_sandbox/v1/proof' },
+  { name: 'sandbox.reset', method: 'POST', path: '/_sandbox/v1/reset' },
+  { name: 'sandbox.tenants.create', method: 'POST', path: '/_sandbox/v1/tenants' },
+  { name: 'sandbox.tenants.list', method: 'GET', path: '/_sandbox/v1/tenants' },
+  { name: 'sandbox.tenants.remove', method: 'DELETE', path: '/_sandbox/v1/tenants/{name}' },
 ];
 
 /** A route of either table by its name. */
