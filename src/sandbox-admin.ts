@@ -31,6 +31,13 @@ export interface SandboxAdmin {
   logs(after: number, waitMs: number | undefined, bodies: boolean): Promise<LogPage>;
   /** A fresh one-time login link of the web inspector. */
   inspectorLink(): Promise<{ url: string; expires_in_s: number }>;
+  /** Empties the sandbox (or tenant) back to its seed, its clock back to real time. */
+  reset(): Promise<unknown>;
+  createTenant(name: string, seed: unknown): Promise<unknown>;
+  tenants(): Promise<unknown>;
+  removeTenant(name: string): Promise<unknown>;
+  /** The base URL as the user gave it (tenant paths are shown on it). */
+  readonly baseUrl: string;
   /** The longest a log request may wait for news without the request timing out, in ms. */
   readonly longestWaitMs: number;
   close(): Promise<void>;
@@ -56,6 +63,10 @@ function asApiError(err: unknown): never {
   if (err instanceof Error && err.name === 'ClockError') throw new ApiError(422, 'validation_failed', err.message, undefined);
   if (err instanceof RangeError && err.message.startsWith('no parcel')) throw new ApiError(404, 'parcel_not_found', err.message, undefined);
   throw err;
+}
+
+function noTenants(): never {
+  throw new UsageError('the embedded sandbox (--sandbox) keeps no tenants between commands; manage the tenants of a running `parcels sandbox serve` with --base-url URL', '--sandbox');
 }
 
 async function embedded(ctx: Context): Promise<SandboxAdmin> {
@@ -92,6 +103,11 @@ async function embedded(ctx: Context): Promise<SandboxAdmin> {
     inspectorLink: () => {
       throw new UsageError('the embedded sandbox (--sandbox) serves no inspector page; start `parcels sandbox serve` and run `parcels sandbox ui` without --sandbox', '--sandbox');
     },
+    reset: () => attempt(() => sandbox.reset()),
+    createTenant: () => noTenants(),
+    tenants: () => noTenants(),
+    removeTenant: () => noTenants(),
+    baseUrl: sandbox.url,
     longestWaitMs: 0,
     close: () => sandbox.close(),
   };
@@ -132,6 +148,11 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
     // A follower always sends `wait` (0 for its first page): a stopping sandbox waits for it.
     logs: async (after, waitMs, bodies) => (await data('sandbox.logs.list', { query: { after, wait: waitMs, bodies: bodies ? 'true' : undefined } })) as LogPage,
     inspectorLink: async () => ownInspectorLink(await data('sandbox.inspector.login', { body: {} }), baseUrl),
+    reset: () => data('sandbox.reset', { body: {} }),
+    createTenant: (name, seed) => data('sandbox.tenants.create', { body: seed === undefined ? { name } : { name, seed } }),
+    tenants: () => data('sandbox.tenants.list'),
+    removeTenant: (name) => data('sandbox.tenants.remove', { params: { name } }),
+    baseUrl: settings.baseUrl,
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

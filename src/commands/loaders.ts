@@ -49,6 +49,7 @@ const LOADERS = new Map<CommandDefinition, () => Loaded>([
   [definitions.sandboxSimulate, () => import('./sandbox/simulate.js')],
   [definitions.sandboxLogs, () => import('./sandbox/logs.js')],
   [definitions.sandboxUi, () => import('./sandbox/ui.js')],
+  [definitions.sandboxTenants, () => import('./sandbox/tenants.js')],
   [definitions.completion, () => import('./completion.js')],
   [definitions.version, () => import('./version.js')],
 ]);

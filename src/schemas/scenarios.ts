@@ -22,3 +22,10 @@ export const CLOCK_ACTIONS_DESCRIBED = {
   resume: 'let a frozen clock run again',
   speed: 'run the clock n times real time, e.g. 600',
 } as const;
+
+/** The actions of `parcels sandbox tenants`. */
+export const TENANT_ACTIONS_DESCRIBED = {
+  list: 'list the tenants (the default)',
+  create: 'create a tenant: tenants create NAME [--seed FILE]',
+  remove: 'remove a tenant and everything in it: tenants remove NAME',
+} as const;
