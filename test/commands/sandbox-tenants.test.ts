@@ -77,6 +77,12 @@ describe('parcels sandbox reset against a running sandbox', () => {
     expect((await runCli(CREATE, { env: env(otherUrl) })).code).toBe(0);
     expect((await runCli(CREATE, { env: env() })).code).toBe(0);
     s.clock.advance(86_400_000);
+    // doctor names the reset that brings the clock back, at the base URL typed.
+    const doctor = await runCli(['doctor', '--json', '--base-url', s.url], { env: env() });
+    const clockCheck = (JSON.parse(doctor.stdout) as { checks: Array<{ check: string; detail: string }> }).checks.find((c) => c.check === 'clock');
+    expect(clockCheck?.detail).toMatch(
+      new RegExp(`^the sandbox runs a test clock, moved on purpose: this machine's clock is \\d+ [a-z]+( \\d+ [a-z]+)? behind it; to start over: \`parcels sandbox reset --base-url ${s.url.replace(/\./g, '\\.')}\` \\(it empties the sandbox back to its seed, its clock at real time\\)$`),
+    );
 
     const refused = await runCli(['sandbox', 'reset', '--base-url', s.url], { env: env() });
     expect(refused.code).toBe(2);
