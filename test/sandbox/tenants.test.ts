@@ -44,6 +44,8 @@ describe('tenants', () => {
       expect(logA.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /deliveries/v1/parcels', 'GET /deliveries/v1/parcels', 'GET /deliveries/v1/parcels/' + inRoot]);
       expect(s.logs().map((e) => `${e.method} ${e.path}`)).toEqual(['POST /deliveries/v1/parcels', 'GET /deliveries/v1/parcels', 'GET /deliveries/v1/parcels']);
       expect((await call(a, 'GET', '/_sandbox/health', { key: null })).status).toBe(200);
+      // Its API description names its own base URL.
+      expect(((await (await fetch(`${a}/openapi.json`)).json()) as { servers: Array<{ variables: { base_url: { default: string } } }> }).servers[0]?.variables.base_url.default).toBe(a);
 
       expect(s.tenants.list().map((t) => t.name)).toEqual(['file-a', 'file-b']);
       expect((await call(s.url, 'GET', '/_sandbox/v1/tenants', { key: admin })).body.data.tenants.map((t: { path: string }) => t.path)).toEqual(['/t/file-a', '/t/file-b']);
