@@ -79,8 +79,8 @@ export interface AppOptions {
   rateLimit?: RateLimitSpec | false;
   /** Oracle routes answer 503 oracle_unavailable. */
   oracleUnavailable?: boolean;
-  /** A tenant's app (tenants.ts): it holds no tenants of its own. */
-  tenant?: boolean;
+  /** A tenant's app (tenants.ts), served under this path (`/t/<name>`): it holds no tenants of its own. */
+  tenantPath?: string;
 }
 
 export interface App {
@@ -190,11 +190,11 @@ export function createApp(opts: AppOptions = {}): App {
   };
   // A tenant takes this sandbox's settings (scenarios, tracking faults, limits, admin token), not its state.
   const tenants =
-    opts.tenant === true
+    opts.tenantPath !== undefined
       ? undefined
       : new TenantTable<App>(
-          (tenantSeed) => {
-            const app = createApp({ ...opts, seed: tenantSeed ?? seed, db: ':memory:', frozen: undefined, speed: undefined, tenant: true });
+          (tenantSeed, path) => {
+            const app = createApp({ ...opts, seed: tenantSeed ?? seed, db: ':memory:', frozen: undefined, speed: undefined, tenantPath: path });
             // Made while its sandbox listens: ready at once.
             app.ready();
             return app;
@@ -216,7 +216,7 @@ export function createApp(opts: AppOptions = {}): App {
   }
   const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink, tenants, reset };
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
-  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed());
+  const responder = new Responder(clock, faults.latencyMs, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed(), opts.tenantPath);
   let closed = false;
   const stopNotice = new StopNotice(closing);
 

@@ -29,6 +29,8 @@ export class Responder {
     private readonly dateDriftSPerHour: number,
     /** How the test clock was changed (TestClock.changed), sent as the Parcels-Test-Clock header; never for the drift fault. */
     private readonly testClockChange: () => string | undefined,
+    /** A tenant's `/t/<name>`, in front of the path a Location header names ('' for the sandbox itself). */
+    private readonly basePath = '',
   ) {
     this.startElapsedMs = clock.elapsedMs();
   }
@@ -50,7 +52,7 @@ export class Responder {
     res.sendDate = false;
     const headers: string[] = [];
     const own = response.headers;
-    for (const name in own) headers.push(name, own[name] as string);
+    for (const name in own) headers.push(name, name === 'Location' ? this.basePath + (own[name] as string) : (own[name] as string));
     if (rate !== undefined) headers.push('RateLimit-Limit', String(rate.limit), 'RateLimit-Remaining', String(rate.remaining), 'RateLimit-Reset', String(rate.resetS));
     headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', this.dateHeader(nowMs));
     const change = this.testClockChange();

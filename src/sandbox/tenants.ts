@@ -50,8 +50,8 @@ export class TenantTable<A extends TenantApp> {
   private readonly tenants = new Map<string, { app: A; tenant: Tenant }>();
 
   constructor(
-    /** Builds a tenant's app from its seed (undefined: the holding sandbox's seed). */
-    private readonly build: (seed: SeedObject | undefined) => A,
+    /** Builds a tenant's app from its seed (undefined: the holding sandbox's seed), served under `path`. */
+    private readonly build: (seed: SeedObject | undefined, path: string) => A,
     private readonly wallMs: () => number,
   ) {}
 
@@ -60,8 +60,9 @@ export class TenantTable<A extends TenantApp> {
     const checked = checkName(name);
     if (this.tenants.has(checked)) throw new TenantError('tenant_exists', `a tenant named "${checked}" exists already; remove it first, or choose another name`);
     if (this.tenants.size >= MAX_TENANTS) throw new TenantError('too_many_tenants', `this sandbox holds ${MAX_TENANTS} tenants, the most it takes; remove one first`);
-    const app = this.build(seed === undefined ? undefined : validateSeed(seed, 'tenant seed'));
-    const entry = { app, tenant: { name: checked, path: `${TENANT_PREFIX}${checked}`, created_at: new Date(this.wallMs()).toISOString() } };
+    const path = `${TENANT_PREFIX}${checked}`;
+    const app = this.build(seed === undefined ? undefined : validateSeed(seed, 'tenant seed'), path);
+    const entry = { app, tenant: { name: checked, path, created_at: new Date(this.wallMs()).toISOString() } };
     this.tenants.set(checked, entry);
     return entry;
   }

@@ -23,8 +23,13 @@ describe('tenants', () => {
       expect(b.url).toBe(`${s.url}/t/file-b`);
       const a = `${s.url}/t/file-a`;
 
-      const inA = (await createParcel(a)).body.data.entry_id as string;
-      const inRoot = (await createParcel(s.url)).body.data.entry_id as string;
+      const createdInA = await createParcel(a);
+      const inA = createdInA.body.data.entry_id as string;
+      // Its Location names the parcel at the tenant's base URL.
+      expect(createdInA.headers.get('location')).toBe(`/t/file-a/deliveries/v1/parcels/${inA}`);
+      const createdInRoot = await createParcel(s.url);
+      const inRoot = createdInRoot.body.data.entry_id as string;
+      expect(createdInRoot.headers.get('location')).toBe(`/deliveries/v1/parcels/${inRoot}`);
       expect(await parcelIds(a)).toEqual([inA]);
       expect(await parcelIds(s.url)).toEqual([inRoot]);
       expect((await call(a, 'GET', `/deliveries/v1/parcels/${inRoot}`)).status).toBe(404);
