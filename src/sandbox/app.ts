@@ -205,13 +205,16 @@ export function createApp(opts: AppOptions = {}): App {
   function reset(): ClockStatus {
     writes.flush();
     usage.flush();
-    repo.emptyData();
-    testClock.forget();
-    scenarios.forget();
+    // One transaction: another process on the file sees the sandbox before or after, never empty of its seed.
+    repo.transaction(() => {
+      repo.emptyData();
+      testClock.forget();
+      scenarios.forget();
+      repo.applySeed(seed);
+      applySeedParcels(repo, seed, clock.now());
+    });
     deps.limiter.clear();
     deps.faults = new Faults(opts.faults);
-    repo.applySeed(seed);
-    applySeedParcels(repo, seed, clock.now());
     return testClock.status();
   }
   const admin: AdminDeps = { repo, testClock, scenarios, log, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink, tenants, reset };

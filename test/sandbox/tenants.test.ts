@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SeedObject } from '../../src/sandbox/index.js';
 import { MAX_TENANTS, TenantError, manualTime, startSandbox } from '../../src/sandbox/index.js';
@@ -147,6 +150,24 @@ describe('reset', () => {
       expect(s.reset().frozen).toBe(false);
     } finally {
       await s.close();
+    }
+  });
+
+  it('on a database file is seen by every sandbox on the file: data gone, clock at real time', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'parcels-reset-')), 'sandbox.db');
+    const a = await startSandbox({ seed: TEST_SEED, db });
+    const b = await startSandbox({ seed: TEST_SEED, db });
+    try {
+      await createParcel(a.url);
+      a.clock.advance(86_400_000);
+      expect((await call(b.url, 'GET', '/account/v1/couriers')).headers.get('parcels-test-clock')).toBe('moved');
+      b.reset();
+      expect(await parcelIds(a.url)).toEqual([]);
+      expect((await call(a.url, 'GET', '/account/v1/couriers')).headers.get('parcels-test-clock')).toBeNull();
+      expect(Math.abs(a.clock.now() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 
