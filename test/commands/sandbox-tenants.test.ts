@@ -99,3 +99,12 @@ describe('parcels sandbox reset against a running sandbox', () => {
     expect(await listed(otherUrl)).toEqual([]);
   });
 });
+
+describe('help', () => {
+  it('of sandbox clock and sandbox reset says a reset is the only way back to real time', async () => {
+    const clock = await runCli(['sandbox', 'clock', '--help'], { env: env() });
+    expect(clock.stdout).toContain('\nThe clock only moves forward; `parcels sandbox reset` (which empties the sandbox too) is the only way back to real time.\n');
+    const reset = await runCli(['sandbox', 'reset', '--help'], { env: env() });
+    expect(reset.stdout).toContain('its test clock runs at real time again - the only way back from a moved clock.\n');
+  });
+});
