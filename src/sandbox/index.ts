@@ -39,7 +39,7 @@ export { HEALTH_PATH } from './health.js';
 export type { LogSink } from './log-file.js';
 export { LogFileError } from './log-file.js';
 
-export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
+export interface SandboxOptions extends Omit<AppOptions, 'adminToken' | 'tenantPath'> {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
   // Spelled out, not AppOptions['seed']: that indexed type includes undefined, which a consumer's
   // exactOptionalPropertyTypes rejects in this interface's declaration (TS2430).
