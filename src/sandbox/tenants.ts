@@ -48,6 +48,7 @@ function checkName(name: unknown): string {
 
 export class TenantTable<A extends TenantApp> {
   private readonly tenants = new Map<string, { app: A; tenant: Tenant }>();
+  private closed = false;
 
   constructor(
     /** Builds a tenant's app from its seed (undefined: the holding sandbox's seed), served under `path`. */
@@ -57,6 +58,8 @@ export class TenantTable<A extends TenantApp> {
 
   /** Creates a tenant; `seed` is checked as a seed file is (SeedError). */
   create(name: unknown, seed?: unknown): { app: A; tenant: Tenant } {
+    // A tenant made after its sandbox closed would never be closed.
+    if (this.closed) throw new Error('the sandbox is closed; it takes no new tenants');
     const checked = checkName(name);
     if (this.tenants.has(checked)) throw new TenantError('tenant_exists', `a tenant named "${checked}" exists already; remove it first, or choose another name`);
     if (this.tenants.size >= MAX_TENANTS) throw new TenantError('too_many_tenants', `this sandbox holds ${MAX_TENANTS} tenants, the most it takes; remove one first`);
@@ -102,6 +105,7 @@ export class TenantTable<A extends TenantApp> {
   }
 
   closeAll(): void {
+    this.closed = true;
     for (const { app } of this.tenants.values()) app.close();
     this.tenants.clear();
   }

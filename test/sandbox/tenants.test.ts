@@ -116,6 +116,9 @@ describe('tenants', () => {
     } finally {
       await s.close();
     }
+    // Closing the sandbox closed its tenants; it takes no new ones.
+    expect(s.tenants.list()).toEqual([]);
+    expect(() => s.tenants.create('late')).toThrow('the sandbox is closed; it takes no new tenants');
   });
 });
 
