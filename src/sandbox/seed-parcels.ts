@@ -7,9 +7,12 @@ import { SandboxError } from './errors.js';
 import { recordAttempt, recordEvent } from './handlers/history.js';
 import { derivedUuid } from './hash.js';
 import { createFields } from './rules.js';
-import type { SeedObject, SeedParcel } from './seed.js';
+import type { ValidSeed } from './seed.js';
 import { SeedError } from './seed.js';
 import type { ParcelRecord, Repository } from './store/types.js';
+
+/** A seed's parcel as checked (its reports' defaults filled in). */
+type SeedParcel = NonNullable<ValidSeed['organisations'][number]['parcels']>[number];
 
 type Report = { at: string; time: number } & ({ event: NonNullable<SeedParcel['events']>[number] } | { attempt: NonNullable<SeedParcel['attempts']>[number] });
 
@@ -33,7 +36,7 @@ function store(repo: Repository, parcel: ParcelRecord, report: Report, nowS: num
  * over resets; a parcel already stored (a database file started before) is left as it is.
  * Throws a SeedError naming the report the API would refuse (e.g. an event after delivery).
  */
-export function applySeedParcels(repo: Repository, seed: SeedObject, nowS: number): void {
+export function applySeedParcels(repo: Repository, seed: ValidSeed, nowS: number): void {
   repo.transaction(() => {
     seed.organisations.forEach((org, i) => {
       org.parcels?.forEach((seedParcel, j) => {

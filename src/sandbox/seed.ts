@@ -100,9 +100,11 @@ export type RateLimitSpec = z.infer<typeof rateLimitSchema>;
  * organisation: `verified` (false: its write routes answer 403; default true) and `rate_limit`
  * (overrides the top-level one).
  */
-export type SeedObject = z.infer<ReturnType<typeof seedSchema>>;
+export type SeedObject = z.input<ReturnType<typeof seedSchema>>;
 export type SeedOrganisation = SeedObject['organisations'][number];
 export type SeedKey = SeedOrganisation['keys'][number];
+/** A seed as checked: the events' and attempts' defaults (status 0, outcome 0, reason 0) filled in. */
+export type ValidSeed = z.output<ReturnType<typeof seedSchema>>;
 /** A parcel of a seed: its fields, optional `entry_id`, `events` and `attempts` (applied by seed-parcels.ts). */
 export type SeedParcel = NonNullable<SeedOrganisation['parcels']>[number];
 
@@ -115,7 +117,7 @@ export class SeedError extends FileProblemsError {
 }
 
 /** Checks a seed object; throws a SeedError listing every problem with its path. */
-export function validateSeed(input: unknown, source = 'seed'): SeedObject {
+export function validateSeed(input: unknown, source = 'seed'): ValidSeed {
   const result = validate(seedSchema(realNow), input);
   if (!result.ok) {
     throw new SeedError(`invalid ${source}`, result.issues.map((i) => ({ field: i.path || '(root)', message: i.message })));
@@ -150,7 +152,7 @@ export function validateSeed(input: unknown, source = 'seed'): SeedObject {
 }
 
 /** Reads and validates a seed file (JSON). Errors name the file and every offending path. */
-export function loadSeed(path: string): SeedObject {
+export function loadSeed(path: string): ValidSeed {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
