@@ -42,6 +42,13 @@ export interface SandboxAdmin {
     clear(): Promise<unknown>;
     setRates(change: Partial<FaultRates>): Promise<unknown>;
   };
+  /** Empties the sandbox (or tenant) back to its seed, its clock back to real time. */
+  reset(): Promise<unknown>;
+  createTenant(name: string, seed: unknown): Promise<unknown>;
+  tenants(): Promise<unknown>;
+  removeTenant(name: string): Promise<unknown>;
+  /** The base URL as the user gave it (tenant paths are shown on it). */
+  readonly baseUrl: string;
   /** The longest a log request may wait for news without the request timing out, in ms. */
   readonly longestWaitMs: number;
   close(): Promise<void>;
@@ -72,6 +79,10 @@ function asApiError(err: unknown): never {
 /** Faults live in a running sandbox's memory: the embedded one ends with the command. */
 function noFaults(): never {
   throw new UsageError("the embedded sandbox (--sandbox) keeps no faults between commands; aim them at a running `parcels sandbox serve` (--base-url URL), or in a test through the library's sandbox.faults", '--sandbox');
+}
+
+function noTenants(): never {
+  throw new UsageError('the embedded sandbox (--sandbox) keeps no tenants between commands; manage the tenants of a running `parcels sandbox serve` with --base-url URL', '--sandbox');
 }
 
 async function embedded(ctx: Context): Promise<SandboxAdmin> {
@@ -109,6 +120,11 @@ async function embedded(ctx: Context): Promise<SandboxAdmin> {
       throw new UsageError('the embedded sandbox (--sandbox) serves no inspector page; start `parcels sandbox serve` and run `parcels sandbox ui` without --sandbox', '--sandbox');
     },
     faults: { list: noFaults, add: noFaults, remove: noFaults, clear: noFaults, setRates: noFaults },
+    reset: () => attempt(() => sandbox.reset()),
+    createTenant: () => noTenants(),
+    tenants: () => noTenants(),
+    removeTenant: () => noTenants(),
+    baseUrl: sandbox.url,
     longestWaitMs: 0,
     close: () => sandbox.close(),
   };
@@ -156,6 +172,11 @@ async function remote(ctx: Context): Promise<SandboxAdmin> {
       clear: () => data('sandbox.faults.clear'),
       setRates: (change) => data('sandbox.faults.rates', { body: change }),
     },
+    reset: () => data('sandbox.reset', { body: {} }),
+    createTenant: (name, seed) => data('sandbox.tenants.create', { body: seed === undefined ? { name } : { name, seed } }),
+    tenants: () => data('sandbox.tenants.list'),
+    removeTenant: (name) => data('sandbox.tenants.remove', { params: { name } }),
+    baseUrl: settings.baseUrl,
     // Leave the request time to answer after the server's wait ends.
     longestWaitMs: Math.max(Math.floor(settings.timeoutMs / 2), Math.min(25_000, settings.timeoutMs - 2000)),
     close: () => client.close(),

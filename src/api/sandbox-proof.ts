@@ -42,7 +42,7 @@ function askProof(address: string, port: number, hostHeader: string, nonce: stri
 
 /**
  * The base URL pinned to the loopback address whose listener proved it holds `token`
- * (`http://localhost:8787` → `http://127.0.0.1:8787`). Throws a UsageError naming --base-url when
+ * (`http://localhost:8787/t/a` → `http://127.0.0.1:8787/t/a`). Throws a UsageError naming --base-url when
  * none does: whatever listens there is not the sandbox the token is for, and nothing was sent to it.
  */
 export async function provenBaseUrl(baseUrl: string, token: string, opts: { timeoutMs: number; signal: AbortSignal }): Promise<string> {
@@ -55,7 +55,8 @@ export async function provenBaseUrl(baseUrl: string, token: string, opts: { time
     const nonce = randomBytes(24).toString('base64url');
     const proof = await askProof(address, port, url.host, nonce, signal);
     opts.signal.throwIfAborted();
-    if (proof === adminProof(token, nonce, address, port)) return `${url.protocol}//${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+    // The path stays: a tenant's base URL (…/t/<name>) is pinned with it.
+    if (proof === adminProof(token, nonce, address, port)) return `${url.protocol}//${isIP(address) === 6 ? `[${address}]` : address}:${port}${url.pathname.replace(/\/+$/, '')}`;
   }
   throw new UsageError(
     `the server at ${url.origin} did not prove it holds the sandbox's admin token, so the token was not sent: is the sandbox still running on that port, or is another process listening there? Give --base-url the URL \`parcels sandbox serve\` printed`,

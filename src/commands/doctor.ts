@@ -10,7 +10,7 @@ import { checkLocalFiles } from '../doctor/local.js';
 import { didYouMean } from '../schemas/did-you-mean.js';
 import type { OutboxHere } from '../doctor/local.js';
 import { journalTarget } from '../bulk/target.js';
-import { otherCommand } from '../hint/hint.js';
+import { otherCommand, typedFlag } from '../hint/hint.js';
 import type { CommandLine } from '../hint/hint.js';
 import type { CheckResult, DoctorReport } from '../doctor/report.js';
 import { exitCodeOf, failure, ok, skipped } from '../doctor/report.js';
@@ -112,7 +112,12 @@ async function diagnose(ctx: Context, required: readonly Scope[], waitMs: number
       signal: ctx.signal,
       loginCommand: await loginCommand(ctx),
       againCommand: otherCommand(ctx.commandLine, ['doctor']),
-      startOver: { reset: otherCommand(ctx.commandLine, ['sandbox', 'reset'], []), serve: otherCommand(ctx.commandLine, ['sandbox', 'serve', '--db', ':memory:'], []) },
+      startOver: {
+        reset: otherCommand(ctx.commandLine, ['sandbox', 'reset'], []),
+        serve: otherCommand(ctx.commandLine, ['sandbox', 'serve', '--db', ':memory:'], []),
+        // `sandbox reset` aims at a served sandbox only when its --base-url is typed (commands/sandbox/reset.ts).
+        ...(typedFlag(ctx.commandLine, '--base-url') ? { resetServed: otherCommand(ctx.commandLine, ['sandbox', 'reset'], ['--base-url']) } : {}),
+      },
       client: (options) => ctx.client(options),
     });
     report.checks.push(...findings.checks);

@@ -50,6 +50,7 @@ const LOADERS = new Map<CommandDefinition, () => Loaded>([
   [definitions.sandboxLogs, () => import('./sandbox/logs.js')],
   [definitions.sandboxFaults, () => import('./sandbox/faults.js')],
   [definitions.sandboxUi, () => import('./sandbox/ui.js')],
+  [definitions.sandboxTenants, () => import('./sandbox/tenants.js')],
   [definitions.completion, () => import('./completion.js')],
   [definitions.version, () => import('./version.js')],
 ]);

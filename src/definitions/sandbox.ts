@@ -1,6 +1,6 @@
 /** `sandbox …`: plain data; src/commands/loaders.ts names the module that runs each. */
 import { command } from './definition.js';
-import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED, FAULT_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
+import { BUILTIN_SCENARIOS_DESCRIBED, CLOCK_ACTIONS_DESCRIBED, FAULT_ACTIONS_DESCRIBED, TENANT_ACTIONS_DESCRIBED } from '../schemas/scenarios.js';
 import { ROUTES } from '../schemas/routes.js';
 
 export const sandboxCommands = {
@@ -47,9 +47,12 @@ export const sandboxCommands = {
   }),
   sandboxReset: command({
     path: ['sandbox', 'reset'],
-    summary: "Empty the --sandbox database and its caches (asks first on a terminal)",
+    summary: 'Empty the --sandbox database, or a running sandbox or tenant, back to its seed (asks first on a terminal)',
     flags: { yes: { type: 'bool', flags: '-y, --yes', description: 'do not ask (needed off a terminal)' } },
-    examples: ['parcels sandbox reset', 'parcels sandbox reset --yes'],
+    examples: ['parcels sandbox reset', 'parcels sandbox reset --yes', 'parcels sandbox reset --yes --base-url http://127.0.0.1:8787', 'parcels sandbox reset --yes --base-url http://127.0.0.1:8787/t/checkout'],
+    notes: [
+      'Without a base URL it deletes the --sandbox database and its caches. With --base-url URL (or --profile NAME of a profile marked `sandbox yes`) it resets the `parcels sandbox serve` running there, or the tenant at URL/t/<name>: every parcel, event, attempt, idempotency record, scenario run, fault and rate-limit window goes, the seed\'s parcels come back, and its test clock runs at real time again - the only way back from a moved clock.',
+    ],
   }),
   sandboxClock: command({
     path: ['sandbox', 'clock'],
@@ -64,6 +67,24 @@ export const sandboxCommands = {
       'parcels --sandbox sandbox clock freeze',
       'parcels sandbox clock speed 600',
     ],
+    notes: ['The clock only moves forward; `parcels sandbox reset` (which empties the sandbox too) is the only way back to real time.'],
+  }),
+  sandboxTenants: command({
+    path: ['sandbox', 'tenants'],
+    args: '[action] [name]',
+    summary: 'Create, list or remove the tenants of a running sandbox (each a sandbox of its own at URL/t/<name>)',
+    flags: {
+      seed: { type: 'string', flags: '--seed <file>', description: "create: the tenant's seed JSON (default: the sandbox's seed)" },
+    },
+    argValues: { 0: { name: 'Actions (without one: list)', values: TENANT_ACTIONS_DESCRIBED } },
+    examples: [
+      'parcels sandbox tenants',
+      'parcels sandbox tenants create checkout',
+      'parcels sandbox tenants create checkout --seed fixtures.json',
+      'parcels sandbox tenants remove checkout',
+      'parcels --base-url http://127.0.0.1:8787/t/checkout list',
+    ],
+    notes: ["A tenant has its own data, organisations, keys, test clock, faults, rate limits and request log; give its URL to any command with --base-url. Tenants live in the sandbox's memory until removed or the sandbox stops."],
   }),
   sandboxSimulate: command({
     path: ['sandbox', 'simulate'],

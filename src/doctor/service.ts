@@ -43,8 +43,8 @@ export async function checkService(input: {
   loginCommand: string;
   /** `parcels doctor` where the user's ran (their --profile, --base-url, --sandbox), to run again. */
   againCommand: string;
-  /** How to start a sandbox over, for a moved test clock: the embedded one's reset, a served one's fresh start. */
-  startOver: { reset: string; serve: string };
+  /** How to start a sandbox over, for a moved test clock: the embedded one's reset, a served one's reset (when its URL was typed) or fresh start. */
+  startOver: { reset: string; serve: string; resetServed?: string };
   /** Builds the probes' client (ctx.client): one attempt each, on the doctor's clock, telling it every answer's skew. */
   client: (options: ClientOptions) => ApiClient;
 }): Promise<ServiceFindings> {
@@ -113,7 +113,9 @@ export async function checkService(input: {
   const startOver =
     settings.sources.baseUrl === 'sandbox'
       ? `\`${input.startOver.reset}\` (it deletes every parcel, event and attempt)`
-      : `restart it on a new database, e.g. \`${input.startOver.serve}\` (it starts empty: no data is kept)`;
+      : input.startOver.resetServed !== undefined
+        ? `\`${input.startOver.resetServed}\` (it empties the sandbox back to its seed, its clock at real time)`
+        : `restart it on a new database, e.g. \`${input.startOver.serve}\` (it starts empty: no data is kept)`;
   checks.push(clockCheck(skewS, testClock ? (trusted ? 'trusted' : 'untrusted') : 'none', startOver));
   return { checks, latencyMs: first.ms, skewS, scopes };
 }

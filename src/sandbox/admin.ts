@@ -10,14 +10,14 @@ import { UUID_PATTERN } from '../schemas/parcel-id.js';
 import { parseDuration } from '../schemas/duration.js';
 import { logFilterFromQuery } from '../schemas/log-filter.js';
 import { matchAdminRoute } from '../schemas/routes.js';
-import type { ClockAction, InspectorLogin, LogPage } from '../schemas/sandbox-admin.js';
+import type { ClockAction, ClockStatus, InspectorLogin, LogPage, ResetAnswer, TenantList, TenantRemoved } from '../schemas/sandbox-admin.js';
 import { CLOCK_ACTIONS } from '../schemas/sandbox-admin.js';
 import type { KeyLookup } from './auth.js';
 import { recognises } from './auth.js';
 import { ClientGoneError, readJsonBody } from './body.js';
 import type { SandboxResponse } from './envelope.js';
 import { dataBody, errorResponse } from './envelope.js';
-import { SandboxError, badRequest, validationError } from './errors.js';
+import { AdminTokenError, SandboxError, badRequest, validationError } from './errors.js';
 import { sha256 } from './hash.js';
 import type { Faults } from './faults/index.js';
 import { faultFailure, faultRoute } from './faults/admin.js';
@@ -26,6 +26,9 @@ import type { RequestLog } from './requestlog.js';
 import type { ScenarioEngine } from './scenarios/engine.js';
 import { UnknownScenarioError } from './scenarios/engine.js';
 import type { Repository } from './store/types.js';
+import { SeedError } from './seed.js';
+import type { TenantApp, TenantTable } from './tenants.js';
+import { TenantError } from './tenants.js';
 import type { TestClock } from './testclock.js';
 import { ClockError } from './testclock.js';
 
@@ -46,6 +49,10 @@ export interface AdminDeps {
   closing: AbortSignal;
   /** A fresh one-time login link of the web inspector: its path with the code in the fragment. */
   inspectorLogin: () => InspectorLogin;
+  /** The tenants (tenants.ts); undefined in a tenant, which holds none. */
+  tenants: TenantTable<TenantApp> | undefined;
+  /** Empties the sandbox back to its seed, its test clock back to real time (app.ts). */
+  reset: () => ClockStatus;
 }
 
 const WWW_AUTHENTICATE = 'Bearer realm="parcels-sandbox-admin"';
@@ -165,6 +172,8 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
     case 'sandbox.logs.list':
       return { status: 200, data: await logPage(query, d) };
     case 'sandbox.inspector.login':
+      // The page keeps its session on the sandbox's own paths; a tenant's requests are read through its log route.
+      if (d.tenants === undefined) throw new SandboxError(404, 'inspector_not_served', 'the web inspector shows the sandbox itself, not a tenant; read a tenant\'s requests with GET /t/<name>/_sandbox/v1/logs (parcels sandbox logs --base-url URL/t/<name>)');
       return { status: 201, data: d.inspectorLogin() };
     case 'sandbox.faults.list':
     case 'sandbox.faults.add':
@@ -172,12 +181,31 @@ export async function routeAdmin(req: IncomingMessage, path: string, query: URLS
     case 'sandbox.fault.remove':
     case 'sandbox.faults.rates':
       return faultRoute(match.route.name, req, params, d.faults, readBody);
+    case 'sandbox.reset':
+      return { status: 200, data: { clock: d.reset() } satisfies ResetAnswer };
+    case 'sandbox.tenants.create':
+    case 'sandbox.tenants.list':
+    case 'sandbox.tenants.remove':
+      return tenantRoute(match.route.name, req, params, d);
     // The proof is asked without credentials (handleAdmin answers it first); anything else is no admin route.
     case 'sandbox.proof':
     case undefined:
       break;
   }
   throw new SandboxError(404, 'route_not_found', `no admin route ${method} ${path}`);
+}
+
+/** The tenant routes: only the sandbox that holds the tenants answers them (a tenant holds none). */
+async function tenantRoute(name: 'sandbox.tenants.create' | 'sandbox.tenants.list' | 'sandbox.tenants.remove', req: IncomingMessage, params: Record<string, string>, d: AdminDeps): Promise<{ status: number; data: unknown }> {
+  const tenants = d.tenants;
+  if (tenants === undefined) throw new SandboxError(404, 'route_not_found', 'a tenant holds no tenants of its own: manage tenants on the sandbox itself, at /_sandbox/v1/tenants without /t/<name>');
+  if (name === 'sandbox.tenants.list') return { status: 200, data: { tenants: tenants.list() } satisfies TenantList };
+  if (name === 'sandbox.tenants.remove') return { status: 200, data: { removed: await tenants.remove(params.name as string) } satisfies TenantRemoved };
+  const body = await readBody(req);
+  const unknown = Object.keys(body).filter((k) => k !== 'name' && k !== 'seed');
+  if (unknown.length > 0) throw validationError(unknown.map((k) => ({ path: k, message: 'is not an allowed field' })));
+  if (body.seed !== undefined && (typeof body.seed !== 'object' || body.seed === null || Array.isArray(body.seed))) throw validationError([{ path: 'seed', message: 'must be a seed object (as a seed file holds)' }]);
+  return { status: 201, data: tenants.create(body.name, body.seed).tenant };
 }
 
 /**
@@ -206,6 +234,13 @@ async function logPage(query: URLSearchParams, d: AdminDeps): Promise<LogPage> {
   return { entries, latest: d.log.latest(), ...(d.closing.aborted ? { stopping: true } : {}) };
 }
 
+const TENANT_STATUSES = { invalid_tenant_name: 422, tenant_exists: 409, tenant_not_found: 404, too_many_tenants: 409 } as const;
+
+function tenantFailure(err: TenantError): SandboxError {
+  if (err.code === 'invalid_tenant_name') return new SandboxError(422, 'validation_failed', err.message, 'name', [{ field: 'name', message: err.message }]);
+  return new SandboxError(TENANT_STATUSES[err.code], err.code, err.message, err.code === 'tenant_not_found' ? 'name' : undefined);
+}
+
 /** What a failed admin (or inspector, or health) request answers. */
 export function adminFailure(err: unknown): SandboxResponse {
   if (err instanceof SandboxError) return errorResponse(err);
@@ -213,6 +248,9 @@ export function adminFailure(err: unknown): SandboxResponse {
   if (err instanceof UnknownScenarioError) return errorResponse(new SandboxError(422, 'unknown_scenario', err.message));
   if (err instanceof ClockError) return errorResponse(new SandboxError(422, 'validation_failed', err.message));
   if (err instanceof FaultError) return errorResponse(faultFailure(err));
+  if (err instanceof TenantError) return errorResponse(tenantFailure(err));
+  if (err instanceof SeedError) return errorResponse(validationError(err.problems.map((p) => ({ path: `seed.${p.field}`, message: p.message }))));
+  if (err instanceof AdminTokenError) return errorResponse(validationError([{ path: 'seed', message: 'holds the admin token as a customer key; an admin token must be a secret of its own' }]));
   if (process.env.PARCELS_SANDBOX_DEBUG) console.error(err);
   return errorResponse(new SandboxError(500, 'internal_error', 'internal failure'));
 }

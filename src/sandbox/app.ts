@@ -18,6 +18,7 @@ import { inspectorLoginPath } from '../schemas/inspector.js';
 import type { Arrived } from './intake.js';
 import { RequestIntake } from './intake.js';
 import { StopNotice } from './stop-notice.js';
+import { AdminTokenError } from './errors.js';
 import type { PipelineDeps } from './pipeline.js';
 import { IDEMPOTENCY_RETENTION_S, runPipeline } from './pipeline.js';
 import { RateLimiter } from './ratelimit.js';
@@ -34,7 +35,10 @@ import { loadScenarioFile } from './scenarios/file.js';
 import type { TrackingFaultOptions } from './scenarios/types.js';
 import type { RateLimitSpec, SeedObject } from './seed.js';
 import { DEFAULT_SEED, FALLBACK_RATE_LIMIT, loadSeed, validateSeed } from './seed.js';
+import { applySeedParcels } from './seed-parcels.js';
 import { withParcelCache } from './store/caching.js';
+import { TenantTable } from './tenants.js';
+import type { ClockStatus } from '../schemas/sandbox-admin.js';
 import { openSqliteRepository } from './store/sqlite.js';
 import type { Repository } from './store/types.js';
 import { TestClock } from './testclock.js';
@@ -47,10 +51,7 @@ export interface TrackingOptions extends TrackingFaultOptions {
   dateDriftSPerHour?: number;
 }
 
-/** An admin token that cannot be used: one the seed (or the database) knows as a customer key. */
-export class AdminTokenError extends Error {
-  override readonly name = 'AdminTokenError';
-}
+export { AdminTokenError } from './errors.js';
 
 export interface AppOptions {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
@@ -79,6 +80,8 @@ export interface AppOptions {
   rateLimit?: RateLimitSpec | false;
   /** Oracle routes answer 503 oracle_unavailable. */
   oracleUnavailable?: boolean;
+  /** A tenant's app (tenants.ts), served under this path (`/t/<name>`): it holds no tenants of its own. */
+  tenantPath?: string;
 }
 
 export interface App {
@@ -93,6 +96,13 @@ export interface App {
   readonly log: RequestLog;
   /** The fault rates and the aimed faults, changed at run time. */
   readonly faults: Faults;
+  /** The tenants served under `/t/<name>` (tenants.ts); undefined in a tenant's own app. */
+  readonly tenants: TenantTable<App> | undefined;
+  /**
+   * Empties the sandbox back to its seed: data, idempotency records, usage, scenario runs, rate-limit
+   * windows, faults, and the test clock (real time again); the request log stays.
+   */
+  reset(): ClockStatus;
   /** A fresh one-time login link of the web inspector (path and fragment); undefined when the admin route is off. */
   inspectorLogin(): string | undefined;
   /**
@@ -135,6 +145,7 @@ export function createApp(opts: AppOptions = {}): App {
     if (opts.speed !== undefined) testClock.setSpeed(opts.speed);
     if (opts.frozen === true) testClock.freeze(true);
     repo.applySeed(seed);
+    applySeedParcels(repo, seed, clock.now());
     repo.purgeIdempotencyBefore(clock.now() - IDEMPOTENCY_RETENTION_S);
     repo.purgeUsageBefore(clock.now() - USAGE_RETENTION_S);
   } catch (err) {
@@ -180,9 +191,38 @@ export function createApp(opts: AppOptions = {}): App {
     const { code, expiresInS } = access.issueCode();
     return { path: inspectorLoginPath(code), expires_in_s: expiresInS };
   };
-  const admin: AdminDeps = { repo, testClock, scenarios, log, faults, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink };
+  // A tenant takes this sandbox's settings (scenarios, tracking faults, limits, admin token), not its state.
+  const tenants =
+    opts.tenantPath !== undefined
+      ? undefined
+      : new TenantTable<App>(
+          (tenantSeed, path) => {
+            const app = createApp({ ...opts, seed: tenantSeed ?? seed, db: ':memory:', frozen: undefined, speed: undefined, tenantPath: path });
+            // Made while its sandbox listens: ready at once.
+            app.ready();
+            return app;
+          },
+          () => (opts.time ?? { wallMs: () => Date.now() }).wallMs(),
+        );
+  /** One place for everything a reset empties. */
+  function reset(): ClockStatus {
+    writes.flush();
+    usage.flush();
+    // One transaction: another process on the file sees the sandbox before or after, never empty of its seed.
+    repo.transaction(() => {
+      repo.emptyData();
+      testClock.forget();
+      scenarios.forget();
+      repo.applySeed(seed);
+      applySeedParcels(repo, seed, clock.now());
+    });
+    deps.limiter.clear();
+    faults.restart();
+    return testClock.status();
+  }
+  const admin: AdminDeps = { repo, testClock, scenarios, log, faults, keys, token: () => opts.adminToken, closing: closing.signal, inspectorLogin: loginLink, tenants, reset };
   const inspector: InspectorDeps = { ...admin, access, flushUsage: () => usage.flush(), now: () => clock.now() };
-  const responder = new Responder(clock, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed(), () => opts.time?.wallMs() ?? Date.now());
+  const responder = new Responder(clock, log, opts.tracking?.dateDriftSPerHour ?? 0, () => testClock.changed(), () => opts.time?.wallMs() ?? Date.now(), opts.tenantPath);
   let closed = false;
   const stopNotice = new StopNotice(closing);
 
@@ -252,6 +292,8 @@ export function createApp(opts: AppOptions = {}): App {
     scenarios,
     log,
     faults,
+    tenants,
+    reset,
     inspectorLogin: () => (opts.adminToken === undefined ? undefined : loginLink().path),
     handle(req, res, route = ownRoute(req)) {
       if (route === 'health') answerHealth(req, res);
@@ -261,10 +303,11 @@ export function createApp(opts: AppOptions = {}): App {
     ready: () => {
       readiness = 'ready';
     },
-    stopping: () => stopNotice.stop(),
+    stopping: () => Promise.all([stopNotice.stop(), tenants?.stopping()]).then(() => undefined),
     close() {
       if (closed) return;
       closed = true;
+      tenants?.closeAll();
       closing.abort();
       intake.flush();
       writes.flush();

@@ -50,3 +50,8 @@ export function validationError(issues: readonly FieldIssue[]): SandboxError {
 export function badRequest(code: string, message: string, field?: string): SandboxError {
   return new SandboxError(400, code, message, field);
 }
+
+/** An admin token that cannot be used: one the seed (or the database) knows as a customer key. */
+export class AdminTokenError extends Error {
+  override readonly name = 'AdminTokenError';
+}

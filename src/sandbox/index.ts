@@ -3,9 +3,11 @@
  * Tracking API. `import { startSandbox } from 'parcels/sandbox'`.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppOptions, TrackingOptions } from './app.js';
+import type { App, AppOptions, TrackingOptions } from './app.js';
 import { createApp } from './app.js';
-import type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+import type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
+import { TENANT_PREFIX } from '../schemas/sandbox-admin.js';
+import type { TenantTable } from './tenants.js';
 import type { FaultOptions } from './faults/index.js';
 import type { LogFilter } from '../schemas/log-filter.js';
 import type { LogSink } from './log-file.js';
@@ -16,15 +18,18 @@ import { listen } from './server.js';
 import { isLoopbackHost, unbracketed } from '../schemas/host.js';
 
 export { DEFAULT_SEED, DEMO_API_KEY, SeedError, loadSeed, validateSeed } from './seed.js';
-export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation } from './seed.js';
+export type { RateLimitSpec, SeedKey, SeedObject, SeedOrganisation, SeedParcel } from './seed.js';
 export type { FaultOptions } from './faults/index.js';
 export { FaultError } from './faults/index.js';
 export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
 export type { TrackingOptions } from './app.js';
-export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, JsonValue, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, JsonValue, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
 export type { LogFilter, StatusClass } from '../schemas/log-filter.js';
+export { MAX_TENANTS, TENANT_NAME } from '../schemas/sandbox-admin.js';
+export { TenantError } from './tenants.js';
+export type { TenantErrorCode } from './tenants.js';
 export { UnknownScenarioError } from './scenarios/engine.js';
 export type { ScenarioFile } from './scenarios/file.js';
 export { ScenarioFileError, loadScenarioFile, parseScenarioFile } from './scenarios/file.js';
@@ -37,7 +42,7 @@ export { HEALTH_PATH } from './health.js';
 export type { LogSink } from './log-file.js';
 export { LogFileError } from './log-file.js';
 
-export interface SandboxOptions extends Omit<AppOptions, 'adminToken'> {
+export interface SandboxOptions extends Omit<AppOptions, 'adminToken' | 'tenantPath'> {
   /** Seed object or path of a seed JSON file; default DEFAULT_SEED. */
   // Spelled out, not AppOptions['seed']: that indexed type includes undefined, which a consumer's
   // exactOptionalPropertyTypes rejects in this interface's declaration (TS2430).
@@ -96,6 +101,26 @@ export interface SandboxClockControl {
   setSpeed(speed: number): ClockStatus;
 }
 
+/** A tenant through the library handle: a whole sandbox of its own at `url` (the sandbox's URL + `/t/<name>`). */
+export interface TenantSandbox extends Omit<RunningSandbox, 'tenants'> {
+  name: string;
+  /** Removes the tenant (as `tenants.remove(name)`); the sandbox that holds it keeps running. */
+  close(): Promise<void>;
+}
+
+/** The tenants of a sandbox: created and removed at run time, served on its port under `/t/<name>`. */
+export interface SandboxTenants {
+  /**
+   * Creates a tenant with its own in-memory data, organisations and keys (`seed`, else the sandbox's
+   * seed), test clock, faults, rate limits and request log. Throws a TenantError (bad or taken name,
+   * 64 tenants already) or a SeedError.
+   */
+  create(name: string, opts?: { seed?: SeedObject }): TenantSandbox;
+  list(): Tenant[];
+  /** Removes a tenant and closes its sandbox. Rejects with a TenantError when there is none of that name. */
+  remove(name: string): Promise<Tenant>;
+}
+
 export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
   url: string;
@@ -118,7 +143,7 @@ export interface RunningSandbox {
   };
   /**
    * A fresh login link of the web inspector (`url` + `/_sandbox/ui/#code=…`): the code works once,
-   * within an hour. Undefined when the admin route is off.
+   * within an hour. Undefined when the admin route is off, and for a tenant (the inspector shows the sandbox itself).
    */
   inspectorLink(): string | undefined;
   /**
@@ -128,6 +153,13 @@ export interface RunningSandbox {
    */
   logs(opts?: LogsOptions): LogEntry[];
   faults: SandboxFaultControl;
+  /**
+   * Empties the sandbox back to its seed (parcels, events, attempts, idempotency records, usage,
+   * scenario runs, rate-limit windows, faults) and sets its test clock back to real time: the only
+   * way back from a moved clock. The request log stays. Answers the clock's status.
+   */
+  reset(): ClockStatus;
+  tenants: SandboxTenants;
 }
 
 /** What `logs()` reads: entries after `after` that pass the filters, with headers and bodies when `bodies`. */
@@ -204,6 +236,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     }
   }
   app.ready();
+  // The sandbox's own app always holds a tenant table; only a tenant's holds none.
+  const tenants = app.tenants as TenantTable<App>;
+  const tenantHandle = (name: string, tenantApp: App): TenantSandbox => ({
+    ...handleOf(tenantApp, `${listening.url}${TENANT_PREFIX}${name}`, adminToken, async () => {
+      if (tenants.get(name)?.app === tenantApp) await tenants.remove(name);
+    }),
+    inspectorLink: () => undefined,
+    name,
+  });
+  return {
+    ...handleOf(app, listening.url, adminToken, close),
+    tenants: {
+      create: (name, o = {}) => tenantHandle(name, tenants.create(name, o.seed).app),
+      list: () => tenants.list(),
+      remove: (name) => tenants.remove(name),
+    },
+  };
+}
+
+/** The library's handle of one sandbox's app (the sandbox's own, or a tenant's) served at `url`. */
+function handleOf(app: App, url: string, adminToken: string | undefined, close: () => Promise<void>): Omit<RunningSandbox, 'tenants'> {
   const { testClock, scenarios, repo } = app;
   const parcel = (entryId: string) => {
     const found = repo.getParcelAnyOrg(entryId.toLowerCase());
@@ -211,7 +264,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     return found;
   };
   return {
-    url: listening.url,
+    url,
     close,
     adminToken,
     clock: {
@@ -234,7 +287,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     },
     inspectorLink() {
       const path = app.inspectorLogin();
-      return path === undefined ? undefined : listening.url + path;
+      return path === undefined ? undefined : url + path;
     },
     logs: ({ after = 0, bodies = false, ...filter } = {}) => app.log.entries(after, bodies, undefined, filter),
     faults: {
@@ -244,5 +297,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       clear: () => ({ removed: app.faults.clear() }),
       setRates: (change) => app.faults.setRates(change),
     },
+    reset: () => app.reset(),
   };
 }

@@ -19,6 +19,11 @@ export class RateLimiter {
 
   constructor(private readonly skippedMs: () => number) {}
 
+  /** Every window starts afresh (a reset). */
+  clear(): void {
+    this.windows.clear();
+  }
+
   take(orgId: string, spec: RateLimitSpec, arrivedElapsedMs: number): RateDecision {
     const elapsedMs = arrivedElapsedMs + this.skippedMs();
     const windowMs = spec.window_s * 1000;

@@ -30,6 +30,8 @@ export class Responder {
     private readonly testClockChange: () => string | undefined,
     /** Wall-clock time, epoch ms (the request log's `arrived_at`). */
     private readonly wallMs: () => number,
+    /** A tenant's `/t/<name>`, in front of the path a Location header names ('' for the sandbox itself). */
+    private readonly basePath = '',
   ) {
     this.startElapsedMs = clock.elapsedMs();
   }
@@ -51,7 +53,7 @@ export class Responder {
     res.sendDate = false;
     const headers: string[] = [];
     const own = response.headers;
-    for (const name in own) headers.push(name, own[name] as string);
+    for (const name in own) headers.push(name, name === 'Location' ? this.basePath + (own[name] as string) : (own[name] as string));
     if (rate !== undefined) headers.push('RateLimit-Limit', String(rate.limit), 'RateLimit-Remaining', String(rate.remaining), 'RateLimit-Reset', String(rate.resetS));
     headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(response.body)), 'Date', this.dateHeader(nowMs));
     const change = this.testClockChange();

@@ -10,6 +10,7 @@ import { isFaviconRequest } from './favicon.js';
 import { isHealthRequest } from './health.js';
 import { isInspectorRequest } from './inspector/handler.js';
 import { isOpenApiRequest } from './openapi-route.js';
+import { TENANT_PREFIX } from '../schemas/sandbox-admin.js';
 
 /**
  * - `openapi`: GET /openapi.json, the API description (openapi-route.ts; served by the listener, which knows its bound address);
@@ -17,8 +18,9 @@ import { isOpenApiRequest } from './openapi-route.js';
  * - `admin`: /_sandbox/v1/…, the test bench, with the admin token (admin.ts);
  * - `inspector`: /_sandbox/ui/…, the web inspector (inspector/handler.ts);
  * - `favicon`: GET /favicon.ico, a browser's own request, answered without an icon and not logged (favicon.ts).
+ * - `tenant`: /t/<name>/…, a tenant's own sandbox (tenants.ts; the listener hands it the path within).
  */
-export type OwnRoute = 'openapi' | 'health' | 'admin' | 'inspector' | 'favicon';
+export type OwnRoute = 'openapi' | 'health' | 'admin' | 'inspector' | 'favicon' | 'tenant';
 
 /** The own route a request asks for; undefined for everything else (the API's routes and unknown paths). */
 export function ownRoute(req: IncomingMessage): OwnRoute | undefined {
@@ -28,5 +30,6 @@ export function ownRoute(req: IncomingMessage): OwnRoute | undefined {
   if (url.startsWith(ADMIN_PREFIX)) return 'admin';
   if (isInspectorRequest(url)) return 'inspector';
   if (isFaviconRequest(req)) return 'favicon';
+  if (url.startsWith(TENANT_PREFIX)) return 'tenant';
   return undefined;
 }

@@ -7,11 +7,10 @@
 import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import { NL_POSTCODE_MESSAGE, wrongDutchPostcode } from '../schemas/parcel.js';
-import type { ParcelFieldFact, ParcelFieldName } from '../schemas/parcel-fields.js';
+import type { OptionalParcelField, ParcelFieldFact, ParcelFieldName, ParcelFieldRow, ParcelFieldValues, RequiredParcelField } from '../schemas/parcel-fields.js';
 import { PARCEL_FIELDS, parcelField } from '../schemas/parcel-fields.js';
 import { boundedText, intRange, typeError } from '../schemas/text.js';
 import type { FieldIssue } from '../schemas/validate.js';
-import type { ParcelFields } from './store/types.js';
 
 /** Bounds of the field table (src/schemas/parcel-fields.ts), where the sandbox's choices are written once. */
 function boundsOf(name: ParcelFieldName): { min: number; max: number } {
@@ -51,10 +50,21 @@ function fieldSchema(field: ParcelFieldFact): ZodMiniType {
   return field.kind === 'text' ? boundedText(min, max) : intRange(min, max);
 }
 
+/** The fields of a create body in the sandbox, each with its bounds (a seed's parcels take the same). */
+export const SANDBOX_CREATE_FIELDS = Object.fromEntries(
+  PARCEL_FIELDS.map((f) => [f.name, f.required ? fieldSchema(f) : z.optional(fieldSchema(f))]),
+) as CreateFieldSchemas;
+
+/**
+ * The create fields' schemas as their types say them (Object.fromEntries cannot): a required field's
+ * value, an optional one that may be left out; so a seed's parcels type-check field by field.
+ */
+type CreateFieldSchemas = { readonly [F in RequiredParcelField]: ZodMiniType<ParcelFieldValues[F], ParcelFieldValues[F]> } & {
+  readonly [F in OptionalParcelField]: z.ZodMiniOptional<ZodMiniType<NonNullable<ParcelFieldValues[F]>, NonNullable<ParcelFieldValues[F]>>>;
+};
+
 /** Create body in the sandbox: the spec's fields with bounds; unknown fields rejected. */
-export const sandboxCreateSchema: ZodMiniType = z.strictObject(
-  Object.fromEntries(PARCEL_FIELDS.map((f) => [f.name, f.required ? fieldSchema(f) : z.optional(fieldSchema(f))])),
-);
+export const sandboxCreateSchema: ZodMiniType = z.strictObject(SANDBOX_CREATE_FIELDS);
 
 /** Change body in the sandbox: null clears an optional field, "" or null clears addition. */
 export const sandboxPatchSchema: ZodMiniType = z.strictObject(
@@ -62,7 +72,7 @@ export const sandboxPatchSchema: ZodMiniType = z.strictObject(
 );
 
 /** Rules across fields, checked on the complete parcel after a create or a change. */
-export function crossFieldIssues(p: ParcelFields, couriers: ReadonlySet<string>): FieldIssue[] {
+export function crossFieldIssues(p: ParcelFieldValues, couriers: ReadonlySet<string>): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (!couriers.has(p.courier)) {
     issues.push({ path: 'courier', message: `is not a registered courier code of your organisation (${[...couriers].join(', ') || 'none'})` });
@@ -74,4 +84,17 @@ export function crossFieldIssues(p: ParcelFields, couriers: ReadonlySet<string>)
     issues.push({ path: 'time_slot_period_end', message: 'must not be before time_slot_period_start' });
   }
   return issues;
+}
+
+/** A validated body value as stored: an absent optional field, null and "" (text) are null. */
+export function stored(f: ParcelFieldRow, value: unknown): unknown {
+  if (f.required) return value;
+  return value === undefined || value === null || (f.kind === 'text' && value === '') ? null : value;
+}
+
+/** A validated create body (or a seed's parcel) as the parcel's stored fields. */
+export function createFields(body: Readonly<Record<string, unknown>>): ParcelFieldValues {
+  const fields: Record<string, unknown> = {};
+  for (const f of PARCEL_FIELDS) fields[f.name] = stored(f, body[f.name]);
+  return fields as ParcelFieldValues;
 }

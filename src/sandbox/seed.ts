@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
+import { deliveryAttemptSchema, statusEventSchema } from '../schemas/history.js';
 import { jsonSyntaxProblem } from '../schemas/json-error.js';
+import { parcelIdSchema } from '../schemas/parcel-id.js';
+import type { Clock } from '../schemas/time.js';
 import { validate } from '../schemas/validate.js';
 import type { ErrorDetail } from './errors.js';
 import { FileProblemsError } from './errors.js';
+import { SANDBOX_CREATE_FIELDS, createFields, crossFieldIssues } from './rules.js';
 
 /** The demo key of the built-in seed: all four scopes, no expiry. */
 export const DEMO_API_KEY = 'sbx_demo_9f2c4e7a1b3d5f60';
@@ -38,7 +42,25 @@ const rateLimitSchema = z.strictObject({
   window_s: z.int().check(z.gte(1, { error: 'must be an integer >= 1' }), z.lte(86_400, { error: 'must be at most 86400' })),
 });
 
-const seedSchema = z.strictObject({
+/** Parcels one organisation of a seed holds at most, and reports (events, attempts) one parcel holds. */
+const SEED_PARCELS_MAX = 10_000;
+const SEED_REPORTS_MAX = 1000;
+
+/**
+ * A parcel of a seed: the fields a create body takes (the sandbox's rules), an optional `entry_id`,
+ * and its `events` and `attempts` as the events and attempts routes take them, times checked
+ * against `now` as those routes check them.
+ */
+function seedParcelSchema(now: Clock) {
+  return z.strictObject({
+    ...SANDBOX_CREATE_FIELDS,
+    entry_id: z.optional(parcelIdSchema),
+    events: z.optional(z.array(statusEventSchema(now)).check(z.maxLength(SEED_REPORTS_MAX, { error: `must list at most ${SEED_REPORTS_MAX} events` }))),
+    attempts: z.optional(z.array(deliveryAttemptSchema(now)).check(z.maxLength(SEED_REPORTS_MAX, { error: `must list at most ${SEED_REPORTS_MAX} attempts` }))),
+  });
+}
+
+const seedSchema = (now: Clock) => z.strictObject({
   organisations: z
     .array(
       z.strictObject({
@@ -63,6 +85,7 @@ const seedSchema = z.strictObject({
         ),
         verified: z.optional(z.boolean()),
         rate_limit: z.optional(rateLimitSchema),
+        parcels: z.optional(z.array(seedParcelSchema(now)).check(z.maxLength(SEED_PARCELS_MAX, { error: `must list at most ${SEED_PARCELS_MAX} parcels` }))),
       }),
     )
     .check(z.minLength(1, { error: 'must list at least one organisation' })),
@@ -77,9 +100,16 @@ export type RateLimitSpec = z.infer<typeof rateLimitSchema>;
  * organisation: `verified` (false: its write routes answer 403; default true) and `rate_limit`
  * (overrides the top-level one).
  */
-export type SeedObject = z.infer<typeof seedSchema>;
+export type SeedObject = z.input<ReturnType<typeof seedSchema>>;
 export type SeedOrganisation = SeedObject['organisations'][number];
 export type SeedKey = SeedOrganisation['keys'][number];
+/** A seed as checked: the events' and attempts' defaults (status 0, outcome 0, reason 0) filled in. */
+export type ValidSeed = z.output<ReturnType<typeof seedSchema>>;
+/** A parcel of a seed: its fields, optional `entry_id`, `events` and `attempts` (applied by seed-parcels.ts). */
+export type SeedParcel = NonNullable<SeedOrganisation['parcels']>[number];
+
+/** Unix seconds now: a seed's event and attempt times may be at most five minutes ahead of it, as the API's. */
+const realNow: Clock = () => Math.floor(Date.now() / 1000);
 
 /** A seed that cannot be read or breaks a rule; the message names the file and every offending path. */
 export class SeedError extends FileProblemsError {
@@ -87,8 +117,8 @@ export class SeedError extends FileProblemsError {
 }
 
 /** Checks a seed object; throws a SeedError listing every problem with its path. */
-export function validateSeed(input: unknown, source = 'seed'): SeedObject {
-  const result = validate(seedSchema, input);
+export function validateSeed(input: unknown, source = 'seed'): ValidSeed {
+  const result = validate(seedSchema(realNow), input);
   if (!result.ok) {
     throw new SeedError(`invalid ${source}`, result.issues.map((i) => ({ field: i.path || '(root)', message: i.message })));
   }
@@ -96,6 +126,7 @@ export function validateSeed(input: unknown, source = 'seed'): SeedObject {
   const problems: ErrorDetail[] = [];
   const orgIds = new Set<string>();
   const keys = new Set<string>();
+  const entryIds = new Set<string>();
   seed.organisations.forEach((org, i) => {
     if (orgIds.has(org.id)) problems.push({ field: `organisations.${i}.id`, message: `duplicate organisation id "${org.id}"` });
     orgIds.add(org.id);
@@ -108,13 +139,20 @@ export function validateSeed(input: unknown, source = 'seed'): SeedObject {
       if (keys.has(k.key)) problems.push({ field: `organisations.${i}.keys.${j}.key`, message: 'the same key appears twice' });
       keys.add(k.key);
     });
+    org.parcels?.forEach((p, j) => {
+      const at = `organisations.${i}.parcels.${j}`;
+      for (const issue of crossFieldIssues(createFields(p), codes)) problems.push({ field: `${at}.${issue.path}`, message: issue.message });
+      const id = p.entry_id?.toLowerCase();
+      if (id !== undefined && entryIds.has(id)) problems.push({ field: `${at}.entry_id`, message: `duplicate entry_id "${id}"` });
+      if (id !== undefined) entryIds.add(id);
+    });
   });
   if (problems.length > 0) throw new SeedError(`invalid ${source}`, problems);
   return seed;
 }
 
 /** Reads and validates a seed file (JSON). Errors name the file and every offending path. */
-export function loadSeed(path: string): SeedObject {
+export function loadSeed(path: string): ValidSeed {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

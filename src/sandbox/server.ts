@@ -8,6 +8,8 @@ import type { HostGuard } from './host-guard.js';
 import { hostGuard } from './host-guard.js';
 import { serveOpenApi } from './openapi-route.js';
 import { ownRoute } from './routes.js';
+import { tenantPath } from './tenants.js';
+import { TENANT_PREFIX } from '../schemas/sandbox-admin.js';
 
 /** Timeouts and limits of the listener, as a production server sets them. All in milliseconds. */
 export interface ServerLimits {
@@ -81,6 +83,13 @@ function hostRefused(res: ServerResponse, host: string | undefined): void {
   res.end(body);
 }
 
+/** A path under `/t/<name>` of a tenant this sandbox does not hold (or, inside a tenant, any `/t/…`: tenants hold none). */
+function tenantNotFound(res: ServerResponse, name: string): void {
+  const body = errorBody(new SandboxError(404, 'tenant_not_found', `no tenant named ${JSON.stringify(name)} on this sandbox; create it with POST /_sandbox/v1/tenants`));
+  res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
 /**
  * Listens on host:port (port 0 picks a free port) and serves the app, answering only for the Host
  * headers host-guard.ts allows (with `allowedHosts` besides) and describing the API at the bound
@@ -98,9 +107,22 @@ export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLim
       hostRefused(res, req.headers.host);
       return;
     }
-    const route = ownRoute(req);
-    if (route === 'openapi') serveOpenApi(res, url);
-    else app.handle(req, res, route);
+    let route = ownRoute(req);
+    let served = app;
+    let base = url;
+    const at = route === 'tenant' ? tenantPath(req.url ?? '') : undefined;
+    if (at !== undefined) {
+      const tenant = app.tenants?.enter(req, at);
+      if (tenant === undefined) {
+        tenantNotFound(res, at.name);
+        return;
+      }
+      served = tenant;
+      base = `${url}${TENANT_PREFIX}${at.name}`;
+      route = ownRoute(req);
+    }
+    if (route === 'openapi') serveOpenApi(res, base);
+    else served.handle(req, res, route);
   };
   const server = createServer(
     {

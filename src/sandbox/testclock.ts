@@ -44,6 +44,12 @@ export class TestClock implements ClockStateSource {
     }
   }
 
+  /** Forgets the state it keeps: after a reset deleted the stored clock (a private database's version never changes). */
+  forget(): void {
+    this.state = undefined;
+    this.seenVersion = -1;
+  }
+
   status(): ClockStatus {
     this.refresh();
     const state = this.state;

@@ -77,12 +77,16 @@ export type AdminRouteName =
   | 'sandbox.faults.clear'
   | 'sandbox.fault.remove'
   | 'sandbox.faults.rates'
-  | 'sandbox.proof';
+  | 'sandbox.proof'
+  | 'sandbox.reset'
+  | 'sandbox.tenants.create'
+  | 'sandbox.tenants.list'
+  | 'sandbox.tenants.remove';
 
 export interface AdminRouteSpec {
   readonly name: AdminRouteName;
   readonly method: Method | 'PUT' | 'DELETE';
-  /** Path template; `{action}` and `{id}` are single path segments. */
+  /** Path template; `{action}`, `{id}` and `{name}` are single path segments. */
   readonly path: string;
 }
 
@@ -103,6 +107,10 @@ export const ADMIN_ROUTES: readonly AdminRouteSpec[] = [
   { name: 'sandbox.fault.remove', method: 'DELETE', path: '/_sandbox/v1/faults/{id}' },
   { name: 'sandbox.faults.rates', method: 'PUT', path: '/_sandbox/v1/faults/rates' },
   { name: 'sandbox.proof', method: 'GET', path: '/_sandbox/v1/proof' },
+  { name: 'sandbox.reset', method: 'POST', path: '/_sandbox/v1/reset' },
+  { name: 'sandbox.tenants.create', method: 'POST', path: '/_sandbox/v1/tenants' },
+  { name: 'sandbox.tenants.list', method: 'GET', path: '/_sandbox/v1/tenants' },
+  { name: 'sandbox.tenants.remove', method: 'DELETE', path: '/_sandbox/v1/tenants/{name}' },
 ];
 
 /** A route of either table by its name. */

@@ -188,3 +188,37 @@ export const FAULT_STATUS_DEFAULTS: Readonly<Record<number, { code: string; mess
   500: { code: 'internal_error', message: 'internal failure' },
   503: { code: 'service_unavailable', message: 'service unavailable' },
 };
+
+/**
+ * A tenant: a whole sandbox of its own (data, organisations, keys, test clock, faults, rate limits,
+ * request log) served under `path` on the same listener (`POST|GET /_sandbox/v1/tenants`).
+ */
+export interface Tenant {
+  name: string;
+  /** `/t/<name>`: the tenant's base path; its API, admin route and health live under it. */
+  path: string;
+  /** When it was created, ISO 8601 UTC (wall-clock time). */
+  created_at: string;
+}
+
+/** `GET /_sandbox/v1/tenants`, oldest first. */
+export interface TenantList {
+  tenants: Tenant[];
+}
+
+/** `DELETE /_sandbox/v1/tenants/{name}`. */
+export interface TenantRemoved {
+  removed: Tenant;
+}
+
+/** `POST /_sandbox/v1/reset`: the sandbox (or tenant) is back at its seed; its test clock runs at real time. */
+export interface ResetAnswer {
+  clock: ClockStatus;
+}
+
+/** A tenant's name: lower-case letters, digits and dashes, 1 to 40, not starting with a dash. */
+export const TENANT_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
+/** Tenants one sandbox holds at most. */
+export const MAX_TENANTS = 64;
+/** Every tenant's base path starts so: `/t/<name>`. */
+export const TENANT_PREFIX = '/t/';

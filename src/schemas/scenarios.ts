@@ -31,3 +31,10 @@ export const FAULT_ACTIONS_DESCRIBED = {
   clear: 'remove every aimed fault and set every rate to 0',
   rates: 'change the rates: --fail-rate, --drop-rate, --latency, --retry-after',
 } as const;
+
+/** The actions of `parcels sandbox tenants`. */
+export const TENANT_ACTIONS_DESCRIBED = {
+  list: 'list the tenants (the default)',
+  create: 'create a tenant: tenants create NAME [--seed FILE]',
+  remove: 'remove a tenant and everything in it: tenants remove NAME',
+} as const;

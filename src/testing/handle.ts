@@ -2,11 +2,12 @@
  * The TestSandbox handle: every call is a request on the admin route, so one implementation drives an
  * in-process sandbox, a running `parcels sandbox serve` and a tenant of either alike.
  */
-import type { ClockStatus, LogEntry, LogPage, ScenarioRunView } from '../schemas/sandbox-admin.js';
+import { logFilterQuery } from '../schemas/log-filter.js';
+import type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, LogPage, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
 import type { AdminTarget } from './admin-client.js';
 import { TestSandboxError, adminRequest } from './admin-client.js';
 import { holdOpen, inCi } from './keep-open.js';
-import type { Duration, FaultList, FaultRates, FaultRule, FaultRuleInput, LogFilter, ScenarioName, Tenant, TenantOptions } from './types.js';
+import type { Duration, LogsFilter, ScenarioName, TenantOptions } from './types.js';
 
 export interface TestClock {
   /** Data time, epoch milliseconds. */
@@ -55,7 +56,7 @@ export interface TestSandbox {
   readonly scenarios: TestScenarios;
   readonly faults: TestFaults;
   /** Request log entries, oldest first. Readable after close() for a sandbox this handle started. */
-  logs(filter?: LogFilter): Promise<LogEntry[]>;
+  logs(filter?: LogsFilter): Promise<LogEntry[]>;
   /** Empties the sandbox back to its seed: data, idempotency, rate-limit windows, scenario runs, faults, the clock (real time). */
   reset(): Promise<ClockStatus>;
   /** A new isolated tenant at `url + '/t/' + name`; its handle's close() removes it. */
@@ -81,7 +82,7 @@ export interface HandleLife {
   /** Ends what the handle made; undefined when it made nothing (a running `serve`). */
   end?: () => Promise<void>;
   /** The log after end(), read without the admin route (which is gone with the sandbox). */
-  logsAfterEnd?: (filter: LogFilter) => LogEntry[];
+  logsAfterEnd?: (filter: LogsFilter) => LogEntry[];
   /** keepOpenOnFailure in ms (0: off). */
   keepOpenMs: number;
   /** Where the inspector link comes from: a tenant's is its sandbox's (the inspector shows the sandbox itself). */
@@ -91,9 +92,8 @@ export interface HandleLife {
 /** Room for close() itself, beside any keep-open wait. */
 const CLOSE_MS = 10_000;
 
-function logQuery(filter: LogFilter): Record<string, string | number | boolean | undefined> {
-  const { after, bodies, route, method, path, status, org, idempotencyKey } = filter;
-  return { after, bodies: bodies === true ? true : undefined, route, method, path, status, org, idempotency_key: idempotencyKey };
+function logQuery({ after, bodies, ...filter }: LogsFilter): Record<string, string | number | boolean | undefined> {
+  return { after, bodies: bodies === true ? true : undefined, ...logFilterQuery(filter) };
 }
 
 function clockMove(target: AdminTarget, action: string, body: Record<string, unknown>): Promise<ClockStatus> {

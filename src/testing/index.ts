@@ -12,8 +12,9 @@ import type { Duration } from './types.js';
 export { TestSandboxError } from './admin-client.js';
 export { KEEP_OPEN_MAX_MS } from './keep-open.js';
 export type { CloseOptions, TestClock, TestFaults, TestSandbox, TestScenarios } from './handle.js';
-export type { Duration, FaultList, FaultRates, FaultRule, FaultRuleInput, LogFilter, ScenarioName, Tenant, TenantOptions } from './types.js';
-export type { ClockStatus, LogEntry, ScenarioRunView } from '../schemas/sandbox-admin.js';
+export type { Duration, LogsFilter, ScenarioName, TenantOptions } from './types.js';
+export type { LogFilter, StatusClass } from '../schemas/log-filter.js';
+export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
 export type { SandboxOptions, SeedObject } from '../sandbox/index.js';
 
 export interface KeepOpenOption {

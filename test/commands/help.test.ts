@@ -47,8 +47,8 @@ describe('parcels help COMMAND', () => {
       '  overview, reference, oracle, api, auth login, auth status, auth token,',
       '  auth logout, auth switch, doctor, config list, config get, config set,',
       '  config use, config unset, sandbox serve, sandbox reset, sandbox clock,',
-      '  sandbox simulate, sandbox logs, sandbox faults, sandbox ui, completion,',
-      '  version',
+      '  sandbox tenants, sandbox simulate, sandbox logs, sandbox faults, sandbox ui,',
+      '  completion, version',
       '',
     ].join('\n');
     expect(await cli(['help', 'nope'])).toEqual({ code: 2, stdout: '', stderr: expected });

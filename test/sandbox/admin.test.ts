@@ -192,11 +192,11 @@ describe('request log bodies', () => {
       const token = s.adminToken as string;
       const id = (await createParcel(s.url)).body.data.entry_id as string;
       expect((await call(s.url, 'POST', routePath('sandbox.scenario.assign', { id }), { key: token, body: { scenario: 'happy' } })).status).toBe(201);
-      const params: Record<string, string> = { id, action: 'freeze' };
+      const params: Record<string, string> = { id, action: 'freeze', name: 'nobody' };
       const answered: Array<[string, number]> = [];
       for (const route of ADMIN_ROUTES) {
         const path = routePath(route.name, params) + (route.name === 'sandbox.proof' ? '?nonce=abcdefghijklmnopqrstuvwx' : '');
-        const body = route.method === 'POST' || route.method === 'PUT' ? (route.name === 'sandbox.scenario.assign' ? { scenario: 'no-such-scenario' } : {}) : undefined;
+        const body = route.method === 'POST' || route.method === 'PUT' ? (route.name === 'sandbox.scenario.assign' ? { scenario: 'no-such-scenario' } : route.name === 'sandbox.tenants.create' ? { name: 'one' } : {}) : undefined;
         answered.push([route.name, (await call(s.url, route.method, path, { key: token, ...(body === undefined ? {} : { body }) })).status]);
       }
       expect(answered).toEqual([
@@ -213,6 +213,10 @@ describe('request log bodies', () => {
         ['sandbox.fault.remove', 404],
         ['sandbox.faults.rates', 200],
         ['sandbox.proof', 200],
+        ['sandbox.reset', 200],
+        ['sandbox.tenants.create', 201],
+        ['sandbox.tenants.list', 200],
+        ['sandbox.tenants.remove', 404],
       ]);
       const unknown = await call(s.url, 'POST', '/_sandbox/v1/clock/rewind', { key: token, body: {} });
       expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'route_not_found', message: 'no admin route POST /_sandbox/v1/clock/rewind' }]);

@@ -24,11 +24,21 @@ export type FaultVerdict =
   | { kind: 'answer'; fault: string; latencyMs: number; drop: boolean; status: number; code: string; message: string; retryAfterS: number | undefined };
 
 export class Faults {
-  readonly rates: RateFaults;
   readonly rules = new AimedFaults();
+  private startRates: RateFaults;
 
-  constructor(opts: FaultOptions = {}) {
-    this.rates = new RateFaults(opts);
+  constructor(private readonly opts: FaultOptions = {}) {
+    this.startRates = new RateFaults(opts);
+  }
+
+  get rates(): RateFaults {
+    return this.startRates;
+  }
+
+  /** Back to how the sandbox started (a reset): no aimed fault, the start-up rates, their dice thrown from the seed again. */
+  restart(): void {
+    this.rules.clear();
+    this.startRates = new RateFaults(this.opts);
   }
 
   /** No aimed fault and no fail or drop rate: a request meets at most the rates' latency, set without asking. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../schemas/parcel.js';
-import type { ParcelFieldRow } from '../../schemas/parcel-fields.js';
 import { PARCEL_FIELDS } from '../../schemas/parcel-fields.js';
 import { assertSameWalk, decodeCursor, encodeCursor } from '../cursor.js';
 import { SandboxError, validationError } from '../errors.js';
-import { crossFieldIssues, sandboxCreateSchema, sandboxPatchSchema } from '../rules.js';
+import { createFields, crossFieldIssues, sandboxCreateSchema, sandboxPatchSchema, stored } from '../rules.js';
 import type { ParcelFields } from '../store/types.js';
 import { check, etagOf, findParcel, intParam, parcelChanged, parcelResult, requireObject, toApiParcel } from './common.js';
 import type { HandlerContext } from './types.js';
@@ -44,18 +43,6 @@ export const listParcels = defineHandler({
     return { status: 200, data: { parcels: page.map(toApiParcel), next_cursor: next } };
   },
 });
-
-/** A validated body value as stored: an absent optional field, null and "" (text) are null. */
-function stored(f: ParcelFieldRow, value: unknown): unknown {
-  if (f.required) return value;
-  return value === undefined || value === null || (f.kind === 'text' && value === '') ? null : value;
-}
-
-function createFields(body: Record<string, unknown>): ParcelFields {
-  const fields: Record<string, unknown> = {};
-  for (const f of PARCEL_FIELDS) fields[f.name] = stored(f, body[f.name]);
-  return fields as ParcelFields;
-}
 
 function checkCross(ctx: HandlerContext, fields: ParcelFields): void {
   const issues = crossFieldIssues(fields, ctx.org.courierCodes);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { ScenarioRunView } from '../../schemas/sandbox-admin.js';
 import { SandboxError } from '../errors.js';
+import { derivedUuid } from '../hash.js';
 import { recordAttempt, recordEvent } from '../handlers/history.js';
 import type { ParcelRecord, PlannedStep, Repository, ScenarioRunRecord } from '../store/types.js';
 import { resolvePlan, runRandom } from './plan.js';
@@ -14,10 +14,9 @@ export class UnknownScenarioError extends Error {
 /** Steps applied in one catch-up at most, so one request never stalls on a huge backlog. */
 const CATCH_UP_LIMIT = 10_000;
 
-/** A v4-shaped UUID derived from the run and step, so a seed replays the same event ids' order. */
+/** A UUID derived from the run and step, so a seed replays the same event ids' order. */
 function stepUuid(run: ScenarioRunRecord, step: number, copy: number): string {
-  const h = createHash('sha256').update(`${run.entryId}:${run.runNo}:${step}:${copy}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16] as string, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return derivedUuid(`${run.entryId}:${run.runNo}:${step}:${copy}`);
 }
 
 /**
@@ -57,6 +56,12 @@ export class ScenarioEngine {
     this.repo.putScenarioRun(run);
     this.seenVersion = -1;
     return this.repo.getScenarioRun(parcel.seq) as ScenarioRunRecord;
+  }
+
+  /** Forgets the earliest due time it keeps: after a reset emptied the runs of a private database, whose version never changes. */
+  forget(): void {
+    this.firstDue = null;
+    this.seenVersion = -1;
   }
 
   /** Gives a new parcel the scenario of the first matching rule, if any. Call inside its create transaction. */

@@ -43,6 +43,10 @@ export function withParcelCache(repo: Repository): Repository {
       if (row) cache.set(entryId, Object.freeze(row));
       return row;
     },
+    emptyData() {
+      cache.clear();
+      repo.emptyData();
+    },
     updateParcel(parcel, fields, now) {
       cache.delete(parcel.entry_id);
       return repo.updateParcel(parcel, fields, now);

@@ -4,7 +4,7 @@ import { HistoryStore } from './history.js';
 import { IdempotencyStore } from './idempotency.js';
 import { ParcelStore } from './parcels.js';
 import { cursorKey, openDatabase } from './schema.js';
-import { TestBenchStore } from './testbench.js';
+import { TEST_CLOCK_ROW, TestBenchStore } from './testbench.js';
 import type { Repository } from './types.js';
 import { UsageStore } from './usage.js';
 
@@ -20,6 +20,9 @@ export function openSqliteRepository(path: string): Repository {
   const key = cursorKey(db);
   // A private (`:memory:`) database has no other connection: nothing else can ever commit to it.
   const versionQuery = path === ':memory:' || path === '' ? undefined : db.prepare('PRAGMA data_version').pluck();
+  const emptied = ['parcels', 'events', 'attempts', 'idempotency', 'usage_days', 'usage_recent', 'scenario_runs'].map((table) => db.prepare(`DELETE FROM ${table}`));
+  // Run numbers seed a run's random choices: after a reset they start at 1 again, as on a new database.
+  emptied.push(db.prepare("DELETE FROM sqlite_sequence WHERE name = 'scenario_runs'"), db.prepare(`DELETE FROM meta WHERE name = '${TEST_CLOCK_ROW}'`));
   // One transaction function for every call (better-sqlite3 builds four wrappers per transaction()).
   const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
   return {
@@ -29,6 +32,10 @@ export function openSqliteRepository(path: string): Repository {
     inTransaction: () => db.inTransaction,
     dataVersion: () => (versionQuery === undefined ? 0 : (versionQuery.get() as number)),
     applySeed: (seed) => immediate(() => accounts.applySeed(seed)),
+    emptyData: () =>
+      immediate(() => {
+        for (const statement of emptied) statement.run();
+      }),
     loadOrganisations: () => accounts.organisations(),
     loadKeys: () => accounts.keys(),
     cursorKey: () => key,

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import type { TestClockState } from '../clock.js';
 import type { ScenarioRunRecord } from './types.js';
 
-const CLOCK_ROW = 'test_clock';
+/** The `meta` row holding the stored test clock. */
+export const TEST_CLOCK_ROW = 'test_clock';
 
 interface RunRow {
   run_no: number;
@@ -54,12 +55,12 @@ export class TestBenchStore {
   }
 
   readClock(): TestClockState | undefined {
-    const raw = this.s.readClock.get(CLOCK_ROW) as Buffer | string | undefined;
+    const raw = this.s.readClock.get(TEST_CLOCK_ROW) as Buffer | string | undefined;
     return raw === undefined ? undefined : (JSON.parse(raw.toString()) as TestClockState);
   }
 
   writeClock(state: TestClockState): void {
-    this.s.writeClock.run(CLOCK_ROW, JSON.stringify(state));
+    this.s.writeClock.run(TEST_CLOCK_ROW, JSON.stringify(state));
   }
 
   /** The run number the next assignment will get (it seeds the run's random choices). */

@@ -164,6 +164,11 @@ export interface Repository {
   /** PRAGMA data_version: changes whenever another connection (another process on the file) committed since the last call. */
   dataVersion(): number;
   applySeed(seed: SeedObject): void;
+  /**
+   * Deletes every parcel, event, attempt, idempotency record, usage count and scenario run, and the
+   * stored test clock (real time again), in one transaction; organisations and keys stay.
+   */
+  emptyData(): void;
   loadOrganisations(): OrgRecord[];
   loadKeys(): KeyRecord[];
   /** The database's secret for sealing list cursors (the same for every process on the file). */
