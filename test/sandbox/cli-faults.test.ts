@@ -33,6 +33,15 @@ describe('parcels sandbox faults', () => {
       stdout: json({ rules: [{ id, route: 'attempts.create', status: 503, times: 1, remaining: 0, hits: 1 }], rates: { fail_rate: 0, drop_rate: 0, latency_ms: 0, retry_after_s: 1 } }),
       stderr: '',
     });
+    // A person's log view marks the injected answer; the retry's row has no mark.
+    const after = String(s.logs().at(-3)?.seq);
+    const view = await runCli(['sandbox', 'logs', '--after', after, '--route', 'attempts.create'], { env: env(), tty: true });
+    // At 80 columns the fault outranks the time, code, replay and latency columns.
+    expect({ ...view, stdout: view.stdout.replace(/ +/g, ' ') }).toEqual({
+      code: 0,
+      stdout: ['SEQ METHOD ROUTE HTTP FAULT', `${Number(after) + 1} POST /parcels/${parcel}/attempts 503 ${id}`, `${Number(after) + 2} POST /parcels/${parcel}/attempts 201 -`, ''].join('\n'),
+      stderr: 'Not shown at 80 columns: TIME, CODE, REPLAY, MS (widen the terminal, or use -o wide or --json)\n',
+    });
   });
 
   it('a person reads a line per aimed fault and the rates', async () => {

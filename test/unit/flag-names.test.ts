@@ -72,7 +72,7 @@ describe('flag names typed from the definitions', () => {
 
   it("the tables that name flags (completion's values, the target flags, the flag of a request field or a required state) name flags that exist", () => {
     const named = [...Object.keys(VALUES_BY_FLAG), ...WHERE_FLAGS, ...Object.values(FLAG_FOR_FIELD), ...Object.values(STATE_FIELDS).map((s) => s.flag)];
-    expect(Object.keys(VALUES_BY_FLAG)).toEqual(['--profile', '--require-scope', '--status', '--outcome', '--reason', '--delivered-location-type', '--service-type', '--courier']);
+    expect(Object.keys(VALUES_BY_FLAG)).toEqual(['--profile', '--require-scope', '--status', '--route', '--method', '--path', '--outcome', '--reason', '--delivered-location-type', '--service-type', '--courier']);
     expect(named.filter((flag) => !DEFINED.has(flag))).toEqual([]);
   });
 });

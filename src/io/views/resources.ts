@@ -164,6 +164,8 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       fieldColumn('code', 'CODE', { priority: 25 }),
       fieldColumn('replay', 'REPLAY', { priority: 10 }),
       fieldColumn('latency_ms', 'MS', { priority: 15 }),
+      // Only when an answer was injected (sandbox faults): the aimed fault's id, or the rate that shaped it.
+      fieldColumn('fault', 'FAULT', { priority: 45 }),
     ],
   },
   /** A parcel's simulated run (`sandbox simulate`): whether each step was applied is the point. */

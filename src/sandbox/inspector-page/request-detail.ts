@@ -56,6 +56,7 @@ export async function renderRequest(entry: LogEntry, open: (seq: number) => void
     ['Error code', entry.code ?? '—'],
     ['Replay', entry.replay ? 'yes: the stored answer of the first request' : 'no'],
     ['Latency', `${entry.latency_ms} ms`],
+    ['Fault', entry.fault === null ? 'none' : `injected: ${entry.fault}`],
   ];
   if (linked) {
     facts.push([
