@@ -140,8 +140,8 @@ export class ApiClient {
       this.lastSkewSeconds = observation.seconds;
       options.onSkew?.(observation);
     });
-    const answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), skew, redactionPiece(this.redaction)]);
-    this.oneShot = retryPiece(async (call) => this.interpret(call.req, await answers(call), call.attempt));
+    const answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), skew, redactionPiece(this.redaction, false)]);
+    this.oneShot = retryPiece<RetriedCall, Answer, ApiResponse>(answers, (call, answer) => this.interpret(call.req, answer, call.attempt));
   }
 
   private tracePiece(): ReturnType<typeof tracePiece> | undefined {
@@ -282,9 +282,9 @@ export class ApiClient {
    * carries the headers built once per client plus the line's Idempotency-Key, and reads a lean
    * answer (only `entry_id` kept from a success); no skew.
    */
-  readonly send: Send = async (request, run) => {
+  readonly send: Send = (request, run) => {
     if (CONTROL_CHARACTERS.test(request.idempotencyKey) || !request.path.startsWith('/') || request.path.startsWith('//')) {
-      throw new Error(`refusing to send a malformed bulk request (${request.path})`);
+      return Promise.reject(new Error(`refusing to send a malformed bulk request (${request.path})`));
     }
     this.lines ??= this.composeLines();
     const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
@@ -295,9 +295,9 @@ export class ApiClient {
   };
 
   private composeLines(): (call: RetriedCall) => Promise<SendResponse> {
-    const answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), redactionPiece(this.redaction)]);
-    return retryPiece(async (call) => {
-      const answer = await answers(call);
+    const lean = this.options.trace === undefined;
+    const answers = compose(exchangeStep(this.transport), [pacePiece(this.gate), this.tracePiece(), redactionPiece(this.redaction, lean)]);
+    return retryPiece<RetriedCall, Answer, SendResponse>(answers, (call, answer) => {
       const outcome = interpretAnswer(answer, this.now, this.redaction, true);
       if (outcome instanceof ApiError) {
         outcome.request = { method: call.req.method, path: call.req.path };

@@ -58,6 +58,6 @@ export type Attempt = (request: SendRequest, signal: AbortSignal | undefined) =>
 
 /** A fake service's attempt as the engine's Send: the one retry piece over it, counting as the run says (as ApiClient's `send` does over its chain). */
 export function retried(attempt: Attempt): Send {
-  const step = retryPiece((call: Retried & { request: SendRequest; signal: AbortSignal | undefined }) => attempt(call.request, call.signal));
+  const step = retryPiece((call: Retried & { request: SendRequest; signal: AbortSignal | undefined }) => attempt(call.request, call.signal), (_call, response) => response);
   return (request, run) => step({ attempt: 1, counting: run.counting, retry: run.retry, request, signal: run.abandon });
 }

@@ -48,22 +48,22 @@ export function exchangeStep(transport: Transport): Step {
 
 /**
  * The key masked in what arrives, before any other piece sees it: every header value in any
- * encoding, and the raw body (its decoded strings are masked once it is parsed, answer.ts). Of a
- * lean success (a bulk line) only the entry id is kept, and only that is masked (answer.ts).
+ * encoding, and the raw body (its decoded strings are masked once it is parsed, answer.ts). With
+ * `lean` (a bulk line's chain), a success keeps only its entry id, and only that is masked (answer.ts).
  */
-export function redactionPiece(redaction: Redaction): Piece {
+export function redactionPiece(redaction: Redaction, lean: boolean): Piece {
   const failed = (error: unknown): never => {
     if (error instanceof NetworkError) throw new NetworkError(redaction.text(error.message), error.code, error.hint);
     throw error;
   };
-  const arrived = (lean: boolean, answer: Answer): Answer => {
+  const arrived = (answer: Answer): Answer => {
     // A lean success keeps nothing shown but its entry id: its replay flag and pace are read, never printed.
     if (lean && answer.status >= 200 && answer.status < 300) return answer;
     const headers: Record<string, string> = {};
     for (const name of Object.keys(answer.headers)) headers[redaction.text(name)] = redaction.text(answer.headers[name] as string);
     return { status: answer.status, headers, text: redaction.raw(answer.text) };
   };
-  return (next) => (call) => next(call).then((answer) => arrived(call.out.lean, answer), failed);
+  return (next) => (call) => next(call).then(arrived, failed);
 }
 
 /** Tells `observe` the service clock minus ours (seconds) from each answer's Date header. */

@@ -33,7 +33,7 @@ export interface Answer {
 }
 
 /** What a bulk line reads from an answer's headers: its error, its pause, its replay flag, the service's pace. */
-const LEAN_HEADERS = new Set(['date', 'retry-after', 'location', 'idempotent-replayed', 'ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']);
+const LEAN_HEADERS = ['date', 'retry-after', 'location', 'idempotent-replayed', 'ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'] as const;
 
 export interface TransportOptions {
   origin: string;
@@ -50,6 +50,8 @@ export class Transport {
   private readonly watched = new WeakSet<AbortSignal>();
   /** One pool, however many requests wait for it to be created at once. */
   private pool: Promise<Pool> | undefined;
+  /** The pool once it is open: a request then goes out without waiting a turn for it. */
+  private ready: Pool | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -57,20 +59,30 @@ export class Transport {
 
   /** Loads undici and opens the pool now (a bulk run does it while its start-up reads its files). */
   warm(): void {
-    this.pool ??= this.openPool();
-    this.pool.catch(() => undefined);
+    this.opening().catch(() => undefined);
   }
 
-  private openPool(): Promise<Pool> {
-    return openPool({ origin: this.options.origin, connections: this.options.connections, timeoutMs: this.options.timeoutMs });
+  private opening(): Promise<Pool> {
+    this.pool ??= openPool({ origin: this.options.origin, connections: this.options.connections, timeoutMs: this.options.timeoutMs }).then((pool) => {
+      if (!this.closed) this.ready = pool;
+      return pool;
+    });
+    return this.pool;
   }
 
-  async exchange(out: Outgoing): Promise<Answer> {
-    if (this.closed) throw new Error('the client is closed');
+  exchange(out: Outgoing): Promise<Answer> {
+    if (this.closed) return Promise.reject(new Error('the client is closed'));
+    if (out.signal?.aborted) return Promise.reject(cancellation(out.signal));
+    const ready = this.ready;
+    if (ready !== undefined) return this.dispatch(ready, out);
+    return this.opening().then((pool) => {
+      if (out.signal?.aborted) throw cancellation(out.signal);
+      return this.dispatch(pool, out);
+    });
+  }
+
+  private dispatch(pool: Pool, out: Outgoing): Promise<Answer> {
     const signal = out.signal;
-    if (signal?.aborted) throw cancellation(signal);
-    const pool = await (this.pool ??= this.openPool());
-    if (signal?.aborted) throw cancellation(signal);
     if (signal !== undefined && !this.watched.has(signal)) {
       this.watched.add(signal);
       signal.addEventListener('abort', () => this.abortAll(signal), { once: true });
@@ -103,6 +115,7 @@ export class Transport {
     clearInterval(this.sweeper);
     const pool = this.pool;
     this.pool = undefined;
+    this.ready = undefined;
     if (pool !== undefined) await (await pool).close().catch(() => undefined);
   }
 }
@@ -132,10 +145,17 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
-    for (const name of Object.keys(headers)) {
-      const value = headers[name];
-      const lower = name.toLowerCase();
-      if (value !== undefined && (!this.out.lean || LEAN_HEADERS.has(lower))) this.headers[lower] = headerText(value);
+    if (this.out.lean) {
+      // undici names headers in lower case: a bulk line looks up the few it reads.
+      for (const name of LEAN_HEADERS) {
+        const value = headers[name];
+        if (value !== undefined) this.headers[name] = headerText(value);
+      }
+    } else {
+      for (const name of Object.keys(headers)) {
+        const value = headers[name];
+        if (value !== undefined) this.headers[name.toLowerCase()] = headerText(value);
+      }
     }
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > this.transport.options.maxResponseBytes) this.fail(this.tooLarge());

@@ -67,44 +67,12 @@ export function retryDelay(failure: unknown, failures: number, random: () => num
  * CancelledError when a wait is cut short (or an attempt is cancelled). With a circuit, check
  * `circuit.open` to tell an outage stop from a request's own failure.
  */
-export async function withRetries<T>(attempt: (n: number) => Promise<T>, counting: Counting, ctx: RetryContext): Promise<T> {
-  const streak = counting.circuit?.streak();
-  const attempts = 1 + counting.retries;
-  let counted = 0;
-  for (let n = 1; ; n++) {
-    if (counting.circuit?.open) throw new GaveUp(counting.circuit.cause ?? new NetworkError('the service cannot be reached', 'network_error'), n - 1, false);
-    let failure: unknown;
-    // Admission: each attempt waits its turn at the gate and counts in flight until it ends.
-    const gate = ctx.gate;
-    const admission = gate?.admit(ctx.wait);
-    if (admission !== undefined) await admission;
-    try {
-      if (ctx.wait?.aborted) throw cancellation(ctx.wait);
-      const result = await attempt(n);
-      gate?.succeeded();
-      counting.circuit?.answered();
-      return result;
-    } catch (error) {
-      failure = error;
-    } finally {
-      gate?.settle();
-    }
-    if (failure instanceof CancelledError) throw failure;
-    if (failure instanceof ApiError) counting.circuit?.answered();
-    if (!isTransient(failure)) throw new GaveUp(failure as Error, n, false);
-    const pause = pauseFor(failure);
-    const counts = pause === undefined || counting.pausesCount;
-    if (counts) counted++;
-    const outage = streak !== undefined && isNoAnswer(failure) && streak.failed(failure as NetworkError);
-    if (outage || (counts && counted > counting.retries)) throw new GaveUp(failure, n, false);
-    if (!counting.repeatable) throw new GaveUp(failure, n, counting.retries > 0);
-    const delay = pause ?? backoffDelay(counted, ctx.random);
-    ctx.retrying?.(failure, delay, n + 1, counting.pausesCount ? attempts : Number.POSITIVE_INFINITY);
-    // The service asked for a pause: every request to it waits it out at the gate. A back-off is this request's own.
-    if (pause !== undefined && ctx.gate !== undefined) ctx.gate.pause(pause);
-    else await ctx.sleep(delay, ctx.wait);
-    if (ctx.wait?.aborted) throw cancellation(ctx.wait);
-  }
+export function withRetries<T>(attempt: (n: number) => Promise<T>, counting: Counting, ctx: RetryContext): Promise<T> {
+  return retried({ attempt: 1, counting, retry: ctx }, (call) => attempt(call.attempt), passThrough);
+}
+
+function passThrough<T>(_call: Retried, value: T): T {
+  return value;
 }
 
 /** A call as the retry piece takes it: how to count and how to wait, said by the caller. */
@@ -116,18 +84,56 @@ export interface Retried {
 }
 
 /**
- * The retry piece of the request chain: `next` (one attempt, which throws the failure of a status it
- * does not accept) tried as `withRetries` decides, each attempt admitted at the call's gate.
- * Composed once per client, over a one-shot request's attempt and over a bulk line's alike.
+ * The retry piece of the request chain: `next` (one attempt's answer) read by `read` (which throws
+ * the failure of a status it does not accept), tried as the policy decides, each attempt admitted at
+ * the call's gate. Composed once per client, over a one-shot request's answer pieces and over a bulk
+ * line's alike. The answer is read inside the loop, not by a piece of its own: a bulk line pays
+ * for one promise less (BENCHMARKS.md, "A bulk line's promises and objects cut").
  */
-export function retryPiece<C extends Retried, T>(next: (call: C) => Promise<T>): (call: C) => Promise<T> {
-  return (call) =>
-    withRetries(
-      (attempt) => {
-        call.attempt = attempt;
-        return next(call);
-      },
-      call.counting,
-      call.retry,
-    );
+export function retryPiece<C extends Retried, A, T>(next: (call: C) => Promise<A>, read: (call: C, answer: A) => T): (call: C) => Promise<T> {
+  return (call) => retried(call, next, read);
+}
+
+/** The one retry loop (see the top of this file): `call.attempt` counts the attempts made. */
+async function retried<C extends Retried, A, T>(call: C, next: (call: C) => Promise<A>, read: (call: C, answer: A) => T): Promise<T> {
+  const { counting, retry: ctx } = call;
+  const circuit = counting.circuit;
+  const gate = ctx.gate;
+  // Made at the first failure without an answer: it counts from the last answer anywhere, so it reads the same as one made at the start.
+  let streak: ReturnType<OutageCircuit['streak']> | undefined;
+  let counted = 0;
+  for (let n = 1; ; n++) {
+    if (circuit?.open) throw new GaveUp(circuit.cause ?? new NetworkError('the service cannot be reached', 'network_error'), n - 1, false);
+    let failure: unknown;
+    // Admission: each attempt waits its turn at the gate and counts in flight until it ends.
+    const admission = gate?.admit(ctx.wait);
+    if (admission !== undefined) await admission;
+    try {
+      if (ctx.wait?.aborted) throw cancellation(ctx.wait);
+      call.attempt = n;
+      const result = read(call, await next(call));
+      gate?.succeeded();
+      circuit?.answered();
+      return result;
+    } catch (error) {
+      failure = error;
+    } finally {
+      gate?.settle();
+    }
+    if (failure instanceof CancelledError) throw failure;
+    if (failure instanceof ApiError) circuit?.answered();
+    if (!isTransient(failure)) throw new GaveUp(failure as Error, n, false);
+    const pause = pauseFor(failure);
+    const counts = pause === undefined || counting.pausesCount;
+    if (counts) counted++;
+    const outage = circuit !== undefined && isNoAnswer(failure) && (streak ??= circuit.streak()).failed(failure as NetworkError);
+    if (outage || (counts && counted > counting.retries)) throw new GaveUp(failure, n, false);
+    if (!counting.repeatable) throw new GaveUp(failure, n, counting.retries > 0);
+    const delay = pause ?? backoffDelay(counted, ctx.random);
+    ctx.retrying?.(failure, delay, n + 1, counting.pausesCount ? 1 + counting.retries : Number.POSITIVE_INFINITY);
+    // The service asked for a pause: every request to it waits it out at the gate. A back-off is this request's own.
+    if (pause !== undefined && gate !== undefined) gate.pause(pause);
+    else await ctx.sleep(delay, ctx.wait);
+    if (ctx.wait?.aborted) throw cancellation(ctx.wait);
+  }
 }
