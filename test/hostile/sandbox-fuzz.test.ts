@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { KEY_A, TEST_SEED, createParcel, nowS } from './helpers.js';
+import { KEY_A, TEST_SEED, createParcel, nowS } from '../sandbox/helpers.js';
 
 let base: string;
 let close: () => Promise<void>;

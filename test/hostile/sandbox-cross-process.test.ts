@@ -7,9 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PARCEL, TEST_SEED, call, createParcel, newKey, nowS } from './helpers.js';
-import type { ChildSandbox } from './processes.js';
-import { bundleSandbox, startChild } from './processes.js';
+import { PARCEL, TEST_SEED, call, createParcel, newKey, nowS } from '../sandbox/helpers.js';
+import type { ChildSandbox } from '../sandbox/processes.js';
+import { bundleSandbox, startChild } from '../sandbox/processes.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 const ROUNDS = 25;
