@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STRICT_CONSUMER_OPTIONS } from './strict-consumer.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,17 +28,7 @@ try {
   // A Node project has Node's types; the checkout's are the ones the package was built against.
   symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(consumer, 'node_modules', '@types', 'node'), 'dir');
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const compilerOptions = {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: false,
-    noEmit: true,
-    types: ['node'],
-  };
+  const compilerOptions = STRICT_CONSUMER_OPTIONS;
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['index.ts'] }, null, 2));
   writeFileSync(join(consumer, 'index.ts'), entries.map((entry, i) => `import * as entry${i} from '${entry}';\nexport { entry${i} };\n`).join(''));
   try {

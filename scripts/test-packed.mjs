@@ -9,6 +9,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STRICT_CONSUMER_OPTIONS } from './strict-consumer.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MODULES = join(ROOT, 'node_modules');
@@ -40,18 +41,7 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'packed-consumer', private: true, type: 'module' }, null, 2)}\n`);
 // A strict consumer: the shop's tsconfig, with the explicit-resource-management types `await using` needs.
-const compilerOptions = {
-  target: 'ES2022',
-  lib: ['ES2022', 'esnext.disposable'],
-  module: 'NodeNext',
-  moduleResolution: 'NodeNext',
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  skipLibCheck: false,
-  noEmit: true,
-  types: ['node'],
-};
+const compilerOptions = { ...STRICT_CONSUMER_OPTIONS, lib: ['ES2022', 'esnext.disposable'] };
 writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2)}\n`);
 const suite = join(ROOT, 'test', 'packed');
 for (const file of readdirSync(suite)) copyFileSync(join(suite, file), join(project, file));

@@ -3,7 +3,8 @@
  * Tracking API. `import { startSandbox } from 'parcels/sandbox'`.
  */
 import { randomBytes } from 'node:crypto';
-import type { App, AppOptions, TrackingOptions } from './app.js';
+import type { App } from './app.js';
+import type { AppOptions, TrackingOptions } from './app-options.js';
 import { createApp } from './app.js';
 import type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
 import { TENANT_PREFIX } from '../schemas/sandbox-admin.js';
@@ -24,7 +25,7 @@ export { FaultError } from './faults/index.js';
 export type { TimeSources } from './clock.js';
 export { manualTime } from './clock.js';
 export type { ServerLimits } from './server.js';
-export type { TrackingOptions } from './app.js';
+export type { TrackingOptions } from './app-options.js';
 export type { ClockStatus, FaultList, FaultRates, FaultRule, FaultRuleInput, JsonValue, LogEntry, ScenarioRunView, Tenant } from '../schemas/sandbox-admin.js';
 export type { LogFilter, StatusClass } from '../schemas/log-filter.js';
 export { MAX_TENANTS, TENANT_NAME } from '../schemas/sandbox-admin.js';
