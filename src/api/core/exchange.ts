@@ -177,7 +177,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.done) return;
     // The redaction piece masks the detail (it may quote what the server sent).
-    this.fail(transportFailure(error, (detail) => detail));
+    const failure = transportFailure(error, (detail) => detail);
+    // undici's own header/body timers run alongside the sweeper's deadline: either way it is one timeout, said one way.
+    this.fail(failure.code === 'timeout' ? timedOut(this.transport.options.timeoutMs) : failure);
   }
 
   /** Ends the exchange with `error` (and stops the request when it is still going). */
