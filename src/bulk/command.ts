@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { setFlagsFromString } from 'node:v8';
 import { OutageCircuit } from '../api/core/policy.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { ApiClient } from '../api/http.js';
@@ -22,6 +21,7 @@ import type { ResultsFile } from './summary/results-file.js';
 import { openResultsFile, resultsFilePath } from './summary/results-file.js';
 import { bulkProgress } from '../io/progress.js';
 import type { BulkRunOptions } from './flags.js';
+import { holdBulkHeap } from './heap.js';
 import { runImport } from './import.js';
 import { inputFormat } from './input-format.js';
 
@@ -63,19 +63,10 @@ export async function engineRetries(ctx: Context): Promise<number> {
   return settings.sources.retries === 'default' ? DEFAULT_BULK_RETRIES : settings.retries;
 }
 
-/**
- * A bulk run allocates fast and keeps little: with V8's default growth the old generation fills
- * with garbage far past what the run holds. Growing it 10% at a time keeps a 100,000-line import's
- * peak RSS ~15% lower; keeping the young generation at its first size (V8 doubles it up to 32 MB
- * whenever enough has survived since it last grew, which a long run always reaches) saves ~28 MB
- * more for the same CPU (BENCHMARKS.md). The process ends with the run.
- */
-export const BULK_HEAP_FLAGS = ['--heap-growing-percent=10', '--semi-space-growth-factor=1'] as const;
-
 export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promise<void> {
   if (opts.check) return (await import('./check.js')).runCheck(opts, ctx);
   await assertPresentable(ctx, RUN_LINES);
-  for (const flag of BULK_HEAP_FLAGS) setFlagsFromString(flag);
+  holdBulkHeap();
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);
   const sender = await engineSender(ctx, opts.concurrency);

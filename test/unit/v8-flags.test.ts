@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BULK_HEAP_FLAGS } from '../../src/bulk/command.js';
+import { BULK_HEAP_FLAGS, withYoungGenerationGrowing } from '../../src/bulk/heap.js';
 
 // v8.setFlagsFromString ignores a flag V8 no longer knows: a Node upgrade that drops or renames the
 // bulk run's heap flags would silently undo it. Node's own command line refuses unknown V8 flags.
@@ -17,5 +17,12 @@ describe('the V8 flags the CLI sets at run time', () => {
     const run = spawnSync(process.execPath, [`${BULK_HEAP_FLAGS[0].replace('=', 'x=')}`, '-e', '0'], { encoding: 'utf8' });
     expect(run.status).toBe(9);
     expect(run.stderr).toContain('bad option: --heap-growing-percentx=10');
+  });
+});
+
+describe('withYoungGenerationGrowing', () => {
+  it('answers what the read answers, and passes its failure on', async () => {
+    await expect(withYoungGenerationGrowing(async () => 42)).resolves.toBe(42);
+    await expect(withYoungGenerationGrowing(() => Promise.reject(new Error('read failed')))).rejects.toThrow('read failed');
   });
 });

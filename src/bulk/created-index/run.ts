@@ -1,6 +1,7 @@
 import type { UsageError } from '../../errors.js';
 import type { RunRecorder, SendItem } from '../types.js';
 import type { EarlierMatches, MatchedLinesChoice, MatchOptions, SkippedItem } from './match.js';
+import { withYoungGenerationGrowing } from '../heap.js';
 import { findEarlierMatches } from './match.js';
 import { refusalOf } from './refusal.js';
 import { CreatedIndexWriter } from './writer.js';
@@ -34,7 +35,7 @@ export interface EarlierBatchesReport {
  * skip as matching earlier batches on the target. Call `report.matches?.close()` when done.
  */
 export async function previewEarlierBatches(opts: EarlierBatchOptions): Promise<EarlierBatchesReport> {
-  const matches = await findEarlierMatches(opts);
+  const matches = await withYoungGenerationGrowing(() => findEarlierMatches(opts));
   if (matches === undefined) return { matches, refusal: undefined, skipped: 0 };
   const refusal = refusalOf(opts.input, matches, opts);
   const skipping = (opts.flag ?? opts.setting) === 'skip';
