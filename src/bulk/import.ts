@@ -184,7 +184,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       window: opts.window,
     });
     const read = summary.cancelled ? undefined : digest.digest();
-    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, skipped: summary.skipped, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, skipped: summary.skipped, queued: summary.queued, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
     if (!summary.cancelled) {
       // Every line was read: what the journals of the released version knew is in this one now.
       legacy?.remove();
