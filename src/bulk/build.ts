@@ -30,7 +30,7 @@ export interface BuildContext {
   now: Clock;
   /** What a relative time written in the input (`now`, `-1h`) counts from: the batch's first run (default: `now`). */
   fileNow?: number;
-  /** The service's names for its codes, when the input writes a name the spec does not give (read once per run: see code-names.ts). */
+  /** The service's names for its codes, when the input writes a service or location type name (read once per run: code-names.ts). */
   codeNames?: CodeNames | undefined;
 }
 

@@ -1,7 +1,9 @@
+import { createReadStream } from 'node:fs';
 import { codeTable, needsServiceNames, specNamesCodes } from '../args/codes.js';
 import { codeFlag } from '../args/flags.js';
 import { UsageError } from '../errors.js';
 import type { CodeNames } from '../schemas/codes.js';
+import type { FlagName } from '../schemas/flag-name.js';
 import { isRecord } from '../schemas/record.js';
 import type { InputFormat } from './input-format.js';
 import type { InputLine } from './input.js';
@@ -9,16 +11,24 @@ import { CODE_FIELDS } from './values.js';
 
 /**
  * The service's code names an input needs, read once per run before anything is sent (a run and
- * `--check` alike): only when a code column writes a name the spec does not give (a service or
- * location type name, which only the service's reference route names), through the cache the
- * flags use (`ctx.codeNames()`: at most one reference read). Numbers and the spec's names need no
- * read. A service or location type name the service does not give refuses the whole input up
- * front, naming the column, the line and the names it takes; an unknown status, outcome or reason
- * name stays one invalid line, like any other bad value.
+ * `--check` alike). Service and location types are named only by the service's reference route:
+ * when a `service_type` or `delivered_location_type` value is a name, the names come through the
+ * cache the flags use (`ctx.codeNames()`: at most one reference read), and a name the service does
+ * not give refuses the whole input up front, naming the column, the line and the names it takes.
+ * Numbers need no read. Status, outcome and reason need none either: the spec names every code a
+ * line may send there (an unknown name stays one invalid line, like any other bad value).
  */
 
-/** An NDJSON line may write a code as text only if a code key has a string value, or an escape spells the key otherwise. */
-const NDJSON_TEXT_CODE = new RegExp(`"(?:${[...CODE_FIELDS.keys()].join('|')})"\\s*:\\s*"|\\\\u`);
+/** The code fields only the service names. */
+const SERVICE_NAMED: ReadonlyMap<string, { flag: FlagName; table: keyof CodeNames }> = new Map([...CODE_FIELDS].filter(([, code]) => !specNamesCodes(code.table)));
+
+/** The quoted keys of those fields, and the end they share: what a byte scan looks for. */
+const QUOTED_KEYS = [...SERVICE_NAMED.keys()].map((field) => Buffer.from(`"${field}"`));
+const KEY_END = Buffer.from('_type"');
+/** A JSON escape (`\u…`) may spell a key otherwise. */
+const ESCAPE = Buffer.from('\\u');
+/** What a scan of the raw bytes keeps of one read for the next, so a key across two reads is found. */
+const SCAN_OVERLAP = 4096;
 
 /** A name in a code column, where it is first written. */
 interface Written {
@@ -27,27 +37,33 @@ interface Written {
   line: number;
 }
 
-export async function inputCodeNames(lines: (onHeader: (fields: ReadonlyArray<string | undefined>) => void) => AsyncGenerator<InputLine[]>, opts: { format: InputFormat; input: string; load: () => Promise<CodeNames> }): Promise<CodeNames | undefined> {
+export async function inputCodeNames(
+  source: string,
+  lines: (onHeader: (fields: ReadonlyArray<string | undefined>) => void) => AsyncGenerator<InputLine[]>,
+  opts: { format: InputFormat; input: string; load: () => Promise<CodeNames>; signal?: AbortSignal | undefined },
+): Promise<CodeNames | undefined> {
+  // Most NDJSON files write codes as numbers: one scan of the bytes, no line parsed.
+  if (opts.format === 'ndjson' && !(await fileMayWriteName(source, opts.signal))) return undefined;
   const written = new Map<string, Written>();
   const note = (record: Record<string, unknown>, line: number): void => {
     for (const [field, value] of Object.entries(record)) {
       if (field === 'delivered' && isRecord(value)) note(value, line);
-      const code = CODE_FIELDS.get(field);
+      const code = SERVICE_NAMED.get(field);
       if (code === undefined || typeof value !== 'string' || !needsServiceNames(value, code.table)) continue;
       const key = `${field}\0${value}`;
       if (!written.has(key)) written.set(key, { field, value, line });
     }
   };
-  let codeColumns = true;
+  let namedColumns = true;
   const reading = lines((fields) => {
-    codeColumns = fields.some((field) => field !== undefined && CODE_FIELDS.has(field));
+    namedColumns = fields.some((field) => field !== undefined && SERVICE_NAMED.has(field));
   });
   for await (const chunk of reading) {
-    // A CSV header without a code column: no line can write a name.
-    if (!codeColumns) break;
+    // A CSV header without such a column: no line can write a name.
+    if (!namedColumns) break;
     for (const line of chunk) {
-      // Tested on the bytes first: an NDJSON line is parsed only when it may hold a name.
-      if (opts.format === 'ndjson' && !NDJSON_TEXT_CODE.test(line.bytes.toString('latin1'))) continue;
+      // An NDJSON line is parsed only when its bytes may hold a name.
+      if (opts.format === 'ndjson' && !mayWriteName(line.bytes)) continue;
       if (line.record !== undefined) note(line.record, line.line);
     }
   }
@@ -55,8 +71,8 @@ export async function inputCodeNames(lines: (onHeader: (fields: ReadonlyArray<st
   if (written.size === 0) return undefined;
   const names = await opts.load();
   for (const { field, value, line } of written.values()) {
-    const code = CODE_FIELDS.get(field);
-    if (code === undefined || specNamesCodes(code.table)) continue;
+    const code = SERVICE_NAMED.get(field);
+    if (code === undefined) continue;
     const { flag, table } = code;
     try {
       codeFlag(value, flag, codeTable(table, names));
@@ -66,4 +82,38 @@ export async function inputCodeNames(lines: (onHeader: (fields: ReadonlyArray<st
     }
   }
   return names;
+}
+
+/** Whether NDJSON bytes may give one of those keys a string value (or spell a key with an escape). */
+function mayWriteName(bytes: Buffer): boolean {
+  if (bytes.includes(ESCAPE)) return true;
+  for (let at = bytes.indexOf(KEY_END); at !== -1; at = bytes.indexOf(KEY_END, at + 1)) {
+    const end = at + KEY_END.length;
+    if (!QUOTED_KEYS.some((key) => end >= key.length && bytes.compare(key, 0, key.length, end - key.length, end) === 0)) continue;
+    let next = end;
+    while (isSpace(bytes[next])) next++;
+    if (bytes[next] !== COLON) continue;
+    next++;
+    while (isSpace(bytes[next])) next++;
+    if (bytes[next] === QUOTE) return true;
+  }
+  return false;
+}
+
+const COLON = 0x3a;
+const QUOTE = 0x22;
+
+function isSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/** mayWriteName over a whole file, a read at a time: no line is split or parsed. */
+async function fileMayWriteName(path: string, signal: AbortSignal | undefined): Promise<boolean> {
+  let tail: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, ...(signal === undefined ? {} : { signal }) })) {
+    const bytes = tail.length === 0 ? (chunk as Buffer) : Buffer.concat([tail, chunk as Buffer]);
+    if (mayWriteName(bytes)) return true;
+    tail = bytes.subarray(Math.max(0, bytes.length - SCAN_OVERLAP));
+  }
+  return false;
 }

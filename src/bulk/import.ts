@@ -55,7 +55,7 @@ export interface ImportOptions {
   newBatch?: boolean;
   /** create: lines that match what earlier batches on the target created are skipped or created again (a flag), else the profile's choice (default: refused). */
   matchedLines?: { flag: 'skip' | 'create' | undefined; setting: MatchedLinesChoice };
-  /** The service's names for its codes (the flags' cache): asked only when the input writes a name the spec does not give. */
+  /** The service's names for its codes (the flags' cache): asked only when the input writes a service or location type name. */
   codeNames?: () => Promise<CodeNames>;
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
@@ -116,8 +116,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const reading = { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, delimiter: opts.delimiter, columns: opts.columns };
   // A CSV header it refuses (unknown columns) refuses the run before its journal is written.
   if (format === 'csv') await checkHeader(readInput(plan.source, format, reading));
-  // Names the spec does not give are read from the service once, and an unknown one refused, before the journal is written.
-  const codeNames = opts.codeNames === undefined ? undefined : await inputCodeNames((onHeader) => readInput(plan.source, format, { ...reading, onHeader }), { format, input: opts.input, load: opts.codeNames });
+  // Service and location type names are read from the service once, and an unknown one refused, before the journal is written.
+  const codeNames = opts.codeNames === undefined ? undefined : await inputCodeNames(plan.source, (onHeader) => readInput(plan.source, format, { ...reading, onHeader }), { format, input: opts.input, load: opts.codeNames, signal: opts.signal });
   const journal =
     opts.journal === false
       ? undefined

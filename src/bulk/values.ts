@@ -1,5 +1,5 @@
 import { FLAG_FOR_FIELD } from '../args/field-flags.js';
-import { codeTable } from '../args/codes.js';
+import { codeTable, specNamesCodes } from '../args/codes.js';
 import { codeFlag } from '../args/flags.js';
 import { intFlag } from '../args/int.js';
 import { timeFlag } from '../args/time-input.js';
@@ -49,8 +49,8 @@ export type ReadValues = { ok: true; fields: Record<string, unknown> } | { ok: f
 
 /**
  * The code fields (an attempt's `delivered` group included) with their names read as their flags
- * read them: the spec's names, then `names`, the service's (read once per run before anything is
- * sent; none when the input holds only numbers and the spec's names).
+ * read them: the spec's names, and for service and location types `names`, the service's (read
+ * once per run before anything is sent: code-names.ts; none when the input writes numbers).
  */
 export function readCodes(fields: Record<string, unknown>, names: CodeNames | undefined): ReadValues {
   let read: Record<string, unknown> | undefined;
@@ -63,7 +63,9 @@ export function readCodes(fields: Record<string, unknown>, names: CodeNames | un
     }
     const code = CODE_FIELDS.get(name);
     if (code === undefined || typeof value !== 'string') continue;
-    const parsed = flagRule(name, code.flag, () => codeFlag(value, code.flag, codeTable(code.table, names)));
+    // The spec names every code a line may send as a status, outcome or reason: the service's names are for the other tables.
+    const table = codeTable(code.table, specNamesCodes(code.table) ? undefined : names);
+    const parsed = flagRule(name, code.flag, () => codeFlag(value, code.flag, table));
     if (!parsed.ok) return parsed;
     (read ??= { ...fields })[name] = parsed.value;
   }

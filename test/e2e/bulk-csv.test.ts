@@ -119,7 +119,7 @@ describe('files as spreadsheets write them', () => {
     expect((results(e)[2] as { error: unknown }).error).toEqual({
       code: 'invalid_line',
       field: 'status',
-      message: 'status must be a code number or one of: 0 registered, 1 picked_up, 2 in_transit, 3 in_delivery, 4 delivered, 5 not_delivered (got "lost")',
+      message: 'status must be a code number or one of: 0 registered, 1 picked_up, 2 in_transit, 3 in_delivery (got "lost")',
     });
 
     const attempts = writeLines(dir, 'attempts.csv', [
