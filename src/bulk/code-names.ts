@@ -40,13 +40,16 @@ interface Written {
 export async function inputCodeNames(
   source: string,
   lines: (onHeader: (fields: ReadonlyArray<string | undefined>) => void) => AsyncGenerator<InputLine[]>,
-  opts: { format: InputFormat; input: string; load: () => Promise<CodeNames>; signal?: AbortSignal | undefined },
+  opts: { format: InputFormat; input: string; load: () => Promise<CodeNames>; overrides?: Readonly<Record<string, unknown>> | undefined; signal?: AbortSignal | undefined },
 ): Promise<CodeNames | undefined> {
   // Most NDJSON files write codes as numbers: one scan of the bytes, no line parsed.
   if (opts.format === 'ndjson' && !(await fileMayWriteName(source, opts.signal))) return undefined;
   const written = new Map<string, Written>();
+  // A field a flag sets is not the line's: its value is never read (a flag's `delivered` replaces the line's group).
+  const overridden = new Set(Object.keys(opts.overrides ?? {}));
   const note = (record: Record<string, unknown>, line: number): void => {
     for (const [field, value] of Object.entries(record)) {
+      if (overridden.has(field)) continue;
       if (field === 'delivered' && isRecord(value)) note(value, line);
       const code = SERVICE_NAMED.get(field);
       if (code === undefined || typeof value !== 'string' || !needsServiceNames(value, code.table)) continue;

@@ -117,7 +117,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   // A CSV header it refuses (unknown columns) refuses the run before its journal is written.
   if (format === 'csv') await checkHeader(readInput(plan.source, format, reading));
   // Service and location type names are read from the service once, and an unknown one refused, before the journal is written.
-  const codeNames = opts.codeNames === undefined ? undefined : await inputCodeNames(plan.source, (onHeader) => readInput(plan.source, format, { ...reading, onHeader }), { format, input: opts.input, load: opts.codeNames, signal: opts.signal });
+  const codeNames = opts.codeNames === undefined ? undefined : await inputCodeNames(plan.source, (onHeader) => readInput(plan.source, format, { ...reading, onHeader }), { format, input: opts.input, load: opts.codeNames, overrides: opts.overrides, signal: opts.signal });
   const journal =
     opts.journal === false
       ? undefined

@@ -10,13 +10,14 @@ import { UsageError } from '../../src/errors.js';
 const NAMES = { service_type: { 0: 'standard', 2: 'next_day' }, location_type: { 5: 'locker' } };
 
 /** The names the input needs, and how often the service's names were asked for. */
-async function namesFor(lines: string[], format: InputFormat): Promise<{ names: unknown; loads: number }> {
+async function namesFor(lines: string[], format: InputFormat, overrides?: Record<string, unknown>): Promise<{ names: unknown; loads: number }> {
   const path = join(mkdtempSync(join(tmpdir(), 'code-names-')), `input.${format}`);
   writeFileSync(path, `${lines.join('\n')}\n`);
   let loads = 0;
   const names = await inputCodeNames(path, (onHeader) => readInput(path, format, { bareIds: true, onHeader }), {
     format,
     input: path,
+    overrides,
     load: () => {
       loads++;
       return Promise.resolve(NAMES);
@@ -38,6 +39,11 @@ describe('the service names an input needs', () => {
     expect(await namesFor(['{"entry_id":"x","delivered":{"delivered_location_type" :\t"locker"}}'], 'ndjson')).toEqual({ names: NAMES, loads: 1 });
     expect(await namesFor(['{"service\\u005ftype":"next_day"}'], 'ndjson')).toEqual({ names: NAMES, loads: 1 });
     expect(await namesFor(['courier,service_type', 'A,2', 'A,next_day'], 'csv')).toEqual({ names: NAMES, loads: 1 });
+  });
+
+  it('a column a flag overrides is not the line\'s: its names are never read', async () => {
+    expect(await namesFor(['courier,service_type', 'A,nextday'], 'csv', { service_type: 2 })).toEqual({ names: undefined, loads: 0 });
+    expect(await namesFor(['{"entry_id":"x","delivered":{"delivered_location_type":"lockr"}}'], 'ndjson', { delivered: { delivered_location_type: 5 } })).toEqual({ names: undefined, loads: 0 });
   });
 
   it('an unknown name refuses the input naming the column, its first line and the names, with a did-you-mean', async () => {
