@@ -33,6 +33,8 @@ const SCAN_OVERLAP = 4096;
 /** A name in a code column, where it is first written. */
 interface Written {
   field: string;
+  flag: FlagName;
+  table: keyof CodeNames;
   value: string;
   line: number;
 }
@@ -54,7 +56,7 @@ export async function inputCodeNames(
       const code = SERVICE_NAMED.get(field);
       if (code === undefined || typeof value !== 'string' || !needsServiceNames(value, code.table)) continue;
       const key = `${field}\0${value}`;
-      if (!written.has(key)) written.set(key, { field, value, line });
+      if (!written.has(key)) written.set(key, { field, ...code, value, line });
     }
   };
   let namedColumns = true;
@@ -73,10 +75,7 @@ export async function inputCodeNames(
   await reading.return(undefined);
   if (written.size === 0) return undefined;
   const names = await opts.load();
-  for (const { field, value, line } of written.values()) {
-    const code = SERVICE_NAMED.get(field);
-    if (code === undefined) continue;
-    const { flag, table } = code;
+  for (const { field, flag, table, value, line } of written.values()) {
     try {
       codeFlag(value, flag, codeTable(table, names));
     } catch (error) {
