@@ -20,11 +20,25 @@ const SPEC_NAMES: Readonly<Record<keyof CodeNames, Readonly<Record<number, strin
  * always accepted as input.
  */
 export async function namedCodeFlag(value: string, flag: FlagField, table: keyof CodeNames, ctx: Context): Promise<number> {
-  const spec = SPEC_NAMES[table];
-  const isNumber = /^\s*-?\d+\s*$/.test(value);
-  if (isNumber || Object.values(spec).some((n) => normaliseName(n) === normaliseName(value))) return codeFlag(value, flag, spec);
-  const names = { ...spec, ...(await ctx.codeNames())[table] };
-  return codeFlag(value, flag, names);
+  return codeFlag(value, flag, needsServiceNames(value, table) ? codeTable(table, await ctx.codeNames()) : SPEC_NAMES[table]);
+}
+
+/** A value the spec's own names cannot read: neither a number nor one of them, so the service's names are needed. */
+export function needsServiceNames(value: string, table: keyof CodeNames): boolean {
+  if (/^\s*-?\d+\s*$/.test(value)) return false;
+  const wanted = normaliseName(value);
+  return !Object.values(SPEC_NAMES[table]).some((name) => normaliseName(name) === wanted);
+}
+
+/** The names a code flag takes: the spec's, then the service's (`service` from its reference route; none: the spec's alone). */
+export function codeTable(table: keyof CodeNames, service: CodeNames | undefined): Readonly<Record<number, string>> {
+  const extra = service?.[table];
+  return extra === undefined ? SPEC_NAMES[table] : { ...SPEC_NAMES[table], ...extra };
+}
+
+/** Whether the spec names a table's codes itself (else only the service's reference does). */
+export function specNamesCodes(table: keyof CodeNames): boolean {
+  return Object.keys(SPEC_NAMES[table]).length > 0;
 }
 
 export function statusFlag(value: string, flag: FlagName, ctx: Context): Promise<number> {

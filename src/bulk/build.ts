@@ -11,7 +11,8 @@ import { canonicalJson, requestDigest } from './keys.js';
 import type { BulkKind, SendRequest } from './types.js';
 import { normaliseAddress } from '../schemas/address-normalize.js';
 import { ATTEMPT_FIELDS, EVENT_FIELDS } from './csv/columns.js';
-import { readValues } from './values.js';
+import type { CodeNames } from '../schemas/codes.js';
+import { readCodes, readValues } from './values.js';
 
 /**
  * Turns one input line into the request it asks for (what its key derives from), then into the
@@ -29,6 +30,8 @@ export interface BuildContext {
   now: Clock;
   /** What a relative time written in the input (`now`, `-1h`) counts from: the batch's first run (default: `now`). */
   fileNow?: number;
+  /** The service's names for its codes, when the input writes a service or location type name (read once per run: code-names.ts). */
+  codeNames?: CodeNames | undefined;
 }
 
 /** What a line asks for, before defaults and validation: its digest is the line's identity in the batch. */
@@ -58,7 +61,9 @@ export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | 
   if (input.record === undefined) return { ok: false, line, field: '', message: input.problem ?? 'is not a record' };
   if (ctx.kind === 'create') {
     const path = routePath('parcels.create');
-    const fields = normaliseAddress({ ...input.record, ...ctx.overrides }, 'country', 'postal_code');
+    const codes = readCodes(normaliseAddress({ ...input.record, ...ctx.overrides }, 'country', 'postal_code'), ctx.codeNames);
+    if (!codes.ok) return { ...codes, line };
+    const fields = codes.fields;
     return { ok: true, line, path, fields, digest: requestDigest('POST', path, fields), parcel: undefined, ignored: 0 };
   }
   const id = input.record.entry_id;
@@ -67,7 +72,9 @@ export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | 
   if (!idCheck.ok) return invalid(line, idCheck.issues.map((issue) => ({ ...issue, path: 'entry_id' })));
   const { body, ignored } = historyBody(ctx.kind, input.record);
   const path = routePath(ctx.kind === 'events' ? 'events.create' : 'attempts.create', { id: id as string });
-  const fields = { ...body, ...ctx.overrides };
+  const codes = readCodes({ ...body, ...ctx.overrides }, ctx.codeNames);
+  if (!codes.ok) return { ...codes, line };
+  const fields = codes.fields;
   return { ok: true, line, path, fields, digest: requestDigest('POST', path, keyed(body, fields, ctx.unkeyed)), parcel: id as string, ignored };
 }
 

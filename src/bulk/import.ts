@@ -22,6 +22,8 @@ import type { InputLine } from './input.js';
 import type { LineSkips, MatchedLinesChoice } from './created-index/run.js';
 import { CreatedIndexWriter, matchEarlierBatches, previewEarlierBatches } from './created-index/run.js';
 import { runRecording } from './recorder.js';
+import { inputCodeNames } from './code-names.js';
+import type { CodeNames } from '../schemas/codes.js';
 import type { RunSummary } from './runner.js';
 import { emptySummary, linesDone, runBulk } from './runner.js';
 import type { RepeatReport } from './repeats.js';
@@ -53,6 +55,8 @@ export interface ImportOptions {
   newBatch?: boolean;
   /** create: lines that match what earlier batches on the target created are skipped or created again (a flag), else the profile's choice (default: refused). */
   matchedLines?: { flag: 'skip' | 'create' | undefined; setting: MatchedLinesChoice };
+  /** The service's names for its codes (the flags' cache): asked only when the input writes a service or location type name. */
+  codeNames?: () => Promise<CodeNames>;
   /** Command-line values that win over each line's (already typed). */
   overrides?: Readonly<Record<string, unknown>>;
   /** Overrides left out of the keys (a time typed relative to now). */
@@ -112,6 +116,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const reading = { bareIds: opts.kind !== 'create', signal: opts.signal, name: opts.input, delimiter: opts.delimiter, columns: opts.columns };
   // A CSV header it refuses (unknown columns) refuses the run before its journal is written.
   if (format === 'csv') await checkHeader(readInput(plan.source, format, reading));
+  // Service and location type names are read from the service once, and an unknown one refused, before the journal is written.
+  const codeNames = opts.codeNames === undefined ? undefined : await inputCodeNames(plan.source, (onHeader) => readInput(plan.source, format, { ...reading, onHeader }), { format, input: opts.input, load: opts.codeNames, overrides: opts.overrides, signal: opts.signal });
   const journal =
     opts.journal === false
       ? undefined
@@ -129,6 +135,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       unkeyed: opts.unkeyed ?? [],
       defaults: opts.defaults ?? {},
       now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
+      codeNames,
       journal,
       // A re-run meets about as many requests as its journal confirmed: sized for them, the table never grows.
       occurrences: new Occurrences(journal?.done.size),
@@ -177,7 +184,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       window: opts.window,
     });
     const read = summary.cancelled ? undefined : digest.digest();
-    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, skipped: summary.skipped, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
+    journal?.recordRunState({ t: 'run', created: summary.created, replayed: summary.alreadyDone, failed: summary.failed, invalid: summary.invalid, cancelled: summary.notSent, skipped: summary.skipped, queued: summary.queued, at: Date.now(), ...(read === undefined ? {} : { content: read }) });
     if (!summary.cancelled) {
       // Every line was read: what the journals of the released version knew is in this one now.
       legacy?.remove();

@@ -37,6 +37,8 @@ export interface ReadOptions {
   signal?: AbortSignal | undefined;
   /** How messages name the input (default: its path, or "-" for a stream). */
   name?: string | undefined;
+  /** CSV: told the fields its columns hold (undefined: ignored or the identity), once the header is read. */
+  onHeader?: ((fields: ReadonlyArray<string | undefined>) => void) | undefined;
 }
 
 export function readInput(source: InputSource, format: InputFormat, opts: ReadOptions): AsyncGenerator<InputLine[]> {
@@ -44,7 +46,7 @@ export function readInput(source: InputSource, format: InputFormat, opts: ReadOp
   const lineBreak = { byte: 0x0a };
   const lines = splitLines(source, { csv: format === 'csv', signal: opts.signal, name, lineBreak });
   const tally = opts.tally ?? newTally();
-  return format === 'csv' ? readCsv(lines, name, new CsvRecords(opts.delimiter, () => lineBreak.byte), opts.columns, tally) : readNdjson(lines, opts.bareIds, opts.columns, tally);
+  return format === 'csv' ? readCsv(lines, name, new CsvRecords(opts.delimiter, () => lineBreak.byte), opts.columns, tally, opts.onHeader) : readNdjson(lines, opts.bareIds, opts.columns, tally);
 }
 
 type Parsed = Pick<InputLine, 'record' | 'json' | 'problem' | 'identity'>;

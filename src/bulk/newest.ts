@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
-import { openOwnFile } from '../config/own-file.js';
+import { isSymlinkSync, openOwnFile, readOwnFile, removeOwnFile } from '../config/own-file.js';
 import { targetJournals } from './journal/journal.js';
 import { CorruptJournalError } from './journal/read.js';
 import type { BulkKind } from './types.js';
@@ -25,8 +25,10 @@ export interface NewestBatch {
   at: number;
 }
 
+const POINTERS = 'newest';
+
 function pointerPath(dir: string, target: string, kind: BulkKind, path: string): string {
-  return join(targetJournals(dir, target), 'newest', `${kind}-${hash('sha256', path, 'hex').slice(0, 16)}.json`);
+  return join(targetJournals(dir, target), POINTERS, `${kind}-${hash('sha256', path, 'hex').slice(0, 16)}.json`);
 }
 
 /** The newest batch recorded for `path`; undefined when none was (its own batch is then the newest). */
@@ -59,4 +61,34 @@ export function readNewest(dir: string, target: string, kind: BulkKind, path: st
 export async function recordNewest(dir: string, target: string, newest: Omit<NewestBatch, 'v'>): Promise<void> {
   const record: NewestBatch = { v: 1, ...newest };
   await writeFileAtomic(pointerPath(dir, target, newest.kind, newest.path), `${JSON.stringify(record)}\n`);
+}
+
+/**
+ * `batches prune`: removes the pointers of one target's journal folder that name a removed batch
+ * (`pruned`), so a plain run of their paths uses the path's own batch again.
+ * A linked folder or pointer is left alone, never read or removed through. Returns the files removed.
+ */
+export function forgetNewest(targetDir: string, pruned: (kind: BulkKind, batch: string) => boolean): string[] {
+  const folder = join(targetDir, POINTERS);
+  if (isSymlinkSync(folder)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const file = join(folder, name);
+    let record: Partial<NewestBatch>;
+    try {
+      record = JSON.parse(readOwnFile(file) ?? '{}') as Partial<NewestBatch>;
+    } catch {
+      // Not a pointer this version wrote (a link, a damaged file): the run that meets it says so.
+      continue;
+    }
+    if (record.kind !== undefined && typeof record.batch === 'string' && pruned(record.kind, record.batch) && removeOwnFile(file)) removed.push(file);
+  }
+  return removed;
 }

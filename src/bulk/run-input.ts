@@ -15,7 +15,7 @@ import { journalWhere } from './target.js';
 /** What a bulk run and `--check` share on the command side: the input as the import reads it, and the refusals of its batch. */
 
 /** What a run reads and how its lines become requests (shared by a run and `--check`). */
-export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'delimiter' | 'columns' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'matchedLines' | 'dataDir' | 'target' | 'where' | 'now'>;
+export type ImportSource = Pick<ImportOptions, 'kind' | 'input' | 'stdin' | 'format' | 'delimiter' | 'columns' | 'batchId' | 'continueBatch' | 'newBatch' | 'overrides' | 'unkeyed' | 'defaults' | 'oncePerParcel' | 'matchedLines' | 'codeNames' | 'dataDir' | 'target' | 'where' | 'now'>;
 
 export async function importSource(opts: BulkRunOptions, ctx: Context, target: string): Promise<ImportSource> {
   // The five-minute rule is the service's: lines are checked against the clock `--at now` was read from.
@@ -35,6 +35,7 @@ export async function importSource(opts: BulkRunOptions, ctx: Context, target: s
     defaults: opts.defaults,
     oncePerParcel: opts.oncePerParcel,
     matchedLines: { flag: opts.matchedLines, setting: (await ctx.settings()).bulkMatchedLines },
+    codeNames: () => ctx.codeNames(),
     dataDir: dataDir(ctx.env),
     target,
     where: await journalWhere(ctx),

@@ -6,7 +6,7 @@ import type { JournalSummary, UnreadableJournal } from '../bulk/journal/list.js'
 import { rebuildAdvice } from '../bulk/journal/read.js';
 import { renderMessage } from '../io/render.js';
 import type { Context } from '../context.js';
-import { listJournals } from '../bulk/journal/list.js';
+import { listJournals, queuedOf } from '../bulk/journal/list.js';
 import { dataDir } from '../config/paths.js';
 import { readNewest } from '../bulk/newest.js';
 import type { BulkKind } from '../bulk/types.js';
@@ -14,7 +14,7 @@ import type { BulkKind } from '../bulk/types.js';
 /**
  * Every bulk-run journal in the data directory (all targets), newest first: the batch id as the
  * run's summary prints it, the target it belongs to, and its last run's counts in the summary's
- * words (`done`: every line confirmed so far); a file's batch that a later --new-batch of the same
+ * words (`done`: every line confirmed so far; `queued`: kept in the outbox by `--queue`, not cancelled); a file's batch that a later --new-batch of the same
  * path replaced names the batch a plain run of that path now uses (`superseded_by`). The outbox is
  * listed by `parcels outbox`.
  */
@@ -38,6 +38,7 @@ export default defineCommand<typeof batchesCommands.batches, Record<string, neve
       failed: journal.lastRun?.failed ?? journal.counts.rejected + journal.counts.uncertain,
       invalid: journal.lastRun?.invalid ?? 0,
       cancelled: journal.lastRun?.cancelled ?? 0,
+      queued: queuedOf(journal),
       age: ageText(journal.ageMs / 1000),
     }));
     await presentList(ctx, rows, { fields: ctx.fields(), now: ctx.now(), view: 'batches', emptyMessage: 'No bulk-run journals.' });

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 
 /**
@@ -125,6 +125,21 @@ export function readOwnFile(path: string): string | undefined {
 export function isSymlinkSync(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes a file of the CLI's own when it is a regular file; true when it did. A link (or anything
+ * else) at `path` is left as it is: what it points at is never touched. A missing file is no error.
+ */
+export function removeOwnFile(path: string): boolean {
+  try {
+    if (!lstatSync(path).isFile()) return false;
+    unlinkSync(path);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;

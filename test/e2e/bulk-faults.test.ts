@@ -40,7 +40,7 @@ describe('bulk create --from under faults', () => {
     // The batch id as the summary printed it, the target it belongs to, and the counts of the summary.
     const batch = /\(batch ([0-9a-f]{16})\)/.exec(first.stderr)?.[1];
     expect(JSON.parse(batches.stdout)).toEqual([
-      { batch, kind: 'create', target: `default ${url}`, input, done: 2000, failed: 0, invalid: 0, cancelled: 0, age: expect.stringMatching(/^\d+s$/) },
+      { batch, kind: 'create', target: `default ${url}`, input, done: 2000, failed: 0, invalid: 0, cancelled: 0, queued: 0, age: expect.stringMatching(/^\d+s$/) },
     ]);
   }, 240_000);
 });

@@ -4,27 +4,13 @@
  * accepts and drops every connection), exits 8 with the command that resumes it, and that command
  * creates every line exactly once once the service is back on the same port.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo, Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { TEST_SEED } from '../helpers/seed.js';
 import { FULL_KEY } from '../helpers/seed.js';
 import { binaryEnv } from '../helpers/spawn.js';
-import { bulkHelpers, parcelLine } from '../helpers/bulk.js';
+import { bulkHelpers, droppingServer, parcelLine } from '../helpers/bulk.js';
 
 const { parcels, serve, writeLines, results, allParcels } = bulkHelpers();
-
-/** A TCP server on 127.0.0.1 that counts the connections it accepts and closes each at once. */
-async function droppingServer(): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
-  let connections = 0;
-  const server: Server = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { port, connections: () => connections, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 describe('bulk run during an outage', () => {
   it('stops after one retry budget per line in flight, exits 8, and its resume command creates every line exactly once', async () => {

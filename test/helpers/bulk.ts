@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +66,16 @@ export function startRun(args: string[], env: NodeJS.ProcessEnv, lines: number) 
   const exited = new Promise<Spawned>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : -1), stdout, stderr })));
   const reached = new Promise<void>((resolve) => (notify = resolve));
   return { child, reached, exited };
+}
+
+/** A TCP server on 127.0.0.1 that counts the connections it accepts and closes each at once: a service down. */
+export async function droppingServer(): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+  let connections = 0;
+  const server: Server = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { port, connections: () => connections, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -165,6 +165,16 @@ describe('the batches and outbox views at a terminal', () => {
     expect(narrow.stderr()).toBe('Not shown at 100 columns: INPUT, AGE (widen the terminal, or use -o wide or --json)\n');
   });
 
+  it('a QUEUED column only when a batch has lines waiting in the outbox', async () => {
+    const queued = [{ batch: 'aaaa', input: '/p.csv', done: 0, queued: 12, age: '1m' }, { batch: 'bbbb', input: '/q.csv', done: 3, queued: 0, age: '2m' }];
+    const out = captureIO({ tty: true, columns: 120 });
+    await renderList(out.io, queued, { format: 'table', now: NOW, view: 'batches' });
+    expect(out.stdout()).toBe('BATCH  INPUT   DONE  QUEUED  AGE\naaaa   /p.csv  0     12      1m\nbbbb   /q.csv  3     0       2m\n');
+    const none = captureIO({ tty: true, columns: 120 });
+    await renderList(none.io, queued.map((b) => ({ ...b, queued: 0 })), { format: 'table', now: NOW, view: 'batches' });
+    expect(none.stdout()).toBe('BATCH  INPUT   DONE  AGE\naaaa   /p.csv  0     1m\nbbbb   /q.csv  3     2m\n');
+  });
+
   it('the outbox: what each entry carries and its state, whole at 100 columns; the capture time in the display zone when there is room', async () => {
     const create = { seq: 1, age: 120, captured_at: '2026-11-22T19:55:47.000Z', command: 'create', parcel: null, what: 'DEMO-BIKE 1234AB 99', state: 'waiting' };
     const event = { seq: 2, age: 61, captured_at: '2026-11-22T19:56:46.000Z', command: 'events add', parcel: '0b0c6a52-8f1e-4c3d-9a7b-2e5f6d4c3b21', what: 'status picked_up', state: 'waiting' };

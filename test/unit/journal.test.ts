@@ -181,8 +181,8 @@ describe('journal', () => {
 
     const list = (await listJournals(dir)).journals;
     expect(list.map((j) => [j.batch, j.kind, j.input, j.counts])).toEqual([
-      ['new', 'create', 'in.ndjson', { done: 0, rejected: 0, uncertain: 0 }],
-      ['old', 'create', 'in.ndjson', { done: 1, rejected: 1, uncertain: 1 }],
+      ['new', 'create', 'in.ndjson', { done: 0, rejected: 0, uncertain: 0, queued: 0 }],
+      ['old', 'create', 'in.ndjson', { done: 1, rejected: 1, uncertain: 1, queued: 0 }],
     ]);
     expect(list[1]?.ageMs).toBeGreaterThan(9 * 86_400_000);
 
@@ -245,7 +245,7 @@ describe('journal', () => {
       [true, uuid(70_000)],
     ]);
     expect(read.done.has('another-key-0123')).toBe(false);
-    expect((await listJournals(dir)).journals.map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 0 }]);
+    expect((await listJournals(dir)).journals.map((j) => j.counts)).toEqual([{ done: 4, rejected: 0, uncertain: 0, queued: 0 }]);
 
     // A later run sends an edited line 2 (another request) and adds line 4: on top of the done file.
     const later = await Journal.open(id());
@@ -255,7 +255,7 @@ describe('journal', () => {
     later.close();
     const again = await readJournal(path);
     expect([again.done.size, again.done.has(k(2)), again.lines.get('changed-key-2')?.sent?.line, again.done.entryId(k(4))]).toEqual([5, true, 2, uuid(4)]);
-    expect((await listJournals(dir)).journals.map((j) => j.counts)).toEqual([{ done: 5, rejected: 0, uncertain: 1 }]);
+    expect((await listJournals(dir)).journals.map((j) => j.counts)).toEqual([{ done: 5, rejected: 0, uncertain: 1, queued: 0 }]);
 
     // The edited line still uncertain: no compaction. Once confirmed, a new done file replaces the old one.
     const third = await Journal.open(id());
@@ -333,7 +333,7 @@ describe('journal', () => {
     first.close();
     const again = await Journal.open(id());
     again.close();
-    expect((await listJournals(dir)).journals.map((j) => [j.batch, j.counts])).toEqual([['b1', { done: 0, rejected: 0, uncertain: 1 }]]);
+    expect((await listJournals(dir)).journals.map((j) => [j.batch, j.counts])).toEqual([['b1', { done: 0, rejected: 0, uncertain: 1, queued: 0 }]]);
   });
 
   it('no journals yet: an empty list', async () => {

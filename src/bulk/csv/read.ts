@@ -81,7 +81,7 @@ type Entry = InputLine | { line: number; endLine: number; bytes: Buffer; text: s
  * header that cannot be read, or that names unknown columns, refuses the whole input before
  * anything is sent.
  */
-export async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string, records: CsvRecords, columns: ColumnRules | undefined, tally: InputTally): AsyncGenerator<InputLine[]> {
+export async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string, records: CsvRecords, columns: ColumnRules | undefined, tally: InputTally, onHeader?: (fields: ReadonlyArray<string | undefined>) => void): AsyncGenerator<InputLine[]> {
   let header: Header | undefined;
   const entries = (out: readonly RawRecord[]): Entry[] => {
     const found: Entry[] = [];
@@ -98,6 +98,7 @@ export async function* readCsv(lines: AsyncIterable<RawLine[]>, name: string, re
         tally.header++;
         const { fields, id } = columns === undefined ? { fields: names, id: undefined } : headerColumns(names, columns, name);
         header = { names, fields, id, options: csvOptions(records.separator ?? 0x2c) };
+        onHeader?.(fields);
       } else if (record.bytes === undefined) found.push(badLine(record.line, Buffer.alloc(0), TOO_LONG));
       else if (record.unclosed !== undefined) found.push(badLine(record.line, record.bytes, unclosedQuote(record.unclosed, header.names)));
       else {

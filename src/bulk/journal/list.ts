@@ -12,6 +12,8 @@ export interface JournalCounts {
   rejected: number;
   /** Lines sent without a known outcome: resent with the same key by the next run. */
   uncertain: number;
+  /** Lines waiting in the outbox (`--queue`): sent by `outbox flush`, not by the next run. */
+  queued: number;
 }
 
 export interface JournalSummary {
@@ -31,9 +33,10 @@ export interface JournalSummary {
 }
 
 export function countLines(lines: ReadonlyMap<string, LineState>, done: DoneKeys): JournalCounts {
-  const counts: JournalCounts = { done: done.size, rejected: 0, uncertain: 0 };
+  const counts: JournalCounts = { done: done.size, rejected: 0, uncertain: 0, queued: 0 };
   for (const state of lines.values()) {
     if (state.rejected) counts.rejected++;
+    else if (state.queued) counts.queued++;
     else if (state.sent) counts.uncertain++;
   }
   return counts;
@@ -78,6 +81,14 @@ export interface JournalListing {
   journals: JournalSummary[];
   /** One damaged journal does not hide the others: it is skipped and named here. */
   unreadable: UnreadableJournal[];
+}
+
+/**
+ * The lines a journal's last run kept in the outbox. A run record written before it counted them
+ * has none: the lines the journal still marks queued stand in (a flush since may have sent some).
+ */
+export function queuedOf(journal: Pick<JournalSummary, 'lastRun' | 'counts'>): number {
+  return journal.lastRun?.queued ?? journal.counts.queued;
 }
 
 /** Every journal in the data directory. */

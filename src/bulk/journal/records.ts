@@ -102,6 +102,8 @@ export interface RunRecord {
   cancelled: number;
   /** Lines not sent on purpose (matching earlier batches); absent in journals written before issue 27. */
   skipped?: number;
+  /** Lines kept in the outbox (`--queue`); absent in journals written before it (see `queuedOf`). */
+  queued?: number;
   /** The whole input was read: its normalised digest. */
   content?: string;
   at: number;

@@ -6,6 +6,7 @@ import { pruneJournals } from '../../bulk/journal/list.js';
 import { dataDir } from '../../config/paths.js';
 import { forgetPrunedBatches } from '../../bulk/created-index/prune.js';
 import { OUTBOX_BATCH } from '../../bulk/outbox.js';
+import { removeBatchFiles } from '../../bulk/pruned-files.js';
 import type { FlagName } from '../../schemas/flag-name.js';
 
 export interface PruneOptions {
@@ -23,8 +24,8 @@ export function ageFlag(value: string, flag: FlagName): number {
 
 /**
  * Removes bulk-run journals (and stdin spools) not written for longer than --older-than; never one a
- * run holds, never the outbox. What it removes, the target's created index forgets: those batches'
- * lines no longer count as created for a copy or a match.
+ * run holds, never the outbox. A removed batch's results file and newest-batch pointers go with it,
+ * and the target's created index forgets it: its lines no longer count as created for a copy or a match.
  */
 export default defineCommand<typeof batchesCommands.batchesPrune, PruneOptions>({
   parse({ flags }) {
@@ -33,8 +34,15 @@ export default defineCommand<typeof batchesCommands.batchesPrune, PruneOptions>(
 
   async run({ olderThanMs }, ctx) {
     const removed = pruneJournals(dataDir(ctx.env), olderThanMs, ctx.now() * 1000, [OUTBOX_BATCH]);
+    const { results, pointers } = removeBatchFiles(removed);
     const forgotten = forgetPrunedBatches(removed);
-    const index = forgotten === 0 ? '' : `; the created index forgot ${forgotten} batch${forgotten === 1 ? '' : 'es'}`;
-    await renderMessage(ctx.io, `Removed ${removed.length} file${removed.length === 1 ? '' : 's'} (journals and spooled inputs)${index}`, 'success');
+    const alongside = [results === 0 ? '' : plural(results, 'results file'), pointers === 0 ? '' : plural(pointers, 'newest-batch pointer')].filter((part) => part !== '');
+    const withThem = alongside.length === 0 ? '' : `, with ${alongside.join(' and ')}`;
+    const index = forgotten === 0 ? '' : `; the created index forgot ${plural(forgotten, 'batch')}`;
+    await renderMessage(ctx.io, `Removed ${plural(removed.length, 'file')} (journals and spooled inputs)${withThem}${index}`, 'success');
   },
 });
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : noun.endsWith('h') ? 'es' : 's'}`;
+}

@@ -207,6 +207,8 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       fieldColumn('done', 'DONE', { priority: 50 }),
       fieldColumn('rejected', 'REJECTED', { priority: 45 }),
       fieldColumn('uncertain', 'UNCERTAIN', { priority: 40 }),
+      // Shown when a batch has lines waiting in the outbox (`--queue`): a column of zeros says nothing.
+      { ...fieldColumn('queued', 'QUEUED', { priority: 42 }), has: (item) => Number(read(item, 'queued')) > 0 },
       fieldColumn('age', 'AGE', { priority: 30 }),
       fieldColumn('superseded_by', 'SUPERSEDED BY', { priority: 35 }),
     ],
