@@ -150,18 +150,18 @@ describe('one clock for the times the sandbox and the outbox write as ISO text',
 
 describe('the batches and outbox views at a terminal', () => {
   const BATCH = `create-${'7'.repeat(64)}`;
-  const batches = [{ batch: BATCH, input: '/home/op/parcels/monday.csv', done: 12, rejected: 1, uncertain: 0, age: '3m' }];
+  const batches = [{ batch: BATCH, input: '/home/op/parcels/monday.csv', done: 12, failed: 1, invalid: 0, cancelled: 2, queued: 0, age: '3m' }];
 
-  it('a 71-character batch id stays whole; at 100 columns the input path goes whole, at 200 all show', async () => {
+  it('a 71-character batch id stays whole; at 100 columns the input path goes whole, at 200 all show; a count column only when some batch has some', async () => {
     const wide = captureIO({ tty: true, columns: 200 });
     await renderList(wide.io, batches, { format: 'table', now: NOW, view: 'batches' });
     expect(wide.stdout()).toBe(
-      `BATCH${' '.repeat(BATCH.length - 5)}  INPUT                        DONE  REJECTED  UNCERTAIN  AGE\n` +
-        `${BATCH}  /home/op/parcels/monday.csv  12    1         0          3m\n`,
+      `BATCH${' '.repeat(BATCH.length - 5)}  INPUT                        DONE  FAILED  CANCELLED  AGE\n` +
+        `${BATCH}  /home/op/parcels/monday.csv  12    1       2          3m\n`,
     );
     const narrow = captureIO({ tty: true, columns: 100 });
     await renderList(narrow.io, batches, { format: 'table', now: NOW, view: 'batches' });
-    expect(narrow.stdout()).toBe(`BATCH${' '.repeat(BATCH.length - 5)}  DONE  REJECTED  UNCERTAIN\n${BATCH}  12    1         0\n`);
+    expect(narrow.stdout()).toBe(`BATCH${' '.repeat(BATCH.length - 5)}  DONE  FAILED  CANCELLED\n${BATCH}  12    1       2\n`);
     expect(narrow.stderr()).toBe('Not shown at 100 columns: INPUT, AGE (widen the terminal, or use -o wide or --json)\n');
   });
 

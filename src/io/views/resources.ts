@@ -24,6 +24,11 @@ export interface View {
   columns: Column[];
 }
 
+/** A count shown only when some row has more than none of it. */
+function countColumn(field: string, header: string, priority: number): Column {
+  return { ...fieldColumn(field, header, { priority }), has: (item) => Number(read(item, field)) > 0 };
+}
+
 /**
  * A code, as every view shows one (format.ts `codeText`). `kind`: the code field whose names apply
  * (a simulated step's `event` is a status).
@@ -205,10 +210,11 @@ export const VIEWS: Readonly<Record<ViewName, View>> = {
       fieldColumn('batch', 'BATCH', { priority: ID }),
       fieldColumn('input', 'INPUT', { priority: 20 }),
       fieldColumn('done', 'DONE', { priority: 50 }),
-      fieldColumn('rejected', 'REJECTED', { priority: 45 }),
-      fieldColumn('uncertain', 'UNCERTAIN', { priority: 40 }),
-      // Shown when a batch has lines waiting in the outbox (`--queue`): a column of zeros says nothing.
-      { ...fieldColumn('queued', 'QUEUED', { priority: 42 }), has: (item) => Number(read(item, 'queued')) > 0 },
+      // The last run's counts beyond done, each shown when a batch has some: a column of zeros says nothing.
+      countColumn('failed', 'FAILED', 45),
+      countColumn('invalid', 'INVALID', 40),
+      countColumn('cancelled', 'CANCELLED', 38),
+      countColumn('queued', 'QUEUED', 42),
       fieldColumn('age', 'AGE', { priority: 30 }),
       fieldColumn('superseded_by', 'SUPERSEDED BY', { priority: 35 }),
     ],
