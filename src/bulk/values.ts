@@ -15,10 +15,13 @@ import { isRecord } from '../schemas/record.js';
  * `next_day`), times (ISO 8601, a local date-time, `now`, `-1h`), integers. Only text values are
  * read (a CSV cell, or a string in an NDJSON line); numbers are already what the API takes.
  *
- * Codes are read before a line's identity (its digest) is taken: a name and its number are the same
- * request, as they are for a flag (`--service-type next_day` and `--service-type 2` send the same
- * bytes). A time relative to now is resolved against `now` after it: the identity keeps the text as
- * written, so a re-run tomorrow creates nothing twice.
+ * Service and location type codes are read before a line's identity (its digest) is taken: a name
+ * and its number are the same request, as they are for a flag (`--service-type next_day` and
+ * `--service-type 2` send the same bytes); no earlier build took those names in a file, so no
+ * journal or created index holds another identity for them. Status, outcome and reason names are
+ * read after it, keeping the identity earlier builds gave those lines (the text as written), so a
+ * batch begun before this version resumes without sending a line twice. A time relative to now is
+ * resolved against `now` after it too: a re-run tomorrow creates nothing twice.
  */
 
 /** Code fields → the flag that sets each and the table its names come from. */
@@ -48,15 +51,21 @@ const READERS: ReadonlyMap<string, { flag: FlagName; parse: Parse }> = new Map([
 export type ReadValues = { ok: true; fields: Record<string, unknown> } | { ok: false; field: string; message: string };
 
 /**
- * The code fields (an attempt's `delivered` group included) with their names read as their flags
- * read them: the spec's names, and for service and location types `names`, the service's (read
- * once per run before anything is sent: code-names.ts; none when the input writes numbers).
+ * Which code fields a pass reads: the tables whose names come from the service (service and location
+ * types: before a line's identity) or those the spec names in full (status, outcome, reason: after it).
  */
-export function readCodes(fields: Record<string, unknown>, names: CodeNames | undefined): ReadValues {
+export type CodeTables = 'service' | 'spec';
+
+/**
+ * The code fields of `tables` (an attempt's `delivered` group included) with their names read as
+ * their flags read them: the spec's names, and for service and location types `names`, the
+ * service's (read once per run before anything is sent: code-names.ts; none when the input writes numbers).
+ */
+export function readCodes(fields: Record<string, unknown>, names: CodeNames | undefined, tables: CodeTables): ReadValues {
   let read: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(fields)) {
     if (name === NESTED && isRecord(value)) {
-      const nested = readCodes(value, names);
+      const nested = readCodes(value, names, tables);
       if (!nested.ok) return nested;
       if (nested.fields !== value) (read ??= { ...fields })[name] = nested.fields;
       continue;
@@ -64,7 +73,9 @@ export function readCodes(fields: Record<string, unknown>, names: CodeNames | un
     const code = CODE_FIELDS.get(name);
     if (code === undefined || typeof value !== 'string') continue;
     // The spec names every code a line may send as a status, outcome or reason: the service's names are for the other tables.
-    const table = codeTable(code.table, specNamesCodes(code.table) ? undefined : names);
+    const specNamed = specNamesCodes(code.table);
+    if (specNamed !== (tables === 'spec')) continue;
+    const table = codeTable(code.table, specNamed ? undefined : names);
     const parsed = flagRule(name, code.flag, () => codeFlag(value, code.flag, table));
     if (!parsed.ok) return parsed;
     (read ??= { ...fields })[name] = parsed.value;

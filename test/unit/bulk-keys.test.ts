@@ -12,7 +12,7 @@ import { buildLine, lineRequest } from '../../src/bulk/build.js';
 import type { InputLine } from '../../src/bulk/input.js';
 import { readInput } from '../../src/bulk/input.js';
 import { ContentDigest } from '../../src/bulk/items.js';
-import { canonicalJson, legacyLineKey, requestKey } from '../../src/bulk/keys.js';
+import { canonicalJson, legacyLineKey, requestDigest, requestKey } from '../../src/bulk/keys.js';
 import { Occurrences } from '../../src/bulk/occurrences.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bulk-keys-'));
@@ -116,6 +116,18 @@ describe('keys', () => {
     expect(pickedUp[0]).not.toBe(inTransit[0]);
     // A defaulted time (now) is not: a re-run at another time finds the same key.
     expect(await keysOf('ids3.txt', ids, 'ndjson', ctx('events', { overrides: { status: 1 }, defaults: { occurred_at: NOW + 60 } }))).toEqual(pickedUp);
+  });
+
+  it('a service type name and its number are one identity; a status name keeps the identity earlier builds gave it (the text as written)', () => {
+    const names = { service_type: { 2: 'next_day' }, location_type: {} };
+    const address = { courier: 'DEMO-BIKE', country: 'NL', postal_code: '1234AB', number: '10' };
+    const named = lineRequest(line({ ...address, service_type: 'next_day' }), ctx('create', { codeNames: names }));
+    const coded = lineRequest(line({ ...address, service_type: 2 }), ctx('create'));
+    expect(named.ok && coded.ok && named.digest === coded.digest).toBe(true);
+    const status = lineRequest(line({ entry_id: ID, status: 'in_transit' }), ctx('events'));
+    expect(status.ok && status.digest).toBe(requestDigest('POST', `/deliveries/v1/parcels/${ID}/events`, { status: 'in_transit' }));
+    const sent = built(line({ entry_id: ID, status: 'in_transit' }), ctx('events', { defaults: { occurred_at: NOW - 10 } }));
+    expect(sent.ok && Buffer.from(sent.request.body).toString()).toBe(`{"occurred_at":${NOW - 10},"status":2}`);
   });
 
   it('the released derivation (line number and bytes) is kept to resume its journals, pinned', () => {
