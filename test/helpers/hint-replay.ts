@@ -94,6 +94,11 @@ export function recordHints(argv: readonly string[], env: NodeJS.ProcessEnv, std
   for (const hint of hintedCommands(stderr)) pending.push({ argv: [...argv], env: { ...env }, hint });
 }
 
+/** Drops the hints an earlier file of this worker recorded and did not replay (a file's runs without the harness). */
+export function forgetEarlierFilesHints(): void {
+  pending.length = 0;
+}
+
 /** Where this run's replay reports go (one NDJSON file per test file and process). */
 export const REPORT_DIR = join(tmpdir(), 'parcels-hint-replays');
 

@@ -13,7 +13,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { REPORT_DIR, hintedCommands, replayHints, replayRule } from './hint-replay.js';
+import { REPORT_DIR, forgetEarlierFilesHints, hintedCommands, replayHints, replayRule } from './hint-replay.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parcels.js', import.meta.url));
 
@@ -74,7 +74,8 @@ export async function replaySpawnedHints(tier: string, label: string): Promise<n
   return replayed;
 }
 
-let deferred = false;
+/** The test file that called deferHintReplay (a worker that shares modules runs several files in turn). */
+let deferredFile: string | undefined;
 
 /**
  * For a file whose tests build on one another's state (one sandbox, one config dir): a replay after
@@ -82,12 +83,21 @@ let deferred = false;
  * before it closes its sandbox (`await replayTestHints()`).
  */
 export function deferHintReplay(): void {
-  deferred = true;
+  deferredFile = expect.getState().testPath;
 }
 
 /** Whether this file replays its hints itself (deferHintReplay). */
 export function hintReplayDeferred(): boolean {
-  return deferred;
+  return deferredFile !== undefined && deferredFile === expect.getState().testPath;
+}
+
+/**
+ * A file starts with no hints recorded by the files before it, as it would in a process of its own,
+ * where a worker shares its modules between files (the default config's `shared` project).
+ */
+export function startFileHints(): void {
+  pending.length = 0;
+  forgetEarlierFilesHints();
 }
 
 /** Tiers without the command harness: their in-process runs' hints (runCli, runAtTerminal) are replayed here too. */

@@ -219,7 +219,8 @@ describe('cancellation', () => {
     const notices: string[] = [];
     const waiting = { start: async () => undefined, stop: async () => undefined, notice: (l: string) => notices.push(l) };
     const pending = client(url, { waiting }).request({ method: 'GET', path: '/a', signal: controller.signal }).catch((e: unknown) => e);
-    await expect.poll(() => seen.length).toBe(1);
+    // Aborted once the client waits to retry (its notice says so), not while the 503 is on its way.
+    await expect.poll(() => notices.length).toBe(1);
     controller.abort(new CancelledError('interrupted', 'SIGINT'));
     const error = await pending;
     expect(error).toMatchObject({ name: 'CancelledError', signal: 'SIGINT' });
