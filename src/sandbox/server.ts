@@ -128,7 +128,9 @@ export function listen(app: App, host = '127.0.0.1', port = 0, limits: ServerLim
     {
       headersTimeout: l.headersTimeoutMs,
       requestTimeout,
-      keepAliveTimeout: l.keepAliveTimeoutMs,
+      // The Keep-Alive header tells clients how long an idle connection may be reused: never longer
+      // than the idle timeout that destroys it (a client reusing it then would meet a closed socket).
+      keepAliveTimeout: Math.min(l.keepAliveTimeoutMs, l.idleTimeoutMs),
       // Node checks the two timeouts above on this interval; short timeouts need a short interval.
       connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(l.headersTimeoutMs / 4))),
     },

@@ -89,6 +89,10 @@ describe('aimed faults over the admin route', () => {
     expect(latest()).toMatchObject({ route: 'reference.get', fault: null });
   });
 
+  it("promises no keep-alive longer than the idle timeout (200 ms here): a client never reuses a connection the sandbox has destroyed", async () => {
+    expect((await call(s.url, 'GET', '/deliveries/v1/reference')).headers.get('keep-alive')).toBe('timeout=0');
+  });
+
   it('drop: carried out, then the connection closed unanswered; drop_before: nothing carried out', async () => {
     const after = s.faults.add({ route: 'parcels.create', drop: true, times: 1 });
     const idem = newKey();
