@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { LINE_TERMINATOR, hasControlCharacter } from './terminal-text.js';
+import { LINE_TERMINATOR } from './terminal-text.js';
 
 const LINE_TERMINATORS = new RegExp(LINE_TERMINATOR.source, 'g');
 
@@ -22,8 +22,13 @@ export function replaceLineTerminators(text: string, by: string): string {
  */
 export const CONTROL_TEXT_MESSAGE = 'must not contain control characters (line breaks, tabs, escape sequences, NUL)';
 
+// The C0 and C1 controls and DEL (every line terminator but two among them) and U+2028, U+2029: the
+// rule in one pass, as it runs on each text field of each bulk line.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 export function isPlainText(text: string): boolean {
-  return !hasControlCharacter(text) && !hasLineTerminator(text);
+  return !NOT_PLAIN.test(text);
 }
 
 /** A text field: a string (else `typeMessage`) under the one text-field rule. */

@@ -4,7 +4,8 @@ import { idempotencyKeySchema } from '../../src/schemas/headers.js';
 import { DUTCH_POSTCODE, deliveredAddressSchema, deliveryAttemptSchema, statusEventSchema } from '../../src/schemas/history.js';
 import { parcelCreateSchema, parcelListQuerySchema, parcelPatchSchema } from '../../src/schemas/parcel.js';
 import { parcelIdSchema } from '../../src/schemas/parcel-id.js';
-import { utf8Bytes } from '../../src/schemas/text.js';
+import { hasLineTerminator, isPlainText, utf8Bytes } from '../../src/schemas/text.js';
+import { hasControlCharacter } from '../../src/schemas/terminal-text.js';
 import { validate } from '../../src/schemas/validate.js';
 
 const NOW = 1_800_000_000;
@@ -183,5 +184,17 @@ describe('rule messages where a schema has none of its own', () => {
         { path: 'count', message: 'must be an integer' },
       ],
     });
+  });
+});
+
+describe('the one text-field rule in one pass', () => {
+  it('refuses exactly the control characters and line terminators, for every code unit up to U+FFFF', () => {
+    const differing: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const text = `a${String.fromCharCode(code)}b`;
+      if (isPlainText(text) !== (!hasControlCharacter(text) && !hasLineTerminator(text))) differing.push(code);
+    }
+    expect(differing).toEqual([]);
+    expect([isPlainText('Caf\u00e9 10 \u202e'), isPlainText('1\r\n2'), isPlainText('a\u2028b'), isPlainText('a\u0085b'), isPlainText('')]).toEqual([true, false, false, false, true]);
   });
 });
