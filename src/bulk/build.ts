@@ -12,7 +12,7 @@ import type { BulkKind, SendRequest } from './types.js';
 import { normaliseAddress } from '../schemas/address-normalize.js';
 import { ATTEMPT_FIELDS, EVENT_FIELDS } from './csv/columns.js';
 import type { CodeNames } from '../schemas/codes.js';
-import { readCodes, readValues } from './values.js';
+import { readServiceCodes, readValues } from './values.js';
 
 /**
  * Turns one input line into the request it asks for (what its key derives from), then into the
@@ -61,7 +61,7 @@ export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | 
   if (input.record === undefined) return { ok: false, line, field: '', message: input.problem ?? 'is not a record' };
   if (ctx.kind === 'create') {
     const path = routePath('parcels.create');
-    const codes = readCodes(normaliseAddress({ ...input.record, ...ctx.overrides }, 'country', 'postal_code'), ctx.codeNames, 'service');
+    const codes = readServiceCodes(normaliseAddress({ ...input.record, ...ctx.overrides }, 'country', 'postal_code'), ctx.codeNames);
     if (!codes.ok) return { ...codes, line };
     const fields = codes.fields;
     return { ok: true, line, path, fields, digest: requestDigest('POST', path, fields), parcel: undefined, ignored: 0 };
@@ -72,7 +72,7 @@ export function lineRequest(input: InputLine, ctx: BuildContext): LineRequest | 
   if (!idCheck.ok) return invalid(line, idCheck.issues.map((issue) => ({ ...issue, path: 'entry_id' })));
   const { body, ignored } = historyBody(ctx.kind, input.record);
   const path = routePath(ctx.kind === 'events' ? 'events.create' : 'attempts.create', { id: id as string });
-  const codes = readCodes({ ...body, ...ctx.overrides }, ctx.codeNames, 'service');
+  const codes = readServiceCodes({ ...body, ...ctx.overrides }, ctx.codeNames);
   if (!codes.ok) return { ...codes, line };
   const fields = codes.fields;
   return { ok: true, line, path, fields, digest: requestDigest('POST', path, keyed(body, fields, ctx.unkeyed)), parcel: id as string, ignored };
@@ -88,9 +88,7 @@ function keyed(line: Record<string, unknown>, fields: Record<string, unknown>, u
 
 /** The request to send: defaults filled in, checked against the spec's rules, as canonical JSON bytes. */
 export function buildLine(request: LineRequest, ctx: BuildContext): BuiltLine {
-  const codes = readCodes(request.fields, undefined, 'spec');
-  if (!codes.ok) return { ok: false, line: request.line, field: codes.field, message: codes.message };
-  const values = readValues(codes.fields, ctx.fileNow ?? ctx.now());
+  const values = readValues(request.fields, ctx.fileNow ?? ctx.now());
   if (!values.ok) return { ok: false, line: request.line, field: values.field, message: values.message };
   const body = ctx.kind === 'create' ? values.fields : { ...ctx.defaults, ...values.fields };
   const schema: ZodMiniType = ctx.kind === 'create' ? parcelCreateSchema : ctx.kind === 'events' ? statusEventSchema(ctx.now) : deliveryAttemptSchema(ctx.now);

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { codeTable, needsServiceNames, specNamesCodes } from '../args/codes.js';
+import { codeTable, needsServiceNames } from '../args/codes.js';
 import { codeFlag } from '../args/flags.js';
 import { UsageError } from '../errors.js';
 import type { CodeNames } from '../schemas/codes.js';
@@ -7,7 +7,7 @@ import type { FlagName } from '../schemas/flag-name.js';
 import { isRecord } from '../schemas/record.js';
 import type { InputFormat } from './input-format.js';
 import type { InputLine } from './input.js';
-import { CODE_FIELDS } from './values.js';
+import { SERVICE_CODE_FIELDS } from './values.js';
 
 /**
  * The service's code names an input needs, read once per run before anything is sent (a run and
@@ -19,11 +19,9 @@ import { CODE_FIELDS } from './values.js';
  * line may send there (an unknown name stays one invalid line, like any other bad value).
  */
 
-/** The code fields only the service names. */
-const SERVICE_NAMED: ReadonlyMap<string, { flag: FlagName; table: keyof CodeNames }> = new Map([...CODE_FIELDS].filter(([, code]) => !specNamesCodes(code.table)));
 
 /** The quoted keys of those fields, and the end they share: what a byte scan looks for. */
-const QUOTED_KEYS = [...SERVICE_NAMED.keys()].map((field) => Buffer.from(`"${field}"`));
+const QUOTED_KEYS = [...SERVICE_CODE_FIELDS.keys()].map((field) => Buffer.from(`"${field}"`));
 const KEY_END = Buffer.from('_type"');
 /** A JSON escape (`\u…`) may spell a key otherwise. */
 const ESCAPE = Buffer.from('\\u');
@@ -53,7 +51,7 @@ export async function inputCodeNames(
     for (const [field, value] of Object.entries(record)) {
       if (overridden.has(field)) continue;
       if (field === 'delivered' && isRecord(value)) note(value, line);
-      const code = SERVICE_NAMED.get(field);
+      const code = SERVICE_CODE_FIELDS.get(field);
       if (code === undefined || typeof value !== 'string' || !needsServiceNames(value, code.table)) continue;
       const key = `${field}\0${value}`;
       if (!written.has(key)) written.set(key, { field, ...code, value, line });
@@ -61,7 +59,7 @@ export async function inputCodeNames(
   };
   let namedColumns = true;
   const reading = lines((fields) => {
-    namedColumns = fields.some((field) => field !== undefined && SERVICE_NAMED.has(field));
+    namedColumns = fields.some((field) => field !== undefined && SERVICE_CODE_FIELDS.has(field));
   });
   for await (const chunk of reading) {
     // A CSV header without such a column: no line can write a name.

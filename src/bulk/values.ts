@@ -33,6 +33,9 @@ export const CODE_FIELDS: ReadonlyMap<string, { flag: FlagName; table: keyof Cod
   ['delivered_location_type', { flag: '--delivered-location-type', table: 'location_type' }],
 ]);
 
+/** The code fields only the service names (service and location types): read before a line's identity. */
+export const SERVICE_CODE_FIELDS: ReadonlyMap<string, { flag: FlagName; table: keyof CodeNames }> = new Map([...CODE_FIELDS].filter(([, code]) => !specNamesCodes(code.table)));
+
 /** The nested group of an attempt whose fields are read as well (its location type). */
 const NESTED = 'delivered';
 
@@ -40,45 +43,41 @@ type Parse = (value: string, flag: FlagName, now: number) => number;
 
 const time: Parse = (value, flag, now) => timeFlag(value, flag, now);
 const integer: Parse = (value, flag) => intFlag(value, flag);
+const specCode = (table: keyof CodeNames): Parse => {
+  const names = codeTable(table, undefined);
+  return (value, flag) => codeFlag(value, flag, names);
+};
 
-/** Field → the flag that sets it and how that flag reads its value (codes: see readCodes). */
+/** Field → the flag that sets it and how that flag reads its value, read after a line's identity (service codes: see readServiceCodes). */
 const READERS: ReadonlyMap<string, { flag: FlagName; parse: Parse }> = new Map([
   ...PARCEL_FIELDS.filter((f) => f.kind === 'time' || f.kind === 'integer').map((f) => [f.name, { flag: FLAG_FOR_FIELD[f.name] as FlagName, parse: f.kind === 'time' ? time : integer }] as const),
   ['occurred_at', { flag: '--at', parse: time }],
   ['time_attempt', { flag: '--at', parse: time }],
+  ...[...CODE_FIELDS].filter(([, code]) => specNamesCodes(code.table)).map(([name, code]) => [name, { flag: code.flag, parse: specCode(code.table) }] as const),
 ]);
 
 export type ReadValues = { ok: true; fields: Record<string, unknown> } | { ok: false; field: string; message: string };
 
 /**
- * Which code fields a pass reads: the tables whose names come from the service (service and location
- * types: before a line's identity) or those the spec names in full (status, outcome, reason: after it).
+ * The service and location type fields (an attempt's `delivered` group included) with their names
+ * read as their flags read them, by `names`, the service's (read once per run before anything is
+ * sent: code-names.ts; none when the input writes numbers). Looked up by name: a line without them
+ * costs two property reads.
  */
-export type CodeTables = 'service' | 'spec';
-
-/**
- * The code fields of `tables` (an attempt's `delivered` group included) with their names read as
- * their flags read them: the spec's names, and for service and location types `names`, the
- * service's (read once per run before anything is sent: code-names.ts; none when the input writes numbers).
- */
-export function readCodes(fields: Record<string, unknown>, names: CodeNames | undefined, tables: CodeTables): ReadValues {
+export function readServiceCodes(fields: Record<string, unknown>, names: CodeNames | undefined): ReadValues {
   let read: Record<string, unknown> | undefined;
-  for (const [name, value] of Object.entries(fields)) {
-    if (name === NESTED && isRecord(value)) {
-      const nested = readCodes(value, names, tables);
-      if (!nested.ok) return nested;
-      if (nested.fields !== value) (read ??= { ...fields })[name] = nested.fields;
-      continue;
-    }
-    const code = CODE_FIELDS.get(name);
-    if (code === undefined || typeof value !== 'string') continue;
-    // The spec names every code a line may send as a status, outcome or reason: the service's names are for the other tables.
-    const specNamed = specNamesCodes(code.table);
-    if (specNamed !== (tables === 'spec')) continue;
-    const table = codeTable(code.table, specNamed ? undefined : names);
-    const parsed = flagRule(name, code.flag, () => codeFlag(value, code.flag, table));
+  for (const [name, code] of SERVICE_CODE_FIELDS) {
+    const value = fields[name];
+    if (typeof value !== 'string') continue;
+    const parsed = flagRule(name, code.flag, () => codeFlag(value, code.flag, codeTable(code.table, names)));
     if (!parsed.ok) return parsed;
     (read ??= { ...fields })[name] = parsed.value;
+  }
+  const nested = fields[NESTED];
+  if (isRecord(nested)) {
+    const group = readServiceCodes(nested, names);
+    if (!group.ok) return group;
+    if (group.fields !== nested) (read ??= { ...fields })[NESTED] = group.fields;
   }
   return { ok: true, fields: read ?? fields };
 }
