@@ -1,6 +1,6 @@
 import { waitText } from '../schemas/time-text.js';
 import { ApiError, DryRunComplete, NetworkError } from '../errors.js';
-import type { CredentialSource, DryRunRecorder, RequestDescription } from './dry-run.js';
+import type { RequestDescription } from './dry-run.js';
 import { curlCommand } from './dry-run.js';
 import { entryIdOf, interpretAnswer } from './core/answer.js';
 import type { Call } from './core/chain.js';
@@ -21,11 +21,11 @@ import { retriedFailureText } from './failures.js';
 import { redactExact } from './redact.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { bodyBytes, requestHeaders, requestTarget, wireHeaders } from './request.js';
-import type { SkewObservation } from '../clock-skew/policy.js';
 import { isReplayed } from '../schemas/headers.js';
 import type { AdminRouteName, RouteName } from '../schemas/routes.js';
 import { anyRouteByName } from '../schemas/routes.js';
 import { routePath } from './routes.js';
+import type { ApiClientOptions, RouteCall } from './client-options.js';
 
 /**
  * The one client of the service, over the request chain (src/api/core/chain.ts): one-shot commands,
@@ -37,55 +37,10 @@ import { routePath } from './routes.js';
  */
 
 export type { ApiRequest, ApiResponse, HttpMethod, QueryValue } from './request.js';
+export type { ApiClientOptions, RouteCall, WaitingIndicator } from './client-options.js';
 
 /** A request's attempt as the retry piece takes it: the answer pieces' call, and how to count. */
 type RetriedCall = Call & Retried;
-
-/** A request to a route of the spec's table (src/schemas/routes.ts), by name: its method and path come from the table. */
-export interface RouteCall extends Omit<ApiRequest, 'method' | 'path'> {
-  /** `{id}`, `{metric}`, `{action}` in the route's path. */
-  params?: Record<string, string>;
-}
-
-/** Shown while requests (with their retries) are under way; see `waitingIndicator` in src/io/spinner.ts. */
-export interface WaitingIndicator {
-  start(text: string): Promise<void>;
-  stop(): Promise<void>;
-  notice(line: string): void;
-}
-
-export interface ApiClientOptions {
-  /** http(s) URL without credentials (settings.ts checks it); a path prefix is kept in front of every route. */
-  baseUrl: string;
-  apiKey?: string | undefined;
-  /** Per attempt: connect, headers and body together. */
-  timeoutMs: number;
-  /** Extra attempts after the first (0 = no retries). */
-  retries: number;
-  userAgent: string;
-  /** One line per event (request, response, bodies, retry decision). Never receives the key. */
-  trace?: ((line: string) => void) | undefined;
-  /** Recording mode (--dry-run): requests are recorded here and nothing is sent. */
-  dryRun?: DryRunRecorder | undefined;
-  /** Where recorded curl lines read the credential from (default: $PARCELS_API_KEY). */
-  credential?: CredentialSource | undefined;
-  waiting?: WaitingIndicator | undefined;
-  /** Cancels every request of this client (e.g. aborted on SIGINT with a CancelledError reason). */
-  signal?: AbortSignal | undefined;
-  sleep?: Sleep;
-  /** Epoch milliseconds; drives the clock-skew measurement (and the gate, with `sleep`, when either is given). */
-  now?: () => number;
-  /** Told the skew (service clock minus ours, seconds) measured from every answer's Date header, and whether that answer is fresh and from a test clock. */
-  onSkew?: ((observation: SkewObservation) => void) | undefined;
-  /** In [0, 1); used for the backoff jitter. */
-  random?: () => number;
-  /** Maximum parallel connections to the service (default 16). */
-  connections?: number;
-  /** Largest single response body accepted (default 32 MiB); list walks are page by page. */
-  maxResponseBytes?: number;
-  /** Admission (pauses, pace) shared by every request (default: the process's gate for the service; one of its own when `sleep` or `now` is given). */
-  gate?: PoolGate;
-}
 
 // Idempotency keys come from our own derivation or the journal; still never a control character in a header.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
