@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
-import { closeSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
-import { isSymlinkSync, openOwnFile, readOwnFile, removeOwnFile } from '../config/own-file.js';
+import { isSymlinkSync, namesIn, openOwnFile, readOwnFile, removeOwnFile } from '../config/own-file.js';
 import { targetJournals } from './journal/journal.js';
 import { CorruptJournalError } from './journal/read.js';
 import type { BulkKind } from './types.js';
@@ -71,15 +71,8 @@ export async function recordNewest(dir: string, target: string, newest: Omit<New
 export function forgetNewest(targetDir: string, pruned: (kind: BulkKind, batch: string) => boolean): string[] {
   const folder = join(targetDir, POINTERS);
   if (isSymlinkSync(folder)) return [];
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
   const removed: string[] = [];
-  for (const name of names) {
+  for (const name of namesIn(folder)) {
     const file = join(folder, name);
     let record: Partial<NewestBatch>;
     try {

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { DoneKeys } from './done.js';
 import type { LineState, RunRecord } from './records.js';
 import { journalsRoot } from './journal.js';
+import { namesIn } from '../../config/own-file.js';
 import { readJournal } from './read.js';
 
 export interface JournalCounts {
@@ -44,14 +45,7 @@ export function countLines(lines: ReadonlyMap<string, LineState>, done: DoneKeys
 
 function journalFiles(dir: string): string[] {
   const root = journalsRoot(dir);
-  let targets: string[];
-  try {
-    targets = readdirSync(root);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return targets.flatMap((target) =>
+  return namesIn(root).flatMap((target) =>
     readdirSync(join(root, target))
       .filter((name) => name.endsWith('.ndjson'))
       .map((name) => join(root, target, name)),
@@ -60,14 +54,9 @@ function journalFiles(dir: string): string[] {
 
 function spoolFiles(dir: string): string[] {
   const spool = join(dir, 'spool');
-  try {
-    return readdirSync(spool)
-      .filter((name) => name.endsWith('.input'))
-      .map((name) => join(spool, name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  return namesIn(spool)
+    .filter((name) => name.endsWith('.input'))
+    .map((name) => join(spool, name));
 }
 
 /** A journal a listing skipped: its path and why it cannot be read (damaged, a link, not a regular file). */
