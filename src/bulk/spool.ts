@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { WholeFileWriter } from '../config/atomic.js';
+import { WholeFileWriter } from '../config/whole-file.js';
 import { holdsNul, NotTextError } from './input-lines.js';
 
 export interface Spooled {

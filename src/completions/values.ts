@@ -8,7 +8,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openOwnFile, readOwnFile } from '../config/own-file.js';
 import { join } from 'node:path';
 import { configDir, dataDir, defaultSandboxDb, knownIdsPath, profileFileName } from '../config/paths.js';
-import { targetId } from '../config/target.js';
+import { rememberedTargetId } from './target-ids.js';
 import { isRecord } from '../schemas/record.js';
 import { noteText, readNote } from '../schemas/parcel-note.js';
 
@@ -17,8 +17,8 @@ export const COURIERS_CACHE_NAME = 'couriers';
 
 /** The target id (`targetId`) the caches of a command line's service are kept under: --sandbox, else its base URL. */
 export function completionTarget(env: NodeJS.ProcessEnv, line: { sandbox: boolean; baseUrl: string | undefined }): string | undefined {
-  if (line.sandbox) return targetId({ sandboxDb: defaultSandboxDb(env) });
-  return line.baseUrl === undefined ? undefined : targetId({ baseUrl: line.baseUrl });
+  if (line.sandbox) return rememberedTargetId(env, { sandboxDb: defaultSandboxDb(env) });
+  return line.baseUrl === undefined ? undefined : rememberedTargetId(env, { baseUrl: line.baseUrl });
 }
 
 /**

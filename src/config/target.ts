@@ -9,11 +9,19 @@ export type Target = { baseUrl: string } | { sandboxDb: string };
 
 /** A short, file-name-safe id of a target: `api-<hash>` or `sandbox-<hash>`. */
 export function targetId(target: Target): string {
-  const [kind, identity] = 'sandboxDb' in target ? ['sandbox', resolve(target.sandboxDb)] : ['api', canonicalUrl(target.baseUrl)];
+  const { kind, identity } = targetIdentity(target);
   // Loaded here, not at the top: shell completion needs a target id only for a few value lists.
   const { createHash } = process.getBuiltinModule('node:crypto');
   return `${kind}-${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`;
 }
+
+/** What a target id is the hash of: `kind` and the resolved database path or the canonical base URL. */
+export function targetIdentity(target: Target): { kind: 'api' | 'sandbox'; identity: string } {
+  return 'sandboxDb' in target ? { kind: 'sandbox', identity: resolve(target.sandboxDb) } : { kind: 'api', identity: canonicalUrl(target.baseUrl) };
+}
+
+/** The shape of every id `targetId` returns. */
+export const TARGET_ID = /^(api|sandbox)-[0-9a-f]{16}$/;
 
 /** `HTTPS://Api.Example.com:443/v1/` and `https://api.example.com/v1` are one target. */
 function canonicalUrl(baseUrl: string): string {

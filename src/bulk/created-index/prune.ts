@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { WholeFileWriter } from '../../config/atomic.js';
+import { WholeFileWriter } from '../../config/whole-file.js';
 import { RECORD_BYTES, appendBatch, forEachRecordChunk, readBatches, recordsPath } from './file.js';
 
 /**

@@ -1,7 +1,8 @@
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { writeFileAtomic, writeFileAtomicSync } from '../../config/atomic.js';
+import { writeFileAtomic } from '../../config/atomic.js';
+import { writeFileAtomicSync } from '../../config/whole-file.js';
 import { openOwnFile } from '../../config/own-file.js';
 import type { DoneKeys } from './done.js';
 import { doneFileSha256 } from './done-file.js';
