@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { OutageCircuit } from '../api/core/policy.js';
+import { connectionsFor } from '../api/core/transport.js';
 import type { PoolGate } from '../api/core/gate.js';
 import type { ApiClient } from '../api/http.js';
 import { printedIds } from '../config/known-ids.js';
@@ -69,7 +70,7 @@ export async function runBulkCommand(opts: BulkRunOptions, ctx: Context): Promis
   holdBulkHeap();
   const target = await journalTarget(ctx);
   const retries = await engineRetries(ctx);
-  const sender = await engineSender(ctx, opts.concurrency);
+  const sender = await engineSender(ctx, connectionsFor(opts.concurrency));
   const abandon = ctx.claimSecondSignal();
   // Every line in flight listens to both signals (its waits, its request): up to 64 at once, not a leak.
   setMaxListeners(4 * MAX_CONCURRENCY, ctx.signal, abandon);

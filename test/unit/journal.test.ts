@@ -276,6 +276,53 @@ describe('journal', () => {
     expect(readdirSync(join(path, '..'))).toEqual([]);
   });
 
+  it("a compaction from the run's own records writes exactly what reading the journal back writes", async () => {
+    const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
+    /** The same three runs on a batch of its own; the last one compacts keeping `kept` of its records. */
+    const runs = async (batch: string, kept: number, compactFirst: boolean) => {
+      const first = await Journal.open(id(batch));
+      for (const line of [1, 2, 3, 4]) first.recordSent(sent(line));
+      for (const line of [1, 2, 3]) first.recordDone(k(line), line, 201, uuid(line));
+      if (compactFirst) {
+        first.recordDone(k(4), 4, 201, uuid(4));
+        await first.compactDone();
+      }
+      first.close();
+      // Line 3 sent again with other bytes and left uncertain, line 4 refused (or confirmed before and refused now).
+      const second = await Journal.open(id(batch));
+      second.recordSent({ ...sent(3), key: 'edited-3' });
+      second.recordRejected(k(4), 4, 422, 'validation_failed');
+      second.close();
+      const third = await Journal.open(id(batch), { runRecordsKept: kept });
+      third.recordSent({ ...sent(3), key: 'edited-3' });
+      third.recordDone('edited-3', 3, 201, uuid(33));
+      third.recordSent(sent(4));
+      third.recordDone(k(4), 4, 200, uuid(44));
+      third.recordSent(sent(5));
+      third.recordDone(k(5), 5, 201, undefined);
+      // A request whose line moved (sent as line 2, confirmed as line 6): the sent record's line counts.
+      third.recordSent({ ...sent(6), line: 2 });
+      third.recordDone(k(6), 6, 201, uuid(6));
+      await third.compactDone();
+      third.close();
+      const path = journalPath(dir, 'prof|http://h', batch);
+      const records = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const doneFile = records.find((record) => record.t === 'compact')?.file as string;
+      const read = await readJournal(path);
+      // As both write them but for the done file's random name, the batch's name and the meta's clock.
+      const comparable = records.map((record) => Object.fromEntries(Object.entries(record).filter(([name]) => !['file', 'batch', 'created'].includes(name))));
+      return { records: comparable, done: readFileSync(join(path, '..', doneFile)), size: read.done.size, lines: read.lines.size };
+    };
+    for (const compactFirst of [false, true]) {
+      const fromMemory = await runs(`memory-${compactFirst}`, 100, compactFirst);
+      const readBack = await runs(`read-${compactFirst}`, 0, compactFirst);
+      expect(fromMemory.size).toBe(7);
+      expect(fromMemory.lines).toBe(0);
+      expect(fromMemory.done.equals(readBack.done)).toBe(true);
+      expect(fromMemory.records).toEqual(readBack.records);
+    }
+  });
+
   it('compaction cut short by kill -9 leaves a readable journal: before the switch the full one, after it the compact one', async () => {
     const journal = await Journal.open(id());
     for (const line of [1, 2]) {

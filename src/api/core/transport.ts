@@ -36,6 +36,18 @@ export interface PoolOptions {
   timeoutMs: number;
 }
 
+/**
+ * The pool's connections for at most `inFlight` requests at once (a bulk run's `--concurrency`: its
+ * gate keeps that many in flight, never more). After an answer undici rests a keep-alive connection
+ * for a turn of the event loop before it takes the next request (it checks the server did not close
+ * it meanwhile); with exactly `inFlight` connections the next line then waits in the pool's queue for
+ * that turn after every answer, ~1 ms a line at 32 in flight. A quarter more connections let it go
+ * at once on one that has rested (BENCHMARKS.md, "Latency: the whole command").
+ */
+export function connectionsFor(inFlight: number): number {
+  return inFlight + Math.ceil(inFlight / 4);
+}
+
 /** A keep-alive pool to the service (undici is loaded on first use: importing this module costs nothing). */
 export async function openPool(options: PoolOptions): Promise<Pool> {
   const { Pool } = await loadUndici();

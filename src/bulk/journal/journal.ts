@@ -6,7 +6,7 @@ import { writeFileAtomicSync } from '../../config/whole-file.js';
 import { openOwnFile } from '../../config/own-file.js';
 import type { DoneKeys } from './done.js';
 import { doneFileSha256 } from './done-file.js';
-import { readJournal } from './read.js';
+import { readJournal, replayRun } from './read.js';
 import type { JournalLock } from './lock.js';
 import { acquireLock, acquireLockWaiting } from './lock.js';
 import type { CompactRecord, InputRecord, JournalMeta, JournalRecord, LineState, RunRecord, SentRecord } from './records.js';
@@ -49,12 +49,22 @@ export function journalPath(dir: string, target: string, batch: string): string 
   return join(targetJournals(dir, target), `${encodeURIComponent(batch).replace(/^\./, '%2E')}${FILE_SUFFIX}`);
 }
 
+/**
+ * A run's own request records are kept (up to this many) so that its compaction applies them to what
+ * the journal held at open instead of reading the whole journal back: the read back was ~60 ms of
+ * a 4,000-line run's exit, cold code (BENCHMARKS.md). A longer run drops them and reads back, so a
+ * million-line import holds none of them.
+ */
+export const RUN_RECORDS_KEPT = 50_000;
+
 export interface JournalOptions {
   /** fdatasync after this many records (default 256, in the background); and always on close (waited for). */
   syncEvery?: number;
   now?: () => number;
   /** Wait up to this long (ms) for another process's lock instead of failing at once (default 0). */
   lockWaitMs?: number;
+  /** This run's request records kept for the compaction (default RUN_RECORDS_KEPT); past that it reads the journal back. */
+  runRecordsKept?: number;
 }
 
 export class Journal {
@@ -74,6 +84,8 @@ export class Journal {
   private recorded = false;
   /** Confirmations this run recorded: with `done`, what the compaction's table is sized for. */
   private confirmed = 0;
+  /** This run's request records in the order written, for the compaction (undefined once past the bound, or once the file was rewritten). */
+  private runRecords: JournalRecord[] | undefined = [];
 
   private constructor(
     readonly path: string,
@@ -90,6 +102,7 @@ export class Journal {
     private fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
+    private readonly runRecordsKept: number,
     compact: boolean,
     /** This open created the file (it had no meta). */
     private readonly created: boolean,
@@ -121,6 +134,7 @@ export class Journal {
         fd,
         lock,
         opts.syncEvery ?? 256,
+        opts.runRecordsKept ?? RUN_RECORDS_KEPT,
         read.compact,
         read.meta === undefined,
       );
@@ -171,10 +185,10 @@ export class Journal {
   }
 
   /**
-   * Replaces the journal with its compact form when every line in it is confirmed: the journal is
-   * read back (the run's own lines are not held in memory while it runs; a million read from a done
-   * file when it opened are not read twice: the records after it are applied to `done`, which this
-   * run no longer reads), then the done file is
+   * Replaces the journal with its compact form when every line in it is confirmed: this run's
+   * records are applied to what the journal held at open (`replayRun`), or, past RUN_RECORDS_KEPT of
+   * them, the journal is read back (a million read from a done file when it opened are not read
+   * twice: the records after it are applied to `done`, which this run no longer reads), then the done file is
    * written (atomically: a temporary file, fsync'd, renamed), then the journal itself as its meta
    * and one record naming that file (atomically too), then the done file it replaces is removed.
    * kill -9 at any point leaves a readable journal: the full one (and a done file nobody names,
@@ -185,7 +199,10 @@ export class Journal {
     // A line still uncertain or rejected: not finished, and not worth reading the journal back for.
     if (!this.changed || this.unconfirmed.size > 0) return;
     this.sync();
-    const state = await readJournal(this.path, this.doneFile === undefined ? { expected: this.done.size + this.confirmed } : { known: { file: this.doneFile, done: this.done } });
+    const state =
+      this.runRecords !== undefined && this.meta.v === JOURNAL_VERSION
+        ? replayRun({ meta: this.meta, done: this.done, doneFile: this.doneFile, unconfirmed: this.previous }, this.runRecords, this.path)
+        : await readJournal(this.path, this.doneFile === undefined ? { expected: this.done.size + this.confirmed } : { known: { file: this.doneFile, done: this.done } });
     if (state.lines.size > 0 || state.done.size === 0) return;
     const name = basename(this.path);
     const file = `${name}.${randomBytes(6).toString('hex')}.done`;
@@ -219,6 +236,7 @@ export class Journal {
     if (records.length > 0) this.recorded = true;
     this.flush();
     writeFileAtomicSync(this.path, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
+    this.runRecords = undefined;
     closeSync(this.fd);
     this.fd = openOwnFile(this.path, 'append');
     this.unsynced = 0;
@@ -242,6 +260,10 @@ export class Journal {
 
   private buffer(record: JournalRecord): void {
     this.changed = true;
+    if (this.runRecords !== undefined && record.t !== 'meta') {
+      this.runRecords.push(record);
+      if (this.runRecords.length > this.runRecordsKept) this.runRecords = undefined;
+    }
     this.pendingText += `${JSON.stringify(record)}\n`;
     this.unsynced++;
     if (this.pendingText.length >= 64 * 1024) this.flush();

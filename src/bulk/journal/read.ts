@@ -113,6 +113,20 @@ export async function readJournal(path: string, hints: ReadHints = {}): Promise<
   return result;
 }
 
+/**
+ * What reading the journal back would give, without reading it: a run's own request records (in the
+ * order it wrote them) applied, as reading applies them, to what the journal held when the run opened
+ * it (`opened.done` and the lines then unconfirmed). A journal of the current version only (version 1
+ * names lines by number). `opened.done` is changed in place, as a read with `known` changes it.
+ */
+export function replayRun(opened: { meta: JournalMeta; done: DoneKeys; doneFile: string | undefined; unconfirmed: ReadonlyMap<string, LineState> }, records: readonly JournalRecord[], path: string): ReadResult {
+  const lines = new Map([...opened.unconfirmed].map(([identity, state]) => [identity, { ...state }]));
+  const result: ReadResult = { meta: opened.meta, compact: false, lines, done: opened.done, doneFile: opened.doneFile, lastInput: undefined, lastRun: undefined, goodBytes: 0, torn: false };
+  const byLine = new Map<number, string>();
+  for (const record of records) apply(result, record, path, byLine, undefined);
+  return result;
+}
+
 function apply(result: ReadResult, record: JournalRecord, path: string, byLine: Map<number, string>, known: ReadHints['known']): void {
   // Input and run records after a compaction leave it compact: no request changed.
   if (record.t !== 'input' && record.t !== 'run' && record.t !== 'meta') result.compact = record.t === 'compact';
