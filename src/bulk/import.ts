@@ -1,5 +1,6 @@
 import type { Journal } from './journal/journal.js';
-import { Journal as JournalFile, journalPath } from './journal/journal.js';
+import { Journal as JournalFile } from './journal/journal.js';
+import { journalPath } from './journal/paths.js';
 import type { Clock } from '../schemas/time.js';
 import type { BatchPlan } from './batch.js';
 import { planBatch } from './batch.js';
@@ -121,7 +122,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const journal =
     opts.journal === false
       ? undefined
-      : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) });
+      : await JournalFile.open({ dir: opts.dataDir, target: opts.target, batch: plan.journalBatch, input: plan.path ?? '-', kind: opts.kind, ...(opts.where === undefined ? {} : { where: opts.where }) }, { compactsWhenDone: true });
   let skips: LineSkips | undefined;
   let writer: CreatedIndexWriter | undefined;
   try {

@@ -3,7 +3,7 @@ import { openOwnFile } from '../config/own-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { JournalMeta, SentRecord } from './journal/records.js';
 import type { Journal } from './journal/journal.js';
-import { journalPath } from './journal/journal.js';
+import { journalPath } from './journal/paths.js';
 import type { ReadResult } from './journal/read.js';
 import { readJournal } from './journal/read.js';
 import { legacyLineKey } from './keys.js';

@@ -3,7 +3,7 @@ import { closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
 import { isSymlinkSync, namesIn, openOwnFile, readOwnFile, removeOwnFile } from '../config/own-file.js';
-import { targetJournals } from './journal/journal.js';
+import { targetJournals } from './journal/paths.js';
 import { CorruptJournalError } from './journal/read.js';
 import type { BulkKind } from './types.js';
 

@@ -1,7 +1,8 @@
 import type { JournalRecord, LineState, SentRecord } from './journal/records.js';
 import { ConflictError } from '../errors.js';
 import { JournalLockedError } from './journal/lock.js';
-import { Journal, journalPath } from './journal/journal.js';
+import { Journal } from './journal/journal.js';
+import { journalPath } from './journal/paths.js';
 import { readJournal } from './journal/read.js';
 import { OUTBOX_BATCH } from './outbox-batch.js';
 import type { LineQueue, SendItem, SendRequest } from './types.js';

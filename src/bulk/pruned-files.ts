@@ -3,14 +3,13 @@ import { removeOwnFile } from '../config/own-file.js';
 import { journalBatchOf } from './batch.js';
 import { forgetNewest } from './newest.js';
 import { resultsFilePath } from './summary/results-file.js';
+import { JOURNAL_SUFFIX } from './journal/paths.js';
 
 /**
  * What `batches prune` removes with a batch's journal: its latest run's results file
  * (`<batch>.results.jsonl`) and the newest-batch pointers naming the batch, so no file of a pruned
  * batch is left behind. Regular files only: a link is never followed or removed through.
  */
-
-const JOURNAL_SUFFIX = '.ndjson';
 
 /** `removed`: the files prune removed (journals and spools). */
 export function removeBatchFiles(removed: readonly string[]): { results: number; pointers: number } {

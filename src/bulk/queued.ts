@@ -1,5 +1,5 @@
 import type { Journal } from './journal/journal.js';
-import { journalPath } from './journal/journal.js';
+import { journalPath } from './journal/paths.js';
 import { readJournal } from './journal/read.js';
 import { OUTBOX_BATCH } from './outbox-batch.js';
 

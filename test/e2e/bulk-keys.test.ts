@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } fro
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { journalPath } from '../../src/bulk/journal/journal.js';
+import { journalPath } from '../../src/bulk/journal/paths.js';
 import { targetId } from '../../src/config/target.js';
 import { bulkHelpers } from '../helpers/bulk.js';
 import { FULL_KEY } from '../helpers/seed.js';

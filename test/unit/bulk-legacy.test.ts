@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Journal, journalPath } from '../../src/bulk/journal/journal.js';
+import { Journal } from '../../src/bulk/journal/journal.js';
+import { journalPath } from '../../src/bulk/journal/paths.js';
 import { LegacyJournals } from '../../src/bulk/legacy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bulk-legacy-'));

@@ -7,7 +7,7 @@ import type { OutboxPlace } from '../../src/bulk/outbox.js';
 import { captureRequest, listOutbox } from '../../src/bulk/outbox.js';
 import { flushOutbox } from '../../src/bulk/outbox-flush.js';
 import type { ResultLine, SendRequest } from '../../src/bulk/types.js';
-import { journalPath } from '../../src/bulk/journal/journal.js';
+import { journalPath } from '../../src/bulk/journal/paths.js';
 import { ConflictError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchChangedError, changedHint } from '../../src/bulk/changed.js';
 import { SymlinkError } from '../../src/config/own-file.js';
 import type { ImportOptions } from '../../src/bulk/import.js';
-import { targetJournals } from '../../src/bulk/journal/journal.js';
+import { targetJournals } from '../../src/bulk/journal/paths.js';
 import { runImport } from '../../src/bulk/import.js';
 import { pairTag } from '../../src/bulk/pairing.js';
 import type { ResultLine, Send } from '../../src/bulk/types.js';

@@ -14,7 +14,8 @@ import { CreatedIndexWriter } from '../../src/bulk/created-index/writer.js';
 import type { BuildContext } from '../../src/bulk/build.js';
 import { lineRequest } from '../../src/bulk/build.js';
 import type { InputLine } from '../../src/bulk/input.js';
-import { Journal, journalPath } from '../../src/bulk/journal/journal.js';
+import { Journal } from '../../src/bulk/journal/journal.js';
+import { journalPath } from '../../src/bulk/journal/paths.js';
 import { requestKey } from '../../src/bulk/keys.js';
 
 const root = mkdtempSync(join(tmpdir(), 'created-index-'));

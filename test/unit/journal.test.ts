@@ -4,7 +4,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, journalPath } from '../../src/bulk/journal/journal.js';
+import { Journal } from '../../src/bulk/journal/journal.js';
+import { journalPath } from '../../src/bulk/journal/paths.js';
 import { CorruptJournalError, readJournal } from '../../src/bulk/journal/read.js';
 import { JournalLockedError, acquireLock, acquireLockWaiting } from '../../src/bulk/journal/lock.js';
 import { listJournals, pruneJournals } from '../../src/bulk/journal/list.js';
@@ -276,11 +277,11 @@ describe('journal', () => {
     expect(readdirSync(join(path, '..'))).toEqual([]);
   });
 
-  it("a compaction from the run's own records writes exactly what reading the journal back writes", async () => {
+  it('a compaction from the records applied as they were written writes exactly what reading the journal back writes', async () => {
     const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;
-    /** The same three runs on a batch of its own; the last one compacts keeping `kept` of its records. */
-    const runs = async (batch: string, kept: number, compactFirst: boolean) => {
-      const first = await Journal.open(id(batch));
+    /** The same three runs on a batch of its own; the last one applies up to `applied` records as it writes them. */
+    const runs = async (batch: string, applied: number, compactFirst: boolean) => {
+      const first = await Journal.open(id(batch), { compactsWhenDone: true });
       for (const line of [1, 2, 3, 4]) first.recordSent(sent(line));
       for (const line of [1, 2, 3]) first.recordDone(k(line), line, 201, uuid(line));
       if (compactFirst) {
@@ -293,7 +294,7 @@ describe('journal', () => {
       second.recordSent({ ...sent(3), key: 'edited-3' });
       second.recordRejected(k(4), 4, 422, 'validation_failed');
       second.close();
-      const third = await Journal.open(id(batch), { runRecordsKept: kept });
+      const third = await Journal.open(id(batch), { compactsWhenDone: true, recordsApplied: applied });
       third.recordSent({ ...sent(3), key: 'edited-3' });
       third.recordDone('edited-3', 3, 201, uuid(33));
       third.recordSent(sent(4));
@@ -315,7 +316,8 @@ describe('journal', () => {
     };
     for (const compactFirst of [false, true]) {
       const fromMemory = await runs(`memory-${compactFirst}`, 100, compactFirst);
-      const readBack = await runs(`read-${compactFirst}`, 0, compactFirst);
+      // Past the bound (3 of its 8 records applied), the journal is read back.
+      const readBack = await runs(`read-${compactFirst}`, 3, compactFirst);
       expect(fromMemory.size).toBe(7);
       expect(fromMemory.lines).toBe(0);
       expect(fromMemory.done.equals(readBack.done)).toBe(true);

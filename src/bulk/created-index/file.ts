@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openOwnFile } from '../../config/own-file.js';
-import { journalPath } from '../journal/journal.js';
+import { journalPath } from '../journal/paths.js';
 
 /**
  * The files of a target's index of created requests, next to its journals

@@ -4,7 +4,7 @@ import type { BuildContext } from '../build.js';
 import { lineRequest } from '../build.js';
 import type { InputLine } from '../input.js';
 import type { Journal } from '../journal/journal.js';
-import { journalPath } from '../journal/journal.js';
+import { journalPath } from '../journal/paths.js';
 import { readJournal } from '../journal/read.js';
 import { requestDigest, requestKey } from '../keys.js';
 import { Occurrences } from '../occurrences.js';

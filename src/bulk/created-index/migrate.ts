@@ -14,6 +14,7 @@ import { Occurrences } from '../occurrences.js';
 import type { IndexBatch, IndexRecord } from './file.js';
 import { RECORD_BYTES, RECORD_KIND, appendBatch, encodeRecord, indexDir, recordsPath } from './file.js';
 import { tagOfDigest } from '../tag-table.js';
+import { JOURNAL_SUFFIX } from '../journal/paths.js';
 
 /**
  * The first time a target's index is needed it is built from the journals already there, so a
@@ -25,7 +26,6 @@ import { tagOfDigest } from '../tag-table.js';
  * place only if no other run did it first.
  */
 
-const JOURNAL_SUFFIX = '.ndjson';
 /** Identical requests in one batch tried, to find a journaled key's occurrence. */
 const MAX_OCCURRENCES = 10_000;
 

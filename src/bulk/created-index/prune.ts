@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { WholeFileWriter } from '../../config/whole-file.js';
 import { RECORD_BYTES, appendBatch, forEachRecordChunk, readBatches, recordsPath } from './file.js';
+import { JOURNAL_SUFFIX } from '../journal/paths.js';
 
 /**
  * What `batches prune` removes, the created index forgets: each removed journal's batch is marked
@@ -9,8 +10,6 @@ import { RECORD_BYTES, appendBatch, forEachRecordChunk, readBatches, recordsPath
  * never given again), and the records are rewritten without those of pruned batches — at once when
  * no run holds a journal of the target, else by the next prune.
  */
-
-const JOURNAL_SUFFIX = '.ndjson';
 
 /** `removed`: the files prune removed (journals and spools); returns how many batches the indexes forgot. */
 export function forgetPrunedBatches(removed: readonly string[]): number {

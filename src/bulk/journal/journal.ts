@@ -1,14 +1,16 @@
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { writeFileAtomicSync } from '../../config/whole-file.js';
 import { openOwnFile } from '../../config/own-file.js';
 import type { DoneKeys } from './done.js';
 import { doneFileSha256 } from './done-file.js';
-import { readJournal, replayRun } from './read.js';
+import { appliedFromOpen, applyRecord, readJournal } from './read.js';
+import type { ReadResult } from './read.js';
 import type { JournalLock } from './lock.js';
 import { acquireLock, acquireLockWaiting } from './lock.js';
+import { journalPath } from './paths.js';
 import type { CompactRecord, InputRecord, JournalMeta, JournalRecord, LineState, RunRecord, SentRecord } from './records.js';
 import { identityOf } from './records.js';
 
@@ -33,29 +35,14 @@ export interface JournalIdentity {
   where?: string;
 }
 
-const FILE_SUFFIX = '.ndjson';
-
-export function journalsRoot(dir: string): string {
-  return join(dir, 'journals');
-}
-
-/** The journals of a target: journals/<hash of target>. */
-export function targetJournals(dir: string, target: string): string {
-  return join(journalsRoot(dir), createHash('sha256').update(target).digest('hex').slice(0, 16));
-}
-
-/** The file of a batch for a target: journals/<hash of target>/<batch>.ndjson. */
-export function journalPath(dir: string, target: string, batch: string): string {
-  return join(targetJournals(dir, target), `${encodeURIComponent(batch).replace(/^\./, '%2E')}${FILE_SUFFIX}`);
-}
-
 /**
- * A run's own request records are kept (up to this many) so that its compaction applies them to what
- * the journal held at open instead of reading the whole journal back: the read back was ~60 ms of
- * a 4,000-line run's exit, cold code (BENCHMARKS.md). A longer run drops them and reads back, so a
- * million-line import holds none of them.
+ * A run that compacts when it is done (a bulk import) applies its request records to `done` as it
+ * writes them, up to this many, so that its compaction needs no read back of the journal: reading it
+ * back at the end was ~60 ms of a 4,000-line run's exit, most of it code that had not run yet in
+ * the process (BENCHMARKS.md). Past that many it stops, and the compaction reads back as before: a
+ * million-line import holds no more than this many confirmations beyond what it opened with.
  */
-export const RUN_RECORDS_KEPT = 50_000;
+export const RECORDS_APPLIED = 50_000;
 
 export interface JournalOptions {
   /** fdatasync after this many records (default 256, in the background); and always on close (waited for). */
@@ -63,8 +50,9 @@ export interface JournalOptions {
   now?: () => number;
   /** Wait up to this long (ms) for another process's lock instead of failing at once (default 0). */
   lockWaitMs?: number;
-  /** This run's request records kept for the compaction (default RUN_RECORDS_KEPT); past that it reads the journal back. */
-  runRecordsKept?: number;
+  /** The run compacts when done (`compactDone`): its records are applied to `done` as written, up to `recordsApplied` (default RECORDS_APPLIED). */
+  compactsWhenDone?: boolean;
+  recordsApplied?: number;
 }
 
 export class Journal {
@@ -84,15 +72,23 @@ export class Journal {
   private recorded = false;
   /** Confirmations this run recorded: with `done`, what the compaction's table is sized for. */
   private confirmed = 0;
-  /** This run's request records in the order written, for the compaction (undefined once past the bound, or once the file was rewritten). */
-  private runRecords: JournalRecord[] | undefined = [];
+  /**
+   * The journal as reading it back would give it, kept as records are written (`compactsWhenDone`):
+   * its `done` is this journal's. Undefined past the bound, once the file was rewritten, or for a
+   * journal of version 1 (it names lines by number).
+   */
+  private applied: ReadResult | undefined;
+  private appliedCount = 0;
 
   private constructor(
     readonly path: string,
     readonly meta: JournalMeta,
     /** Requests earlier runs sent without a confirmation, by identity. Not updated by this run's writes. */
     readonly previous: ReadonlyMap<string, LineState>,
-    /** Requests earlier runs confirmed. */
+    /**
+     * Requests earlier runs confirmed; with `compactsWhenDone`, this run's confirmations too as it
+     * records them (a run asks only about keys it has not sent yet: each line's key is its own).
+     */
     readonly done: DoneKeys,
     /** The done file `done` holds, with the records after it applied (the journal was compact when opened, or this run compacted it from `done`). */
     private doneFile: string | undefined,
@@ -102,7 +98,7 @@ export class Journal {
     private fd: number,
     private readonly lock: JournalLock,
     private readonly syncEvery: number,
-    private readonly runRecordsKept: number,
+    private readonly recordsApplied: number,
     compact: boolean,
     /** This open created the file (it had no meta). */
     private readonly created: boolean,
@@ -134,11 +130,12 @@ export class Journal {
         fd,
         lock,
         opts.syncEvery ?? 256,
-        opts.runRecordsKept ?? RUN_RECORDS_KEPT,
+        opts.recordsApplied ?? RECORDS_APPLIED,
         read.compact,
         read.meta === undefined,
       );
       if (read.meta === undefined) journal.writeNow(journal.meta);
+      if (opts.compactsWhenDone === true && journal.meta.v === JOURNAL_VERSION) journal.applied = appliedFromOpen(read);
       return journal;
     } catch (error) {
       lock.release();
@@ -185,9 +182,8 @@ export class Journal {
   }
 
   /**
-   * Replaces the journal with its compact form when every line in it is confirmed: this run's
-   * records are applied to what the journal held at open (`replayRun`), or, past RUN_RECORDS_KEPT of
-   * them, the journal is read back (a million read from a done file when it opened are not read
+   * Replaces the journal with its compact form when every line in it is confirmed: from the records
+   * applied as they were written (`compactsWhenDone`), or else the journal is read back (a million read from a done file when it opened are not read
    * twice: the records after it are applied to `done`, which this run no longer reads), then the done file is
    * written (atomically: a temporary file, fsync'd, renamed), then the journal itself as its meta
    * and one record naming that file (atomically too), then the done file it replaces is removed.
@@ -200,9 +196,8 @@ export class Journal {
     if (!this.changed || this.unconfirmed.size > 0) return;
     this.sync();
     const state =
-      this.runRecords !== undefined && this.meta.v === JOURNAL_VERSION
-        ? replayRun({ meta: this.meta, done: this.done, doneFile: this.doneFile, unconfirmed: this.previous }, this.runRecords, this.path)
-        : await readJournal(this.path, this.doneFile === undefined ? { expected: this.done.size + this.confirmed } : { known: { file: this.doneFile, done: this.done } });
+      this.applied ??
+      await readJournal(this.path, this.doneFile === undefined ? { expected: this.done.size + this.confirmed } : { known: { file: this.doneFile, done: this.done } });
     if (state.lines.size > 0 || state.done.size === 0) return;
     const name = basename(this.path);
     const file = `${name}.${randomBytes(6).toString('hex')}.done`;
@@ -236,7 +231,7 @@ export class Journal {
     if (records.length > 0) this.recorded = true;
     this.flush();
     writeFileAtomicSync(this.path, [this.meta, ...records].map((record) => `${JSON.stringify(record)}\n`).join(''));
-    this.runRecords = undefined;
+    this.applied = undefined;
     closeSync(this.fd);
     this.fd = openOwnFile(this.path, 'append');
     this.unsynced = 0;
@@ -260,9 +255,10 @@ export class Journal {
 
   private buffer(record: JournalRecord): void {
     this.changed = true;
-    if (this.runRecords !== undefined && record.t !== 'meta') {
-      this.runRecords.push(record);
-      if (this.runRecords.length > this.runRecordsKept) this.runRecords = undefined;
+    if (this.applied !== undefined && record.t !== 'meta') {
+      // Past the bound the compaction reads back: from whatever was applied, reading gives the same.
+      if (++this.appliedCount > this.recordsApplied) this.applied = undefined;
+      else applyRecord(this.applied, record, this.path);
     }
     this.pendingText += `${JSON.stringify(record)}\n`;
     this.unsynced++;

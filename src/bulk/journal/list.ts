@@ -2,7 +2,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DoneKeys } from './done.js';
 import type { LineState, RunRecord } from './records.js';
-import { journalsRoot } from './journal.js';
+import { JOURNAL_SUFFIX, journalsRoot } from './paths.js';
 import { namesIn } from '../../config/own-file.js';
 import { readJournal } from './read.js';
 
@@ -47,7 +47,7 @@ function journalFiles(dir: string): string[] {
   const root = journalsRoot(dir);
   return namesIn(root).flatMap((target) =>
     readdirSync(join(root, target))
-      .filter((name) => name.endsWith('.ndjson'))
+      .filter((name) => name.endsWith(JOURNAL_SUFFIX))
       .map((name) => join(root, target, name)),
   );
 }

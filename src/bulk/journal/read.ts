@@ -114,18 +114,21 @@ export async function readJournal(path: string, hints: ReadHints = {}): Promise<
 }
 
 /**
- * What reading the journal back would give, without reading it: a run's own request records (in the
- * order it wrote them) applied, as reading applies them, to what the journal held when the run opened
- * it (`opened.done` and the lines then unconfirmed). A journal of the current version only (version 1
- * names lines by number). `opened.done` is changed in place, as a read with `known` changes it.
+ * The journal as read at open, to which a run applies each record it writes (`applyRecord`): it is
+ * then what reading the journal back would give, without reading it. Its `done` is the one read, its
+ * lines a copy. A journal of the current version only (version 1 names lines by number).
  */
-export function replayRun(opened: { meta: JournalMeta; done: DoneKeys; doneFile: string | undefined; unconfirmed: ReadonlyMap<string, LineState> }, records: readonly JournalRecord[], path: string): ReadResult {
-  const lines = new Map([...opened.unconfirmed].map(([identity, state]) => [identity, { ...state }]));
-  const result: ReadResult = { meta: opened.meta, compact: false, lines, done: opened.done, doneFile: opened.doneFile, lastInput: undefined, lastRun: undefined, goodBytes: 0, torn: false };
-  const byLine = new Map<number, string>();
-  for (const record of records) apply(result, record, path, byLine, undefined);
-  return result;
+export function appliedFromOpen(read: ReadResult): ReadResult {
+  return { ...read, lines: new Map([...read.lines].map(([identity, state]) => [identity, { ...state }])) };
 }
+
+/** One record written after `appliedFromOpen`, applied as reading applies it. */
+export function applyRecord(result: ReadResult, record: JournalRecord, path: string): void {
+  apply(result, record, path, NO_LINE_NUMBERS, undefined);
+}
+
+/** Version 1's map of lines to identities: a journal of the current version needs none. */
+const NO_LINE_NUMBERS: Map<number, string> = new Map();
 
 function apply(result: ReadResult, record: JournalRecord, path: string, byLine: Map<number, string>, known: ReadHints['known']): void {
   // Input and run records after a compaction leave it compact: no request changed.
