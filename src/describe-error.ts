@@ -64,7 +64,6 @@ export function describeUsageError(error: UsageError, line?: CommandLine): Error
   return info;
 }
 
-
 /**
  * A write with an Idempotency-Key whose answer was lost may have been applied. Re-running it with
  * the same key is safe: the service answers a repeat with the first result and applies it once.
@@ -138,7 +137,6 @@ export async function loginCommand(ctx: Context, baseUrl?: string): Promise<stri
   if (baseUrl !== undefined && !typedFlag(ctx.commandLine, '--base-url')) added['--base-url'] = baseUrl;
   return otherCommand(ctx.commandLine, ['auth', 'login', ...Object.entries(added).flat()], ['--profile', '--base-url']);
 }
-
 
 /** Refusals of a --cursor (spec 4.1: a cursor continues the walk it came from). */
 const CURSOR_CODES = new Set(['cursor_mismatch', 'invalid_cursor']);

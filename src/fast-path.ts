@@ -4,7 +4,6 @@ import { GLOBAL_FLAGS } from './definitions/globals.js';
 import { helpTopic, topLevelHelp } from './help.js';
 import { VERSION } from './version.js';
 
-
 /**
  * The hidden entry point the completion scripts call: `parcels __complete WORD…`. Answered by
  * dist/complete.cjs (src/completions/answer.ts), kept apart so `--version` never loads its readers.

@@ -48,7 +48,6 @@ const NAME_KEYS = ['name', 'label', 'description'];
 const TYPE_KEYS = ['type', 'kind', 'category', 'group'];
 const MAX_DEPTH = 6;
 
-
 /** Which table a key (e.g. "parcel_statuses", "locationTypes", "service_codes") names, if any. */
 export function kindOf(key: string): CodeKind | undefined {
   const k = key.toLowerCase();

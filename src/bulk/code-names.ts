@@ -19,7 +19,6 @@ import { SERVICE_CODE_FIELDS } from './values.js';
  * line may send there (an unknown name stays one invalid line, like any other bad value).
  */
 
-
 /** The quoted keys of those fields, and the end they share: what a byte scan looks for. */
 const QUOTED_KEYS = [...SERVICE_CODE_FIELDS.keys()].map((field) => Buffer.from(`"${field}"`));
 const KEY_END = Buffer.from('_type"');

@@ -18,7 +18,6 @@ export async function hashFile(path: string, signal?: AbortSignal): Promise<stri
   return digest.digest('hex');
 }
 
-
 /** What a line asks for: the method, the path and the normalised fields, flags included (a defaulted time is not). */
 export function requestDigest(method: string, path: string, fields: Readonly<Record<string, unknown>>): string {
   return hash('sha256', `${method} ${path}\0${canonicalJson(fields)}`, 'base64url');

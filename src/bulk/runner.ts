@@ -14,7 +14,6 @@ import type { ResultLine, WorkItem } from './types.js';
  * later ones, and a slow reader of the results (stdout) holds back the pool.
  */
 
-
 export interface RunOptions extends LineWorkerOptions {
   /** One at a time or in batches (each batch is journaled with one write before any of it is sent). */
   items: AsyncIterable<WorkItem | readonly WorkItem[]>;

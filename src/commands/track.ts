@@ -31,7 +31,6 @@ export const DEFAULT_INTERVAL_S = 30;
 /** The shortest interval against a service on another machine; 1 s is allowed against this one. */
 export const MIN_REMOTE_INTERVAL_S = 5;
 
-
 export default defineCommand<typeof trackCommands.track, TrackOptions>({
   async parse({ args, flags }, ctx) {
     await assertPresentable(ctx, flags.watch ? TIMELINE_WATCH : TIMELINE);

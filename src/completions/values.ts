@@ -47,7 +47,6 @@ function readJson(path: string): unknown {
   }
 }
 
-
 export function readProfiles(env: NodeJS.ProcessEnv): ProfileView {
   const file = readJson(join(configDir(env), 'config.json'));
   const view: ProfileView = { current: undefined, names: [], baseUrls: {} };

@@ -3,7 +3,6 @@ import type { FlagSpec, IntFlag, StringFlag } from './definition.js';
 import type { ParcelFieldRow } from '../schemas/parcel-fields.js';
 import { PARCEL_FIELDS, parcelFieldHelp } from '../schemas/parcel-fields.js';
 
-
 export const idempotencyKey = {
   type: 'string',
   flags: '--idempotency-key <key>',

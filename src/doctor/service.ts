@@ -10,7 +10,6 @@ import { failure, ok, skipped, warning } from './report.js';
 import type { ApiClient } from '../api/http.js';
 import type { ClientOptions } from '../context.js';
 
-
 export interface ServiceFindings {
   checks: CheckResult[];
   latencyMs: number | null;

@@ -103,7 +103,6 @@ export function flattenEntries(record: Obj, prefix = ''): [string, unknown][] {
   return out;
 }
 
-
 /** Every field path the items have (nested records flattened to dotted paths), in first-seen order. */
 export function fieldPaths(items: unknown[]): string[] {
   const seen = new Set<string>();

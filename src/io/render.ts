@@ -59,7 +59,6 @@ export interface ErrorInfo {
   suggestion?: string;
 }
 
-
 /** A record holding lists (an overview): one CSV row or NDJSON line would drop or blur them. */
 export function holdsLists(data: unknown): boolean {
   if (!isRecord(data)) return false;

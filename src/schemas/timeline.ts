@@ -21,7 +21,6 @@ export interface TimelineEntry {
   record: unknown;
 }
 
-
 function integerField(record: unknown, name: string): number | undefined {
   if (!isRecord(record)) return undefined;
   const value = record[name];

@@ -16,7 +16,6 @@ import type { RunningSandbox, SandboxOptions, TimeSources } from '../../src/sand
 import { DEMO_API_KEY, manualTime, startSandbox } from '../../src/sandbox/index.js';
 import { virtualTiming } from '../helpers/timing.js';
 
-
 const root = mkdtempSync(join(tmpdir(), 'bulk-import-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let dataDir: string;

@@ -30,7 +30,6 @@ function nextWait(): Promise<void> {
   return new Promise((resolve) => sleeps.waiters.push(resolve));
 }
 
-
 let dir: string;
 let place: OutboxPlace;
 let sandbox: RunningSandbox;

@@ -9,7 +9,6 @@ import { virtualTiming } from '../helpers/timing.js';
 import type { Attempt } from '../helpers/bulk-fixtures.js';
 import { created, itemsOf, lineOf, sendItem, retried } from '../helpers/bulk-fixtures.js';
 
-
 const ticks = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };

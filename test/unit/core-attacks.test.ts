@@ -43,7 +43,6 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 const unavailable = (retryAfter: string) => (_req: IncomingMessage, res: ServerResponse) =>
   json(res, 503, { error: { code: 'unavailable', message: 'come back later' } }, { 'retry-after': retryAfter });
 
-
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();

@@ -36,7 +36,6 @@ describe('readPace', () => {
   });
 });
 
-
 async function* lines(count: number): AsyncGenerator<WorkItem> {
   for (let line = 1; line <= count; line++) {
     yield { kind: 'send', line, request: { method: 'POST', path: '/p', body: new Uint8Array(), idempotencyKey: `pace-key-${line}` }, parcel: undefined, ignored: 0, journaled: false };

@@ -46,7 +46,6 @@ describe('chooseLayout', () => {
   });
 });
 
-
 describe('times', () => {
   it('every timestamp field, including `at`', () => {
     for (const f of ['at', 'created_at', 'time_attempt', 'time_event', 'x.at']) expect(isTimestampField(f)).toBe(true);
