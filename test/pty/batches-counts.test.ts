@@ -57,7 +57,7 @@ describe.skipIf(!hasPty)('batches on a terminal: the count columns', () => {
     expect(header).toMatch(/^BATCH {13}INPUT +DONE {2}FAILED {2}INVALID {2}CANCELLED {2}AGE$/);
     const row = (input: string, counts: string) => new RegExp(`^[0-9a-f]{16}  ${input.replace(/[.]/g, '\\.')} +${counts} +\\d+[sm]$`);
     expect(rows).toHaveLength(2);
-    // Newest first: Tuesday's batch, then Monday's.
+    // Newest first, though both ran within the same second: Tuesday's batch, then Monday's.
     expect(rows[0]).toMatch(row(tuesday, '0 {5}0 {7}0 {8}2'));
     expect(rows[1]).toMatch(row(monday, '1 {5}2 {7}1 {8}0'));
   });

@@ -195,6 +195,23 @@ describe('journal', () => {
     expect((await listJournals(dir)).journals.map((j) => j.batch)).toEqual(['new']);
   });
 
+  it('lists journals written in the same second newest first, though the clock it is given counts whole seconds', async () => {
+    const second = Math.floor(Date.now() / 1000) - 60;
+    for (const [batch, at] of [['first', second + 0.1], ['third', second + 0.7], ['second', second + 0.4]] as const) {
+      const journal = await Journal.open(id(batch));
+      journal.recordSent(sent(1));
+      journal.close();
+      utimesSync(journalPath(dir, 'prof|http://h', batch), at, at);
+    }
+    // The command's clock says the start of that second: every age is 0, the order still the files'.
+    const list = (await listJournals(dir, second * 1000)).journals;
+    expect(list.map((j) => [j.batch, j.ageMs])).toEqual([
+      ['third', 0],
+      ['second', 0],
+      ['first', 0],
+    ]);
+  });
+
   it('confirmed lines are packed: UUID entry ids round-trip, other ids are kept as given, and it grows past its first block', async () => {
     const journal = await Journal.open(id());
     const uuid = (i: number) => `0b0c4e1a-2f3d-4c5b-8a9e-${i.toString(16).padStart(12, '0')}`;

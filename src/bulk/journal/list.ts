@@ -82,7 +82,7 @@ export function queuedOf(journal: Pick<JournalSummary, 'lastRun' | 'counts'>): n
 
 /** Every journal in the data directory. */
 export async function listJournals(dir: string, nowMs: number = Date.now()): Promise<JournalListing> {
-  const summaries: JournalSummary[] = [];
+  const summaries: Array<JournalSummary & { modifiedMs: number }> = [];
   const unreadable: UnreadableJournal[] = [];
   for (const path of journalFiles(dir)) {
     let read;
@@ -102,10 +102,17 @@ export async function listJournals(dir: string, nowMs: number = Date.now()): Pro
       kind: read.meta.kind,
       path,
       counts: countLines(read.lines, read.done),
-      ageMs: Math.max(0, nowMs - statSync(path).mtimeMs),
+      ...age(path, nowMs),
     });
   }
-  return { journals: summaries.sort((a, b) => a.ageMs - b.ageMs), unreadable };
+  // Newest first by the file's own time: ages in whole seconds tie for journals written in the same second.
+  summaries.sort((a, b) => b.modifiedMs - a.modifiedMs);
+  return { journals: summaries.map(({ modifiedMs: _, ...summary }) => summary), unreadable };
+}
+
+function age(path: string, nowMs: number): { ageMs: number; modifiedMs: number } {
+  const modifiedMs = statSync(path).mtimeMs;
+  return { ageMs: Math.max(0, nowMs - modifiedMs), modifiedMs };
 }
 
 /**
