@@ -82,7 +82,7 @@ export function queuedOf(journal: Pick<JournalSummary, 'lastRun' | 'counts'>): n
 
 /** Every journal in the data directory. */
 export async function listJournals(dir: string, nowMs: number = Date.now()): Promise<JournalListing> {
-  const summaries: Array<JournalSummary & { modifiedMs: number }> = [];
+  const found: Array<{ modifiedMs: number; summary: JournalSummary }> = [];
   const unreadable: UnreadableJournal[] = [];
   for (const path of journalFiles(dir)) {
     let read;
@@ -93,26 +93,24 @@ export async function listJournals(dir: string, nowMs: number = Date.now()): Pro
       continue;
     }
     if (read.meta === undefined) continue;
-    summaries.push({
-      batch: read.meta.batch,
-      target: read.meta.target,
-      where: read.meta.where,
-      lastRun: read.lastRun,
-      input: read.meta.input,
-      kind: read.meta.kind,
-      path,
-      counts: countLines(read.lines, read.done),
-      ...age(path, nowMs),
+    const modifiedMs = statSync(path).mtimeMs;
+    found.push({
+      modifiedMs,
+      summary: {
+        batch: read.meta.batch,
+        target: read.meta.target,
+        where: read.meta.where,
+        lastRun: read.lastRun,
+        input: read.meta.input,
+        kind: read.meta.kind,
+        path,
+        counts: countLines(read.lines, read.done),
+        ageMs: Math.max(0, nowMs - modifiedMs),
+      },
     });
   }
   // Newest first by the file's own time: ages in whole seconds tie for journals written in the same second.
-  summaries.sort((a, b) => b.modifiedMs - a.modifiedMs);
-  return { journals: summaries.map(({ modifiedMs: _, ...summary }) => summary), unreadable };
-}
-
-function age(path: string, nowMs: number): { ageMs: number; modifiedMs: number } {
-  const modifiedMs = statSync(path).mtimeMs;
-  return { ageMs: Math.max(0, nowMs - modifiedMs), modifiedMs };
+  return { journals: found.sort((a, b) => b.modifiedMs - a.modifiedMs).map((entry) => entry.summary), unreadable };
 }
 
 /**
