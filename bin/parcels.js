@@ -4,8 +4,13 @@
 // dist/complete.cjs; every command loads dist/cli.js.
 require('node:module').enableCompileCache?.();
 const argv = process.argv.slice(2);
+// The fast path answers at most two words (FAST_PATH_WORDS in src/fast-path.ts): a longer command line skips reading it.
 const answer =
-  argv[0] === '__complete' ? require('../dist/complete.cjs').answerCompletion(argv.slice(1), process.env) : require('../dist/fast-path.cjs').fastAnswer(argv);
+  argv[0] === '__complete'
+    ? require('../dist/complete.cjs').answerCompletion(argv.slice(1), process.env)
+    : argv.length <= 2
+      ? require('../dist/fast-path.cjs').fastAnswer(argv)
+      : undefined;
 if (answer !== undefined) writeAnswer(answer);
 else import('../dist/cli.js').then(async ({ run }) => (process.exitCode = await run(argv)));
 

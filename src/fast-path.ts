@@ -16,14 +16,18 @@ export const COMPLETE_COMMAND = '__complete';
  * before anything else, so the commands people run while learning the tool start fastest.
  */
 export function fastAnswer(argv: readonly string[]): string | undefined {
+  // bin/parcels.js does not read this file for a longer command line: every answer here is at most FAST_PATH_WORDS words.
+  if (argv.length > FAST_PATH_WORDS) return undefined;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${VERSION}\n`;
-  const columns = terminalColumns();
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
-    return topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, columns);
+    return topLevelHelp(COMMANDS, Object.values(GLOBAL_FLAGS), VERSION, terminalColumns());
   }
-  if (argv.length === 2 && argv[0] === 'help') return helpTopic(argv[1] as string, columns);
+  if (argv.length === 2 && argv[0] === 'help') return helpTopic(argv[1] as string, terminalColumns());
   return undefined;
 }
+
+/** The longest command line the fast path answers (`help TOPIC`); bin/parcels.js writes the same number. */
+export const FAST_PATH_WORDS = 2;
 
 /**
  * The terminal's width when stdout is one. Only a character device can be a terminal: anything else

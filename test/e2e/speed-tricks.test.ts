@@ -64,6 +64,14 @@ describe('the CommonJS fast path (bin/parcels.js, dist/fast-path.cjs, dist/compl
     }
   });
 
+  it('a command line of more than two words skips dist/fast-path.cjs: its answers are at most two words', async () => {
+    const { stdout, files } = await loadedBy(['get', '--help', '--no-color']);
+    expect(stdout).toMatch(/^Usage: parcels get \[options\] <id>\n/);
+    expect(files).toEqual(['bin/parcels.js']);
+    // Two words still ask the fast path (`help TOPIC`).
+    expect((await loadedBy(['help', 'exit-codes'])).files).toEqual(['bin/parcels.js', 'dist/fast-path.cjs']);
+  });
+
   it('completion loads dist/complete.cjs alone, no ES module and no stream modules (its answer goes straight to fd 1)', async () => {
     const { stdout, builtins, files } = await loadedBy(['__complete', 'sandbox', '']);
     expect(stdout.split('\n').map((line) => line.split('\t')[0])).toContain('serve');
