@@ -27,7 +27,7 @@ export function fastAnswer(argv: readonly string[]): string | undefined {
 }
 
 /** The longest command line the fast path answers (`help TOPIC`); bin/parcels.js writes the same number. */
-export const FAST_PATH_WORDS = 2;
+const FAST_PATH_WORDS = 2;
 
 /**
  * The terminal's width when stdout is one. Only a character device can be a terminal: anything else
