@@ -10,6 +10,9 @@ import { VERSION } from './version.js';
  */
 export const COMPLETE_COMMAND = '__complete';
 
+/** The longest command line the fast path answers (`help TOPIC`); bin/parcels.js writes the same number. */
+const FAST_PATH_WORDS = 2;
+
 /**
  * The answers that need no command, no config and no commander: `--version`, the top-level help
  * and the help topics. Built on its own into a small CommonJS file that bin/parcels.js reads
@@ -25,9 +28,6 @@ export function fastAnswer(argv: readonly string[]): string | undefined {
   if (argv.length === 2 && argv[0] === 'help') return helpTopic(argv[1] as string, terminalColumns());
   return undefined;
 }
-
-/** The longest command line the fast path answers (`help TOPIC`); bin/parcels.js writes the same number. */
-const FAST_PATH_WORDS = 2;
 
 /**
  * The terminal's width when stdout is one. Only a character device can be a terminal: anything else
