@@ -182,10 +182,11 @@ export class Journal {
   }
 
   /**
-   * Replaces the journal with its compact form when every line in it is confirmed: from the records
-   * applied as they were written (`compactsWhenDone`), or else the journal is read back (a million read from a done file when it opened are not read
-   * twice: the records after it are applied to `done`, which this run no longer reads), then the done file is
-   * written (atomically: a temporary file, fsync'd, renamed), then the journal itself as its meta
+   * Replaces the journal with its compact form when every line in it is confirmed. Its state comes
+   * from the records applied as they were written (`compactsWhenDone`), or else the journal is read
+   * back (a million read from a done file when it opened are not read twice: the records after it
+   * are applied to `done`, which this run no longer reads). Then the done file is written
+   * (atomically: a temporary file, fsync'd, renamed), then the journal itself as its meta
    * and one record naming that file (atomically too), then the done file it replaces is removed.
    * kill -9 at any point leaves a readable journal: the full one (and a done file nobody names,
    * removed by the next compaction), or the compact one. Does nothing while a line is uncertain or
