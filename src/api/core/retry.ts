@@ -88,7 +88,7 @@ export interface Retried {
  * the failure of a status it does not accept), tried as the policy decides, each attempt admitted at
  * the call's gate. Composed once per client, over a one-shot request's answer pieces and over a bulk
  * line's alike. The answer is read inside the loop, not by a piece of its own: a bulk line pays
- * for one promise less (BENCHMARKS.md, "A bulk line's promises and objects cut").
+ * for one promise less (BENCHMARKS.md, "The request chain": what a bulk line paid for it).
  */
 export function retryPiece<C extends Retried, A, T>(next: (call: C) => Promise<A>, read: (call: C, answer: A) => T): (call: C) => Promise<T> {
   return (call) => retried(call, next, read);
