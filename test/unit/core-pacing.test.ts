@@ -10,7 +10,7 @@ import { MAX_WAIT_MS } from '../../src/api/core/policy.js';
 import { realTiming } from '../../src/api/core/sleep.js';
 import type { Timing } from '../../src/api/core/sleep.js';
 import { runBulk } from '../../src/bulk/runner.js';
-import type { Send, WorkItem } from '../../src/bulk/types.js';
+import type { Send, SendResponse, WorkItem } from '../../src/bulk/types.js';
 import { ApiError } from '../../src/errors.js';
 import { DEMO_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 import { retried } from '../helpers/bulk-fixtures.js';
@@ -42,32 +42,51 @@ async function* lines(count: number): AsyncGenerator<WorkItem> {
   }
 }
 
+/** The order in which the requests that arrived together are answered. */
+type AnswerOrder = 'as counted' | 'newest first';
+
 /**
- * The sandbox's fixed-window limiter on the virtual clock: answers at once, with its fields; a
- * request over the limit is a 429 with Retry-After. Counts what is sent and what is refused.
+ * The sandbox's fixed-window limiter on the virtual clock: the requests that arrive in one turn of
+ * the event loop are counted in the next, in order, and answered at once with its fields (with
+ * 'newest first', the last counted first: every older count reaches the client after a fresher
+ * one, as answers to requests in flight together may); a request over the limit is a 429 with
+ * Retry-After. Counts what is sent and what is refused.
  */
-function fixedWindow(timing: Timing, gate: PoolGate, limit: number, windowMs: number): { send: Send; sent(): number; limited(): number } {
+function fixedWindow(timing: Timing, gate: PoolGate, limit: number, windowMs: number, order: AnswerOrder = 'as counted'): { send: Send; sent(): number; limited(): number } {
   let windowStart = 0;
   let used = 0;
   let sent = 0;
   let limited = 0;
-  const send = retried(async () => {
-    sent++;
-    await new Promise((resolve) => setImmediate(resolve));
+  let arrived: Array<{ sentAt: number; answer(response: SendResponse): void; refuse(error: ApiError): void }> = [];
+  const serve = (): void => {
     const now = timing.now();
     if (now >= windowStart + windowMs) {
       windowStart = Math.floor(now / windowMs) * windowMs;
       used = 0;
     }
     const resetS = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-    if (used >= limit) {
-      limited++;
-      throw new ApiError(429, 'rate_limited', 'slow down', undefined, resetS);
-    }
-    used++;
-    gate.observe({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(limit - used), 'ratelimit-reset': String(resetS) });
-    return { status: 201, entryId: undefined, replayed: false };
-  });
+    const answers = arrived.map((request) => {
+      if (used >= limit) {
+        limited++;
+        return () => request.refuse(new ApiError(429, 'rate_limited', 'slow down', undefined, resetS));
+      }
+      const remaining = limit - ++used;
+      return () => {
+        gate.observe({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(resetS) }, request.sentAt);
+        request.answer({ status: 201, entryId: undefined, replayed: false });
+      };
+    });
+    arrived = [];
+    for (const give of order === 'newest first' ? answers.reverse() : answers) give();
+  };
+  const send = retried(
+    () =>
+      new Promise<SendResponse>((answer, refuse) => {
+        sent++;
+        if (arrived.length === 0) setImmediate(serve);
+        arrived.push({ sentAt: timing.now(), answer, refuse });
+      }),
+  );
   return { send, sent: () => sent, limited: () => limited };
 }
 
@@ -76,6 +95,17 @@ describe('pacing in the pool gate', () => {
     const timing = virtualTiming();
     const gate = new PoolGate(timing);
     const service = fixedWindow(timing, gate, 300, 5000);
+    const summary = await runBulk({ items: lines(900), send: service.send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
+    expect(summary).toMatchObject({ created: 900, failed: 0 });
+    expect(service.limited()).toBe(0);
+    expect(service.sent()).toBe(900);
+    expect(timing.now()).toBe(10_000);
+  });
+
+  it('answers overtaking each other (an older, higher count after a fresher one) spend the whole window: done when the third window opens', async () => {
+    const timing = virtualTiming();
+    const gate = new PoolGate(timing);
+    const service = fixedWindow(timing, gate, 300, 5000, 'newest first');
     const summary = await runBulk({ items: lines(900), send: service.send, emit: () => undefined, concurrency: 32, gate, random: () => 0.5 });
     expect(summary).toMatchObject({ created: 900, failed: 0 });
     expect(service.limited()).toBe(0);
@@ -114,7 +144,7 @@ describe('pacing in the pool gate', () => {
     const gate = new PoolGate(timing);
     for (let i = 0; i < 12; i++) {
       await gate.admit();
-      gate.observe({ 'ratelimit-limit': '10', 'ratelimit-remaining': String(Math.max(0, 9 - i)), 'ratelimit-reset': '1000000000' });
+      gate.observe({ 'ratelimit-limit': '10', 'ratelimit-remaining': String(Math.max(0, 9 - i)), 'ratelimit-reset': '1000000000' }, timing.now());
       gate.settle();
     }
     expect(timing.sleeps).toEqual(Array.from({ length: 11 }, () => MAX_WAIT_MS));

@@ -125,11 +125,18 @@ export function tracePiece(sink: TraceSink): Piece {
   };
 }
 
-/** The pace half of admission: the gate learns the rate-limit fields of every answer (admission itself is in the retry piece). */
+/**
+ * The pace half of admission: the gate learns the rate-limit fields of every answer (admission
+ * itself is in the retry piece), with when its request left. That time is the one closure per
+ * attempt a bulk line's chain keeps: without it an older count answered late could not be told
+ * from the next window's.
+ */
 export function pacePiece(gate: PoolGate): Piece {
-  const observed = (answer: Answer): Answer => {
-    gate.observe(answer.headers);
-    return answer;
+  return (next) => (call) => {
+    const sentAt = gate.timing.now();
+    return next(call).then((answer) => {
+      gate.observe(answer.headers, sentAt);
+      return answer;
+    });
   };
-  return (next) => (call) => next(call).then(observed);
 }

@@ -22,6 +22,8 @@ export class PoolGate {
   limit = Number.POSITIVE_INFINITY;
   /** Admitted and not yet settled. */
   inFlight = 0;
+  /** Of those, the ones whose answer was observed: in the service's count already. */
+  private answeredInFlight = 0;
   private pausedUntil = 0;
   private nextSlot = 0;
   private interval = 0;
@@ -32,6 +34,12 @@ export class PoolGate {
   private windowEnd = 0;
   /** The earliest end the window's answers state (`Reset` is whole seconds rounded up: each is an upper bound). */
   private statedEnd = 0;
+  /**
+   * The window lasts at least until here: each answer was counted after its request left, with more
+   * than `Reset` less a second to go. Before it, a higher count than the freshest is an older count
+   * of this window (answers to requests in flight together come in any order), not the next window's.
+   */
+  private earliestEnd = 0;
   /** When the window's first answer came, and how many of ours it has answered. */
   private windowStart = 0;
   private answered = 0;
@@ -42,7 +50,7 @@ export class PoolGate {
    * Counts higher than the freshest, stated before this window ended by our reckoning: the next
    * window has begun at the service (our end is an upper bound) and these are its freshest count.
    */
-  private next: { remaining: number; statedEnd: number; start: number; answered: number } | undefined;
+  private next: { remaining: number; statedEnd: number; earliestEnd: number; start: number; answered: number } | undefined;
 
   constructor(readonly timing: Timing = realTiming) {}
 
@@ -85,6 +93,7 @@ export class PoolGate {
         this.budget = this.next.remaining - this.inFlight;
         this.freshest = this.next.remaining;
         this.statedEnd = this.next.statedEnd;
+        this.earliestEnd = this.next.earliestEnd;
         this.windowStart = this.next.start;
         this.answered = this.next.answered;
         this.windowEnd = this.believedEnd();
@@ -107,26 +116,35 @@ export class PoolGate {
   /** An admitted request is over (answered or not). */
   settle(): void {
     this.inFlight--;
+    // Taken for an answered one's, a request settled without an answer only makes the budget
+    // smaller, until the next count.
+    if (this.answeredInFlight > 0) this.answeredInFlight--;
   }
 
   /**
-   * The headers of an answer to an admitted request (still in flight). The freshest count of the
-   * window sets the budget, less the other requests in flight, which the service may not have
-   * counted yet. The window's end is the earliest the answers put it at: `Reset` is whole seconds
-   * rounded up, so each answer bounds the true end from above. A higher count before that end is
-   * the next window's, already begun at the service: it and every count after it are kept for
-   * when this one ends.
+   * The headers of an answer to an admitted request (still in flight) that left at `sentAt` (this
+   * gate's clock, or earlier). The freshest count of the window sets the budget, less the requests
+   * in flight whose answer is not read yet, which the service may not have counted. The window's
+   * end is the earliest the answers put it at: `Reset` is whole seconds rounded up, so each answer
+   * bounds the true end from above. A higher count before the window may have ended
+   * (`earliestEnd`) is an older count of this window, answered after a fresher one (answers to
+   * requests in flight together come in any order): its request was in flight when the fresher
+   * count set the budget, and is in that count, so it gives its place back. A higher count after
+   * that and before the end is the next window's, already begun at the service: it and every count
+   * after it are kept for when this one ends.
    */
-  observe(headers: Readonly<Record<string, string | string[] | undefined>>): void {
+  observe(headers: Readonly<Record<string, string | string[] | undefined>>, sentAt: number): void {
+    if (this.answeredInFlight < this.inFlight) this.answeredInFlight++;
     const pace = readPace(headers);
-    if (pace !== undefined) this.learn(pace);
+    if (pace !== undefined) this.learn(pace, sentAt);
   }
 
-  private learn(pace: Pace): void {
+  private learn(pace: Pace, sentAt: number): void {
     const now = this.timing.now();
     this.windowLimit = pace.limit;
     if (this.budget === undefined || now >= this.windowEnd) {
       this.statedEnd = Number.POSITIVE_INFINITY;
+      this.earliestEnd = 0;
       this.windowStart = now;
       this.answered = 0;
       this.freshest = Number.POSITIVE_INFINITY;
@@ -134,16 +152,27 @@ export class PoolGate {
     }
     // Once the next window is seen, every later count is its own: the next window's counts fall
     // below this one's freshest too, and taken for this window's they would refill at its end.
-    if (pace.remaining > this.freshest || this.next !== undefined) {
-      const next = this.next ?? { remaining: Number.POSITIVE_INFINITY, statedEnd: Number.POSITIVE_INFINITY, start: now, answered: 0 };
-      this.next = { remaining: Math.min(next.remaining, pace.remaining), statedEnd: Math.min(next.statedEnd, now + pace.resetMs), start: next.start, answered: next.answered + 1 };
+    if (this.next !== undefined || (pace.remaining > this.freshest && now >= this.earliestEnd)) {
+      const next = this.next ?? { remaining: Number.POSITIVE_INFINITY, statedEnd: Number.POSITIVE_INFINITY, earliestEnd: 0, start: now, answered: 0 };
+      this.next = {
+        remaining: Math.min(next.remaining, pace.remaining),
+        statedEnd: Math.min(next.statedEnd, now + pace.resetMs),
+        earliestEnd: Math.max(next.earliestEnd, lastsPast(sentAt, pace)),
+        start: next.start,
+        answered: next.answered + 1,
+      };
       return;
     }
     this.answered++;
     this.statedEnd = Math.min(this.statedEnd, now + pace.resetMs);
+    this.earliestEnd = Math.max(this.earliestEnd, lastsPast(sentAt, pace));
     this.windowEnd = this.believedEnd();
+    if (pace.remaining > this.freshest) {
+      if (this.budget !== undefined) this.budget++;
+      return;
+    }
     this.freshest = pace.remaining;
-    this.budget = pace.remaining - (this.inFlight - 1);
+    this.budget = pace.remaining - (this.inFlight - this.answeredInFlight);
   }
 
   /**
@@ -170,6 +199,11 @@ export class PoolGate {
       this.successesAtLimit = 0;
     }
   }
+}
+
+/** A window whose answer, to a request sent at `sentAt`, states `Reset` (rounded up) lasts past this. */
+function lastsPast(sentAt: number, pace: Pace): number {
+  return sentAt + pace.resetMs - 1000;
 }
 
 const shared = new Map<string, PoolGate>();
